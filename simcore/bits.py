@@ -1,0 +1,26 @@
+"""Bit helpers shared by the kernels (popcount and lowest-bit tricks live here, once)."""
+
+import numba as nb
+import numpy as np
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@nb.njit(cache=True, inline="always")
+def popcount(x):
+    """Number of set bits of a uint64 (SWAR; numba has no portable intrinsic)."""
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+@nb.njit(cache=True, inline="always")
+def lowest_bit_index(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    x = np.uint64(x)
+    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))

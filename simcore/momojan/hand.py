@@ -1,0 +1,570 @@
+"""Hand-analysis kernels (spec §2, §5, §6): complete shape, waits, distance to tenpai, furiten.
+
+All kernels are module-level ``@njit(cache=True)`` functions over uint64 hand masks (layout in
+:mod:`simcore.momojan.cards`) and a :class:`HandTables` tuple built once per rules setting by
+:func:`build_hand_tables`. :class:`HandAnalyzer` wraps them for Python callers.
+
+How the fast path works
+-----------------------
+A hand splits into its number part (36 bits) and its picture counts. In the new edition the two
+parts form sets independently (no set mixes a number card and a picture), so a 3k+2 hand is complete
+iff one part is "sets only" and the other "sets + one head". The number part is looked up in a hash
+table built from the set and head catalogues (every number mask that is complete, or one card short
+of complete, with the cards that complete it); the picture part is five counters, checked
+directly. Old-edition rank-1 substitution is handled by trying each way of reading the hand's rank-1
+cards as numbers, suns or moons (at most 3^4 readings) over the same table.
+
+Distance to tenpai (``shanten``)
+--------------------------------
+For a concealed hand of n cards with r revealed sets, let k = n // 3 (the concealed sets a winning
+hand of this size holds) and G = max(k, 3 - r): the sets still to be formed in hand. A hand with too
+few revealed sets (k + r < 3) must form extra sets and reveal them by Kai (or call) before it can
+win, so its target is G > k sets and the measure stays >= 1 until it has revealed enough.
+Over every way to pick from the hand m sets, t partial sets (two cards a single card turns into a
+set) and h <= 1 head, with m + t <= G::
+
+    shanten = min(2 * (G - m) - t - h)
+
+For G == k this is riichi mahjong's standard measure: -1 for a complete 3k+2 shape, 0 for a 3k+1
+shape one card from complete. It counts shape only: a partial whose completing cards are all out of
+reach still counts, so shanten 0 does not guarantee waits (``waits`` is availability-aware).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from functools import lru_cache
+
+import numba as nb
+import numpy as np
+
+from ..bits import popcount
+from ..hashtable import insert_or, lookup, new_table
+from .cards import (
+    Hand, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT, SUN, MOON,
+    counts_from_kinds, kinds_from_kind_set,
+)
+from .shapes import (
+    HandRules, build_heads, build_partials, build_sets, index_by_first_card, number_group_masks,
+)
+
+NUM = np.uint64(NUMBER_MASK)
+COMPLETE_SETS = np.uint64(1) << np.uint64(40)  # number part is sets only (size % 3 == 0)
+COMPLETE_HEAD = np.uint64(1) << np.uint64(41)  # number part is sets + one head (size % 3 == 2)
+RANK1_BITS = np.uint64((1 << 0) | (1 << 9) | (1 << 18) | (1 << 27))
+PIC_SHIFT = PICTURE_SHIFT
+TABLE_LOG2 = 21  # 2M slots for ~1.37M entries
+MAX_DECOMPOSITIONS = 512
+
+# hand rules vector (int64): [momo_wild, n_substitutes, substitute_0, substitute_1, copies_0..4]
+HR_MOMO_WILD, HR_N_SUBS, HR_SUB0, HR_SUB1, HR_COPIES = 0, 1, 2, 3, 4
+HAND_RULES_LEN = HR_COPIES + N_PICTURES
+
+HandTables = namedtuple("HandTables", [
+    "keys", "vals", "shift",        # number-part hash table (simcore.hashtable)
+    "rules",                        # int64[HAND_RULES_LEN], layout above
+    "sets", "set_start",            # set catalogue (shapes.py) and its first-card index
+    "heads", "head_start",
+    "shape_sets", "shape_set_start",  # distinct set multisets, for shanten
+    "partials", "partial_start",
+])
+
+
+# ---------------------------------------------------------------------------------------------
+# Table building
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _add_complete(keys, vals, shift, mask, flag):
+    """Register ``mask`` as complete and every mask one card short of it as waiting on that card."""
+    insert_or(keys, vals, mask, flag, shift)
+    rest = mask
+    while rest:
+        low = rest & (~rest + np.uint64(1))
+        insert_or(keys, vals, mask ^ low, low, shift)
+        rest ^= low
+
+
+@nb.njit(cache=True)
+def _add_sets_and_heads(keys, vals, shift, sets_mask, head_masks):
+    _add_complete(keys, vals, shift, sets_mask, COMPLETE_SETS)
+    for j in range(head_masks.shape[0]):
+        if not (sets_mask & head_masks[j]):
+            _add_complete(keys, vals, shift, sets_mask | head_masks[j], COMPLETE_HEAD)
+
+
+@nb.njit(cache=True)
+def _fill_number_table(keys, vals, shift, set_masks, head_masks):
+    """Every number mask of 0, 1 or 2 disjoint sets, with or without one head (a concealed hand
+    holds at most 8 cards), and every mask one card short of one."""
+    ns = set_masks.shape[0]
+    _add_sets_and_heads(keys, vals, shift, np.uint64(0), head_masks)
+    for a in range(ns):
+        _add_sets_and_heads(keys, vals, shift, set_masks[a], head_masks)
+        for b in range(a + 1, ns):
+            if not (set_masks[a] & set_masks[b]):
+                _add_sets_and_heads(keys, vals, shift, set_masks[a] | set_masks[b], head_masks)
+
+
+@lru_cache(maxsize=None)
+def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
+    """Catalogues and the number-part table for a rules setting (cached per setting)."""
+    sets = build_sets(rules)
+    heads = build_heads(rules)
+    shape_sets = np.unique(sets[:, :3], axis=0).astype(np.int16)
+    partials = build_partials(sets)
+    keys, vals, shift = new_table(TABLE_LOG2)
+    _fill_number_table(keys, vals, shift, number_group_masks(sets, 3), number_group_masks(heads, 2))
+    subs = list(rules.rank1_substitutes)
+    hr = np.zeros(HAND_RULES_LEN, dtype=np.int64)
+    hr[HR_MOMO_WILD] = int(rules.momo_wild)
+    hr[HR_N_SUBS] = len(subs)
+    for i, p in enumerate(subs):
+        hr[HR_SUB0 + i] = p
+    hr[HR_COPIES:HR_COPIES + N_PICTURES] = rules.picture_copies
+    return HandTables(
+        keys, vals, shift, hr,
+        sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
+        shape_sets, index_by_first_card(shape_sets, N_KINDS),
+        partials, index_by_first_card(partials, N_KINDS),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def picture_count(mask, p):
+    return np.int64((np.uint64(mask) >> np.uint64(PIC_SHIFT + 3 * p)) & np.uint64(7))
+
+
+@nb.njit(cache=True, inline="always")
+def hand_size(mask):
+    n = popcount(np.uint64(mask) & NUM)
+    for p in range(N_PICTURES):
+        n += picture_count(mask, p)
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def kind_bit(kind):
+    return np.uint64(1) << np.uint64(kind)
+
+
+@nb.njit(cache=True)
+def _picture_state(pc):
+    """(all counts in {0, 3}, exactly one count 2 and the rest in {0, 3}, index of that 2)."""
+    twos = 0
+    two_at = -1
+    for p in range(N_PICTURES):
+        c = pc[p]
+        if c == 2:
+            twos += 1
+            two_at = p
+        elif c != 0 and c != 3:
+            return False, False, -1
+    return twos == 0, twos == 1, two_at
+
+
+@nb.njit(cache=True)
+def _split_waits(n_part, pc, v):
+    """Kind set of cards completing (number part ``n_part`` with table value ``v``) + (picture
+    counts ``pc``), ignoring availability. The whole hand has 3k+1 cards."""
+    out = np.uint64(0)
+    r = popcount(n_part) % 3
+    sets_only, head, two_at = _picture_state(pc)
+    if r == 1:  # number part takes the card and the head; pictures must be sets only
+        if sets_only:
+            out |= v & NUM
+    elif r == 2:
+        if head:  # number part completes into sets; pictures hold the head
+            out |= v & NUM
+        if (v & COMPLETE_HEAD) and head:  # pictures' pair completes into a set
+            out |= kind_bit(N_NUMBER_KINDS + two_at)
+    elif v & COMPLETE_SETS:  # r == 0: pictures take the card and the head
+        for q in range(N_PICTURES):
+            pc[q] += 1
+            _, h, _ = _picture_state(pc)
+            pc[q] -= 1
+            if h:
+                out |= kind_bit(N_NUMBER_KINDS + q)
+    return out
+
+
+@nb.njit(cache=True)
+def _split_complete(n_part, pc, v):
+    r = popcount(n_part) % 3
+    sets_only, head, _ = _picture_state(pc)
+    if r == 0:
+        return bool(v & COMPLETE_SETS) and head
+    if r == 2:
+        return bool(v & COMPLETE_HEAD) and sets_only
+    return False
+
+
+@nb.njit(cache=True)
+def _n_readings(hand, hr):
+    """Readings of the hand's rank-1 cards (number, or one of the substitute pictures)."""
+    if hr[HR_N_SUBS] == 0:
+        return 1, 0
+    n1 = popcount(np.uint64(hand) & RANK1_BITS)
+    base = 1 + hr[HR_N_SUBS]
+    total = 1
+    for _ in range(n1):
+        total *= base
+    return total, n1
+
+
+@nb.njit(cache=True)
+def _reading(hand, code, hr, pc):
+    """Apply reading ``code`` (base 1 + n_subs digits, one per rank-1 card in the hand): fill
+    ``pc`` with the picture counts and return the number part."""
+    n_part = np.uint64(hand) & NUM
+    for p in range(N_PICTURES):
+        pc[p] = picture_count(hand, p)
+    base = 1 + hr[HR_N_SUBS]
+    rest = np.uint64(hand) & RANK1_BITS
+    while rest:
+        low = rest & (~rest + np.uint64(1))
+        rest ^= low
+        digit = code % base
+        code //= base
+        if digit > 0:
+            n_part ^= low
+            pc[hr[HR_SUB0 + digit - 1]] += 1
+    return n_part
+
+
+# ---------------------------------------------------------------------------------------------
+# Public kernels
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def is_complete(hand, n_revealed, T):
+    """Is a 3k+2 concealed hand, with ``n_revealed`` revealed sets, a winning shape (§5.1)?"""
+    hand = np.uint64(hand)
+    n = hand_size(hand)
+    if n % 3 != 2 or (n - 2) // 3 + n_revealed < 3:
+        return False
+    pc = np.empty(N_PICTURES, np.int64)
+    n_read, _ = _n_readings(hand, T.rules)
+    for code in range(n_read):
+        n_part = _reading(hand, code, T.rules, pc)
+        if _split_complete(n_part, pc, lookup(T.keys, T.vals, n_part, T.shift)):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def waits(hand, revealed, n_revealed, T):
+    """Kind set of the winning cards of a 3k+1 concealed hand (§5; yaku and furiten ignored).
+
+    A card is a wait if it exists in the deck, is not among the player's own hand and revealed cards
+    (a picture counts while the player holds fewer than all its copies), and completes the shape with
+    at least 3 sets in all. ``revealed`` is the hand mask of the player's revealed cards.
+    """
+    hand = np.uint64(hand)
+    revealed = np.uint64(revealed)
+    n = hand_size(hand)
+    if n % 3 != 1 or (n - 1) // 3 + n_revealed < 3:
+        return np.uint64(0)
+    hr = T.rules
+    pc = np.empty(N_PICTURES, np.int64)
+    n_read, _ = _n_readings(hand, hr)
+    out = np.uint64(0)
+    for code in range(n_read):
+        n_part = _reading(hand, code, hr, pc)
+        w = _split_waits(n_part, pc, lookup(T.keys, T.vals, n_part, T.shift))
+        for i in range(hr[HR_N_SUBS]):  # a rank-1 card can be the substitute that wins
+            if w & kind_bit(N_NUMBER_KINDS + hr[HR_SUB0 + i]):
+                w |= RANK1_BITS
+        out |= w
+    # Availability: number cards held or revealed are gone; pictures while copies remain.
+    out &= ~((hand | revealed) & NUM)
+    for p in range(N_PICTURES):
+        if picture_count(hand, p) + picture_count(revealed, p) >= hr[HR_COPIES + p]:
+            out &= ~kind_bit(N_NUMBER_KINDS + p)
+    return out
+
+
+@nb.njit(cache=True)
+def _take(c, row, width):
+    ok = True
+    for j in range(width):
+        c[row[j]] -= 1
+        if c[row[j]] < 0:
+            ok = False
+    if not ok:
+        for j in range(width):
+            c[row[j]] += 1
+    return ok
+
+
+@nb.njit(cache=True)
+def _give(c, row, width):
+    for j in range(width):
+        c[row[j]] += 1
+
+
+MODE_SHANTEN, MODE_DECOMPOSE = 0, 1
+MAX_DEPTH = 16  # one level per group or skipped card; a concealed hand holds at most 8 cards
+
+
+@nb.njit(cache=True)
+def _next_kind(c, k):
+    while k < N_KINDS and c[k] == 0:
+        k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _group_search(c, G, T, mode, out):
+    """Depth-first search over the ways to split kind counts ``c`` into groups, always taking the
+    lowest remaining card first (so every group containing it starts with it in the catalogues).
+
+    MODE_SHANTEN: groups are sets, one head, partials (m + t <= G) or a skipped single card;
+    returns min(2 (G - m) - t - h). MODE_DECOMPOSE: sets and exactly one head, no card left over;
+    writes each reading to ``out`` (see :func:`decompositions`) and returns how many there are.
+    Iterative rather than recursive: numba's on-disk cache cannot hold recursive functions.
+    """
+    kk = np.empty(MAX_DEPTH, np.int64)     # lowest remaining kind at each level
+    opt = np.zeros(MAX_DEPTH, np.int64)    # next option to try at each level
+    took = np.full(MAX_DEPTH, -1, np.int64)  # option taken at each level (-1 none)
+    mm = np.zeros(MAX_DEPTH, np.int64)
+    tt = np.zeros(MAX_DEPTH, np.int64)
+    hh = np.full(MAX_DEPTH, -1, np.int64)  # head row id taken so far (-1 none)
+    rows = np.empty(MAX_DEPTH, np.int64)   # set row taken at each level (decompose mode)
+    best = 2 * G + 1
+    n_out = 0
+    d = 0
+    kk[0] = _next_kind(c, 0)
+    while d >= 0:
+        k = kk[d]
+        if k == N_KINDS:  # everything placed
+            if mode == MODE_SHANTEN:
+                best = min(best, 2 * (G - mm[d]) - tt[d] - (1 if hh[d] >= 0 else 0))
+            elif hh[d] >= 0:
+                if n_out < out.shape[0]:
+                    j = 0
+                    for e in range(d):
+                        if took[e] >= 0 and took[e] < 1000000:
+                            if j < out.shape[1] - 1:
+                                out[n_out, j] = rows[e]
+                            j += 1
+                    for e in range(j, out.shape[1] - 1):
+                        out[n_out, e] = -1
+                    out[n_out, out.shape[1] - 1] = hh[d]
+                n_out += 1
+            d -= 1
+            continue
+        # Undo what this level took last time round.
+        o = took[d]
+        if o >= 0:
+            if o < 1000000:
+                _give(c, T.sets[o] if mode == MODE_DECOMPOSE else T.shape_sets[o], 3)
+            elif o < 2000000:
+                _give(c, T.heads[o - 1000000], 2)
+            elif o < 3000000:
+                _give(c, T.partials[o - 2000000], 2)
+            else:
+                c[k] += 1
+            took[d] = -1
+        # Find the next applicable option: sets, head, partials, skip.
+        placed = False
+        room = mode == MODE_DECOMPOSE or mm[d] + tt[d] < G
+        if mode == MODE_DECOMPOSE:
+            s0, s1 = T.set_start[k], T.set_start[k + 1]
+        else:
+            s0, s1 = T.shape_set_start[k], T.shape_set_start[k + 1]
+        h0, h1 = T.head_start[k], T.head_start[k + 1]
+        p0, p1 = T.partial_start[k], T.partial_start[k + 1]
+        n_s, n_h, n_p = s1 - s0, h1 - h0, p1 - p0
+        i = opt[d]
+        while not placed:
+            if i < n_s:
+                row = s0 + i
+                i += 1
+                if room and d < MAX_DEPTH - 1:
+                    if _take(c, T.sets[row] if mode == MODE_DECOMPOSE else T.shape_sets[row], 3):
+                        took[d] = row
+                        rows[d] = row
+                        mm[d + 1], tt[d + 1], hh[d + 1] = mm[d] + 1, tt[d], hh[d]
+                        placed = True
+            elif i < n_s + n_h:
+                row = h0 + i - n_s
+                i += 1
+                if hh[d] < 0 and _take(c, T.heads[row], 2):
+                    took[d] = 1000000 + row
+                    mm[d + 1], tt[d + 1], hh[d + 1] = mm[d], tt[d], row
+                    placed = True
+            elif mode == MODE_SHANTEN and i < n_s + n_h + n_p:
+                row = p0 + i - n_s - n_h
+                i += 1
+                if room and _take(c, T.partials[row], 2):
+                    took[d] = 2000000 + row
+                    mm[d + 1], tt[d + 1], hh[d + 1] = mm[d], tt[d] + 1, hh[d]
+                    placed = True
+            elif mode == MODE_SHANTEN and i == n_s + n_h + n_p:
+                i += 1
+                c[k] -= 1
+                took[d] = 3000000
+                mm[d + 1], tt[d + 1], hh[d + 1] = mm[d], tt[d], hh[d]
+                placed = True
+            else:
+                break
+        opt[d] = i
+        if not placed:
+            opt[d] = 0
+            d -= 1
+            continue
+        d += 1
+        kk[d] = _next_kind(c, k)
+        opt[d] = 0
+        took[d] = -1
+    return best if mode == MODE_SHANTEN else n_out
+
+
+@nb.njit(cache=True)
+def shanten_counts(c, n_revealed, T):
+    """Distance to tenpai of a concealed hand given as kind counts (definition in module doc)."""
+    n = 0
+    for k in range(N_KINDS):
+        n += c[k]
+    k_sets = n // 3
+    G = max(k_sets, 3 - n_revealed)
+    return _group_search(c, G, T, MODE_SHANTEN, np.empty((0, 1), np.int32))
+
+
+@nb.njit(cache=True)
+def counts_of(hand):
+    c = np.zeros(N_KINDS, np.int64)
+    rest = np.uint64(hand) & NUM
+    while rest:
+        low = rest & (~rest + np.uint64(1))
+        c[popcount(low - np.uint64(1))] = 1
+        rest ^= low
+    for p in range(N_PICTURES):
+        c[N_NUMBER_KINDS + p] = picture_count(hand, p)
+    return c
+
+
+@nb.njit(cache=True)
+def shanten(hand, n_revealed, T):
+    return shanten_counts(counts_of(hand), n_revealed, T)
+
+
+@nb.njit(cache=True)
+def useful_cards(hand, n_revealed, unseen, T):
+    """Cards that lower the distance to tenpai of a 3k+1 hand: (number of unseen copies, kind set).
+
+    ``unseen[k]`` is how many copies of kind k the player cannot see (not in own hand, own or
+    opponent's revealed sets, discard piles or the dora indicator).
+    """
+    c = counts_of(hand)
+    base = shanten_counts(c, n_revealed, T)
+    total = 0
+    kset = np.uint64(0)
+    for q in range(N_KINDS):
+        if unseen[q] > 0:
+            c[q] += 1
+            if shanten_counts(c, n_revealed, T) < base:
+                total += unseen[q]
+                kset |= kind_bit(q)
+            c[q] -= 1
+    return total, kset
+
+
+@nb.njit(cache=True)
+def is_furiten(wait_set, discard_set):
+    """Furiten (§6): a current winning card lies in the player's own discards; momo exempt."""
+    return (np.uint64(wait_set) & np.uint64(discard_set) & ~np.uint64(0x1FF)) != 0
+
+
+@nb.njit(cache=True)
+def can_ron_on(card, wait_set, discard_set):
+    """May a player with these waits and discards ron ``card``? A momo card always may (§6)."""
+    if not (np.uint64(wait_set) >> np.uint64(card)) & np.uint64(1):
+        return False
+    return card < 9 or not is_furiten(wait_set, discard_set)
+
+
+@nb.njit(cache=True)
+def decompositions(hand, T, out):
+    """Every reading of a 3k+2 concealed hand as sets + one head.
+
+    Fills ``out`` (int32, shape (max, k + 1)): row i holds set-catalogue row ids of the concealed
+    sets (-1 past k) and, in the last column, the head-catalogue row id. Returns the number of
+    readings (which may exceed ``out``'s rows; only the first rows are written). Readings through
+    different catalogue rows of the same cards (``1l 1o 1i`` as same-number or as a sun set) are
+    distinct, since they score differently.
+    """
+    return _group_search(counts_of(hand), 0, T, MODE_DECOMPOSE, out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Batched kernels
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def waits_batch(hands, revealed, n_revealed, T, out):
+    for i in range(hands.shape[0]):
+        out[i] = waits(hands[i], revealed[i], n_revealed[i], T)
+
+
+@nb.njit(cache=True)
+def complete_batch(hands, n_revealed, T, out):
+    for i in range(hands.shape[0]):
+        out[i] = is_complete(hands[i], n_revealed[i], T)
+
+
+@nb.njit(cache=True)
+def shanten_batch(hands, n_revealed, T, out):
+    for i in range(hands.shape[0]):
+        out[i] = shanten(hands[i], n_revealed[i], T)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python-facing wrapper
+# ---------------------------------------------------------------------------------------------
+
+class HandAnalyzer:
+    """Hand analysis under one rules setting, on parsed :class:`~simcore.momojan.cards.Hand` s."""
+
+    def __init__(self, rules: HandRules = HandRules()):
+        self.rules = rules
+        self.tables = build_hand_tables(rules)
+
+    def is_complete(self, hand: Hand) -> bool:
+        return bool(is_complete(np.uint64(hand.concealed_mask), hand.n_revealed, self.tables))
+
+    def waits(self, hand: Hand) -> list[int]:
+        w = waits(np.uint64(hand.concealed_mask), np.uint64(hand.revealed_mask), hand.n_revealed,
+                  self.tables)
+        return kinds_from_kind_set(int(w))
+
+    def shanten(self, hand: Hand) -> int:
+        c = counts_from_kinds(hand.concealed).astype(np.int64)
+        return int(shanten_counts(c, hand.n_revealed, self.tables))
+
+    def useful_cards(self, hand: Hand, unseen=None) -> tuple[int, list[int]]:
+        """Useful cards; ``unseen`` defaults to every copy not in this hand or its revealed sets."""
+        if unseen is None:
+            unseen = unseen_counts(self.rules, hand)
+        total, kset = useful_cards(np.uint64(hand.concealed_mask), hand.n_revealed,
+                                   np.asarray(unseen, np.int64), self.tables)
+        return int(total), kinds_from_kind_set(int(kset))
+
+    def decompositions(self, hand: Hand) -> list[tuple[list[int], int]]:
+        k = max(len(hand.concealed) // 3, 0)
+        out = np.full((MAX_DECOMPOSITIONS, k + 1), -1, np.int32)
+        n = decompositions(np.uint64(hand.concealed_mask), self.tables, out)
+        return [([int(s) for s in row[:-1] if s >= 0], int(row[-1])) for row in out[:min(n, len(out))]]
+
+
+def unseen_counts(rules: HandRules, hand: Hand) -> np.ndarray:
+    """Copies of each kind in the deck not in ``hand``'s concealed cards or revealed groups."""
+    deck = np.ones(N_KINDS, np.int64)
+    deck[N_NUMBER_KINDS:] = rules.picture_copies
+    held = counts_from_kinds(list(hand.concealed) + [k for g in hand.revealed for k in g.cards])
+    return np.maximum(deck - held, 0)
