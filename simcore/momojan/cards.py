@@ -168,7 +168,11 @@ class RevealedGroup:
     cards: tuple[int, ...]
 
     def __str__(self) -> str:
-        return f"{self.kind}:" + "".join(card_str(k) for k in sorted(self.cards))
+        """``pon:111z``, ``chi:123l``; a mixed group card by card in rank order: ``chi:1l2m3l``."""
+        cards = sorted(self.cards, key=lambda k: (rank_of(k) if is_number(k) else 0, k))
+        if len({card_str(k)[-1] for k in cards}) == 1:
+            return f"{self.kind}:" + format_cards(cards)
+        return f"{self.kind}:" + "".join(card_str(k) for k in cards)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ import numba as nb
 import numpy as np
 
 from ..bits import popcount
-from ..hashtable import insert_or, lookup, new_table
+from ..hashtable import filter_table, insert_or, lookup_filtered, new_filter, new_table
 from .cards import (
     Hand, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT, SUN, MOON,
     counts_from_kinds, kinds_from_kind_set,
@@ -53,7 +53,7 @@ COMPLETE_SETS = np.uint64(1) << np.uint64(40)  # number part is sets only (size 
 COMPLETE_HEAD = np.uint64(1) << np.uint64(41)  # number part is sets + one head (size % 3 == 2)
 RANK1_BITS = np.uint64((1 << 0) | (1 << 9) | (1 << 18) | (1 << 27))
 PIC_SHIFT = PICTURE_SHIFT
-TABLE_LOG2 = 21  # 2M slots for ~1.37M entries
+TABLE_LOG2 = 19  # 512k slots (8 MiB) for the ~250k canonical entries
 MAX_DECOMPOSITIONS = 512
 
 # hand rules vector (int64): [momo_wild, n_substitutes, substitute_0, substitute_1, copies_0..4]
@@ -61,7 +61,8 @@ HR_MOMO_WILD, HR_N_SUBS, HR_SUB0, HR_SUB1, HR_COPIES = 0, 1, 2, 3, 4
 HAND_RULES_LEN = HR_COPIES + N_PICTURES
 
 HandTables = namedtuple("HandTables", [
-    "keys", "vals", "shift",        # number-part hash table (simcore.hashtable)
+    "table", "shift", "filter",     # number-part hash table and its presence filter (hashtable.py)
+    "pic_info",                     # uint32[2**15]: picture-counter field -> PI_* bits below
     "rules",                        # int64[HAND_RULES_LEN], layout above
     "sets", "set_start",            # set catalogue (shapes.py) and its first-card index
     "heads", "head_start",
@@ -71,39 +72,86 @@ HandTables = namedtuple("HandTables", [
 
 
 # ---------------------------------------------------------------------------------------------
+# Fruit symmetry: lemon, mikan and ichigo play identical roles in every shape (momo does not), so
+# the table stores only number masks whose three non-momo 9-bit rows are in descending order, and
+# lookups sort the rows first and map the answer back. This cuts the table about sixfold, so it
+# stays in cache.
+# ---------------------------------------------------------------------------------------------
+
+ROW = np.uint64(0x1FF)
+
+
+@nb.njit(cache=True, inline="always")
+def _row(x, f):
+    return (np.uint64(x) >> np.uint64(9 * f)) & ROW
+
+
+@nb.njit(cache=True, inline="always")
+def canonical_rows(n_part):
+    """(canonical mask, fruit in canonical row 1, row 2, row 3)."""
+    a, b, c = _row(n_part, 1), _row(n_part, 2), _row(n_part, 3)
+    fa, fb, fc = 1, 2, 3
+    if a < b:
+        a, b, fa, fb = b, a, fb, fa
+    if b < c:
+        b, c, fb, fc = c, b, fc, fb
+    if a < b:
+        a, b, fa, fb = b, a, fb, fa
+    key = (np.uint64(n_part) & ROW) | (a << np.uint64(9)) | (b << np.uint64(18)) | (c << np.uint64(27))
+    return key, fa, fb, fc
+
+
+@nb.njit(cache=True, inline="always")
+def _uncanonical(v, fa, fb, fc):
+    """Map a table value's wait rows from canonical order back to the hand's fruits."""
+    flags = v & ~NUM
+    return (flags | (v & ROW) | (_row(v, 1) << np.uint64(9 * fa)) | (_row(v, 2) << np.uint64(9 * fb))
+            | (_row(v, 3) << np.uint64(9 * fc)))
+
+
+@nb.njit(cache=True, inline="always")
+def number_value(T, n_part):
+    """Table value (wait bits, COMPLETE_* flags) of a number part, in the hand's own fruits."""
+    key, fa, fb, fc = canonical_rows(n_part)
+    return _uncanonical(lookup_filtered(T.table, T.filter, key, T.shift), fa, fb, fc)
+
+
+# ---------------------------------------------------------------------------------------------
 # Table building
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True)
-def _add_complete(keys, vals, shift, mask, flag):
+def _add_complete(table, shift, mask, flag):
     """Register ``mask`` as complete and every mask one card short of it as waiting on that card."""
-    insert_or(keys, vals, mask, flag, shift)
+    if canonical_rows(mask)[0] == mask:
+        insert_or(table, mask, flag, shift)
     rest = mask
     while rest:
         low = rest & (~rest + np.uint64(1))
-        insert_or(keys, vals, mask ^ low, low, shift)
+        if canonical_rows(mask ^ low)[0] == mask ^ low:
+            insert_or(table, mask ^ low, low, shift)
         rest ^= low
 
 
 @nb.njit(cache=True)
-def _add_sets_and_heads(keys, vals, shift, sets_mask, head_masks):
-    _add_complete(keys, vals, shift, sets_mask, COMPLETE_SETS)
+def _add_sets_and_heads(table, shift, sets_mask, head_masks):
+    _add_complete(table, shift, sets_mask, COMPLETE_SETS)
     for j in range(head_masks.shape[0]):
         if not (sets_mask & head_masks[j]):
-            _add_complete(keys, vals, shift, sets_mask | head_masks[j], COMPLETE_HEAD)
+            _add_complete(table, shift, sets_mask | head_masks[j], COMPLETE_HEAD)
 
 
 @nb.njit(cache=True)
-def _fill_number_table(keys, vals, shift, set_masks, head_masks):
+def _fill_number_table(table, shift, set_masks, head_masks):
     """Every number mask of 0, 1 or 2 disjoint sets, with or without one head (a concealed hand
     holds at most 8 cards), and every mask one card short of one."""
     ns = set_masks.shape[0]
-    _add_sets_and_heads(keys, vals, shift, np.uint64(0), head_masks)
+    _add_sets_and_heads(table, shift, np.uint64(0), head_masks)
     for a in range(ns):
-        _add_sets_and_heads(keys, vals, shift, set_masks[a], head_masks)
+        _add_sets_and_heads(table, shift, set_masks[a], head_masks)
         for b in range(a + 1, ns):
             if not (set_masks[a] & set_masks[b]):
-                _add_sets_and_heads(keys, vals, shift, set_masks[a] | set_masks[b], head_masks)
+                _add_sets_and_heads(table, shift, set_masks[a] | set_masks[b], head_masks)
 
 
 @lru_cache(maxsize=None)
@@ -113,8 +161,10 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
     heads = build_heads(rules)
     shape_sets = np.unique(sets[:, :3], axis=0).astype(np.int16)
     partials = build_partials(sets)
-    keys, vals, shift = new_table(TABLE_LOG2)
-    _fill_number_table(keys, vals, shift, number_group_masks(sets, 3), number_group_masks(heads, 2))
+    table, shift = new_table(TABLE_LOG2)
+    _fill_number_table(table, shift, number_group_masks(sets, 3), number_group_masks(heads, 2))
+    filt = new_filter()
+    filter_table(table, filt)
     subs = list(rules.rank1_substitutes)
     hr = np.zeros(HAND_RULES_LEN, dtype=np.int64)
     hr[HR_MOMO_WILD] = int(rules.momo_wild)
@@ -123,7 +173,7 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
         hr[HR_SUB0 + i] = p
     hr[HR_COPIES:HR_COPIES + N_PICTURES] = rules.picture_copies
     return HandTables(
-        keys, vals, shift, hr,
+        table, shift, filt, picture_info_table(), hr,
         sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
         shape_sets, index_by_first_card(shape_sets, N_KINDS),
         partials, index_by_first_card(partials, N_KINDS),
@@ -152,111 +202,134 @@ def kind_bit(kind):
     return np.uint64(1) << np.uint64(kind)
 
 
-@nb.njit(cache=True)
-def _picture_state(pc):
-    """(all counts in {0, 3}, exactly one count 2 and the rest in {0, 3}, index of that 2)."""
-    twos = 0
-    two_at = -1
-    for p in range(N_PICTURES):
-        c = pc[p]
-        if c == 2:
-            twos += 1
-            two_at = p
-        elif c != 0 and c != 3:
-            return False, False, -1
-    return twos == 0, twos == 1, two_at
+PICTURE_FIELD_BITS = 3 * N_PICTURES  # the picture counters: hand >> 36, 15 bits
+PI_SETS_ONLY = np.uint64(1)          # every counter is 0 or 3
+PI_HEAD = np.uint64(2)               # one counter is 2, the rest 0 or 3
+PI_TO_SETS_SHIFT = np.uint64(2)      # bits 2-6: pictures whose addition leaves sets only
+PI_TO_HEAD_SHIFT = np.uint64(7)      # bits 7-11: pictures whose addition leaves sets + one head
+PI_COUNT_SHIFT = np.uint64(12)       # bits 12-17: number of picture cards
 
 
-@nb.njit(cache=True)
-def _split_waits(n_part, pc, v):
-    """Kind set of cards completing (number part ``n_part`` with table value ``v``) + (picture
-    counts ``pc``), ignoring availability. The whole hand has 3k+1 cards."""
-    out = np.uint64(0)
-    r = popcount(n_part) % 3
-    sets_only, head, two_at = _picture_state(pc)
-    if r == 1:  # number part takes the card and the head; pictures must be sets only
-        if sets_only:
-            out |= v & NUM
-    elif r == 2:
-        if head:  # number part completes into sets; pictures hold the head
-            out |= v & NUM
-        if (v & COMPLETE_HEAD) and head:  # pictures' pair completes into a set
-            out |= kind_bit(N_NUMBER_KINDS + two_at)
-    elif v & COMPLETE_SETS:  # r == 0: pictures take the card and the head
+def _picture_state(counts):
+    twos = [p for p, c in enumerate(counts) if c == 2]
+    clean = all(c in (0, 2, 3) for c in counts)
+    return clean and not twos, clean and len(twos) == 1
+
+
+def picture_info_table() -> np.ndarray:
+    """For every value of the 15-bit picture-counter field, the PI_* facts above (pictures form
+    sets and heads among themselves, so this is rules-independent)."""
+    info = np.zeros(1 << PICTURE_FIELD_BITS, np.uint64)
+    for field in range(len(info)):
+        counts = [(field >> (3 * p)) & 7 for p in range(N_PICTURES)]
+        sets_only, head = _picture_state(counts)
+        v = int(sets_only) | int(head) << 1 | sum(counts) << int(PI_COUNT_SHIFT)
         for q in range(N_PICTURES):
-            pc[q] += 1
-            _, h, _ = _picture_state(pc)
-            pc[q] -= 1
-            if h:
-                out |= kind_bit(N_NUMBER_KINDS + q)
-    return out
+            plus = counts.copy()
+            plus[q] += 1
+            after_sets, after_head = _picture_state(plus)
+            v |= int(after_sets) << (int(PI_TO_SETS_SHIFT) + q)
+            v |= int(after_head) << (int(PI_TO_HEAD_SHIFT) + q)
+        info[field] = v
+    return info
 
 
-@nb.njit(cache=True)
-def _split_complete(n_part, pc, v):
+@nb.njit(cache=True, inline="always")
+def _info(T, hand):
+    return T.pic_info[np.int64(np.uint64(hand) >> np.uint64(PIC_SHIFT))]
+
+
+@nb.njit(cache=True, inline="always")
+def _size(info, n_part):
+    return popcount(n_part) + np.int64(info >> PI_COUNT_SHIFT)
+
+
+@nb.njit(cache=True, inline="always")
+def _split_waits(T, n_part, info):
+    """Kind set of cards completing (number part ``n_part``) + (pictures described by ``info``),
+    ignoring availability. The whole hand has 3k+1 cards. The picture facts are checked first, so
+    the table is only consulted when the pictures allow a win."""
     r = popcount(n_part) % 3
-    sets_only, head, _ = _picture_state(pc)
+    if r == 1:  # the number part takes the card and the head; pictures must be sets only
+        if info & PI_SETS_ONLY:
+            return number_value(T, n_part) & NUM
+        return np.uint64(0)
+    if r == 2:  # pictures hold the head: the number part completes, or the pictures' pair does
+        if not (info & PI_HEAD):
+            return np.uint64(0)
+        v = number_value(T, n_part)
+        out = v & NUM
+        if v & COMPLETE_HEAD:
+            out |= ((info >> PI_TO_SETS_SHIFT) & np.uint64(31)) << np.uint64(N_NUMBER_KINDS)
+        return out
+    to_head = (info >> PI_TO_HEAD_SHIFT) & np.uint64(31)  # r == 0: pictures take card and head
+    if to_head and (number_value(T, n_part) & COMPLETE_SETS):
+        return to_head << np.uint64(N_NUMBER_KINDS)
+    return np.uint64(0)
+
+
+@nb.njit(cache=True, inline="always")
+def _split_complete(T, n_part, info):
+    r = popcount(n_part) % 3
     if r == 0:
-        return bool(v & COMPLETE_SETS) and head
+        return (info & PI_HEAD) != 0 and (number_value(T, n_part) & COMPLETE_SETS) != 0
     if r == 2:
-        return bool(v & COMPLETE_HEAD) and sets_only
+        return (info & PI_SETS_ONLY) != 0 and (number_value(T, n_part) & COMPLETE_HEAD) != 0
     return False
 
 
 @nb.njit(cache=True)
 def _n_readings(hand, hr):
-    """Readings of the hand's rank-1 cards (number, or one of the substitute pictures)."""
-    if hr[HR_N_SUBS] == 0:
-        return 1, 0
+    """Readings of the hand's rank-1 cards: each stays a number or becomes a substitute picture."""
     n1 = popcount(np.uint64(hand) & RANK1_BITS)
     base = 1 + hr[HR_N_SUBS]
     total = 1
     for _ in range(n1):
         total *= base
-    return total, n1
+    return total
 
 
 @nb.njit(cache=True)
-def _reading(hand, code, hr, pc):
-    """Apply reading ``code`` (base 1 + n_subs digits, one per rank-1 card in the hand): fill
-    ``pc`` with the picture counts and return the number part."""
-    n_part = np.uint64(hand) & NUM
-    for p in range(N_PICTURES):
-        pc[p] = picture_count(hand, p)
+def _reading(hand, code, hr):
+    """Apply reading ``code`` (base 1 + n_subs digits, one per rank-1 card in the hand); return
+    the hand with the substituted cards moved from the number bits to the picture counters."""
+    hand = np.uint64(hand)
     base = 1 + hr[HR_N_SUBS]
-    rest = np.uint64(hand) & RANK1_BITS
+    rest = hand & RANK1_BITS
     while rest:
         low = rest & (~rest + np.uint64(1))
         rest ^= low
         digit = code % base
         code //= base
         if digit > 0:
-            n_part ^= low
-            pc[hr[HR_SUB0 + digit - 1]] += 1
-    return n_part
+            hand ^= low
+            hand += np.uint64(1) << np.uint64(PIC_SHIFT + 3 * hr[HR_SUB0 + digit - 1])
+    return hand
 
 
 # ---------------------------------------------------------------------------------------------
 # Public kernels
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def is_complete(hand, n_revealed, T):
     """Is a 3k+2 concealed hand, with ``n_revealed`` revealed sets, a winning shape (§5.1)?"""
     hand = np.uint64(hand)
-    n = hand_size(hand)
+    n_part = hand & NUM
+    info = _info(T, hand)
+    n = _size(info, n_part)
     if n % 3 != 2 or (n - 2) // 3 + n_revealed < 3:
         return False
-    pc = np.empty(N_PICTURES, np.int64)
-    n_read, _ = _n_readings(hand, T.rules)
-    for code in range(n_read):
-        n_part = _reading(hand, code, T.rules, pc)
-        if _split_complete(n_part, pc, lookup(T.keys, T.vals, n_part, T.shift)):
+    if T.rules[HR_N_SUBS] == 0:
+        return _split_complete(T, n_part, info)
+    for code in range(_n_readings(hand, T.rules)):
+        h = _reading(hand, code, T.rules)
+        if _split_complete(T, h & NUM, _info(T, h)):
             return True
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def waits(hand, revealed, n_revealed, T):
     """Kind set of the winning cards of a 3k+1 concealed hand (§5; yaku and furiten ignored).
 
@@ -266,20 +339,25 @@ def waits(hand, revealed, n_revealed, T):
     """
     hand = np.uint64(hand)
     revealed = np.uint64(revealed)
-    n = hand_size(hand)
+    n_part = hand & NUM
+    info = _info(T, hand)
+    n = _size(info, n_part)
     if n % 3 != 1 or (n - 1) // 3 + n_revealed < 3:
         return np.uint64(0)
     hr = T.rules
-    pc = np.empty(N_PICTURES, np.int64)
-    n_read, _ = _n_readings(hand, hr)
-    out = np.uint64(0)
-    for code in range(n_read):
-        n_part = _reading(hand, code, hr, pc)
-        w = _split_waits(n_part, pc, lookup(T.keys, T.vals, n_part, T.shift))
-        for i in range(hr[HR_N_SUBS]):  # a rank-1 card can be the substitute that wins
-            if w & kind_bit(N_NUMBER_KINDS + hr[HR_SUB0 + i]):
-                w |= RANK1_BITS
-        out |= w
+    if hr[HR_N_SUBS] == 0:
+        out = _split_waits(T, n_part, info)
+    else:
+        out = np.uint64(0)
+        for code in range(_n_readings(hand, hr)):
+            h = _reading(hand, code, hr)
+            w = _split_waits(T, h & NUM, _info(T, h))
+            for i in range(hr[HR_N_SUBS]):  # a rank-1 card can be the substitute that wins
+                if w & kind_bit(N_NUMBER_KINDS + hr[HR_SUB0 + i]):
+                    w |= RANK1_BITS
+            out |= w
+    if out == 0:
+        return out
     # Availability: number cards held or revealed are gone; pictures while copies remain.
     out &= ~((hand | revealed) & NUM)
     for p in range(N_PICTURES):

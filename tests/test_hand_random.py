@@ -1,0 +1,79 @@
+"""Kernels against the reference on many random 7- and 8-card hands per edition.
+
+The count is ``MOMOJAN_DIFF_HANDS`` (default 100,000 of each size per edition); shanten, whose
+reference is slower, is compared on a tenth of them.
+"""
+
+import os
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from handgen import HandGenerator
+from simcore.momojan import reference as ref
+from simcore.momojan.cards import format_cards, kinds_from_kind_set, mask_from_kinds
+from simcore.momojan.hand import complete_batch, shanten_batch, waits_batch
+
+N_HANDS = int(os.environ.get("MOMOJAN_DIFF_HANDS", "100000"))
+
+
+def _batch(gen, size, n):
+    hands = [gen.hand(size) for _ in range(n)]
+    masks = np.array([mask_from_kinds(c) for c, _, _ in hands], np.uint64)
+    rev = np.array([mask_from_kinds(r) for _, r, _ in hands], np.uint64)
+    nrev = np.array([n for _, _, n in hands], np.int64)
+    return hands, masks, rev, nrev
+
+
+def test_random_seven_card_waits_and_shanten(analyzer):
+    rules, T = analyzer.rules, analyzer.tables
+    hands, masks, rev, nrev = _batch(HandGenerator(rules, seed=7), 7, N_HANDS)
+    out = np.zeros(len(hands), np.uint64)
+    waits_batch(masks, rev, nrev, T, out)
+    sh = np.zeros(len(hands), np.int64)
+    shanten_batch(masks, nrev, T, sh)
+    tenpai = 0
+    for i, (cards, revealed, n_rev) in enumerate(hands):
+        expected = ref.waits_by_partition(cards, revealed, n_rev, rules)
+        assert kinds_from_kind_set(int(out[i])) == expected, (format_cards(cards), n_rev)
+        tenpai += bool(expected)
+        if i % 10 == 0:
+            assert sh[i] == ref.shanten(cards, n_rev, rules), (format_cards(cards), n_rev)
+    assert tenpai > len(hands) // 4  # the generator really does produce many tenpai hands
+
+
+def test_random_eight_card_complete(analyzer):
+    rules, T = analyzer.rules, analyzer.tables
+    hands, masks, _, nrev = _batch(HandGenerator(rules, seed=8), 8, N_HANDS)
+    out = np.zeros(len(hands), np.bool_)
+    complete_batch(masks, nrev, T, out)
+    n_complete = 0
+    for i, (cards, _, n_rev) in enumerate(hands):
+        expected = ref.is_complete(cards, n_rev, rules)
+        assert bool(out[i]) == expected, (format_cards(cards), n_rev)
+        n_complete += expected
+    assert n_complete > len(hands) // 5
+
+
+def test_the_two_reference_waits_agree(analyzer):
+    gen = HandGenerator(analyzer.rules, seed=11)
+    for _ in range(300):
+        cards, revealed, n_rev = gen.hand(int(gen.rng.choice([4, 7])))
+        assert ref.waits(cards, revealed, n_rev, analyzer.rules) == \
+            ref.waits_by_partition(cards, revealed, n_rev, analyzer.rules)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([4, 7]))
+def test_properties_of_waits(new_analyzer, seed, size):
+    """Every wait completes the hand; a hand with waits is at distance 0 when it needs no Kai."""
+    from simcore.momojan.hand import is_complete, shanten, waits
+    T = new_analyzer.tables
+    cards, revealed, n_rev = HandGenerator(new_analyzer.rules, seed).hand(size)
+    m = np.uint64(mask_from_kinds(cards))
+    w = kinds_from_kind_set(int(waits(m, np.uint64(mask_from_kinds(revealed)), n_rev, T)))
+    for k in w:
+        assert is_complete(np.uint64(mask_from_kinds(cards + [k])), n_rev, T)
+        assert shanten(np.uint64(mask_from_kinds(cards + [k])), n_rev, T) == -1
+    if w:
+        assert shanten(m, n_rev, T) == 0
