@@ -94,5 +94,55 @@ def waits(hands, file, rules, as_json):
                    f"  {r['shanten']:>7}  {' '.join(r['waits']) or '-'}")
 
 
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@input_errors_exit_2
+def validate(files):
+    """Check scenario files (and what they extend); print OK per file or the first error."""
+    from .momojan import scenario
+
+    for f in files:
+        sc = scenario.load(f)
+        click.echo(f"{f}: OK ({sc.name})")
+
+
+@main.command()
+@click.argument("file")
+@input_errors_exit_2
+def show(file):
+    """Print the fully resolved scenario (after extends, defaults filled in) as YAML."""
+    from .momojan import scenario
+
+    click.echo(scenario.load(file).to_yaml(), nl=False)
+
+
+@main.command()
+@click.argument("hand")
+@click.option("--win", "win", required=True, metavar="CARD", help="The winning card.")
+@click.option("--by", "by", type=click.Choice(["ron", "tsumo"]), default="tsumo", show_default=True)
+@click.option("--riichi", is_flag=True, help="The winner had declared riichi.")
+@click.option("--ippatsu", is_flag=True, help="Won before their next discard after riichi.")
+@click.option("--dora-indicator", "dora", metavar="CARD", help="The face-up dead-wall card.")
+@click.option("--last-card", is_flag=True, help="Tsumo on the last stock card / ron on the last discard.")
+@click.option("--rinshan", is_flag=True, help="Won on a kan replacement card (old edition).")
+@click.option("--rules", default="new_edition", show_default=True,
+              help="Scenario file or bundled scenario name.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@input_errors_exit_2
+def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_json):
+    """Score a win: HAND holds the revealed groups and the concealed cards without the winning card.
+
+    Example: momojan-sim score "kai:111z kai:456o chi:789o 23o 44z" --win 1o --by ron --riichi
+    --dora-indicator 3l --rules new_edition_confirmed_only
+    """
+    from .momojan.scoring import score_text
+
+    result = score_text(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    click.echo(result.describe())
+
+
 if __name__ == "__main__":
     main()

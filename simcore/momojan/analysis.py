@@ -16,6 +16,9 @@ def parse_hand_for(text: str, rules: HandRules, kan_allowed: bool = True) -> Han
         return revealed_group_error(kind, cards, rules.rank1_substitutes, kan_allowed, rules.momo_wild)
 
     hand = parse_hand(text, rules.picture_copies, check)
+    for k in list(hand.concealed) + [k for g in hand.revealed for k in g.cards]:
+        if not rules.in_deck(k):
+            raise NotationError(f"{card_str(k)} is not in this scenario's deck (in {text.strip()!r})")
     n = len(hand.concealed)
     if n % 3 == 0 or n > MAX_CONCEALED:
         raise NotationError(f"{text.strip()!r}: a concealed hand holds 3k+1 cards between turns or "

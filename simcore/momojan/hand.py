@@ -56,9 +56,11 @@ PIC_SHIFT = PICTURE_SHIFT
 TABLE_LOG2 = 19  # 512k slots (8 MiB) for the ~250k canonical entries
 MAX_DECOMPOSITIONS = 512
 
-# hand rules vector (int64): [momo_wild, n_substitutes, substitute_0, substitute_1, copies_0..4]
+# hand rules vector (int64):
+# [momo_wild, n_substitutes, substitute_0, substitute_1, copies_0..4, number cards in the deck (mask)]
 HR_MOMO_WILD, HR_N_SUBS, HR_SUB0, HR_SUB1, HR_COPIES = 0, 1, 2, 3, 4
-HAND_RULES_LEN = HR_COPIES + N_PICTURES
+HR_DECK_NUMBERS = HR_COPIES + N_PICTURES
+HAND_RULES_LEN = HR_DECK_NUMBERS + 1
 
 HandTables = namedtuple("HandTables", [
     "table", "shift", "filter",     # number-part hash table and its presence filter (hashtable.py)
@@ -172,6 +174,7 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
     for i, p in enumerate(subs):
         hr[HR_SUB0 + i] = p
     hr[HR_COPIES:HR_COPIES + N_PICTURES] = rules.picture_copies
+    hr[HR_DECK_NUMBERS] = rules.deck_number_mask
     return HandTables(
         table, shift, filt, picture_info_table(), hr,
         sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
@@ -358,8 +361,8 @@ def waits(hand, revealed, n_revealed, T):
             out |= w
     if out == 0:
         return out
-    # Availability: number cards held or revealed are gone; pictures while copies remain.
-    out &= ~((hand | revealed) & NUM)
+    # Availability: number cards in the deck and not held or revealed; pictures while copies remain.
+    out &= ~((hand | revealed) & NUM) & (np.uint64(hr[HR_DECK_NUMBERS]) | ~NUM)
     for p in range(N_PICTURES):
         if picture_count(hand, p) + picture_count(revealed, p) >= hr[HR_COPIES + p]:
             out &= ~kind_bit(N_NUMBER_KINDS + p)

@@ -106,7 +106,9 @@ def is_complete(concealed, n_revealed, rules: HandRules) -> bool:
 
 
 def deck_counts(rules: HandRules) -> list[int]:
-    return [1] * N_NUMBER_KINDS + list(rules.picture_copies)
+    numbers = [1 if (_fruit(k) in rules.fruits and _rank(k) <= rules.ranks) else 0
+               for k in range(N_NUMBER_KINDS)]
+    return numbers + list(rules.picture_copies)
 
 
 def available(kind, concealed, revealed_cards, rules: HandRules) -> bool:

@@ -39,11 +39,23 @@ class HandRules:
     rank1_substitutes : picture indices (SUN, MOON) that any rank-1 number card may stand for in a
         set or head (old edition); empty in the new edition.
     picture_copies : copies of dog, monkey, pheasant, sun, moon in the deck.
+    fruits, ranks : the number cards in the deck (fruit indices; ranks 1..ranks).
     """
 
     momo_wild: bool = True
     rank1_substitutes: tuple[int, ...] = ()
     picture_copies: tuple[int, int, int, int, int] = (4, 4, 4, 4, 4)
+    fruits: tuple[int, ...] = (0, 1, 2, 3)
+    ranks: int = 9
+
+    def in_deck(self, kind: int) -> bool:
+        if is_number(kind):
+            return fruit_of(kind) in self.fruits and rank_of(kind) <= self.ranks
+        return self.picture_copies[kind - FIRST_PICTURE_KIND] > 0
+
+    @property
+    def deck_number_mask(self) -> int:
+        return sum(1 << number_kind(f, r) for f in self.fruits for r in range(1, self.ranks + 1))
 
 
 NEW_EDITION = HandRules()

@@ -1,0 +1,81 @@
+"""The flat int64 rules array the kernels read, built from a validated :class:`Scenario`.
+
+Index constants are module-level ints (numba folds them in). Enumerations are coded as below.
+Hand-shape rules (deck, momo, rank-1 substitution) travel separately in
+:class:`simcore.momojan.hand.HandTables`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .schema import SET_BONUS_NAMES, TAKARAMONO_CONDITIONS, YAKU
+
+YAKU_KEYS = tuple(YAKU)  # breakdown order
+N_YAKU = len(YAKU_KEYS)
+Y = {k: i for i, k in enumerate(YAKU_KEYS)}
+Y_RIICHI, Y_IPPATSU, Y_DOG, Y_MONKEY, Y_PHEASANT, Y_SUN, Y_MOON = (Y[k] for k in (
+    "riichi", "ippatsu", "dog", "monkey", "pheasant", "sun", "moon"))
+Y_ITTSU, Y_KIBIDANGO, Y_KERAI, Y_TAKARAMONO, Y_CHINITSU, Y_OSHIMAI = (Y[k] for k in (
+    "ittsu", "kibidango", "kerai", "takaramono", "chinitsu", "oshimai"))
+Y_TANYAO, Y_TOITOI, Y_SANSHOKU, Y_HONITSU, Y_HAITEI, Y_HOUTEI = (Y[k] for k in (
+    "tanyao", "toitoi", "sanshoku", "honitsu", "haitei", "houtei"))
+Y_KAN, Y_RINSHAN, Y_YONSHOKU = Y["kan"], Y["rinshan"], Y["yonshoku"]
+
+ROUNDING = ("ceil", "floor", "round_half_up")
+TIE_BREAK = ("first_dealer", "second_dealer", "draw")
+LEFTOVER_POT = ("winner", "nobody")
+
+_SCALARS = [
+    ("START_POINTS", "starting_points"), ("HAND_SIZE", "hand_size"), ("DEAD_WALL", "dead_wall"),
+    ("ANTE_BASE", "ante.base"), ("ANTE_PER_REPEAT", "ante.per_repeat"),
+    ("DRAW3_ENABLED", "draw_three.enabled"), ("DRAW3_MIN_STOCK", "draw_three.min_stock"),
+    ("TSUMO_AFTER_DRAW3", "tsumo_after_draw_three"), ("WIN_AFTER_KAI", "win_right_after_kai"),
+    ("KAI_OPTIONAL", "kai_optional"),
+    ("RIICHI_ENABLED", "riichi.enabled"), ("RIICHI_MIN_STOCK", "riichi.min_stock"),
+    ("IPPATSU_LOST_ON_CALL", "riichi.ippatsu_lost_on_call"),
+    ("FURITEN_ENABLED", "furiten.enabled"), ("MOMO_EXEMPT", "furiten.momo_exempt"),
+    ("TEMP_FURITEN", "furiten.temporary"),
+    ("DRAW_KAI_POINTS", "exhaustive_draw.kai_set_points"),
+    ("DRAW_CALL_POINTS", "exhaustive_draw.call_set_points"),
+    ("DRAW_ROUNDING", "exhaustive_draw.rounding"),
+    ("TENPAI_NEEDS_YAKU", "exhaustive_draw.tenpai_requires_yaku"),
+    ("DEALERSHIPS", "game.dealerships_each"), ("STREAK_WIN", "game.dealer_streak_win"),
+    ("BUST_BELOW", "game.bust_below"), ("TIE_BREAK", "game.tie_break"),
+    ("LEFTOVER_POT", "game.leftover_pot"), ("POT_CARRY", "pot.carry_over"),
+    ("DOUBLE_THRESHOLD", "scoring.double_threshold"), ("DOUBLE_FACTOR", "scoring.double_factor"),
+    ("DORA_PER_CARD", "scoring.dora_per_card"), ("RON_BONUS", "scoring.ron_bonus"),
+    ("SET_BONUS_IS_YAKU", "scoring.set_count_is_yaku"),
+    ("TAKARAMONO_COND", "scoring.yaku.takaramono.condition"),
+    ("OSHIMAI_ENDS", "scoring.yaku.oshimai.ends_game"),
+    ("KAN_ENABLED", "kan.enabled"), ("KAN_CLOSED", "kan.closed"), ("KAN_OPEN", "kan.open"),
+    ("KAN_ADDED", "kan.added"), ("RANKS", "deck.ranks"),
+]
+_ENUMS = {"exhaustive_draw.rounding": ROUNDING, "game.tie_break": TIE_BREAK,
+          "game.leftover_pot": LEFTOVER_POT,
+          "scoring.yaku.takaramono.condition": TAKARAMONO_CONDITIONS}
+
+(RA_START_POINTS, RA_HAND_SIZE, RA_DEAD_WALL, RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_DRAW3_ENABLED,
+ RA_DRAW3_MIN_STOCK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI, RA_KAI_OPTIONAL, RA_RIICHI_ENABLED,
+ RA_RIICHI_MIN_STOCK, RA_IPPATSU_LOST_ON_CALL, RA_FURITEN_ENABLED, RA_MOMO_EXEMPT, RA_TEMP_FURITEN,
+ RA_DRAW_KAI_POINTS, RA_DRAW_CALL_POINTS, RA_DRAW_ROUNDING, RA_TENPAI_NEEDS_YAKU, RA_DEALERSHIPS,
+ RA_STREAK_WIN, RA_BUST_BELOW, RA_TIE_BREAK, RA_LEFTOVER_POT, RA_POT_CARRY, RA_DOUBLE_THRESHOLD,
+ RA_DOUBLE_FACTOR, RA_DORA_PER_CARD, RA_RON_BONUS, RA_SET_BONUS_IS_YAKU, RA_TAKARAMONO_COND,
+ RA_OSHIMAI_ENDS, RA_KAN_ENABLED, RA_KAN_CLOSED, RA_KAN_OPEN, RA_KAN_ADDED, RA_RANKS) = range(len(_SCALARS))
+RA_SET_BONUS = len(_SCALARS)            # 4 entries: 4, 5, 6, 7+ sets
+RA_YAKU_ENABLED = RA_SET_BONUS + 4      # N_YAKU entries
+RA_YAKU_POINTS = RA_YAKU_ENABLED + N_YAKU
+RULES_LEN = RA_YAKU_POINTS + N_YAKU
+
+
+def build_rules_array(scenario) -> np.ndarray:
+    ra = np.zeros(RULES_LEN, dtype=np.int64)
+    for i, (_, path) in enumerate(_SCALARS):
+        v = scenario.get(path)
+        ra[i] = _ENUMS[path].index(v) if path in _ENUMS else int(v)
+    for j, name in enumerate(SET_BONUS_NAMES):
+        ra[RA_SET_BONUS + j] = scenario.get(f"scoring.set_count_bonus.{name}")
+    for j, key in enumerate(YAKU_KEYS):
+        ra[RA_YAKU_ENABLED + j] = int(scenario.get(f"scoring.yaku.{key}.enabled"))
+        ra[RA_YAKU_POINTS + j] = scenario.get(f"scoring.yaku.{key}.points")
+    return ra

@@ -1,0 +1,334 @@
+"""Scenario files: load, resolve ``extends:``, validate, and freeze (spec: all of it).
+
+A scenario file is YAML matching :data:`simcore.momojan.schema.SCHEMA`. Keys it leaves out take
+the schema's defaults; ``extends: BASE`` (a path relative to the file, or a bundled name) starts
+from BASE instead, deep-merged (mappings merge, lists are replaced whole). Every problem is an
+:class:`ScenarioError` naming the file and the key path.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from ..errors import InputError
+from .schema import PICTURES, SCHEMA, Field, defaults
+from .shapes import HandRules
+
+BUNDLED_DIR = Path(__file__).resolve().parents[2] / "scenarios"
+DEFAULT_SCENARIO = "new_edition"
+KNOWN_POLICIES = ("random", "baseline")  # extended by the policy registry when it is importable
+
+
+class ScenarioError(InputError):
+    """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.stem for p in BUNDLED_DIR.glob("*.yaml"))
+
+
+def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
+    """A scenario reference: an existing path (relative to ``relative_to`` first) or a bundled name."""
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / ref)
+    candidates.append(Path(ref))
+    for c in candidates:
+        if c.is_file():
+            return c.resolve()
+    bundled = BUNDLED_DIR / f"{ref.removesuffix('.yaml')}.yaml"
+    if "/" not in ref and bundled.is_file():
+        return bundled.resolve()
+    hint = difflib.get_close_matches(ref, bundled_names(), n=1)
+    raise ScenarioError(f"{ref}: no such scenario file or bundled scenario"
+                        + (f" (did you mean {hint[0]!r}?)" if hint else
+                           f" (bundled: {', '.join(bundled_names())})"))
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"{path}: not valid YAML{where}: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: expected a mapping of keys at the top, got {_kind(data)}")
+    return data
+
+
+def _deep_merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def _raw_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, dict[str, Path]]:
+    """The merged raw data of ``path`` and its ``extends`` chain, and which file set each key."""
+    if path in seen:
+        chain = " -> ".join(str(p) for p in (*seen, path))
+        raise ScenarioError(f"{path}: extends: cycle ({chain})")
+    data = _read_yaml(path)
+    base_ref = data.pop("extends", None)
+    origin: dict[str, Path] = {}
+    if base_ref is None:
+        merged = {}
+    else:
+        if not isinstance(base_ref, str):
+            raise ScenarioError(f"{path}: extends: expected a scenario path or name, got "
+                                f"{_kind(base_ref)}")
+        try:
+            base_path = resolve_path(base_ref, path.parent)
+        except ScenarioError as exc:
+            raise ScenarioError(f"{path}: extends: {exc}") from None
+        merged, origin = _raw_chain(base_path, (*seen, path))
+    for key_path in _leaf_paths(data):
+        origin[key_path] = path
+    return _deep_merge(merged, data), origin
+
+
+def _leaf_paths(d, prefix=""):
+    for k, v in d.items():
+        p = f"{prefix}{k}"
+        if isinstance(v, dict) and v:
+            yield from _leaf_paths(v, p + ".")
+        yield p
+
+
+def _kind(v) -> str:
+    if isinstance(v, bool):
+        return f"{str(v).lower()}"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if v is None:
+        return "null"
+    if isinstance(v, (list, dict)):
+        return "a list" if isinstance(v, list) else "a mapping"
+    return repr(v)
+
+
+class _Checker:
+    def __init__(self, origin: dict[str, Path], fallback: Path):
+        self.origin = origin
+        self.fallback = fallback
+
+    def fail(self, key_path: str, message: str):
+        # Name the file that set the key (or its nearest parent), so an extends chain points home.
+        where = self.fallback
+        parts = key_path.split(".")
+        for i in range(len(parts), 0, -1):
+            p = ".".join(parts[:i])
+            if p in self.origin:
+                where = self.origin[p]
+                break
+        raise ScenarioError(f"{where}: {key_path}: {message}")
+
+    def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
+        if not isinstance(data, dict):
+            self.fail(prefix.rstrip(".") or "(top)", f"expected a mapping, got {_kind(data)}")
+        out = {}
+        for key in data:
+            if key not in schema:
+                hint = difflib.get_close_matches(str(key), list(schema), n=1)
+                self.fail(f"{prefix}{key}", "unknown key"
+                          + (f" (did you mean {hint[0]!r}?)" if hint else
+                             f" (expected one of: {', '.join(schema)})"))
+        for key, node in schema.items():
+            path = f"{prefix}{key}"
+            if isinstance(node, Field):
+                out[key] = self.leaf(path, node, data.get(key, node.default))
+            else:
+                out[key] = self.check(data.get(key, {}), node, path + ".")
+        return out
+
+    def leaf(self, path: str, f: Field, v: Any):
+        if f.kind == "int":
+            if isinstance(v, bool) or not isinstance(v, int):
+                self.fail(path, f"expected {_int_range(f)}, got {_kind(v)}")
+            if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
+                self.fail(path, f"expected {_int_range(f)}, got {v}")
+            return v
+        if f.kind == "bool":
+            if not isinstance(v, bool):
+                self.fail(path, f"expected true or false, got {_kind(v)}")
+            return v
+        if f.kind == "str":
+            if v is not None and not isinstance(v, str):
+                self.fail(path, f"expected a string, got {_kind(v)}")
+            return v
+        if f.kind == "enum":
+            if v is None and f.nullable:
+                return None
+            if v not in f.choices or isinstance(v, bool):
+                self.fail(path, f"expected one of {', '.join(map(str, f.choices))}"
+                          f"{' or null' if f.nullable else ''}, got {_kind(v)}")
+            return v
+        if f.kind == "enum_list":
+            if not isinstance(v, list):
+                self.fail(path, f"expected a list, got {_kind(v)}")
+            for i, x in enumerate(v):
+                if x not in f.choices:
+                    self.fail(f"{path}[{i}]", f"expected one of {', '.join(f.choices)}, got {_kind(x)}")
+            if len(set(v)) != len(v):
+                self.fail(path, "lists an entry twice")
+            return list(v)
+        if f.kind == "players":
+            return self.players(path, v)
+        raise AssertionError(f.kind)
+
+    def players(self, path: str, v: Any):
+        if not isinstance(v, list) or len(v) != 2:
+            self.fail(path, f"expected a list of two seats, got {_kind(v) if not isinstance(v, list) else f'{len(v)} seats'}")
+        seats = []
+        for i, seat in enumerate(v):
+            p = f"{path}[{i}]"
+            if not isinstance(seat, dict):
+                self.fail(p, f"expected a mapping with policy and params, got {_kind(seat)}")
+            for k in seat:
+                if k not in ("policy", "params"):
+                    hint = difflib.get_close_matches(str(k), ["policy", "params"], n=1)
+                    self.fail(f"{p}.{k}", "unknown key" + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+            name = seat.get("policy")
+            policies = known_policies()
+            if name not in policies:
+                hint = difflib.get_close_matches(str(name), policies, n=1)
+                self.fail(f"{p}.policy", f"unknown policy {_kind(name)}"
+                          + (f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(policies)})"))
+            params = seat.get("params", {}) or {}
+            if not isinstance(params, dict):
+                self.fail(f"{p}.params", f"expected a mapping of parameter names to numbers, got {_kind(params)}")
+            for k, x in params.items():
+                if isinstance(x, bool) or not isinstance(x, (int, float)):
+                    self.fail(f"{p}.params.{k}", f"expected a number, got {_kind(x)}")
+            seats.append({"policy": name, "params": dict(params)})
+        return seats
+
+
+def known_policies() -> list[str]:
+    try:
+        from policies import registry
+        return sorted(registry.POLICY_NAMES)
+    except ImportError:
+        return list(KNOWN_POLICIES)
+
+
+def _int_range(f: Field) -> str:
+    if f.min is not None and f.max is not None:
+        return f"an integer {f.min}..{f.max}"
+    if f.min is not None:
+        return f"an integer >= {f.min}"
+    return "an integer"
+
+
+def _check_consistency(d: dict, fail) -> None:
+    deck = d["deck"]
+    if deck["wild_fruit"] is not None and deck["wild_fruit"] not in deck["fruits"]:
+        fail("deck.wild_fruit", f"{deck['wild_fruit']} is not among deck.fruits")
+    if deck["wild_fruit"] not in (None, "momo"):
+        fail("deck.wild_fruit", "only momo (or null) is supported as the wild fruit")
+    if not deck["fruits"]:
+        fail("deck.fruits", "the deck needs at least one fruit")
+    n_cards = len(deck["fruits"]) * deck["ranks"] + sum(deck["picture_copies"].values())
+    stock = n_cards - 2 * d["hand_size"] - d["dead_wall"]
+    if stock < 1:
+        fail("deck", f"a deck of {n_cards} cards cannot deal two hands of {d['hand_size']} plus a "
+             f"dead wall of {d['dead_wall']} and leave a stock")
+    if d["ante"]["base"] > d["starting_points"]:
+        fail("ante.base", f"an ante of {d['ante']['base']} is larger than the starting points "
+             f"({d['starting_points']})")
+    if d["draw_three"]["min_stock"] < 3:
+        fail("draw_three.min_stock", "a three-card draw needs at least 3 cards in the stock")
+
+
+def _freeze(v):
+    if isinstance(v, dict):
+        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _thaw(v):
+    if isinstance(v, (dict, MappingProxyType)):
+        return {k: _thaw(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return [_thaw(x) for x in v]
+    return v
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated, fully resolved scenario. ``data`` is a read-only nested mapping."""
+
+    name: str
+    path: Path | None
+    data: MappingProxyType
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def get(self, dotted: str):
+        v = self.data
+        for k in dotted.split("."):
+            v = v[k]
+        return v
+
+    def to_dict(self) -> dict:
+        return _thaw(self.data)
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+
+    @property
+    def hand_rules(self) -> HandRules:
+        deck = self.data["deck"]
+        return HandRules(
+            momo_wild=deck["wild_fruit"] == "momo",
+            rank1_substitutes=tuple(PICTURES.index(p) for p in deck["rank1_substitutes"]),
+            picture_copies=tuple(deck["picture_copies"][p] for p in PICTURES),
+            fruits=tuple(("momo", "lemon", "mikan", "ichigo").index(f) for f in deck["fruits"]),
+            ranks=deck["ranks"],
+        )
+
+
+def validate(raw: dict, origin: dict[str, Path] | None = None, path: Path | None = None) -> dict:
+    """Check raw scenario data against the schema; the complete data with defaults filled in."""
+    fallback = path or Path("<scenario>")
+    checker = _Checker(origin or {}, fallback)
+    data = checker.check(raw, SCHEMA)
+    _check_consistency(data, checker.fail)
+    return data
+
+
+def load(ref: str | Path = DEFAULT_SCENARIO) -> Scenario:
+    """Load a scenario file or bundled name, resolve ``extends:`` and validate it."""
+    path = resolve_path(str(ref))
+    raw, origin = _raw_chain(path)
+    data = validate(raw, origin, path)
+    name = data["name"] or path.stem
+    data["name"] = name
+    return Scenario(name, path, _freeze(data))
+
+
+def from_dict(raw: dict, name: str = "inline") -> Scenario:
+    """A scenario from Python data (a notebook user's overrides of the defaults)."""
+    data = validate(_deep_merge(defaults(), raw))
+    data["name"] = data["name"] or name
+    return Scenario(data["name"], None, _freeze(data))

@@ -1,0 +1,195 @@
+"""The scenario schema: every rule option and point value, with its type, range, default and tag.
+
+Tags follow the spec: ``R`` rulebook, ``I`` our interpretation (an option), ``X`` reconstructed value
+(editable, and marked ``# reconstructed`` in the scenario files). The defaults are the new edition
+with the reconstructed yaku the spec turns on (``scenarios/new_edition.yaml`` spells them all out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+FRUITS = ("momo", "lemon", "mikan", "ichigo")
+PICTURES = ("dog", "monkey", "pheasant", "sun", "moon")
+SET_BONUS_NAMES = ("tabi", "onigashima", "momotaro", "nihonichi")  # 4, 5, 6, 7+ sets
+TAKARAMONO_CONDITIONS = ("sun_moon_animal", "picture_kan_sun_moon")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One leaf of the schema."""
+
+    kind: str                 # "int", "bool", "str", "enum", "enum_list", "params", "players"
+    default: Any
+    doc: str
+    tag: str = "R"
+    min: int | None = None
+    max: int | None = None
+    choices: tuple = ()
+    nullable: bool = False
+
+
+def _int(default, doc, tag="R", min=None, max=None):
+    return Field("int", default, doc, tag, min=min, max=max)
+
+
+def _bool(default, doc, tag="R"):
+    return Field("bool", default, doc, tag)
+
+
+def _enum(default, choices, doc, tag="R", nullable=False):
+    return Field("enum", default, doc, tag, choices=tuple(choices), nullable=nullable)
+
+
+def _yaku(points, doc, tag="R", enabled=True, **extra):
+    d = {"enabled": _bool(enabled, f"{doc}: counted at all", tag),
+         "points": _int(points, f"{doc}: points", tag, min=0)}
+    d.update(extra)
+    return d
+
+
+# Yaku keys, in the order of the breakdown arrays (simcore.momojan.scoring.YAKU_KEYS mirrors it).
+YAKU = {
+    "riichi": _yaku(1, "riichi (declared riichi)"),
+    "ippatsu": _yaku(1, "ippatsu (win before one's next discard after riichi)", "X"),
+    "dog": _yaku(1, "a set of dogs"),
+    "monkey": _yaku(1, "a set of monkeys"),
+    "pheasant": _yaku(1, "a set of pheasants"),
+    "sun": _yaku(1, "a set of suns"),
+    "moon": _yaku(1, "a set of moons"),
+    "ittsu": _yaku(2, "ittsu (runs 123, 456, 789 of one fruit)"),
+    "kibidango": _yaku(2, "kibidango (ron, every set called; the ron card may complete the last)", "I"),
+    "kerai": _yaku(5, "kerai (sets of dog, monkey and pheasant)"),
+    "takaramono": _yaku(7, "takaramono", "X", condition=_enum(
+        "sun_moon_animal", TAKARAMONO_CONDITIONS,
+        "sun_moon_animal: sets of sun, moon and one animal (new condition not public); "
+        "picture_kan_sun_moon: a picture kan plus sets of sun and moon (old edition)", "X")),
+    "chinitsu": _yaku(5, "chinitsu (all number cards of one fruit, momo filling in)", "X"),
+    "oshimai": _yaku(10, "oshimai (sets of all five pictures)", "X", ends_game=_bool(
+        True, "oshimai ends the game after this round")),
+    "tanyao": _yaku(1, "tanyao (only number cards of ranks 2-8)", "X"),
+    "toitoi": _yaku(2, "toitoi (no runs)", "X"),
+    "sanshoku": _yaku(2, "sanshoku (the same run in three fruits)", "X"),
+    "honitsu": _yaku(2, "honitsu (one fruit plus pictures)", "X", enabled=False),
+    "haitei": _yaku(1, "haitei (tsumo on the last stock card)", "X"),
+    "houtei": _yaku(1, "houtei (ron on the round's last discard)", "X"),
+    "kan": _yaku(1, "kan (a kan; old edition)", "X", enabled=False),
+    "rinshan": _yaku(1, "rinshan (win on a kan replacement card; old edition)", "X", enabled=False),
+    "yonshoku": _yaku(4, "yonshoku (the same run in all four fruits; old edition)", "X", enabled=False),
+}
+
+SCHEMA = {
+    "name": Field("str", None, "scenario name (defaults to the file name)"),
+    "description": Field("str", "", "what this variant is for"),
+    "deck": {
+        "fruits": Field("enum_list", list(FRUITS), "fruits in the deck", choices=FRUITS),
+        "wild_fruit": _enum("momo", FRUITS, "the wild fruit (null: no wild fruit)", nullable=True),
+        "ranks": _int(9, "ranks per fruit (1..ranks)", min=3, max=9),
+        "picture_copies": {p: _int(4, f"copies of {p}", min=0, max=4) for p in PICTURES},
+        "rank1_substitutes": Field("enum_list", [], "pictures any rank-1 card may stand for "
+                                   "in a set or head (old edition: [sun, moon])", "I",
+                                   choices=("sun", "moon")),
+    },
+    "hand_size": Field("enum", 7, "cards dealt to each player", choices=(1, 4, 7)),
+    "dead_wall": _int(4, "cards set aside; the top one is the dora indicator", min=1, max=8),
+    "starting_points": _int(40, "points each player starts with", min=1),
+    "ante": {
+        "base": _int(1, "the non-dealer's ante each round", min=0),
+        "per_repeat": _int(1, "extra ante per consecutive dealer repeat", min=0),
+    },
+    "draw_three": {
+        "enabled": _bool(True, "after Kai/Pon/Chi a player may draw three instead of discarding"),
+        "min_stock": _int(3, "cards the stock must hold for a three-card draw", min=1),
+    },
+    "tsumo_after_draw_three": _bool(True, "a hand completed by the three-card draw may tsumo", "I"),
+    "win_right_after_kai": _bool(False, "a hand complete right after a Kai may win at once", "I"),
+    "kai_optional": _bool(True, "a complete set may stay concealed", "I"),
+    "riichi": {
+        "enabled": _bool(True, "riichi may be declared"),
+        "min_stock": _int(1, "cards the stock must hold to declare riichi", "I", min=0),
+        "ippatsu_lost_on_call": _bool(True, "ippatsu is lost when the riichi discard is called"),
+    },
+    "furiten": {
+        "enabled": _bool(True, "a player whose winning card is in their discards may not ron"),
+        "momo_exempt": _bool(True, "momo never causes furiten and may always be ronned"),
+        "temporary": _bool(False, "declining a ron makes the player furiten until their next "
+                           "discard (riichi mahjong)", "I"),
+    },
+    "exhaustive_draw": {
+        "kai_set_points": _int(2, "draw settlement points per Kai set (closed kan too)", min=0),
+        "call_set_points": _int(1, "draw settlement points per Pon/Chi set (open kan too)", min=0),
+        "rounding": _enum("ceil", ("ceil", "floor", "round_half_up"),
+                          "how half the difference is rounded"),
+        "tenpai_requires_yaku": _bool(False, "tenpai at a draw needs a possible yaku", "I"),
+    },
+    "game": {
+        "dealerships_each": _int(2, "dealerships each player holds before the game ends", min=1),
+        "dealer_streak_win": _int(5, "dealer wins in a row that win the game (0: off)", min=0),
+        "bust_below": _int(0, "a player whose points fall below this loses at once", min=-1000),
+        "tie_break": _enum("first_dealer", ("first_dealer", "second_dealer", "draw"),
+                           "who wins a game that ends level"),
+        "leftover_pot": _enum("winner", ("winner", "nobody"), "who takes a pot left at the end"),
+    },
+    "pot": {
+        "carry_over": _bool(True, "an unclaimed pot stays for the next round"),
+    },
+    "scoring": {
+        "double_threshold": _int(7, "a total of this many points or more is multiplied", min=1),
+        "double_factor": _int(2, "the multiplier", min=1),
+        "dora_per_card": _int(1, "bonus per dora card", min=0),
+        "ron_bonus": _int(1, "bonus for winning by ron", min=0),
+        "set_count_bonus": {
+            "tabi": _int(1, "4 sets", min=0),
+            "onigashima": _int(2, "5 sets", min=0),
+            "momotaro": Field("int", 3, "6 sets", "X", min=0),
+            "nihonichi": _int(7, "7 or more sets", min=0),
+        },
+        "set_count_is_yaku": _bool(False, "set-count bonuses count as yaku (old edition: true)"),
+        "yaku": YAKU,
+    },
+    "kan": {
+        "enabled": _bool(False, "kan is played (old edition)", "I"),
+        "closed": _bool(True, "four cards from hand", "I"),
+        "open": _bool(True, "three from hand plus the opponent's discard", "I"),
+        "added": _bool(True, "the fourth card onto one's own revealed set of that kind", "I"),
+    },
+    "players": Field("players", [{"policy": "baseline", "params": {}},
+                                 {"policy": "baseline", "params": {}}],
+                     "two seats, each {policy: NAME, params: {NAME: number}}; seat 0 deals first"),
+    "run": {
+        "games": _int(10000, "games per run", min=1),
+        "seed": _int(0, "base seed: game i's randomness derives from (seed, i) only", min=0),
+        "workers": _int(0, "worker processes (0: one per core)", min=0),
+    },
+}
+
+
+def defaults(schema=SCHEMA) -> dict:
+    """The fully populated default scenario as plain data."""
+    out = {}
+    for key, node in schema.items():
+        if isinstance(node, Field):
+            out[key] = _copy(node.default)
+        else:
+            out[key] = defaults(node)
+    return out
+
+
+def _copy(v):
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    return v
+
+
+def iter_fields(schema=SCHEMA, prefix=""):
+    """(dotted key path, Field) for every leaf."""
+    for key, node in schema.items():
+        path = f"{prefix}{key}"
+        if isinstance(node, Field):
+            yield path, node
+        else:
+            yield from iter_fields(node, path + ".")
+

@@ -1,0 +1,416 @@
+"""Scoring a win (spec §8, §10): yaku, bonuses, doubling, over the best reading of the hand.
+
+:func:`score_hand` is an njit kernel the round engine calls directly; :func:`score` wraps it for
+Python callers and the ``score`` command, returning a :class:`ScoreResult` with the breakdown.
+
+A *reading* is one decomposition of the concealed cards (sets + head, from
+:func:`simcore.momojan.hand.decompositions`) together with one reading of each revealed group
+(``1l 1o 1i`` may be a same-number set or, in the old edition, a sun set). Every reading is scored
+and the highest total wins; a reading without a yaku is not a valid win.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba as nb
+import numpy as np
+
+from ..errors import InputError
+from .cards import (
+    FIRST_PICTURE_KIND, N_KINDS, N_NUMBER_KINDS, N_PICTURES, MOMO, DOG, MONKEY, PHEASANT, SUN, MOON,
+    Hand, card_str, mask_from_kinds, counts_from_kinds,
+)
+from .hand import HandTables, counts_of, decompositions, is_complete, build_hand_tables
+from .rules_array import (
+    N_YAKU, YAKU_KEYS, RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD, RA_RANKS,
+    RA_RON_BONUS, RA_SET_BONUS, RA_SET_BONUS_IS_YAKU, RA_TAKARAMONO_COND, RA_YAKU_ENABLED,
+    RA_YAKU_POINTS, Y_CHINITSU, Y_DOG, Y_HAITEI, Y_HONITSU, Y_HOUTEI, Y_IPPATSU, Y_ITTSU, Y_KAN,
+    Y_KERAI, Y_KIBIDANGO, Y_OSHIMAI, Y_RIICHI, Y_RINSHAN, Y_SANSHOKU, Y_TAKARAMONO, Y_TANYAO,
+    Y_TOITOI, Y_YONSHOKU, build_rules_array,
+)
+from .schema import SET_BONUS_NAMES
+from .shapes import SET_PICTURE, SET_RUN, SET_SAME
+
+# Origins of a set (also the engine's revealed-group kinds).
+ORIGIN_CONCEALED, ORIGIN_KAI, ORIGIN_PON, ORIGIN_CHI = 0, 1, 2, 3
+ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_KAN_ADDED = 4, 5, 6
+ORIGIN_BY_PREFIX = {"kai": ORIGIN_KAI, "pon": ORIGIN_PON, "chi": ORIGIN_CHI, "kan": ORIGIN_KAN_CLOSED}
+
+# Win-situation flags.
+WIN_RON, WIN_RIICHI, WIN_IPPATSU, WIN_LAST_CARD, WIN_RINSHAN = 1, 2, 4, 8, 16
+
+# Outcome codes.
+VALID, INCOMPLETE, TOO_FEW_SETS, NO_YAKU = 0, 1, 2, 3
+REASONS = (None, "incomplete", "too few sets", "no yaku")
+
+MAX_REVEALED = 10
+MAX_READINGS = 4          # readings of one revealed group
+N_SCORE_SLOTS = N_YAKU + 4  # yaku, then tabi/onigashima/momotaro/nihonichi when they are yaku
+BONUS_DORA, BONUS_RON, BONUS_SET_COUNT = 0, 1, 2
+MAX_SETS = MAX_REVEALED + 2
+
+# Columns of a set's attributes: type, fruit (runs; MOMO = all-momo run), rank, picture, origin,
+# holds the winning card.
+A_TYPE, A_FRUIT, A_RANK, A_PIC, A_ORIGIN, A_WIN = range(6)
+
+
+@nb.njit(cache=True)
+def _group_readings(cards, n_cards, T, out):
+    """Attributes (type, fruit, rank, picture) of each way a revealed group reads as a set."""
+    n = 0
+    if n_cards == 4:  # kan: four of one picture, or the four cards of one rank
+        if cards[0] >= N_NUMBER_KINDS:
+            out[0, 0], out[0, 1], out[0, 2], out[0, 3] = SET_PICTURE, -1, -1, cards[0] - N_NUMBER_KINDS
+        else:
+            out[0, 0], out[0, 1], out[0, 2], out[0, 3] = SET_SAME, -1, cards[0] % 9 + 1, -1
+        return 1
+    for s in range(T.set_start[cards[0]], T.set_start[cards[0] + 1]):
+        row = T.sets[s]
+        if row[1] == cards[1] and row[2] == cards[2] and n < out.shape[0]:
+            out[n, 0], out[n, 1], out[n, 2], out[n, 3] = row[3], row[4], row[5], row[6]
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _dora_kind_matches(card, indicator, ranks):
+    if indicator < N_NUMBER_KINDS:
+        if card >= N_NUMBER_KINDS:
+            return False
+        return card % 9 + 1 == (indicator % 9 + 1) % ranks + 1
+    if card < N_NUMBER_KINDS:
+        return False
+    p, q = indicator - N_NUMBER_KINDS, card - N_NUMBER_KINDS
+    if p <= PHEASANT:
+        return q == (p + 1) % 3
+    return q == (SUN if p == MOON else MOON)
+
+
+@nb.njit(cache=True)
+def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
+    """Yaku of one reading into ``yaku`` (points, -1 absent); returns (yaku points, n yaku)."""
+    for i in range(yaku.shape[0]):
+        yaku[i] = -1
+    has_pic = np.zeros(N_PICTURES, np.bool_)
+    run_at = np.zeros((4, 8), np.bool_)  # run of fruit f starting at rank r (f = MOMO: all momo)
+    n_runs = 0
+    has_kan = False
+    has_picture_kan = False
+    concealed_sets = 0
+    concealed_with_win = 0
+    only_calls = True
+    for i in range(n_sets):
+        t, o = sets[i, A_TYPE], sets[i, A_ORIGIN]
+        if t == SET_PICTURE:
+            has_pic[sets[i, A_PIC]] = True
+        elif t == SET_RUN:
+            run_at[sets[i, A_FRUIT], sets[i, A_RANK] - 1] = True
+            n_runs += 1
+        if o >= ORIGIN_KAN_CLOSED:
+            has_kan = True
+            if t == SET_PICTURE:
+                has_picture_kan = True
+        if o == ORIGIN_CONCEALED:
+            concealed_sets += 1
+            concealed_with_win += sets[i, A_WIN]
+        elif o == ORIGIN_KAI or o == ORIGIN_KAN_CLOSED:
+            only_calls = False
+    # Card facts over every card the winner holds.
+    n_num = 0
+    n_pic = 0
+    fruits_seen = 0
+    all_simple = True
+    for k in range(N_KINDS):
+        if counts[k] == 0:
+            continue
+        if k < N_NUMBER_KINDS:
+            n_num += counts[k]
+            if k // 9 != MOMO:
+                fruits_seen |= 1 << (k // 9)
+            r = k % 9 + 1
+            if r == 1 or r == 9:
+                all_simple = False
+        else:
+            n_pic += counts[k]
+            all_simple = False
+    one_fruit = fruits_seen == 0 or (fruits_seen & (fruits_seen - 1)) == 0
+    ron = (flags & WIN_RON) != 0
+
+    cond = np.zeros(N_YAKU, np.bool_)
+    cond[Y_RIICHI] = (flags & WIN_RIICHI) != 0
+    cond[Y_IPPATSU] = (flags & WIN_RIICHI) != 0 and (flags & WIN_IPPATSU) != 0
+    for p in range(N_PICTURES):
+        cond[Y_DOG + p] = has_pic[p]
+    for f in range(1, 4):
+        ok = True
+        for start in (0, 3, 6):
+            if not (run_at[f, start] or run_at[MOMO, start]):
+                ok = False
+        if ok:
+            cond[Y_ITTSU] = True
+    cond[Y_KIBIDANGO] = ron and only_calls and (
+        concealed_sets == 0 or (concealed_sets == 1 and concealed_with_win == 1 and not head_has_win))
+    cond[Y_KERAI] = has_pic[DOG] and has_pic[MONKEY] and has_pic[PHEASANT]
+    animal = has_pic[DOG] or has_pic[MONKEY] or has_pic[PHEASANT]
+    if ra[RA_TAKARAMONO_COND] == 0:
+        cond[Y_TAKARAMONO] = has_pic[SUN] and has_pic[MOON] and animal
+    else:
+        cond[Y_TAKARAMONO] = has_picture_kan and has_pic[SUN] and has_pic[MOON]
+    cond[Y_CHINITSU] = n_pic == 0 and n_num > 0 and one_fruit
+    cond[Y_HONITSU] = n_pic > 0 and n_num > 0 and one_fruit
+    all_five = True
+    for p in range(N_PICTURES):
+        all_five = all_five and has_pic[p]
+    cond[Y_OSHIMAI] = all_five
+    cond[Y_TANYAO] = all_simple
+    cond[Y_TOITOI] = n_runs == 0
+    for start in range(7):
+        distinct = 0
+        for f in range(1, 4):
+            distinct += run_at[f, start]
+        if distinct + (1 if run_at[MOMO, start] else 0) >= 3:
+            cond[Y_SANSHOKU] = True
+        if distinct == 3 and run_at[MOMO, start]:
+            cond[Y_YONSHOKU] = True
+    last = (flags & WIN_LAST_CARD) != 0
+    cond[Y_HAITEI] = last and not ron
+    cond[Y_HOUTEI] = last and ron
+    cond[Y_KAN] = has_kan
+    cond[Y_RINSHAN] = (flags & WIN_RINSHAN) != 0 and not ron
+
+    total = 0
+    n_yaku = 0
+    for y in range(N_YAKU):
+        if cond[y] and ra[RA_YAKU_ENABLED + y]:
+            yaku[y] = ra[RA_YAKU_POINTS + y]
+            total += yaku[y]
+            n_yaku += 1
+    return total, n_yaku
+
+
+@nb.njit(cache=True)
+def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags, dora_indicator,
+               ra, T, yaku_out, bonus_out):
+    """Score a win.
+
+    Parameters
+    ----------
+    hand : uint64 hand mask of the concealed cards *including* the winning card.
+    win_card : int, kind of the winning card.
+    rev_cards : int16[MAX_REVEALED, 4], sorted cards of each revealed group (-1 padding).
+    rev_n_cards : int64[MAX_REVEALED], 3 or 4 (kan). rev_origin : int64[MAX_REVEALED], ORIGIN_*.
+    n_rev : number of revealed groups. flags : WIN_* bits. dora_indicator : kind.
+    ra : rules array (:mod:`simcore.momojan.rules_array`). T : HandTables.
+    yaku_out : int64[N_SCORE_SLOTS], filled with points per yaku (-1 absent).
+    bonus_out : int64[3], dora, ron and set-count bonuses.
+
+    Returns
+    -------
+    (status, points, subtotal, n_sets): status VALID, INCOMPLETE, TOO_FEW_SETS or NO_YAKU.
+    """
+    for i in range(yaku_out.shape[0]):
+        yaku_out[i] = -1
+    for i in range(bonus_out.shape[0]):
+        bonus_out[i] = 0
+    if not is_complete(hand, n_rev, T):
+        if is_complete(hand, 99, T):
+            return TOO_FEW_SETS, 0, 0, 0
+        return INCOMPLETE, 0, 0, 0
+    counts = counts_of(hand)
+    for g in range(n_rev):
+        for j in range(rev_n_cards[g]):
+            counts[rev_cards[g, j]] += 1
+    n_dora = 0
+    n_conc_cards = 0
+    for k in range(N_KINDS):
+        if dora_indicator >= 0 and counts[k] and _dora_kind_matches(k, dora_indicator, ra[RA_RANKS]):
+            n_dora += counts[k]
+    conc = counts_of(hand)
+    for k in range(N_KINDS):
+        n_conc_cards += conc[k]
+    k_conc = (n_conc_cards - 2) // 3
+    n_sets = n_rev + k_conc
+    # Set-count bonus: only the highest applies.
+    set_bonus = 0
+    set_slot = -1
+    if n_sets >= 4:
+        set_slot = min(n_sets, 7) - 4
+        set_bonus = ra[RA_SET_BONUS + set_slot]
+    set_is_yaku = ra[RA_SET_BONUS_IS_YAKU] != 0
+    bonus = n_dora * ra[RA_DORA_PER_CARD] + (ra[RA_RON_BONUS] if flags & WIN_RON else 0)
+    if not set_is_yaku:
+        bonus += set_bonus
+
+    # Readings of the revealed groups.
+    readings = np.zeros((MAX_REVEALED, MAX_READINGS, 4), np.int64)
+    n_read = np.zeros(MAX_REVEALED, np.int64)
+    combos = 1
+    for g in range(n_rev):
+        n_read[g] = _group_readings(rev_cards[g], rev_n_cards[g], T, readings[g])
+        combos *= max(n_read[g], 1)
+    decomp = np.full((512, 3), -1, np.int32)
+    n_dec = min(decompositions(hand, T, decomp[:, :k_conc + 1]), 512)
+
+    sets = np.zeros((MAX_SETS, 6), np.int64)
+    yaku = np.empty(N_YAKU, np.int64)
+    best = -1
+    best_sub = 0
+    for d in range(n_dec):
+        row = decomp[d, :k_conc + 1]
+        head = T.heads[row[k_conc]]
+        head_has_win = head[0] == win_card or head[1] == win_card
+        for c in range(combos):
+            code = c
+            for g in range(n_rev):
+                r = code % max(n_read[g], 1)
+                code //= max(n_read[g], 1)
+                sets[g, 0], sets[g, 1], sets[g, 2], sets[g, 3] = (
+                    readings[g, r, 0], readings[g, r, 1], readings[g, r, 2], readings[g, r, 3])
+                sets[g, A_ORIGIN] = rev_origin[g]
+                sets[g, A_WIN] = 0
+            for j in range(k_conc):
+                srow = T.sets[row[j]]
+                i = n_rev + j
+                sets[i, 0], sets[i, 1], sets[i, 2], sets[i, 3] = srow[3], srow[4], srow[5], srow[6]
+                sets[i, A_ORIGIN] = ORIGIN_CONCEALED
+                sets[i, A_WIN] = 1 if (srow[0] == win_card or srow[1] == win_card
+                                       or srow[2] == win_card) else 0
+            ypts, n_y = _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku)
+            if set_is_yaku and set_slot >= 0:
+                ypts += set_bonus
+                n_y += 1
+            if n_y == 0:
+                continue
+            sub = ypts + bonus
+            pts = sub * ra[RA_DOUBLE_FACTOR] if sub >= ra[RA_DOUBLE_THRESHOLD] else sub
+            if pts > best:
+                best = pts
+                best_sub = sub
+                for y in range(N_YAKU):
+                    yaku_out[y] = yaku[y]
+                for y in range(4):
+                    yaku_out[N_YAKU + y] = set_bonus if (set_is_yaku and y == set_slot) else -1
+    if best < 0:
+        return NO_YAKU, 0, 0, n_sets
+    bonus_out[BONUS_DORA] = n_dora * ra[RA_DORA_PER_CARD]
+    bonus_out[BONUS_RON] = ra[RA_RON_BONUS] if flags & WIN_RON else 0
+    bonus_out[BONUS_SET_COUNT] = 0 if set_is_yaku else set_bonus
+    return VALID, best, best_sub, n_sets
+
+
+# ---------------------------------------------------------------------------------------------
+# Python wrapper
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class ScoreResult:
+    valid: bool
+    reason: str | None
+    yaku: dict[str, int] = field(default_factory=dict)
+    bonuses: dict[str, int] = field(default_factory=dict)
+    sets: int = 0
+    subtotal: int = 0
+    doubled: bool = False
+    points: int = 0
+
+    def to_json(self) -> dict:
+        return {"valid": self.valid, "reason": self.reason, "yaku": self.yaku,
+                "bonuses": self.bonuses, "sets": self.sets, "subtotal": self.subtotal,
+                "doubled": self.doubled, "points": self.points}
+
+
+def revealed_arrays(hand: Hand):
+    if len(hand.revealed) > MAX_REVEALED:
+        raise InputError(f"at most {MAX_REVEALED} revealed groups, got {len(hand.revealed)}")
+    cards = np.full((MAX_REVEALED, 4), -1, np.int16)
+    n_cards = np.zeros(MAX_REVEALED, np.int64)
+    origin = np.zeros(MAX_REVEALED, np.int64)
+    for g, grp in enumerate(hand.revealed):
+        cs = sorted(grp.cards)
+        cards[g, :len(cs)] = cs
+        n_cards[g] = len(cs)
+        origin[g] = ORIGIN_BY_PREFIX[grp.kind]
+    return cards, n_cards, origin
+
+
+class Scorer:
+    """Scores wins under one scenario."""
+
+    def __init__(self, scenario):
+        self.scenario = scenario
+        self.ra = build_rules_array(scenario)
+        self.tables: HandTables = build_hand_tables(scenario.hand_rules)
+
+    def score(self, hand: Hand, win_card: int, ron: bool, riichi=False, ippatsu=False,
+              last_card=False, rinshan=False, dora_indicator: int | None = None) -> ScoreResult:
+        flags = (WIN_RON * ron) | (WIN_RIICHI * riichi) | (WIN_IPPATSU * ippatsu) \
+            | (WIN_LAST_CARD * last_card) | (WIN_RINSHAN * rinshan)
+        cards, n_cards, origin = revealed_arrays(hand)
+        yaku = np.zeros(N_SCORE_SLOTS, np.int64)
+        bonus = np.zeros(3, np.int64)
+        mask = np.uint64(mask_from_kinds(list(hand.concealed) + [win_card]))
+        status, points, sub, n_sets = score_hand(
+            mask, win_card, cards, n_cards, origin, len(hand.revealed), flags,
+            -1 if dora_indicator is None else dora_indicator, self.ra, self.tables, yaku, bonus)
+        names = list(YAKU_KEYS) + list(SET_BONUS_NAMES)
+        if status != VALID:
+            return ScoreResult(False, REASONS[status], sets=int(n_sets))
+        bonuses = {"dora": int(bonus[BONUS_DORA]), "ron": int(bonus[BONUS_RON]),
+                   "set_count": int(bonus[BONUS_SET_COUNT])}
+        return ScoreResult(True, None, {names[i]: int(v) for i, v in enumerate(yaku) if v >= 0},
+                           bonuses, int(n_sets), int(sub), bool(points != sub), int(points))
+
+
+def score_text(hand_text, win_text, by="tsumo", riichi=False, ippatsu=False, dora_text=None,
+               last_card=False, rinshan=False, rules="new_edition") -> ScoreResult:
+    """Score a win given in card notation (what the ``score`` command does)."""
+    from . import scenario as scenario_mod
+    from .analysis import parse_hand_for
+    from .cards import NotationError, parse_card
+
+    sc = scenario_mod.load(rules)
+    hr = sc.hand_rules
+    hand = parse_hand_for(hand_text, hr, kan_allowed=sc.get("kan.enabled"))
+    if len(hand.concealed) % 3 != 1:
+        raise NotationError(f"{hand_text!r}: give the concealed cards without the winning card "
+                            f"(3k+1 of them), got {len(hand.concealed)}")
+    try:
+        win = parse_card(win_text)
+    except NotationError as exc:
+        raise NotationError(f"--win: {exc}") from None
+    held = list(hand.concealed) + [k for g in hand.revealed for k in g.cards] + [win]
+    if not hr.in_deck(win):
+        raise NotationError(f"--win: {card_str(win)} is not in this scenario's deck")
+    deck = [1] * N_NUMBER_KINDS + list(hr.picture_copies)
+    if held.count(win) > deck[win]:
+        raise NotationError(f"--win: {card_str(win)} is already in the hand "
+                            f"({deck[win]} in the deck)")
+    dora = None
+    if dora_text is not None:
+        try:
+            dora = parse_card(dora_text)
+        except NotationError as exc:
+            raise NotationError(f"--dora-indicator: {exc}") from None
+        if held.count(dora) + 1 > deck[dora]:
+            raise NotationError(f"--dora-indicator: {card_str(dora)} is already in the hand")
+    if ippatsu and not riichi:
+        raise InputError("--ippatsu needs --riichi")
+    return Scorer(sc).score(hand, win, by == "ron", riichi, ippatsu, last_card, rinshan, dora)
+
+
+def _describe(self: ScoreResult) -> str:
+    if not self.valid:
+        return f"not a valid win: {self.reason} ({self.sets} sets)"
+    lines = [f"{'yaku':<14}points"]
+    lines += [f"  {k:<12}{v:>6}" for k, v in self.yaku.items()]
+    lines.append(f"{'bonuses':<14}")
+    lines += [f"  {k:<12}{v:>6}" for k, v in self.bonuses.items() if v]
+    lines.append(f"{'subtotal':<14}{self.subtotal:>6}   ({self.sets} sets)")
+    if self.doubled:
+        lines.append(f"{'doubled':<14}{'x':>5}{self.points // max(self.subtotal, 1)}")
+    lines.append(f"{'points':<14}{self.points:>6}")
+    return "\n".join(lines)
+
+
+ScoreResult.describe = _describe
