@@ -70,6 +70,7 @@ HandTables = namedtuple("HandTables", [
     "heads", "head_start",
     "shape_sets", "shape_set_start",  # distinct set multisets, for shanten
     "partials", "partial_start",
+    "related",                      # uint64[41]: kind set of kinds sharing a partial/pair with k
 ])
 
 
@@ -180,7 +181,17 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
         sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
         shape_sets, index_by_first_card(shape_sets, N_KINDS),
         partials, index_by_first_card(partials, N_KINDS),
+        _related_kinds(partials, heads),
     )
+
+
+def _related_kinds(partials, heads) -> np.ndarray:
+    """For each kind, the kinds it can share a partial set or a head with (bots' connectivity)."""
+    rel = np.zeros(N_KINDS, np.uint64)
+    for a, b in [tuple(r[:2]) for r in partials] + [tuple(r[:2]) for r in heads]:
+        rel[a] |= np.uint64(1) << np.uint64(b)
+        rel[b] |= np.uint64(1) << np.uint64(a)
+    return rel
 
 
 # ---------------------------------------------------------------------------------------------
@@ -314,7 +325,7 @@ def _reading(hand, code, hr):
 # Public kernels
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def is_complete(hand, n_revealed, T):
     """Is a 3k+2 concealed hand, with ``n_revealed`` revealed sets, a winning shape (§5.1)?"""
     hand = np.uint64(hand)
@@ -332,7 +343,7 @@ def is_complete(hand, n_revealed, T):
     return False
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def waits(hand, revealed, n_revealed, T):
     """Kind set of the winning cards of a 3k+1 concealed hand (§5; yaku and furiten ignored).
 

@@ -1,0 +1,1 @@
+"""Bots: njit policies behind a registry (``policies.registry``)."""

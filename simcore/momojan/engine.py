@@ -1,0 +1,914 @@
+"""The MOMOJAN round and game engine (spec §3-§10), whole games inside compiled code.
+
+Rules implemented: setup and ante (§3), the turn structure (§4: draw or call; Kai one set at a time;
+draw-three or discard after every Kai/Pon/Chi; chained Kai), riichi and ippatsu (§7), furiten (§6,
+permanent and optional temporary), tsumo and ron on every discard (§5), exhaustive draw with the
+tenpai settlement (§9), pot carry-over, dealer repeat and its ante, every game end (dealerships,
+dealer streak, oshimai, bust, unpayable ante), tie-break and leftover pot; the old edition's kan with
+replacement draws from the dead wall (§10).
+
+What this implementation simplifies:
+- An added kan counts for the draw settlement and kibidango as the kind of set it was added to
+  (onto a Kai set: Kai-kind; onto a Pon: call-kind).
+- A player in riichi may not kan. Mistaken calls and penalties are not modelled.
+- A game stops after ``MAX_ROUNDS`` rounds (end reason ``round_limit``); with the default dealer
+  streak rule no game comes near it.
+
+State lives in fixed-size arrays (``RoundState``), each field commented with its encoding. One
+driver, :func:`play_game`, runs rounds and enforces the invariants in debug mode.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from ..rng import randint, seed_state, shuffle
+from .actions import (
+    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_CLOSED, KAN_OPEN,
+    MAX_REVEALED, MAX_SET_ROWS, N_ACTIONS, OBS_DEALER, OBS_DORA_INDICATOR, OBS_DRAWN, OBS_HAND,
+    OBS_LAST_DISCARD, OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE, OBS_OPP_N_REVEALED,
+    OBS_OPP_REVEALED, OBS_OPP_RIICHI, OBS_OPP_SCORE, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED,
+    OBS_OWN_REVEALED, OBS_OWN_RIICHI, OBS_OWN_SCORE, OBS_PHASE, OBS_POT, OBS_SEAT, OBS_STOCK,
+    OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
+)
+from .cards import N_KINDS, N_NUMBER_KINDS, N_PICTURES, PICTURE_SHIFT
+from .hand import hand_size, is_complete, kind_bit, picture_count, waits
+from .rules_array import (
+    N_YAKU, RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
+    RA_DRAW3_ENABLED, RA_DRAW3_MIN_STOCK, RA_DRAW_CALL_POINTS, RA_DRAW_KAI_POINTS, RA_DRAW_ROUNDING,
+    RA_FURITEN_ENABLED, RA_HAND_SIZE, RA_IPPATSU_LOST_ON_CALL, RA_KAI_OPTIONAL, RA_KAN_ADDED,
+    RA_KAN_CLOSED, RA_KAN_ENABLED, RA_KAN_OPEN, RA_LEFTOVER_POT, RA_MOMO_EXEMPT, RA_OSHIMAI_ENDS,
+    RA_POT_CARRY, RA_RIICHI_ENABLED, RA_RIICHI_MIN_STOCK, RA_START_POINTS, RA_STREAK_WIN,
+    RA_TEMP_FURITEN, RA_TENPAI_NEEDS_YAKU, RA_TIE_BREAK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI,
+    Y_OSHIMAI,
+)
+from .scoring import (
+    N_SCORE_SLOTS, ORIGIN_CHI, ORIGIN_KAI, ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_PON, VALID,
+    WIN_IPPATSU, WIN_LAST_CARD, WIN_RIICHI, WIN_RINSHAN, WIN_RON, score_hand,
+)
+from policies.registry import decide
+
+U1 = np.uint64(1)
+MAX_WALL = 64
+MAX_DISCARDS = 64
+MAX_ROUNDS = 200
+MAX_EVENTS = 4096
+
+# Outcomes and game end reasons.
+OUT_TSUMO, OUT_RON, OUT_DRAW = 0, 1, 2
+OUTCOME_NAMES = ("tsumo", "ron", "exhaustive_draw")
+END_FOUR_DEALERSHIPS, END_DEALER_STREAK, END_OSHIMAI, END_BUST, END_ANTE, END_ROUND_LIMIT = range(6)
+END_REASON_NAMES = ("four_dealerships", "dealer_streak", "oshimai", "bust", "ante_unpayable",
+                    "round_limit")
+
+# Round record fields (int64 columns).
+(RF_GAME, RF_ROUND, RF_DEALER, RF_REPEAT, RF_OUTCOME, RF_WINNER, RF_POINTS, RF_SUBTOTAL,
+ RF_DOUBLED, RF_DORA, RF_RON_BONUS, RF_SET_BONUS, RF_SETS, RF_KAI0, RF_KAI1, RF_PON0, RF_PON1,
+ RF_CHI0, RF_CHI1, RF_KAN0, RF_KAN1, RF_WINNER_CONCEALED_SETS, RF_DRAW3_0, RF_DRAW3_1, RF_RIICHI0,
+ RF_RIICHI1, RF_TENPAI0, RF_TENPAI1, RF_TURNS, RF_STOCK_LEFT, RF_POT, RF_SCORE0, RF_SCORE1,
+ RF_YAKU_BITS, RF_DRAW_PAYMENT) = range(35)
+N_RF = 35
+ROUND_FIELDS = ("game", "round", "dealer", "repeat", "outcome", "winner", "points", "subtotal",
+                "doubled", "dora", "ron_bonus", "set_bonus", "sets", "kai0", "kai1", "pon0", "pon1",
+                "chi0", "chi1", "kan0", "kan1", "winner_concealed_sets", "draw_three0",
+                "draw_three1", "riichi0", "riichi1", "tenpai0", "tenpai1", "turns", "stock_left",
+                "pot", "score0", "score1", "yaku_bits", "draw_payment")
+# Game record fields.
+GF_WINNER, GF_END_REASON, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_FIRST_DEALER, GF_POT_LEFT = range(7)
+N_GF = 7
+GAME_FIELDS = ("winner", "end_reason", "rounds", "score0", "score1", "first_dealer", "pot_left")
+
+# Replay events: (type, seat, a, b, c, d).
+(EV_ROUND_START, EV_DEAL, EV_DRAW, EV_DRAW_THREE, EV_KAI, EV_PON, EV_CHI, EV_KAN, EV_DISCARD,
+ EV_TSUMO, EV_RON, EV_EXHAUSTIVE, EV_ROUND_END, EV_REPLACEMENT, EV_GAME_END) = range(15)
+EV_WIDTH = 6
+
+EngineTables = namedtuple("EngineTables", [
+    "deck",          # int64[n_cards]: kind of every physical card
+    "rows",          # int16[n_rows, 3]: distinct set multisets (HandTables.shape_sets)
+    "row_is_run",    # bool[n_rows]: the row is a run (called by Chi), else Pon
+    "row_num",       # uint64[n_rows]: the row's number cards as a hand mask
+    "row_pic",       # int64[n_rows]: the row's picture (0..4) or -1
+    "row_pic_n",     # int64[n_rows]: copies of that picture in the row
+    "rows_by_card", "rows_by_card_start",  # CSR: rows containing kind k
+])
+
+RoundState = namedtuple("RoundState", [
+    "wall",        # int64[MAX_WALL]: shuffled cards; hands dealt from the front, then dead wall
+    "hands",       # uint64[2]: concealed hand masks
+    "rev_cards",   # int16[2, MAX_REVEALED, 4]: revealed groups' sorted cards, -1 padding
+    "rev_n",       # int64[2, MAX_REVEALED]: cards per group (3, or 4 for a kan)
+    "rev_origin",  # int64[2, MAX_REVEALED]: scoring.ORIGIN_* of each group
+    "n_rev",       # int64[2]
+    "rev_mask",    # uint64[2]: hand mask of all revealed cards
+    "disc",        # int64[2, MAX_DISCARDS]: discard piles in order
+    "disc_called",  # bool[2, MAX_DISCARDS]: the discard was taken by a call
+    "n_disc",      # int64[2]
+    "disc_set",    # uint64[2]: kind set of each player's discards (furiten)
+    "riichi",      # int64[2]: 1 once declared
+    "ippatsu",     # int64[2]: 1 while ippatsu is live
+    "temp_furiten",  # int64[2]: declined a ron since own last discard
+    "draw3",       # int64[2]: three-card draws this round
+    "st",          # int64[N_ST]: scalars below
+    "ev",          # int64[MAX_EVENTS, EV_WIDTH]: replay log (when logging)
+    "scratch_yaku", "scratch_bonus",  # scoring outputs
+    "rev_tmp_cards", "rev_tmp_n", "rev_tmp_origin",  # one seat's groups for scoring
+    "obs", "mask",  # policy inputs
+])
+(ST_STOCK_POS, ST_STOCK_END, ST_DEAD_POS, ST_DEAD_END, ST_DORA, ST_LAST_DISCARD, ST_LAST_SEAT,
+ ST_TURNS, ST_N_EV, ST_LOG, ST_DRAWN, ST_N_CARDS, ST_LAST_DISCARD_IDX, ST_LAST_WAS_EMPTY) = range(14)
+N_ST = 14
+
+
+def new_round_state(log: bool) -> RoundState:
+    return RoundState(
+        np.zeros(MAX_WALL, np.int64), np.zeros(2, np.uint64),
+        np.full((2, MAX_REVEALED, 4), -1, np.int16), np.zeros((2, MAX_REVEALED), np.int64),
+        np.zeros((2, MAX_REVEALED), np.int64), np.zeros(2, np.int64), np.zeros(2, np.uint64),
+        np.zeros((2, MAX_DISCARDS), np.int64), np.zeros((2, MAX_DISCARDS), np.bool_),
+        np.zeros(2, np.int64), np.zeros(2, np.uint64), np.zeros(2, np.int64),
+        np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+        np.array([0] * N_ST, np.int64), np.zeros((MAX_EVENTS if log else 1, EV_WIDTH), np.int64),
+        np.zeros(N_SCORE_SLOTS, np.int64), np.zeros(3, np.int64),
+        np.full((MAX_REVEALED, 4), -1, np.int16), np.zeros(MAX_REVEALED, np.int64),
+        np.zeros(MAX_REVEALED, np.int64),
+        np.zeros(OBS_LEN, np.int64), np.zeros(N_ACTIONS, np.bool_),
+    )
+
+
+def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
+    deck = [k for k in range(N_NUMBER_KINDS) if hand_rules.in_deck(k)]
+    for p in range(N_PICTURES):
+        deck += [N_NUMBER_KINDS + p] * hand_rules.picture_copies[p]
+    rows = hand_tables.shape_sets
+    assert len(rows) <= MAX_SET_ROWS
+    is_run = np.array([r[0] < N_NUMBER_KINDS and r[1] < N_NUMBER_KINDS and r[2] < N_NUMBER_KINDS
+                       and len({int(x) % 9 for x in r}) == 3 for r in rows], np.bool_)
+    by_card = [[] for _ in range(N_KINDS)]
+    for i, r in enumerate(rows):
+        for k in sorted(set(int(x) for x in r)):
+            by_card[k].append(i)
+    start = np.zeros(N_KINDS + 1, np.int32)
+    for k in range(N_KINDS):
+        start[k + 1] = start[k] + len(by_card[k])
+    flat = np.array([i for lst in by_card for i in lst], np.int32)
+    row_num = np.array([sum(1 << int(k) for k in r if k < N_NUMBER_KINDS) for r in rows], np.uint64)
+    row_pic = np.array([next((int(k) - N_NUMBER_KINDS for k in r if k >= N_NUMBER_KINDS), -1)
+                        for r in rows], np.int64)
+    row_pic_n = np.array([sum(1 for k in r if k >= N_NUMBER_KINDS) for r in rows], np.int64)
+    return EngineTables(np.array(deck, np.int64), rows.astype(np.int16), is_run, row_num, row_pic,
+                        row_pic_n, flat, start)
+
+
+# ---------------------------------------------------------------------------------------------
+# Card helpers
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def _card_unit(k):
+    if k < N_NUMBER_KINDS:
+        return U1 << np.uint64(k)
+    return U1 << np.uint64(PICTURE_SHIFT + 3 * (k - N_NUMBER_KINDS))
+
+
+@nb.njit(cache=True, inline="always")
+def count_in(mask, k):
+    if k < N_NUMBER_KINDS:
+        return np.int64((np.uint64(mask) >> np.uint64(k)) & U1)
+    return picture_count(mask, k - N_NUMBER_KINDS)
+
+
+@nb.njit(cache=True, inline="always")
+def _row_in_hand(hand, ET, r, skip_card):
+    """Are row r's cards, less one copy of ``skip_card`` (or none if -1), all in ``hand``?
+    (A row holds number cards and at most one picture kind.)"""
+    num = ET.row_num[r]
+    pic_n = ET.row_pic_n[r]
+    if skip_card >= 0:
+        if skip_card < N_NUMBER_KINDS:
+            if not (num & (U1 << np.uint64(skip_card))):
+                return False
+            num ^= U1 << np.uint64(skip_card)
+        else:
+            if ET.row_pic[r] != skip_card - N_NUMBER_KINDS:
+                return False
+            pic_n -= 1
+    if (np.uint64(hand) & num) != num:
+        return False
+    return pic_n == 0 or picture_count(hand, ET.row_pic[r]) >= pic_n
+
+
+@nb.njit(cache=True, inline="always")
+def _log(rs, typ, seat, a, b, c, d):
+    if rs.st[ST_LOG] and rs.st[ST_N_EV] < rs.ev.shape[0]:
+        i = rs.st[ST_N_EV]
+        rs.ev[i, 0], rs.ev[i, 1], rs.ev[i, 2], rs.ev[i, 3], rs.ev[i, 4], rs.ev[i, 5] = (
+            typ, seat, a, b, c, d)
+        rs.st[ST_N_EV] = i + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _stock_left(rs):
+    return rs.st[ST_STOCK_END] - rs.st[ST_STOCK_POS]
+
+
+@nb.njit(cache=True, inline="always")
+def _draw_card(rs, seat):
+    k = rs.wall[rs.st[ST_STOCK_POS]]
+    rs.st[ST_STOCK_POS] += 1
+    rs.hands[seat] += _card_unit(k)
+    return k
+
+
+@nb.njit(cache=True, inline="always")
+def _add_group(rs, seat, c0, c1, c2, c3, n, origin):
+    g = rs.n_rev[seat]
+    rs.rev_cards[seat, g, 0], rs.rev_cards[seat, g, 1] = c0, c1
+    rs.rev_cards[seat, g, 2], rs.rev_cards[seat, g, 3] = c2, c3
+    rs.rev_n[seat, g] = n
+    rs.rev_origin[seat, g] = origin
+    rs.n_rev[seat] = g + 1
+    for j in range(n):
+        rs.rev_mask[seat] += _card_unit(rs.rev_cards[seat, g, j])
+
+
+# ---------------------------------------------------------------------------------------------
+# Wins
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _score(rs, seat, hand_with_win, win_card, flags, ra, T):
+    """score_hand on one seat's revealed groups; returns (status, points, subtotal, sets)."""
+    for g in range(MAX_REVEALED):
+        for j in range(4):
+            rs.rev_tmp_cards[g, j] = rs.rev_cards[seat, g, j]
+        rs.rev_tmp_n[g] = rs.rev_n[seat, g]
+        rs.rev_tmp_origin[g] = rs.rev_origin[seat, g]
+    return score_hand(hand_with_win, win_card, rs.rev_tmp_cards, rs.rev_tmp_n, rs.rev_tmp_origin,
+                      rs.n_rev[seat], flags, rs.st[ST_DORA], ra, T, rs.scratch_yaku,
+                      rs.scratch_bonus)
+
+
+@nb.njit(cache=True, inline="always")
+def _win_flags(rs, seat, ron, last, rinshan):
+    f = 0
+    if ron:
+        f |= WIN_RON
+    if rs.riichi[seat]:
+        f |= WIN_RIICHI
+        if rs.ippatsu[seat]:
+            f |= WIN_IPPATSU
+    if last:
+        f |= WIN_LAST_CARD
+    if rinshan:
+        f |= WIN_RINSHAN
+    return f
+
+
+@nb.njit(cache=True, inline="always")
+def _furiten(rs, seat, wait_set, ra):
+    if not ra[RA_FURITEN_ENABLED]:
+        return False
+    bad = np.uint64(wait_set) & rs.disc_set[seat]
+    if ra[RA_MOMO_EXEMPT]:
+        bad &= ~np.uint64(0x1FF)
+    return bad != 0 or (ra[RA_TEMP_FURITEN] != 0 and rs.temp_furiten[seat] != 0)
+
+
+@nb.njit(cache=True)
+def _can_ron(rs, seat, card, ra, T):
+    hand = rs.hands[seat]
+    w = waits(hand, rs.rev_mask[seat], rs.n_rev[seat], T)
+    if not (w & kind_bit(card)):
+        return False
+    if not (ra[RA_MOMO_EXEMPT] and card < 9) and _furiten(rs, seat, w, ra):
+        return False
+    status, _, _, _ = _score(rs, seat, hand + _card_unit(card), card,
+                             _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, T)
+    return status == VALID
+
+
+@nb.njit(cache=True)
+def _can_tsumo(rs, seat, ra, T, rinshan):
+    hand = rs.hands[seat]
+    if not is_complete(hand, rs.n_rev[seat], T):
+        return False
+    last = _stock_left(rs) == 0 and not rinshan
+    status, _, _, _ = _score(rs, seat, hand, rs.st[ST_DRAWN],
+                             _win_flags(rs, seat, False, last, rinshan), ra, T)
+    return status == VALID
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions and observations
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def _set_obs(rs, seat, phase, scores, pot, dealer):
+    o = rs.obs
+    opp = 1 - seat
+    o[OBS_HAND] = np.int64(rs.hands[seat])
+    o[OBS_OWN_REVEALED] = np.int64(rs.rev_mask[seat])
+    o[OBS_OPP_REVEALED] = np.int64(rs.rev_mask[opp])
+    o[OBS_OWN_N_REVEALED] = rs.n_rev[seat]
+    o[OBS_OPP_N_REVEALED] = rs.n_rev[opp]
+    o[OBS_OWN_DISCARDS] = np.int64(rs.disc_set[seat])
+    o[OBS_OPP_DISCARDS] = np.int64(rs.disc_set[opp])
+    o[OBS_DORA_INDICATOR] = rs.st[ST_DORA]
+    o[OBS_STOCK] = _stock_left(rs)
+    o[OBS_OWN_SCORE] = scores[seat]
+    o[OBS_OPP_SCORE] = scores[opp]
+    o[OBS_POT] = pot
+    o[OBS_OWN_RIICHI] = rs.riichi[seat]
+    o[OBS_OPP_RIICHI] = rs.riichi[opp]
+    o[OBS_PHASE] = phase
+    o[OBS_LAST_DISCARD] = rs.st[ST_LAST_DISCARD]
+    o[OBS_SEAT] = seat
+    o[OBS_DEALER] = dealer
+    o[OBS_DRAWN] = rs.st[ST_DRAWN]
+    o[OBS_OPP_HAND_SIZE] = hand_size(rs.hands[opp])
+    o[OBS_TURN] = rs.st[ST_TURNS]
+
+
+@nb.njit(cache=True)
+def _mask_discards(rs, seat, ra, T, riichi_ok):
+    """Discard actions; with riichi variants where the hand after the discard is tenpai."""
+    m = rs.mask
+    hand = rs.hands[seat]
+    rs.obs[OBS_TENPAI_CHECKED] = 0
+    if rs.riichi[seat]:  # frozen: discard the drawn card
+        m[DISCARD + rs.st[ST_DRAWN]] = True
+        return
+    can_riichi = (riichi_ok and ra[RA_RIICHI_ENABLED] != 0
+                  and _stock_left(rs) >= ra[RA_RIICHI_MIN_STOCK]
+                  and (hand_size(hand) - 2) // 3 + rs.n_rev[seat] >= 3)
+    rs.obs[OBS_TENPAI_CHECKED] = 1 if can_riichi else 0
+    for k in range(N_KINDS):
+        if count_in(hand, k):
+            m[DISCARD + k] = True
+            if can_riichi and waits(hand - _card_unit(k), rs.rev_mask[seat], rs.n_rev[seat], T):
+                m[DISCARD_RIICHI + k] = True
+
+
+@nb.njit(cache=True)
+def _mask_kai(rs, seat, ET):
+    hand = rs.hands[seat]
+    if hand_size(hand) < 4 or rs.riichi[seat] or rs.n_rev[seat] >= MAX_REVEALED:
+        return False
+    found = False
+    for r in range(ET.rows.shape[0]):
+        if _row_in_hand(hand, ET, r, -1):
+            rs.mask[KAI + r] = True
+            found = True
+    return found
+
+
+@nb.njit(cache=True)
+def _kan_group_count(hand, k):
+    """Cards of kind k's kan group in ``hand``: copies of picture k, or the rank's four fruits."""
+    if k >= N_NUMBER_KINDS:
+        return count_in(hand, k)
+    n = 0
+    for f in range(4):
+        n += count_in(hand, f * 9 + k % 9)
+    return n
+
+
+@nb.njit(cache=True)
+def _mask_kans_after_draw(rs, seat, ra):
+    if not ra[RA_KAN_ENABLED] or rs.riichi[seat] or rs.st[ST_DEAD_POS] >= rs.st[ST_DEAD_END]:
+        return
+    hand = rs.hands[seat]
+    if ra[RA_KAN_CLOSED] and rs.n_rev[seat] < MAX_REVEALED:
+        for k in range(9):
+            if _kan_group_count(hand, k) == 4:
+                rs.mask[KAN_CLOSED + k] = True
+        for k in range(N_NUMBER_KINDS, N_KINDS):
+            if count_in(hand, k) == 4:
+                rs.mask[KAN_CLOSED + k] = True
+    if ra[RA_KAN_ADDED]:
+        for g in range(rs.n_rev[seat]):
+            if rs.rev_n[seat, g] != 3:
+                continue
+            a, b, c = rs.rev_cards[seat, g, 0], rs.rev_cards[seat, g, 1], rs.rev_cards[seat, g, 2]
+            if a == b and b == c and a >= N_NUMBER_KINDS:
+                if count_in(hand, a) >= 1:
+                    rs.mask[KAN_ADDED + g] = True
+            elif a < N_NUMBER_KINDS and a % 9 == b % 9 and b % 9 == c % 9 and c < N_NUMBER_KINDS:
+                for f in range(4):
+                    k = f * 9 + a % 9
+                    if k != a and k != b and k != c and count_in(hand, k):
+                        rs.mask[KAN_ADDED + g] = True
+
+
+# ---------------------------------------------------------------------------------------------
+# One round
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _reset_round(rs, ET, ra, rng):
+    n = ET.deck.shape[0]
+    for i in range(n):
+        rs.wall[i] = ET.deck[i]
+    shuffle(rng, rs.wall, n)
+    hs = ra[RA_HAND_SIZE]
+    rs.hands[0] = 0
+    rs.hands[1] = 0
+    for i in range(hs):
+        rs.hands[0] += _card_unit(rs.wall[i])
+        rs.hands[1] += _card_unit(rs.wall[hs + i])
+    dead = 2 * hs
+    rs.st[ST_DORA] = rs.wall[dead]
+    rs.st[ST_DEAD_POS] = dead + 1
+    rs.st[ST_DEAD_END] = dead + ra[RA_DEAD_WALL]
+    rs.st[ST_STOCK_POS] = dead + ra[RA_DEAD_WALL]
+    rs.st[ST_STOCK_END] = n
+    rs.st[ST_N_CARDS] = n
+    rs.st[ST_LAST_DISCARD] = -1
+    rs.st[ST_LAST_SEAT] = -1
+    rs.st[ST_TURNS] = 0
+    rs.st[ST_DRAWN] = -1
+    rs.st[ST_LAST_WAS_EMPTY] = 0
+    for s in range(2):
+        rs.n_rev[s] = 0
+        rs.rev_mask[s] = 0
+        rs.n_disc[s] = 0
+        rs.disc_set[s] = 0
+        rs.riichi[s] = 0
+        rs.ippatsu[s] = 0
+        rs.temp_furiten[s] = 0
+        rs.draw3[s] = 0
+        for g in range(MAX_REVEALED):
+            rs.rev_n[s, g] = 0
+            for j in range(4):
+                rs.rev_cards[s, g, j] = -1
+
+
+@nb.njit(cache=True)
+def check_invariants(rs, ET, scores, pot, total_points, between_turns):
+    """Debug checks: every card in exactly one place, hand sizes, points conservation."""
+    counts = np.zeros(N_KINDS, np.int64)
+    for s in range(2):
+        for k in range(N_KINDS):
+            counts[k] += count_in(rs.hands[s], k)
+        for g in range(rs.n_rev[s]):
+            for j in range(rs.rev_n[s, g]):
+                counts[rs.rev_cards[s, g, j]] += 1
+        for i in range(rs.n_disc[s]):
+            if not rs.disc_called[s, i]:
+                counts[rs.disc[s, i]] += 1
+        if between_turns:
+            n = hand_size(rs.hands[s])
+            if n != 7 and n != 4 and n != 1:
+                raise AssertionError("hand size is not 7, 4 or 1 between turns")
+    for i in range(rs.st[ST_STOCK_POS], rs.st[ST_STOCK_END]):
+        counts[rs.wall[i]] += 1
+    counts[rs.st[ST_DORA]] += 1
+    for i in range(rs.st[ST_DEAD_POS], rs.st[ST_DEAD_END]):
+        counts[rs.wall[i]] += 1
+    deck = np.zeros(N_KINDS, np.int64)
+    for i in range(ET.deck.shape[0]):
+        deck[ET.deck[i]] += 1
+    for k in range(N_KINDS):
+        if counts[k] != deck[k]:
+            raise AssertionError("card conservation violated")
+    if scores[0] + scores[1] + pot != total_points:
+        raise AssertionError("points plus pot not constant")
+
+
+@nb.njit(cache=True)
+def _ask(rs, seat, phase, scores, pot, dealer, pol_ids, params, rng, T, debug):
+    _set_obs(rs, seat, phase, scores, pot, dealer)
+    a = decide(pol_ids[seat], rs.obs, rs.mask, params[seat], rng, T)
+    if a < 0 or a >= N_ACTIONS or not rs.mask[a]:
+        raise AssertionError("policy chose an illegal action")
+    return a
+
+
+@nb.njit(cache=True)
+def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params, rng, debug, rec):
+    """Play one round from a fresh shuffle. Fills the round record ``rec`` (outcome, winner,
+    points, breakdown bits, ...). Returns the points the winner (or draw receiver) is paid, which
+    the caller settles."""
+    _reset_round(rs, ET, ra, rng)
+    _log(rs, EV_ROUND_START, dealer, rs.st[ST_DORA], np.int64(rs.hands[0]), np.int64(rs.hands[1]), 0)
+    seat = dealer
+    while True:
+        opp = 1 - seat
+        rs.st[ST_TURNS] += 1
+        if debug:
+            check_invariants(rs, ET, scores, pot, total_points, True)
+        # ---- turn start: ron, call, or draw -------------------------------------------------
+        rs.mask[:] = False
+        rs.obs[OBS_TENPAI_CHECKED] = 0
+        rs.st[ST_DRAWN] = -1
+        d = rs.st[ST_LAST_DISCARD]
+        hand = rs.hands[seat]
+        ron_ok = d >= 0 and _can_ron(rs, seat, d, ra, T)
+        if ron_ok:
+            rs.mask[RON] = True
+        rs.mask[DRAW] = True
+        if d >= 0 and not rs.riichi[seat] and hand_size(hand) >= 4 and rs.n_rev[seat] < MAX_REVEALED:
+            for i in range(ET.rows_by_card_start[d], ET.rows_by_card_start[d + 1]):
+                r = ET.rows_by_card[i]
+                if _row_in_hand(hand, ET, r, d):
+                    rs.mask[CALL + r] = True
+            if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and _kan_group_count(hand, d) == 3
+                    and rs.st[ST_DEAD_POS] < rs.st[ST_DEAD_END]):
+                rs.mask[KAN_OPEN] = True
+        a = _ask(rs, seat, PH_START, scores, pot, dealer, pol_ids, params, rng, T, debug)
+        if ron_ok and a != RON:
+            rs.temp_furiten[seat] = 1
+        if a == RON:
+            return _finish_win(rs, seat, d, True, ra, T, rec)
+        phase = PH_AFTER_DRAW
+        rinshan = False
+        if a == DRAW:
+            if _stock_left(rs) == 0:
+                return _finish_draw(rs, ra, T, rec)
+            rs.st[ST_DRAWN] = _draw_card(rs, seat)
+            _log(rs, EV_DRAW, seat, rs.st[ST_DRAWN], 0, 0, 0)
+        else:
+            # A call takes the last discard.
+            rs.disc_called[opp, rs.st[ST_LAST_DISCARD_IDX]] = True
+            if rs.riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and rs.n_disc[opp] > 0 \
+                    and rs.st[ST_LAST_DISCARD_IDX] == rs.n_disc[opp] - 1 and rs.ippatsu[opp]:
+                rs.ippatsu[opp] = 0
+            if a == KAN_OPEN:
+                c = _take_kan_group(rs, seat, d, 3)
+                _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
+                _sort_group(rs, seat, rs.n_rev[seat] - 1)
+                _log(rs, EV_KAN, seat, d, 1, 0, 0)
+                _replacement(rs, seat)
+                rinshan = True
+            else:
+                r = a - CALL
+                row = ET.rows[r]
+                skipped = False
+                for j in range(3):
+                    if row[j] == d and not skipped:
+                        skipped = True
+                    else:
+                        rs.hands[seat] -= _card_unit(row[j])
+                origin = ORIGIN_CHI if ET.row_is_run[r] else ORIGIN_PON
+                _add_group(rs, seat, row[0], row[1], row[2], -1, 3, origin)
+                _log(rs, EV_CHI if origin == ORIGIN_CHI else EV_PON, seat, r, d, 0, 0)
+                phase = PH_AFTER_REVEAL
+        rs.st[ST_LAST_DISCARD] = -1
+        # ---- the rest of the turn --------------------------------------------------------------
+        while True:
+            rs.mask[:] = False
+            rs.obs[OBS_TENPAI_CHECKED] = 0
+            if phase == PH_AFTER_DRAW or phase == PH_AFTER_DRAW3:
+                if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW3]) and \
+                        _can_tsumo(rs, seat, ra, T, rinshan):
+                    rs.mask[TSUMO] = True
+                has_kai = _mask_kai(rs, seat, ET)
+                if phase == PH_AFTER_DRAW:
+                    _mask_kans_after_draw(rs, seat, ra)
+                if not (has_kai and not ra[RA_KAI_OPTIONAL]):
+                    _mask_discards(rs, seat, ra, T, True)
+            else:  # PH_AFTER_REVEAL
+                if ra[RA_DRAW3_ENABLED] and _stock_left(rs) >= max(ra[RA_DRAW3_MIN_STOCK], 3):
+                    rs.mask[DRAW_THREE] = True
+                if ra[RA_WIN_AFTER_KAI] and _can_tsumo(rs, seat, ra, T, False):
+                    rs.mask[TSUMO] = True
+                _mask_discards(rs, seat, ra, T, True)
+            a = _ask(rs, seat, phase, scores, pot, dealer, pol_ids, params, rng, T, debug)
+            if a == TSUMO:
+                return _finish_win(rs, seat, rs.st[ST_DRAWN], False, ra, T, rec, rinshan)
+            if a == DRAW_THREE:
+                if _stock_left(rs) < 3:
+                    raise AssertionError("draw-three with fewer than 3 cards in the stock")
+                c0 = _draw_card(rs, seat)
+                c1 = _draw_card(rs, seat)
+                c2 = _draw_card(rs, seat)
+                rs.st[ST_DRAWN] = c2
+                rs.draw3[seat] += 1
+                _log(rs, EV_DRAW_THREE, seat, c0, c1, c2, 0)
+                phase = PH_AFTER_DRAW3
+                rinshan = False
+                continue
+            if a >= KAI and a < CALL:
+                row = ET.rows[a - KAI]
+                for j in range(3):
+                    rs.hands[seat] -= _card_unit(row[j])
+                _add_group(rs, seat, row[0], row[1], row[2], -1, 3, ORIGIN_KAI)
+                _log(rs, EV_KAI, seat, a - KAI, 0, 0, 0)
+                phase = PH_AFTER_REVEAL
+                continue
+            if a >= KAN_CLOSED and a < KAN_OPEN:
+                k = a - KAN_CLOSED
+                c = _take_kan_group(rs, seat, k, 4)
+                _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
+                _sort_group(rs, seat, rs.n_rev[seat] - 1)
+                _log(rs, EV_KAN, seat, k, 0, 0, 0)
+                _replacement(rs, seat)
+                rinshan = True
+                continue
+            if a >= KAN_ADDED:
+                g = a - KAN_ADDED
+                k = _added_card(rs, seat, g)
+                rs.hands[seat] -= _card_unit(k)
+                rs.rev_cards[seat, g, 3] = k
+                rs.rev_n[seat, g] = 4
+                rs.rev_mask[seat] += _card_unit(k)
+                rs.rev_origin[seat, g] = ORIGIN_KAN_CLOSED if rs.rev_origin[seat, g] == ORIGIN_KAI \
+                    else ORIGIN_KAN_OPEN
+                _sort_group(rs, seat, g)
+                _log(rs, EV_KAN, seat, k, 2, g, 0)
+                _replacement(rs, seat)
+                rinshan = True
+                continue
+            # a discard ends the turn
+            riichi_now = a >= DISCARD_RIICHI
+            k = a - (DISCARD_RIICHI if riichi_now else DISCARD)
+            rs.hands[seat] -= _card_unit(k)
+            i = rs.n_disc[seat]
+            rs.disc[seat, i] = k
+            rs.disc_called[seat, i] = False
+            rs.n_disc[seat] = i + 1
+            rs.disc_set[seat] |= kind_bit(k)
+            rs.ippatsu[seat] = 0
+            rs.temp_furiten[seat] = 0
+            if riichi_now:
+                rs.riichi[seat] = 1
+                rs.ippatsu[seat] = 1
+            rs.st[ST_LAST_DISCARD] = k
+            rs.st[ST_LAST_DISCARD_IDX] = i
+            rs.st[ST_LAST_SEAT] = seat
+            rs.st[ST_LAST_WAS_EMPTY] = 1 if _stock_left(rs) == 0 else 0
+            _log(rs, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
+            break
+        seat = opp
+
+
+@nb.njit(cache=True)
+def _sort_group(rs, seat, g):
+    n = rs.rev_n[seat, g]
+    for i in range(1, n):
+        j = i
+        while j > 0 and rs.rev_cards[seat, g, j - 1] > rs.rev_cards[seat, g, j]:
+            t = rs.rev_cards[seat, g, j - 1]
+            rs.rev_cards[seat, g, j - 1] = rs.rev_cards[seat, g, j]
+            rs.rev_cards[seat, g, j] = t
+            j -= 1
+
+
+@nb.njit(cache=True)
+def _take_kan_group(rs, seat, k, n):
+    """Remove ``n`` cards of kind k's kan group from the hand; return them (padded with -1)."""
+    out = np.full(4, -1, np.int64)
+    got = 0
+    if k >= N_NUMBER_KINDS:
+        for _ in range(n):
+            rs.hands[seat] -= _card_unit(k)
+            out[got] = k
+            got += 1
+    else:
+        for f in range(4):
+            c = f * 9 + k % 9
+            if got < n and count_in(rs.hands[seat], c):
+                rs.hands[seat] -= _card_unit(c)
+                out[got] = c
+                got += 1
+    return out
+
+
+@nb.njit(cache=True)
+def _added_card(rs, seat, g):
+    a = rs.rev_cards[seat, g, 0]
+    if a >= N_NUMBER_KINDS:
+        return a
+    for f in range(4):
+        k = f * 9 + a % 9
+        if count_in(rs.hands[seat], k):
+            return k
+    return -1
+
+
+@nb.njit(cache=True)
+def _replacement(rs, seat):
+    k = rs.wall[rs.st[ST_DEAD_POS]]
+    rs.st[ST_DEAD_POS] += 1
+    rs.hands[seat] += _card_unit(k)
+    rs.st[ST_DRAWN] = k
+    _log(rs, EV_REPLACEMENT, seat, k, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def _record_sets(rs, rec):
+    for s in range(2):
+        for g in range(rs.n_rev[s]):
+            o = rs.rev_origin[s, g]
+            if o == ORIGIN_KAI:
+                rec[RF_KAI0 + s] += 1
+            elif o == ORIGIN_PON:
+                rec[RF_PON0 + s] += 1
+            elif o == ORIGIN_CHI:
+                rec[RF_CHI0 + s] += 1
+            else:
+                rec[RF_KAN0 + s] += 1
+        rec[RF_DRAW3_0 + s] = rs.draw3[s]
+        rec[RF_RIICHI0 + s] = rs.riichi[s]
+    rec[RF_TURNS] = rs.st[ST_TURNS]
+    rec[RF_STOCK_LEFT] = _stock_left(rs)
+
+
+@nb.njit(cache=True)
+def _finish_win(rs, seat, card, ron, ra, T, rec, rinshan=False):
+    if ron:
+        hand = rs.hands[seat] + _card_unit(card)
+        last = rs.st[ST_LAST_WAS_EMPTY] != 0
+    else:
+        hand = rs.hands[seat]
+        last = _stock_left(rs) == 0 and not rinshan
+    status, points, sub, n_sets = _score(rs, seat, hand, card,
+                                         _win_flags(rs, seat, ron, last, rinshan), ra, T)
+    if status != VALID:
+        raise AssertionError("a win was offered that does not score")
+    rec[RF_OUTCOME] = OUT_RON if ron else OUT_TSUMO
+    rec[RF_WINNER] = seat
+    rec[RF_POINTS] = points
+    rec[RF_SUBTOTAL] = sub
+    rec[RF_DOUBLED] = 1 if points != sub else 0
+    rec[RF_DORA] = rs.scratch_bonus[0]
+    rec[RF_RON_BONUS] = rs.scratch_bonus[1]
+    rec[RF_SET_BONUS] = rs.scratch_bonus[2]
+    rec[RF_SETS] = n_sets
+    rec[RF_WINNER_CONCEALED_SETS] = n_sets - rs.n_rev[seat]
+    bits = 0
+    for y in range(N_SCORE_SLOTS):
+        if rs.scratch_yaku[y] >= 0:
+            bits |= 1 << y
+    rec[RF_YAKU_BITS] = bits
+    _record_sets(rs, rec)
+    _log(rs, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)
+    return points
+
+
+@nb.njit(cache=True)
+def _tenpai(rs, seat, ra, T):
+    w = waits(rs.hands[seat], rs.rev_mask[seat], rs.n_rev[seat], T)
+    if w == 0:
+        return False
+    if not ra[RA_TENPAI_NEEDS_YAKU]:
+        return True
+    for k in range(N_KINDS):
+        if w & kind_bit(k):
+            status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(k), k,
+                                     _win_flags(rs, seat, False, False, False), ra, T)
+            if status == VALID:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _finish_draw(rs, ra, T, rec):
+    pts = np.zeros(2, np.int64)
+    for s in range(2):
+        t = _tenpai(rs, s, ra, T)
+        rec[RF_TENPAI0 + s] = 1 if t else 0
+        if t:
+            for g in range(rs.n_rev[s]):
+                o = rs.rev_origin[s, g]
+                if o == ORIGIN_KAI or o == ORIGIN_KAN_CLOSED:
+                    pts[s] += ra[RA_DRAW_KAI_POINTS]
+                else:
+                    pts[s] += ra[RA_DRAW_CALL_POINTS]
+    diff = abs(pts[0] - pts[1])
+    if ra[RA_DRAW_ROUNDING] == 1:
+        pay = diff // 2
+    else:  # ceil, and round-half-up of a half-integer
+        pay = (diff + 1) // 2
+    rec[RF_OUTCOME] = OUT_DRAW
+    rec[RF_WINNER] = -1
+    if pay > 0:
+        rec[RF_WINNER] = 0 if pts[0] > pts[1] else 1
+    rec[RF_DRAW_PAYMENT] = pay
+    _record_sets(rs, rec)
+    _log(rs, EV_EXHAUSTIVE, rec[RF_WINNER], pay, pts[0], pts[1], rec[RF_TENPAI0] + 2 * rec[RF_TENPAI1])
+    return pay
+
+
+# ---------------------------------------------------------------------------------------------
+# A game, and many games
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_out, n_rounds_out,
+              game_rec):
+    """Play one whole game. Appends round records to ``rounds_out`` from row ``n_rounds_out``;
+    returns the new row count (or -1 when ``rounds_out`` is full)."""
+    rng = np.zeros(4, np.uint64)
+    seed_state(seed, game_index, rng)
+    scores = np.zeros(2, np.int64)
+    scores[0] = ra[RA_START_POINTS]
+    scores[1] = ra[RA_START_POINTS]
+    total = scores[0] + scores[1]
+    first_dealer = game_index % 2  # alternate, so seat and first-dealer effects separate
+    dealer = first_dealer
+    repeat = 0
+    dealerships_done = 0
+    pot = 0
+    end_reason = -1
+    loser = -1
+    winner_forced = -1
+    rnd = 0
+    while end_reason < 0:
+        if rnd >= MAX_ROUNDS:
+            end_reason = END_ROUND_LIMIT
+            break
+        nd = 1 - dealer
+        ante = ra[RA_ANTE_BASE] + ra[RA_ANTE_PER_REPEAT] * repeat
+        if scores[nd] < ante:
+            end_reason = END_ANTE
+            loser = nd
+            break
+        scores[nd] -= ante
+        pot += ante
+        if n_rounds_out >= rounds_out.shape[0]:
+            return -1
+        rec = rounds_out[n_rounds_out]
+        rec[:] = 0
+        rec[RF_GAME] = game_index
+        rec[RF_ROUND] = rnd
+        rec[RF_DEALER] = dealer
+        rec[RF_REPEAT] = repeat
+        paid = play_round(rs, ET, ra, T, dealer, scores, pot, total, pol_ids, params, rng, debug, rec)
+        w = rec[RF_WINNER]
+        if w >= 0:
+            scores[w] += paid
+            scores[1 - w] -= paid
+            scores[w] += pot
+            pot = 0
+        elif not ra[RA_POT_CARRY]:  # without carry-over an unclaimed ante goes back to its payer
+            scores[nd] += pot
+            pot = 0
+        rec[RF_POT] = pot
+        rec[RF_SCORE0] = scores[0]
+        rec[RF_SCORE1] = scores[1]
+        _log(rs, EV_ROUND_END, w, scores[0], scores[1], pot, rec[RF_OUTCOME])
+        n_rounds_out += 1
+        rnd += 1
+        if debug and scores[0] + scores[1] + pot != total:
+            raise AssertionError("points plus pot not constant")
+        # game end checks
+        for s in range(2):
+            if scores[s] < ra[RA_BUST_BELOW]:
+                end_reason = END_BUST
+                loser = s
+        if end_reason >= 0:
+            break
+        oshimai = w >= 0 and rec[RF_OUTCOME] != OUT_DRAW and (rec[RF_YAKU_BITS] >> Y_OSHIMAI) & 1
+        dealer_won = w == dealer and rec[RF_OUTCOME] != OUT_DRAW
+        if dealer_won:
+            repeat += 1
+            if ra[RA_STREAK_WIN] > 0 and repeat >= ra[RA_STREAK_WIN]:
+                end_reason = END_DEALER_STREAK
+                winner_forced = dealer
+        else:
+            dealer = 1 - dealer
+            repeat = 0
+            dealerships_done += 1
+            if dealerships_done >= 2 * ra[RA_DEALERSHIPS]:
+                end_reason = END_FOUR_DEALERSHIPS
+        if oshimai and ra[RA_OSHIMAI_ENDS] and end_reason < 0:
+            end_reason = END_OSHIMAI
+    if loser >= 0:
+        winner = 1 - loser
+    elif winner_forced >= 0:
+        winner = winner_forced
+    elif scores[0] != scores[1]:
+        winner = 0 if scores[0] > scores[1] else 1
+    else:
+        tb = ra[RA_TIE_BREAK]
+        winner = first_dealer if tb == 0 else (1 - first_dealer if tb == 1 else -1)
+    pot_left = pot
+    if pot > 0 and winner >= 0 and ra[RA_LEFTOVER_POT] == 0:
+        scores[winner] += pot
+        pot = 0
+    game_rec[GF_WINNER] = winner
+    game_rec[GF_END_REASON] = end_reason
+    game_rec[GF_ROUNDS] = rnd
+    game_rec[GF_SCORE0] = scores[0]
+    game_rec[GF_SCORE1] = scores[1]
+    game_rec[GF_FIRST_DEALER] = first_dealer
+    game_rec[GF_POT_LEFT] = pot_left
+    _log(rs, EV_GAME_END, winner, end_reason, scores[0], scores[1], pot_left)
+    return n_rounds_out
+
+
+@nb.njit(cache=True)
+def play_games(game_indices, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_out, games_out):
+    """Play games ``game_indices``; returns the number of round rows written (-1: buffer full)."""
+    n = 0
+    for i in range(game_indices.shape[0]):
+        n = play_game(game_indices[i], seed, rs, ET, ra, T, pol_ids, params, debug, rounds_out, n,
+                      games_out[i])
+        if n < 0:
+            return -1
+    return n
