@@ -144,5 +144,80 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
     click.echo(result.describe())
 
 
+@main.command()
+@click.argument("scenario_ref", metavar="SCENARIO")
+@click.option("--games", type=click.IntRange(min=1), help="Games to play [scenario run.games].")
+@click.option("--seed", type=click.IntRange(min=0), help="Base seed [scenario run.seed].")
+@click.option("--workers", type=click.IntRange(min=0),
+              help="Worker processes, 0 = one per core [scenario run.workers].")
+@click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Also write the summary JSON here.")
+@click.option("--debug", is_flag=True, help="Check the engine's invariants as it plays (slower).")
+@input_errors_exit_2
+def run(scenario_ref, games, seed, workers, as_json, out, debug):
+    """Play games of SCENARIO between its two seats and summarise them.
+
+    Example: momojan-sim run scenarios/new_edition.yaml --games 20000 --seed 1
+    """
+    from .momojan import scenario as scenario_mod
+    from .momojan.report import summarize, summary_table
+    from .momojan.simulate import run_games
+
+    sc = scenario_mod.load(scenario_ref)
+    games = games or sc.get("run.games")
+    seed = sc.get("run.seed") if seed is None else seed
+    workers = sc.get("run.workers") if workers is None else workers
+    if out:
+        _check_writable(out)
+    done = [0]
+
+    def progress(n):
+        done[0] += n
+        if sys.stderr.isatty():
+            click.echo(f"\r{done[0]}/{games} games", err=True, nl=done[0] >= games)
+
+    batch = run_games(sc, games, seed, workers, debug, progress)
+    summary = summarize(sc.name, seed, batch)
+    text = json.dumps(summary)
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    if as_json:
+        click.echo(text)
+    else:
+        click.echo(summary_table(summary))
+
+
+def _check_writable(path):
+    import os
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise InputError(f"--out: directory {parent} does not exist")
+    if os.path.isdir(path):
+        raise InputError(f"--out: {path} is a directory")
+
+
+@main.command()
+@click.argument("scenario_ref", metavar="SCENARIO")
+@click.option("--seed", type=click.IntRange(min=0), help="Base seed [scenario run.seed].")
+@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Game index within the seed.")
+@input_errors_exit_2
+def replay(scenario_ref, seed, game):
+    """A readable play-by-play of one game: hands, draws, calls, discards, wins, scores.
+
+    The same (scenario, seed, game) is the same game that `run` played.
+    """
+    from .momojan import scenario as scenario_mod
+    from .momojan.report import replay_text
+    from .momojan.simulate import Simulator
+
+    sc = scenario_mod.load(scenario_ref)
+    seed = sc.get("run.seed") if seed is None else seed
+    sim = Simulator(sc)
+    events, batch = sim.replay_events(seed, game)
+    click.echo(replay_text(sc, seed, game, events, batch, sim.ET.rows))
+
+
 if __name__ == "__main__":
     main()
