@@ -117,10 +117,12 @@ RoundState = namedtuple("RoundState", [
     "scratch_yaku", "scratch_bonus",  # scoring outputs
     "rev_tmp_cards", "rev_tmp_n", "rev_tmp_origin",  # one seat's groups for scoring
     "obs", "mask",  # policy inputs
+    "legal",       # int64[N_ACTIONS]: the actions set in ``mask`` (so clearing it is cheap)
 ])
 (ST_STOCK_POS, ST_STOCK_END, ST_DEAD_POS, ST_DEAD_END, ST_DORA, ST_LAST_DISCARD, ST_LAST_SEAT,
- ST_TURNS, ST_N_EV, ST_LOG, ST_DRAWN, ST_N_CARDS, ST_LAST_DISCARD_IDX, ST_LAST_WAS_EMPTY) = range(14)
-N_ST = 14
+ ST_TURNS, ST_N_EV, ST_LOG, ST_DRAWN, ST_N_CARDS, ST_LAST_DISCARD_IDX, ST_LAST_WAS_EMPTY,
+ ST_N_LEGAL) = range(15)
+N_ST = 15
 
 
 def new_round_state(log: bool) -> RoundState:
@@ -135,7 +137,7 @@ def new_round_state(log: bool) -> RoundState:
         np.zeros(N_SCORE_SLOTS, np.int64), np.zeros(3, np.int64),
         np.full((MAX_REVEALED, 4), -1, np.int16), np.zeros(MAX_REVEALED, np.int64),
         np.zeros(MAX_REVEALED, np.int64),
-        np.zeros(OBS_LEN, np.int64), np.zeros(N_ACTIONS, np.bool_),
+        np.zeros(OBS_LEN, np.int64), np.zeros(N_ACTIONS, np.bool_), np.zeros(N_ACTIONS, np.int64),
     )
 
 
@@ -199,6 +201,22 @@ def _row_in_hand(hand, ET, r, skip_card):
     if (np.uint64(hand) & num) != num:
         return False
     return pic_n == 0 or picture_count(hand, ET.row_pic[r]) >= pic_n
+
+
+@nb.njit(cache=True, inline="always")
+def _allow(rs, a):
+    """Mark action a legal (and remember it, so that clearing the mask touches only these)."""
+    if not rs.mask[a]:
+        rs.mask[a] = True
+        rs.legal[rs.st[ST_N_LEGAL]] = a
+        rs.st[ST_N_LEGAL] += 1
+
+
+@nb.njit(cache=True, inline="always")
+def _clear_mask(rs):
+    for i in range(rs.st[ST_N_LEGAL]):
+        rs.mask[rs.legal[i]] = False
+    rs.st[ST_N_LEGAL] = 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -336,11 +354,10 @@ def _set_obs(rs, seat, phase, scores, pot, dealer):
 @nb.njit(cache=True)
 def _mask_discards(rs, seat, ra, T, riichi_ok):
     """Discard actions; with riichi variants where the hand after the discard is tenpai."""
-    m = rs.mask
     hand = rs.hands[seat]
     rs.obs[OBS_TENPAI_CHECKED] = 0
     if rs.riichi[seat]:  # frozen: discard the drawn card
-        m[DISCARD + rs.st[ST_DRAWN]] = True
+        _allow(rs, DISCARD + rs.st[ST_DRAWN])
         return
     can_riichi = (riichi_ok and ra[RA_RIICHI_ENABLED] != 0
                   and _stock_left(rs) >= ra[RA_RIICHI_MIN_STOCK]
@@ -348,9 +365,9 @@ def _mask_discards(rs, seat, ra, T, riichi_ok):
     rs.obs[OBS_TENPAI_CHECKED] = 1 if can_riichi else 0
     for k in range(N_KINDS):
         if count_in(hand, k):
-            m[DISCARD + k] = True
+            _allow(rs, DISCARD + k)
             if can_riichi and waits(hand - _card_unit(k), rs.rev_mask[seat], rs.n_rev[seat], T):
-                m[DISCARD_RIICHI + k] = True
+                _allow(rs, DISCARD_RIICHI + k)
 
 
 @nb.njit(cache=True)
@@ -361,7 +378,7 @@ def _mask_kai(rs, seat, ET):
     found = False
     for r in range(ET.rows.shape[0]):
         if _row_in_hand(hand, ET, r, -1):
-            rs.mask[KAI + r] = True
+            _allow(rs, KAI + r)
             found = True
     return found
 
@@ -385,10 +402,10 @@ def _mask_kans_after_draw(rs, seat, ra):
     if ra[RA_KAN_CLOSED] and rs.n_rev[seat] < MAX_REVEALED:
         for k in range(9):
             if _kan_group_count(hand, k) == 4:
-                rs.mask[KAN_CLOSED + k] = True
+                _allow(rs, KAN_CLOSED + k)
         for k in range(N_NUMBER_KINDS, N_KINDS):
             if count_in(hand, k) == 4:
-                rs.mask[KAN_CLOSED + k] = True
+                _allow(rs, KAN_CLOSED + k)
     if ra[RA_KAN_ADDED]:
         for g in range(rs.n_rev[seat]):
             if rs.rev_n[seat, g] != 3:
@@ -396,12 +413,12 @@ def _mask_kans_after_draw(rs, seat, ra):
             a, b, c = rs.rev_cards[seat, g, 0], rs.rev_cards[seat, g, 1], rs.rev_cards[seat, g, 2]
             if a == b and b == c and a >= N_NUMBER_KINDS:
                 if count_in(hand, a) >= 1:
-                    rs.mask[KAN_ADDED + g] = True
+                    _allow(rs, KAN_ADDED + g)
             elif a < N_NUMBER_KINDS and a % 9 == b % 9 and b % 9 == c % 9 and c < N_NUMBER_KINDS:
                 for f in range(4):
                     k = f * 9 + a % 9
                     if k != a and k != b and k != c and count_in(hand, k):
-                        rs.mask[KAN_ADDED + g] = True
+                        _allow(rs, KAN_ADDED + g)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -502,23 +519,23 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
         if debug:
             check_invariants(rs, ET, scores, pot, total_points, True)
         # ---- turn start: ron, call, or draw -------------------------------------------------
-        rs.mask[:] = False
+        _clear_mask(rs)
         rs.obs[OBS_TENPAI_CHECKED] = 0
         rs.st[ST_DRAWN] = -1
         d = rs.st[ST_LAST_DISCARD]
         hand = rs.hands[seat]
         ron_ok = d >= 0 and _can_ron(rs, seat, d, ra, T)
         if ron_ok:
-            rs.mask[RON] = True
-        rs.mask[DRAW] = True
+            _allow(rs, RON)
+        _allow(rs, DRAW)
         if d >= 0 and not rs.riichi[seat] and hand_size(hand) >= 4 and rs.n_rev[seat] < MAX_REVEALED:
             for i in range(ET.rows_by_card_start[d], ET.rows_by_card_start[d + 1]):
                 r = ET.rows_by_card[i]
                 if _row_in_hand(hand, ET, r, d):
-                    rs.mask[CALL + r] = True
+                    _allow(rs, CALL + r)
             if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and _kan_group_count(hand, d) == 3
                     and rs.st[ST_DEAD_POS] < rs.st[ST_DEAD_END]):
-                rs.mask[KAN_OPEN] = True
+                _allow(rs, KAN_OPEN)
         a = _ask(rs, seat, PH_START, scores, pot, dealer, pol_ids, params, rng, T, debug)
         if ron_ok and a != RON:
             rs.temp_furiten[seat] = 1
@@ -560,12 +577,12 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
         rs.st[ST_LAST_DISCARD] = -1
         # ---- the rest of the turn --------------------------------------------------------------
         while True:
-            rs.mask[:] = False
+            _clear_mask(rs)
             rs.obs[OBS_TENPAI_CHECKED] = 0
             if phase == PH_AFTER_DRAW or phase == PH_AFTER_DRAW3:
                 if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW3]) and \
                         _can_tsumo(rs, seat, ra, T, rinshan):
-                    rs.mask[TSUMO] = True
+                    _allow(rs, TSUMO)
                 has_kai = _mask_kai(rs, seat, ET)
                 if phase == PH_AFTER_DRAW:
                     _mask_kans_after_draw(rs, seat, ra)
@@ -573,9 +590,9 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     _mask_discards(rs, seat, ra, T, True)
             else:  # PH_AFTER_REVEAL
                 if ra[RA_DRAW3_ENABLED] and _stock_left(rs) >= max(ra[RA_DRAW3_MIN_STOCK], 3):
-                    rs.mask[DRAW_THREE] = True
+                    _allow(rs, DRAW_THREE)
                 if ra[RA_WIN_AFTER_KAI] and _can_tsumo(rs, seat, ra, T, False):
-                    rs.mask[TSUMO] = True
+                    _allow(rs, TSUMO)
                 _mask_discards(rs, seat, ra, T, True)
             a = _ask(rs, seat, phase, scores, pot, dealer, pol_ids, params, rng, T, debug)
             if a == TSUMO:
