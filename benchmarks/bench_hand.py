@@ -21,7 +21,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from simcore.momojan.hand import build_hand_tables, complete_batch, shanten_batch, waits_batch  # noqa: E402
 from simcore.momojan.shapes import NEW_EDITION, OLD_EDITION  # noqa: E402
-from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS, PICTURE_SHIFT  # noqa: E402
+from simcore.momojan.cards import N_NUMBER_KINDS, PICTURE_SHIFT  # noqa: E402
 
 
 def random_hands(n, size, rules, seed):

@@ -67,11 +67,12 @@ def _loosest_card(obs, mask, T):
     """The discardable kind with the fewest partners in hand."""
     hand = np.uint64(obs[OBS_HAND])
     present = _kinds_present(hand)
+    related = T.related  # once: reading a tuple member in the loop costs a reference count
     fewest = 1 << 30
     best_k = -1
     for k in range(N_KIND):
         if mask[DISCARD + k]:
-            partners = popcount(T.related[k] & present)
+            partners = popcount(related[k] & present)
             if k >= 36 and ((hand >> np.uint64(36 + 3 * (k - 36))) & np.uint64(7)) >= 2:
                 partners += 2  # a picture pair or triple
             if partners < fewest:

@@ -3,9 +3,10 @@
 Every policy is an njit function with one signature::
 
     policy(obs: int64[OBS_LEN], mask: bool[N_ACTIONS], params: float64[:], rng: uint64[4],
-           T: HandTables) -> int action
+           H: HandCore) -> int action
 
-``T`` (the hand-analysis tables) is passed so that bots can ask for waits without rebuilding them.
+``H`` (``HandTables.core``: the waits table and friends) is passed so that bots can ask for waits
+without rebuilding anything; it is a small tuple, so the call stays cheap.
 ``decide`` dispatches on the policy id with a plain branch, so the engine calls the policy directly
 inside compiled code: no Python, no function-pointer indirection (``benchmarks/bench_engine.py``
 measures the dispatch cost against the policies themselves).

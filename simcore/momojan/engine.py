@@ -25,7 +25,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from ..rng import randint, seed_state, shuffle
+from ..rng import seed_state, shuffle
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_CLOSED, KAN_OPEN,
     MAX_REVEALED, MAX_SET_ROWS, N_ACTIONS, OBS_DEALER, OBS_DORA_INDICATOR, OBS_DRAWN, OBS_HAND,
@@ -37,7 +37,7 @@ from .actions import (
 from .cards import N_KINDS, N_NUMBER_KINDS, N_PICTURES, PICTURE_SHIFT
 from .hand import hand_size, is_complete, kind_bit, picture_count, waits
 from .rules_array import (
-    N_YAKU, RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
+    RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
     RA_DRAW3_ENABLED, RA_DRAW3_MIN_STOCK, RA_DRAW_CALL_POINTS, RA_DRAW_KAI_POINTS, RA_DRAW_ROUNDING,
     RA_FURITEN_ENABLED, RA_HAND_SIZE, RA_IPPATSU_LOST_ON_CALL, RA_KAI_OPTIONAL, RA_KAN_ADDED,
     RA_KAN_CLOSED, RA_KAN_ENABLED, RA_KAN_OPEN, RA_LEFTOVER_POT, RA_MOMO_EXEMPT, RA_OSHIMAI_ENDS,
@@ -184,60 +184,65 @@ def count_in(mask, k):
 
 
 @nb.njit(cache=True, inline="always")
-def _row_in_hand(hand, ET, r, skip_card):
+def _row_in_hand(hand, row_num, row_pic, row_pic_n, r, skip_card):
     """Are row r's cards, less one copy of ``skip_card`` (or none if -1), all in ``hand``?
-    (A row holds number cards and at most one picture kind.)"""
-    num = ET.row_num[r]
-    pic_n = ET.row_pic_n[r]
+    (A row holds number cards and at most one picture kind.) Takes the row arrays themselves,
+    not EngineTables: reading a tuple's member inside a loop costs numba a reference count."""
+    num = row_num[r]
+    pic_n = row_pic_n[r]
     if skip_card >= 0:
         if skip_card < N_NUMBER_KINDS:
             if not (num & (U1 << np.uint64(skip_card))):
                 return False
             num ^= U1 << np.uint64(skip_card)
         else:
-            if ET.row_pic[r] != skip_card - N_NUMBER_KINDS:
+            if row_pic[r] != skip_card - N_NUMBER_KINDS:
                 return False
             pic_n -= 1
     if (np.uint64(hand) & num) != num:
         return False
-    return pic_n == 0 or picture_count(hand, ET.row_pic[r]) >= pic_n
+    return pic_n == 0 or picture_count(hand, row_pic[r]) >= pic_n
+
+
+@nb.njit(cache=True, inline="always")
+def _allow_in(mask, legal, st, a):
+    """Mark action a legal (and remember it, so that clearing the mask touches only these)."""
+    if not mask[a]:
+        mask[a] = True
+        legal[st[ST_N_LEGAL]] = a
+        st[ST_N_LEGAL] += 1
 
 
 @nb.njit(cache=True, inline="always")
 def _allow(rs, a):
-    """Mark action a legal (and remember it, so that clearing the mask touches only these)."""
-    if not rs.mask[a]:
-        rs.mask[a] = True
-        rs.legal[rs.st[ST_N_LEGAL]] = a
-        rs.st[ST_N_LEGAL] += 1
+    _allow_in(rs.mask, rs.legal, rs.st, a)
 
 
 @nb.njit(cache=True, inline="always")
-def _clear_mask(rs):
-    for i in range(rs.st[ST_N_LEGAL]):
-        rs.mask[rs.legal[i]] = False
-    rs.st[ST_N_LEGAL] = 0
+def _clear_mask(mask, legal, st):
+    for i in range(st[ST_N_LEGAL]):
+        mask[legal[i]] = False
+    st[ST_N_LEGAL] = 0
 
 
 @nb.njit(cache=True, inline="always")
-def _log(rs, typ, seat, a, b, c, d):
-    if rs.st[ST_LOG] and rs.st[ST_N_EV] < rs.ev.shape[0]:
-        i = rs.st[ST_N_EV]
-        rs.ev[i, 0], rs.ev[i, 1], rs.ev[i, 2], rs.ev[i, 3], rs.ev[i, 4], rs.ev[i, 5] = (
-            typ, seat, a, b, c, d)
-        rs.st[ST_N_EV] = i + 1
+def _log(st, ev, typ, seat, a, b, c, d):
+    if st[ST_LOG] and st[ST_N_EV] < ev.shape[0]:
+        i = st[ST_N_EV]
+        ev[i, 0], ev[i, 1], ev[i, 2], ev[i, 3], ev[i, 4], ev[i, 5] = typ, seat, a, b, c, d
+        st[ST_N_EV] = i + 1
 
 
 @nb.njit(cache=True, inline="always")
-def _stock_left(rs):
-    return rs.st[ST_STOCK_END] - rs.st[ST_STOCK_POS]
+def _stock_left(st):
+    return st[ST_STOCK_END] - st[ST_STOCK_POS]
 
 
 @nb.njit(cache=True, inline="always")
-def _draw_card(rs, seat):
-    k = rs.wall[rs.st[ST_STOCK_POS]]
-    rs.st[ST_STOCK_POS] += 1
-    rs.hands[seat] += _card_unit(k)
+def _draw_card(st, wall, hands, seat):
+    k = wall[st[ST_STOCK_POS]]
+    st[ST_STOCK_POS] += 1
+    hands[seat] += _card_unit(k)
     return k
 
 
@@ -287,35 +292,29 @@ def _win_flags(rs, seat, ron, last, rinshan):
 
 
 @nb.njit(cache=True, inline="always")
-def _furiten(rs, seat, wait_set, ra):
+def _furiten(disc_set, temp_furiten, wait_set, ra):
+    """Furiten (§6) from one seat's discard kind set and temporary-furiten flag."""
     if not ra[RA_FURITEN_ENABLED]:
         return False
-    bad = np.uint64(wait_set) & rs.disc_set[seat]
+    bad = np.uint64(wait_set) & disc_set
     if ra[RA_MOMO_EXEMPT]:
         bad &= ~np.uint64(0x1FF)
-    return bad != 0 or (ra[RA_TEMP_FURITEN] != 0 and rs.temp_furiten[seat] != 0)
+    return bad != 0 or (ra[RA_TEMP_FURITEN] != 0 and temp_furiten != 0)
 
 
 @nb.njit(cache=True)
-def _can_ron(rs, seat, card, ra, T):
-    hand = rs.hands[seat]
-    w = waits(hand, rs.rev_mask[seat], rs.n_rev[seat], T)
-    if not (w & kind_bit(card)):
-        return False
-    if not (ra[RA_MOMO_EXEMPT] and card < 9) and _furiten(rs, seat, w, ra):
-        return False
-    status, _, _, _ = _score(rs, seat, hand + _card_unit(card), card,
+def _ron_scores(rs, seat, card, ra, T):
+    """Does a ron on ``card`` (already a wait, not furiten) have a yaku? (rare: scores the hand)"""
+    status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(card), card,
                              _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, T)
     return status == VALID
 
 
 @nb.njit(cache=True)
-def _can_tsumo(rs, seat, ra, T, rinshan):
-    hand = rs.hands[seat]
-    if not is_complete(hand, rs.n_rev[seat], T):
-        return False
-    last = _stock_left(rs) == 0 and not rinshan
-    status, _, _, _ = _score(rs, seat, hand, rs.st[ST_DRAWN],
+def _tsumo_scores(rs, seat, ra, T, rinshan):
+    """Does a complete hand's tsumo have a yaku? (rare: scores the hand)"""
+    last = _stock_left(rs.st) == 0 and not rinshan
+    status, _, _, _ = _score(rs, seat, rs.hands[seat], rs.st[ST_DRAWN],
                              _win_flags(rs, seat, False, last, rinshan), ra, T)
     return status == VALID
 
@@ -325,60 +324,57 @@ def _can_tsumo(rs, seat, ra, T, rinshan):
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True, inline="always")
-def _set_obs(rs, seat, phase, scores, pot, dealer):
-    o = rs.obs
+def _set_obs(o, hands, rev_mask, n_rev, disc_set, riichi, st, seat, phase, scores, pot, dealer):
     opp = 1 - seat
-    o[OBS_HAND] = np.int64(rs.hands[seat])
-    o[OBS_OWN_REVEALED] = np.int64(rs.rev_mask[seat])
-    o[OBS_OPP_REVEALED] = np.int64(rs.rev_mask[opp])
-    o[OBS_OWN_N_REVEALED] = rs.n_rev[seat]
-    o[OBS_OPP_N_REVEALED] = rs.n_rev[opp]
-    o[OBS_OWN_DISCARDS] = np.int64(rs.disc_set[seat])
-    o[OBS_OPP_DISCARDS] = np.int64(rs.disc_set[opp])
-    o[OBS_DORA_INDICATOR] = rs.st[ST_DORA]
-    o[OBS_STOCK] = _stock_left(rs)
+    o[OBS_HAND] = np.int64(hands[seat])
+    o[OBS_OWN_REVEALED] = np.int64(rev_mask[seat])
+    o[OBS_OPP_REVEALED] = np.int64(rev_mask[opp])
+    o[OBS_OWN_N_REVEALED] = n_rev[seat]
+    o[OBS_OPP_N_REVEALED] = n_rev[opp]
+    o[OBS_OWN_DISCARDS] = np.int64(disc_set[seat])
+    o[OBS_OPP_DISCARDS] = np.int64(disc_set[opp])
+    o[OBS_DORA_INDICATOR] = st[ST_DORA]
+    o[OBS_STOCK] = _stock_left(st)
     o[OBS_OWN_SCORE] = scores[seat]
     o[OBS_OPP_SCORE] = scores[opp]
     o[OBS_POT] = pot
-    o[OBS_OWN_RIICHI] = rs.riichi[seat]
-    o[OBS_OPP_RIICHI] = rs.riichi[opp]
+    o[OBS_OWN_RIICHI] = riichi[seat]
+    o[OBS_OPP_RIICHI] = riichi[opp]
     o[OBS_PHASE] = phase
-    o[OBS_LAST_DISCARD] = rs.st[ST_LAST_DISCARD]
+    o[OBS_LAST_DISCARD] = st[ST_LAST_DISCARD]
     o[OBS_SEAT] = seat
     o[OBS_DEALER] = dealer
-    o[OBS_DRAWN] = rs.st[ST_DRAWN]
-    o[OBS_OPP_HAND_SIZE] = hand_size(rs.hands[opp])
-    o[OBS_TURN] = rs.st[ST_TURNS]
+    o[OBS_DRAWN] = st[ST_DRAWN]
+    o[OBS_OPP_HAND_SIZE] = hand_size(hands[opp])
+    o[OBS_TURN] = st[ST_TURNS]
 
 
-@nb.njit(cache=True)
-def _mask_discards(rs, seat, ra, T, riichi_ok):
+@nb.njit(cache=True, inline="always")
+def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, H, riichi_ok):
     """Discard actions; with riichi variants where the hand after the discard is tenpai."""
-    hand = rs.hands[seat]
-    rs.obs[OBS_TENPAI_CHECKED] = 0
-    if rs.riichi[seat]:  # frozen: discard the drawn card
-        _allow(rs, DISCARD + rs.st[ST_DRAWN])
+    obs[OBS_TENPAI_CHECKED] = 0
+    if in_riichi:  # frozen: discard the drawn card
+        _allow_in(mask, legal, st, DISCARD + st[ST_DRAWN])
         return
     can_riichi = (riichi_ok and ra[RA_RIICHI_ENABLED] != 0
-                  and _stock_left(rs) >= ra[RA_RIICHI_MIN_STOCK]
-                  and (hand_size(hand) - 2) // 3 + rs.n_rev[seat] >= 3)
-    rs.obs[OBS_TENPAI_CHECKED] = 1 if can_riichi else 0
+                  and _stock_left(st) >= ra[RA_RIICHI_MIN_STOCK]
+                  and (hand_size(hand) - 2) // 3 + n_rev >= 3)
+    obs[OBS_TENPAI_CHECKED] = 1 if can_riichi else 0
     for k in range(N_KINDS):
         if count_in(hand, k):
-            _allow(rs, DISCARD + k)
-            if can_riichi and waits(hand - _card_unit(k), rs.rev_mask[seat], rs.n_rev[seat], T):
-                _allow(rs, DISCARD_RIICHI + k)
+            _allow_in(mask, legal, st, DISCARD + k)
+            if can_riichi and waits(hand - _card_unit(k), rev, n_rev, H):
+                _allow_in(mask, legal, st, DISCARD_RIICHI + k)
 
 
-@nb.njit(cache=True)
-def _mask_kai(rs, seat, ET):
-    hand = rs.hands[seat]
-    if hand_size(hand) < 4 or rs.riichi[seat] or rs.n_rev[seat] >= MAX_REVEALED:
+@nb.njit(cache=True, inline="always")
+def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n):
+    if hand_size(hand) < 4 or in_riichi or n_rev >= MAX_REVEALED:
         return False
     found = False
-    for r in range(ET.rows.shape[0]):
-        if _row_in_hand(hand, ET, r, -1):
-            _allow(rs, KAI + r)
+    for r in range(row_num.shape[0]):
+        if _row_in_hand(hand, row_num, row_pic, row_pic_n, r, -1):
+            _allow_in(mask, legal, st, KAI + r)
             found = True
     return found
 
@@ -496,11 +492,10 @@ def check_invariants(rs, ET, scores, pot, total_points, between_turns):
         raise AssertionError("points plus pot not constant")
 
 
-@nb.njit(cache=True)
-def _ask(rs, seat, phase, scores, pot, dealer, pol_ids, params, rng, T, debug):
-    _set_obs(rs, seat, phase, scores, pot, dealer)
-    a = decide(pol_ids[seat], rs.obs, rs.mask, params[seat], rng, T)
-    if a < 0 or a >= N_ACTIONS or not rs.mask[a]:
+@nb.njit(cache=True, inline="always")
+def _decide(pid, obs, mask, prm, rng, H):
+    a = decide(pid, obs, mask, prm, rng, H)
+    if a < 0 or a >= N_ACTIONS or not mask[a]:
         raise AssertionError("policy chose an illegal action")
     return a
 
@@ -511,154 +506,173 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
     points, breakdown bits, ...). Returns the points the winner (or draw receiver) is paid, which
     the caller settles."""
     _reset_round(rs, ET, ra, rng)
-    _log(rs, EV_ROUND_START, dealer, rs.st[ST_DORA], np.int64(rs.hands[0]), np.int64(rs.hands[1]), 0)
+    H = T.core
+    # Bind the state arrays once: every read of a tuple member (and every tuple passed to a
+    # helper) costs numba atomic reference counts, which dominated the round loop.
+    st, ev, mask, legal, obs, wall = rs.st, rs.ev, rs.mask, rs.legal, rs.obs, rs.wall
+    hands, rev_mask, n_rev, riichi, ippatsu = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi, rs.ippatsu
+    temp_furiten, disc, disc_called, n_disc = rs.temp_furiten, rs.disc, rs.disc_called, rs.n_disc
+    disc_set, draw3 = rs.disc_set, rs.draw3
+    row_num, row_pic, row_pic_n, by_card = ET.row_num, ET.row_pic, ET.row_pic_n, ET.rows_by_card
+    by_card_start, rows, row_is_run = ET.rows_by_card_start, ET.rows, ET.row_is_run
+    _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
     seat = dealer
     while True:
         opp = 1 - seat
-        rs.st[ST_TURNS] += 1
+        st[ST_TURNS] += 1
         if debug:
             check_invariants(rs, ET, scores, pot, total_points, True)
         # ---- turn start: ron, call, or draw -------------------------------------------------
-        _clear_mask(rs)
-        rs.obs[OBS_TENPAI_CHECKED] = 0
-        rs.st[ST_DRAWN] = -1
-        d = rs.st[ST_LAST_DISCARD]
-        hand = rs.hands[seat]
-        ron_ok = d >= 0 and _can_ron(rs, seat, d, ra, T)
+        _clear_mask(mask, legal, st)
+        obs[OBS_TENPAI_CHECKED] = 0
+        st[ST_DRAWN] = -1
+        d = st[ST_LAST_DISCARD]
+        hand = hands[seat]
+        ron_ok = False
+        if d >= 0:
+            w = waits(hand, rev_mask[seat], n_rev[seat], H)
+            if (w >> np.uint64(d)) & U1 and ((ra[RA_MOMO_EXEMPT] and d < 9)
+                                             or not _furiten(disc_set[seat], temp_furiten[seat], w, ra)):
+                ron_ok = _ron_scores(rs, seat, d, ra, T)
         if ron_ok:
-            _allow(rs, RON)
-        _allow(rs, DRAW)
-        if d >= 0 and not rs.riichi[seat] and hand_size(hand) >= 4 and rs.n_rev[seat] < MAX_REVEALED:
-            for i in range(ET.rows_by_card_start[d], ET.rows_by_card_start[d + 1]):
-                r = ET.rows_by_card[i]
-                if _row_in_hand(hand, ET, r, d):
-                    _allow(rs, CALL + r)
+            _allow_in(mask, legal, st, RON)
+        _allow_in(mask, legal, st, DRAW)
+        if d >= 0 and not riichi[seat] and hand_size(hand) >= 4 and n_rev[seat] < MAX_REVEALED:
+            for i in range(by_card_start[d], by_card_start[d + 1]):
+                r = by_card[i]
+                if _row_in_hand(hand, row_num, row_pic, row_pic_n, r, d):
+                    _allow_in(mask, legal, st, CALL + r)
             if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and _kan_group_count(hand, d) == 3
-                    and rs.st[ST_DEAD_POS] < rs.st[ST_DEAD_END]):
-                _allow(rs, KAN_OPEN)
-        a = _ask(rs, seat, PH_START, scores, pot, dealer, pol_ids, params, rng, T, debug)
+                    and st[ST_DEAD_POS] < st[ST_DEAD_END]):
+                _allow_in(mask, legal, st, KAN_OPEN)
+        _set_obs(obs, hands, rev_mask, n_rev, disc_set, riichi, st, seat, PH_START, scores, pot, dealer)
+        a = _decide(pol_ids[seat], obs, mask, params[seat], rng, H)
         if ron_ok and a != RON:
-            rs.temp_furiten[seat] = 1
+            temp_furiten[seat] = 1
         if a == RON:
             return _finish_win(rs, seat, d, True, ra, T, rec)
         phase = PH_AFTER_DRAW
         rinshan = False
         if a == DRAW:
-            if _stock_left(rs) == 0:
+            if _stock_left(st) == 0:
                 return _finish_draw(rs, ra, T, rec)
-            rs.st[ST_DRAWN] = _draw_card(rs, seat)
-            _log(rs, EV_DRAW, seat, rs.st[ST_DRAWN], 0, 0, 0)
+            st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
+            _log(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
         else:
             # A call takes the last discard.
-            rs.disc_called[opp, rs.st[ST_LAST_DISCARD_IDX]] = True
-            if rs.riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and rs.n_disc[opp] > 0 \
-                    and rs.st[ST_LAST_DISCARD_IDX] == rs.n_disc[opp] - 1 and rs.ippatsu[opp]:
-                rs.ippatsu[opp] = 0
+            disc_called[opp, st[ST_LAST_DISCARD_IDX]] = True
+            if riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and n_disc[opp] > 0 \
+                    and st[ST_LAST_DISCARD_IDX] == n_disc[opp] - 1 and ippatsu[opp]:
+                ippatsu[opp] = 0
             if a == KAN_OPEN:
                 c = _take_kan_group(rs, seat, d, 3)
                 _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
-                _sort_group(rs, seat, rs.n_rev[seat] - 1)
-                _log(rs, EV_KAN, seat, d, 1, 0, 0)
+                _sort_group(rs, seat, n_rev[seat] - 1)
+                _log(st, ev, EV_KAN, seat, d, 1, 0, 0)
                 _replacement(rs, seat)
                 rinshan = True
             else:
                 r = a - CALL
-                row = ET.rows[r]
+                row = rows[r]
                 skipped = False
                 for j in range(3):
                     if row[j] == d and not skipped:
                         skipped = True
                     else:
-                        rs.hands[seat] -= _card_unit(row[j])
-                origin = ORIGIN_CHI if ET.row_is_run[r] else ORIGIN_PON
+                        hands[seat] -= _card_unit(row[j])
+                origin = ORIGIN_CHI if row_is_run[r] else ORIGIN_PON
                 _add_group(rs, seat, row[0], row[1], row[2], -1, 3, origin)
-                _log(rs, EV_CHI if origin == ORIGIN_CHI else EV_PON, seat, r, d, 0, 0)
+                _log(st, ev, EV_CHI if origin == ORIGIN_CHI else EV_PON, seat, r, d, 0, 0)
                 phase = PH_AFTER_REVEAL
-        rs.st[ST_LAST_DISCARD] = -1
+        st[ST_LAST_DISCARD] = -1
         # ---- the rest of the turn --------------------------------------------------------------
         while True:
-            _clear_mask(rs)
-            rs.obs[OBS_TENPAI_CHECKED] = 0
+            _clear_mask(mask, legal, st)
+            obs[OBS_TENPAI_CHECKED] = 0
             if phase == PH_AFTER_DRAW or phase == PH_AFTER_DRAW3:
                 if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW3]) and \
-                        _can_tsumo(rs, seat, ra, T, rinshan):
-                    _allow(rs, TSUMO)
-                has_kai = _mask_kai(rs, seat, ET)
-                if phase == PH_AFTER_DRAW:
+                        is_complete(hands[seat], n_rev[seat], H) and \
+                        _tsumo_scores(rs, seat, ra, T, rinshan):
+                    _allow_in(mask, legal, st, TSUMO)
+                has_kai = _mask_kai(hands[seat], riichi[seat], n_rev[seat], mask, legal, st,
+                                    row_num, row_pic, row_pic_n)
+                if phase == PH_AFTER_DRAW and ra[RA_KAN_ENABLED]:
                     _mask_kans_after_draw(rs, seat, ra)
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
-                    _mask_discards(rs, seat, ra, T, True)
+                    _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
             else:  # PH_AFTER_REVEAL
-                if ra[RA_DRAW3_ENABLED] and _stock_left(rs) >= max(ra[RA_DRAW3_MIN_STOCK], 3):
-                    _allow(rs, DRAW_THREE)
-                if ra[RA_WIN_AFTER_KAI] and _can_tsumo(rs, seat, ra, T, False):
-                    _allow(rs, TSUMO)
-                _mask_discards(rs, seat, ra, T, True)
-            a = _ask(rs, seat, phase, scores, pot, dealer, pol_ids, params, rng, T, debug)
+                if ra[RA_DRAW3_ENABLED] and _stock_left(st) >= max(ra[RA_DRAW3_MIN_STOCK], 3):
+                    _allow_in(mask, legal, st, DRAW_THREE)
+                if ra[RA_WIN_AFTER_KAI] and is_complete(hands[seat], n_rev[seat], H) and \
+                        _tsumo_scores(rs, seat, ra, T, False):
+                    _allow_in(mask, legal, st, TSUMO)
+                _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
+            _set_obs(obs, hands, rev_mask, n_rev, disc_set, riichi, st, seat, phase, scores, pot, dealer)
+            a = _decide(pol_ids[seat], obs, mask, params[seat], rng, H)
             if a == TSUMO:
-                return _finish_win(rs, seat, rs.st[ST_DRAWN], False, ra, T, rec, rinshan)
+                return _finish_win(rs, seat, st[ST_DRAWN], False, ra, T, rec, rinshan)
             if a == DRAW_THREE:
-                if _stock_left(rs) < 3:
+                if _stock_left(st) < 3:
                     raise AssertionError("draw-three with fewer than 3 cards in the stock")
-                c0 = _draw_card(rs, seat)
-                c1 = _draw_card(rs, seat)
-                c2 = _draw_card(rs, seat)
-                rs.st[ST_DRAWN] = c2
-                rs.draw3[seat] += 1
-                _log(rs, EV_DRAW_THREE, seat, c0, c1, c2, 0)
+                c0 = _draw_card(st, wall, hands, seat)
+                c1 = _draw_card(st, wall, hands, seat)
+                c2 = _draw_card(st, wall, hands, seat)
+                st[ST_DRAWN] = c2
+                draw3[seat] += 1
+                _log(st, ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
                 phase = PH_AFTER_DRAW3
                 rinshan = False
                 continue
             if a >= KAI and a < CALL:
-                row = ET.rows[a - KAI]
+                row = rows[a - KAI]
                 for j in range(3):
-                    rs.hands[seat] -= _card_unit(row[j])
+                    hands[seat] -= _card_unit(row[j])
                 _add_group(rs, seat, row[0], row[1], row[2], -1, 3, ORIGIN_KAI)
-                _log(rs, EV_KAI, seat, a - KAI, 0, 0, 0)
+                _log(st, ev, EV_KAI, seat, a - KAI, 0, 0, 0)
                 phase = PH_AFTER_REVEAL
                 continue
             if a >= KAN_CLOSED and a < KAN_OPEN:
                 k = a - KAN_CLOSED
                 c = _take_kan_group(rs, seat, k, 4)
                 _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
-                _sort_group(rs, seat, rs.n_rev[seat] - 1)
-                _log(rs, EV_KAN, seat, k, 0, 0, 0)
+                _sort_group(rs, seat, n_rev[seat] - 1)
+                _log(st, ev, EV_KAN, seat, k, 0, 0, 0)
                 _replacement(rs, seat)
                 rinshan = True
                 continue
             if a >= KAN_ADDED:
                 g = a - KAN_ADDED
                 k = _added_card(rs, seat, g)
-                rs.hands[seat] -= _card_unit(k)
+                hands[seat] -= _card_unit(k)
                 rs.rev_cards[seat, g, 3] = k
                 rs.rev_n[seat, g] = 4
-                rs.rev_mask[seat] += _card_unit(k)
+                rev_mask[seat] += _card_unit(k)
                 rs.rev_origin[seat, g] = ORIGIN_KAN_CLOSED if rs.rev_origin[seat, g] == ORIGIN_KAI \
                     else ORIGIN_KAN_OPEN
                 _sort_group(rs, seat, g)
-                _log(rs, EV_KAN, seat, k, 2, g, 0)
+                _log(st, ev, EV_KAN, seat, k, 2, g, 0)
                 _replacement(rs, seat)
                 rinshan = True
                 continue
             # a discard ends the turn
             riichi_now = a >= DISCARD_RIICHI
             k = a - (DISCARD_RIICHI if riichi_now else DISCARD)
-            rs.hands[seat] -= _card_unit(k)
-            i = rs.n_disc[seat]
-            rs.disc[seat, i] = k
-            rs.disc_called[seat, i] = False
-            rs.n_disc[seat] = i + 1
-            rs.disc_set[seat] |= kind_bit(k)
-            rs.ippatsu[seat] = 0
-            rs.temp_furiten[seat] = 0
+            hands[seat] -= _card_unit(k)
+            i = n_disc[seat]
+            disc[seat, i] = k
+            disc_called[seat, i] = False
+            n_disc[seat] = i + 1
+            disc_set[seat] |= kind_bit(k)
+            ippatsu[seat] = 0
+            temp_furiten[seat] = 0
             if riichi_now:
-                rs.riichi[seat] = 1
-                rs.ippatsu[seat] = 1
-            rs.st[ST_LAST_DISCARD] = k
-            rs.st[ST_LAST_DISCARD_IDX] = i
-            rs.st[ST_LAST_SEAT] = seat
-            rs.st[ST_LAST_WAS_EMPTY] = 1 if _stock_left(rs) == 0 else 0
-            _log(rs, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
+                riichi[seat] = 1
+                ippatsu[seat] = 1
+            st[ST_LAST_DISCARD] = k
+            st[ST_LAST_DISCARD_IDX] = i
+            st[ST_LAST_SEAT] = seat
+            st[ST_LAST_WAS_EMPTY] = 1 if _stock_left(st) == 0 else 0
+            _log(st, ev, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
             break
         seat = opp
 
@@ -713,7 +727,7 @@ def _replacement(rs, seat):
     rs.st[ST_DEAD_POS] += 1
     rs.hands[seat] += _card_unit(k)
     rs.st[ST_DRAWN] = k
-    _log(rs, EV_REPLACEMENT, seat, k, 0, 0, 0)
+    _log(rs.st, rs.ev, EV_REPLACEMENT, seat, k, 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -732,7 +746,7 @@ def _record_sets(rs, rec):
         rec[RF_DRAW3_0 + s] = rs.draw3[s]
         rec[RF_RIICHI0 + s] = rs.riichi[s]
     rec[RF_TURNS] = rs.st[ST_TURNS]
-    rec[RF_STOCK_LEFT] = _stock_left(rs)
+    rec[RF_STOCK_LEFT] = _stock_left(rs.st)
 
 
 @nb.njit(cache=True)
@@ -742,7 +756,7 @@ def _finish_win(rs, seat, card, ron, ra, T, rec, rinshan=False):
         last = rs.st[ST_LAST_WAS_EMPTY] != 0
     else:
         hand = rs.hands[seat]
-        last = _stock_left(rs) == 0 and not rinshan
+        last = _stock_left(rs.st) == 0 and not rinshan
     status, points, sub, n_sets = _score(rs, seat, hand, card,
                                          _win_flags(rs, seat, ron, last, rinshan), ra, T)
     if status != VALID:
@@ -763,13 +777,13 @@ def _finish_win(rs, seat, card, ron, ra, T, rec, rinshan=False):
             bits |= 1 << y
     rec[RF_YAKU_BITS] = bits
     _record_sets(rs, rec)
-    _log(rs, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)
+    _log(rs.st, rs.ev, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)
     return points
 
 
 @nb.njit(cache=True)
 def _tenpai(rs, seat, ra, T):
-    w = waits(rs.hands[seat], rs.rev_mask[seat], rs.n_rev[seat], T)
+    w = waits(rs.hands[seat], rs.rev_mask[seat], rs.n_rev[seat], T.core)
     if w == 0:
         return False
     if not ra[RA_TENPAI_NEEDS_YAKU]:
@@ -807,7 +821,7 @@ def _finish_draw(rs, ra, T, rec):
         rec[RF_WINNER] = 0 if pts[0] > pts[1] else 1
     rec[RF_DRAW_PAYMENT] = pay
     _record_sets(rs, rec)
-    _log(rs, EV_EXHAUSTIVE, rec[RF_WINNER], pay, pts[0], pts[1], rec[RF_TENPAI0] + 2 * rec[RF_TENPAI1])
+    _log(rs.st, rs.ev, EV_EXHAUSTIVE, rec[RF_WINNER], pay, pts[0], pts[1], rec[RF_TENPAI0] + 2 * rec[RF_TENPAI1])
     return pay
 
 
@@ -868,7 +882,7 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
         rec[RF_POT] = pot
         rec[RF_SCORE0] = scores[0]
         rec[RF_SCORE1] = scores[1]
-        _log(rs, EV_ROUND_END, w, scores[0], scores[1], pot, rec[RF_OUTCOME])
+        _log(rs.st, rs.ev, EV_ROUND_END, w, scores[0], scores[1], pot, rec[RF_OUTCOME])
         n_rounds_out += 1
         rnd += 1
         if debug and scores[0] + scores[1] + pot != total:
@@ -915,7 +929,7 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
     game_rec[GF_SCORE1] = scores[1]
     game_rec[GF_FIRST_DEALER] = first_dealer
     game_rec[GF_POT_LEFT] = pot_left
-    _log(rs, EV_GAME_END, winner, end_reason, scores[0], scores[1], pot_left)
+    _log(rs.st, rs.ev, EV_GAME_END, winner, end_reason, scores[0], scores[1], pot_left)
     return n_rounds_out
 
 

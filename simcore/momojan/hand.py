@@ -41,7 +41,7 @@ import numpy as np
 from ..bits import popcount
 from ..hashtable import filter_table, insert_or, lookup_filtered, new_filter, new_table
 from .cards import (
-    Hand, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT, SUN, MOON,
+    Hand, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
     counts_from_kinds, kinds_from_kind_set,
 )
 from .shapes import (
@@ -62,6 +62,10 @@ HR_MOMO_WILD, HR_N_SUBS, HR_SUB0, HR_SUB1, HR_COPIES = 0, 1, 2, 3, 4
 HR_DECK_NUMBERS = HR_COPIES + N_PICTURES
 HAND_RULES_LEN = HR_DECK_NUMBERS + 1
 
+# The arrays the hot kernels (waits, is_complete) and the bots need, apart from the catalogues:
+# passing this small tuple instead of HandTables keeps numba's per-call reference counting cheap.
+HandCore = namedtuple("HandCore", ["table", "shift", "filter", "pic_info", "rules", "related"])
+
 HandTables = namedtuple("HandTables", [
     "table", "shift", "filter",     # number-part hash table and its presence filter (hashtable.py)
     "pic_info",                     # uint32[2**15]: picture-counter field -> PI_* bits below
@@ -71,6 +75,7 @@ HandTables = namedtuple("HandTables", [
     "shape_sets", "shape_set_start",  # distinct set multisets, for shanten
     "partials", "partial_start",
     "related",                      # uint64[41]: kind set of kinds sharing a partial/pair with k
+    "core",                         # HandCore over the same arrays
 ])
 
 
@@ -176,12 +181,14 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
         hr[HR_SUB0 + i] = p
     hr[HR_COPIES:HR_COPIES + N_PICTURES] = rules.picture_copies
     hr[HR_DECK_NUMBERS] = rules.deck_number_mask
+    pic_info = picture_info_table()
+    related = _related_kinds(partials, heads)
     return HandTables(
-        table, shift, filt, picture_info_table(), hr,
+        table, shift, filt, pic_info, hr,
         sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
         shape_sets, index_by_first_card(shape_sets, N_KINDS),
         partials, index_by_first_card(partials, N_KINDS),
-        _related_kinds(partials, heads),
+        related, HandCore(table, shift, filt, pic_info, hr, related),
     )
 
 
@@ -327,7 +334,8 @@ def _reading(hand, code, hr):
 
 @nb.njit(cache=True)
 def is_complete(hand, n_revealed, T):
-    """Is a 3k+2 concealed hand, with ``n_revealed`` revealed sets, a winning shape (§5.1)?"""
+    """Is a 3k+2 concealed hand, with ``n_revealed`` revealed sets, a winning shape (§5.1)?
+    ``T`` is a :data:`HandCore` (``HandTables.core``)."""
     hand = np.uint64(hand)
     n_part = hand & NUM
     info = _info(T, hand)
@@ -600,14 +608,16 @@ def decompositions(hand, T, out):
 
 @nb.njit(cache=True)
 def waits_batch(hands, revealed, n_revealed, T, out):
+    H = T.core
     for i in range(hands.shape[0]):
-        out[i] = waits(hands[i], revealed[i], n_revealed[i], T)
+        out[i] = waits(hands[i], revealed[i], n_revealed[i], H)
 
 
 @nb.njit(cache=True)
 def complete_batch(hands, n_revealed, T, out):
+    H = T.core
     for i in range(hands.shape[0]):
-        out[i] = is_complete(hands[i], n_revealed[i], T)
+        out[i] = is_complete(hands[i], n_revealed[i], H)
 
 
 @nb.njit(cache=True)
@@ -628,11 +638,11 @@ class HandAnalyzer:
         self.tables = build_hand_tables(rules)
 
     def is_complete(self, hand: Hand) -> bool:
-        return bool(is_complete(np.uint64(hand.concealed_mask), hand.n_revealed, self.tables))
+        return bool(is_complete(np.uint64(hand.concealed_mask), hand.n_revealed, self.tables.core))
 
     def waits(self, hand: Hand) -> list[int]:
         w = waits(np.uint64(hand.concealed_mask), np.uint64(hand.revealed_mask), hand.n_revealed,
-                  self.tables)
+                  self.tables.core)
         return kinds_from_kind_set(int(w))
 
     def shanten(self, hand: Hand) -> int:

@@ -18,8 +18,8 @@ import numpy as np
 
 from ..errors import InputError
 from .cards import (
-    FIRST_PICTURE_KIND, N_KINDS, N_NUMBER_KINDS, N_PICTURES, MOMO, DOG, MONKEY, PHEASANT, SUN, MOON,
-    Hand, card_str, mask_from_kinds, counts_from_kinds,
+    N_KINDS, N_NUMBER_KINDS, N_PICTURES, MOMO, DOG, MONKEY, PHEASANT, SUN, MOON,
+    Hand, card_str, mask_from_kinds,
 )
 from .hand import HandTables, counts_of, decompositions, is_complete, build_hand_tables
 from .rules_array import (
@@ -213,8 +213,8 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
         yaku_out[i] = -1
     for i in range(bonus_out.shape[0]):
         bonus_out[i] = 0
-    if not is_complete(hand, n_rev, T):
-        if is_complete(hand, 99, T):
+    if not is_complete(hand, n_rev, T.core):
+        if is_complete(hand, 99, T.core):
             return TOO_FEW_SETS, 0, 0, 0
         return INCOMPLETE, 0, 0, 0
     counts = counts_of(hand)

@@ -1,0 +1,134 @@
+"""Engine throughput: full rounds per second on one core, and the cost of policy dispatch.
+
+Run: ``python benchmarks/bench_engine.py [--games N] [--scenario NAME] [--repeats R]``
+
+Rounds/s is steady state (compilation and table building are timed apart), single process, for
+the ``baseline`` policy on both seats, then ``random`` on both seats. Dispatch cost: the same recorded
+decision points are replayed through ``policies.registry.decide`` and through the policy function
+called directly; the difference is what the registry costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import numba as nb  # noqa: E402
+import numpy as np  # noqa: E402
+
+from policies.baseline import baseline_policy  # noqa: E402
+from policies.random_policy import random_policy  # noqa: E402
+from policies.registry import decide  # noqa: E402
+from simcore.momojan import scenario  # noqa: E402
+from simcore.momojan.actions import DISCARD, N_ACTIONS, OBS_HAND, OBS_LEN  # noqa: E402
+from simcore.momojan.actions import OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_TENPAI_CHECKED  # noqa: E402
+from simcore.momojan.simulate import Simulator  # noqa: E402
+
+
+def rounds_per_second(sc_name, policy, games, repeats):
+    data = scenario.load(sc_name).to_dict()
+    data["players"] = [{"policy": policy, "params": {}}] * 2
+    t = time.perf_counter()
+    sim = Simulator(scenario.from_dict(data, name=sc_name))
+    sim.play(np.arange(2), seed=1)
+    setup = time.perf_counter() - t
+    rates = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        b = sim.play(np.arange(games), seed=100 + r)
+        rates.append(len(b.rounds) / (time.perf_counter() - t))
+    return setup, statistics.median(rates), len(b.rounds) / games
+
+
+@nb.njit(cache=True)
+def _via_registry(pid, obs, masks, params, rng, T):
+    s = 0
+    for i in range(obs.shape[0]):
+        s += decide(pid, obs[i], masks[i], params, rng, T)
+    return s
+
+
+@nb.njit(cache=True)
+def _direct_baseline(obs, masks, params, rng, T):
+    s = 0
+    for i in range(obs.shape[0]):
+        s += baseline_policy(obs[i], masks[i], params, rng, T)
+    return s
+
+
+@nb.njit(cache=True)
+def _direct_random(obs, masks, params, rng, T):
+    s = 0
+    for i in range(obs.shape[0]):
+        s += random_policy(obs[i], masks[i], params, rng, T)
+    return s
+
+
+def decision_points(n, T, seed=0):
+    """Discard decisions after a draw: random 8-card hands with 2 revealed sets."""
+    rng = np.random.default_rng(seed)
+    obs = np.zeros((n, OBS_LEN), np.int64)
+    masks = np.zeros((n, N_ACTIONS), np.bool_)
+    deck = list(range(36)) + [36 + p for p in range(5) for _ in range(4)]
+    for i in range(n):
+        cards = rng.choice(len(deck), 14, replace=False)
+        hand = [deck[c] for c in cards[:8]]
+        m = 0
+        for k in hand:
+            m += (1 << k) if k < 36 else 1 << (36 + 3 * (k - 36))
+            masks[i, DISCARD + k] = True
+        obs[i, OBS_HAND] = m
+        obs[i, OBS_OWN_N_REVEALED] = 2
+        obs[i, OBS_OWN_REVEALED] = 0
+        obs[i, OBS_TENPAI_CHECKED] = 0
+    return obs, masks
+
+
+def dispatch_cost(T, n=200_000, repeats=5):
+    obs, masks = decision_points(n, T)
+    params = np.zeros(16)
+    rng = np.zeros(4, np.uint64)
+    rng[0] = 12345
+    out = {}
+    for name, fn in [("baseline via registry", lambda: _via_registry(1, obs, masks, params, rng, T)),
+                     ("baseline called directly", lambda: _direct_baseline(obs, masks, params, rng, T)),
+                     ("random via registry", lambda: _via_registry(0, obs, masks, params, rng, T)),
+                     ("random called directly", lambda: _direct_random(obs, masks, params, rng, T))]:
+        fn()
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        out[name] = statistics.median(times) / n * 1e9
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=5000)
+    ap.add_argument("--scenario", default="new_edition")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    print(f"$ python benchmarks/bench_engine.py --games {args.games} --scenario {args.scenario} "
+          f"--repeats {args.repeats}")
+    for policy in ("baseline", "random"):
+        setup, rate, rpg = rounds_per_second(args.scenario, policy, args.games, args.repeats)
+        print(f"{policy:>8} vs {policy:<8} {rate:10.0f} rounds/s  ({rate / rpg:7.0f} games/s, "
+              f"{rpg:.2f} rounds/game; setup incl. compile/cache load {setup:.1f} s)")
+    T = Simulator(scenario.load(args.scenario)).T.core
+    costs = dispatch_cost(T)
+    for k, v in costs.items():
+        print(f"{k:<26} {v:8.1f} ns per decision")
+    print(f"registry dispatch overhead: baseline {costs['baseline via registry'] - costs['baseline called directly']:+.1f} ns, "
+          f"random {costs['random via registry'] - costs['random called directly']:+.1f} ns per decision")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
