@@ -21,7 +21,7 @@ from simcore.momojan.actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, N_KIND, OBS_HAND, OBS_OWN_N_REVEALED,
     OBS_OWN_REVEALED, OBS_TENPAI_CHECKED, RON, TSUMO,
 )
-from simcore.momojan.hand import hand_size, waits
+from simcore.momojan.hand import CORE_RELATED, hand_size, waits
 
 _NUM = np.uint64((1 << 36) - 1)
 
@@ -67,12 +67,11 @@ def _loosest_card(obs, mask, T):
     """The discardable kind with the fewest partners in hand."""
     hand = np.uint64(obs[OBS_HAND])
     present = _kinds_present(hand)
-    related = T.related  # once: reading a tuple member in the loop costs a reference count
     fewest = 1 << 30
     best_k = -1
     for k in range(N_KIND):
         if mask[DISCARD + k]:
-            partners = popcount(related[k] & present)
+            partners = popcount(T[CORE_RELATED + k] & present)
             if k >= 36 and ((hand >> np.uint64(36 + 3 * (k - 36))) & np.uint64(7)) >= 2:
                 partners += 2  # a picture pair or triple
             if partners < fewest:

@@ -3,10 +3,11 @@
 Every policy is an njit function with one signature::
 
     policy(obs: int64[OBS_LEN], mask: bool[N_ACTIONS], params: float64[:], rng: uint64[4],
-           H: HandCore) -> int action
+           core: uint64[CORE_LEN]) -> int action
 
-``H`` (``HandTables.core``: the waits table and friends) is passed so that bots can ask for waits
-without rebuilding anything; it is a small tuple, so the call stays cheap.
+``core`` (``HandTables.core``: the waits table and friends in one array, layout in
+``simcore.momojan.hand``) lets bots ask for waits without rebuilding anything. Every argument is a
+plain array because numba reference-counts each array a call receives, atomically.
 ``decide`` dispatches on the policy id with a plain branch, so the engine calls the policy directly
 inside compiled code: no Python, no function-pointer indirection (``benchmarks/bench_engine.py``
 measures the dispatch cost against the policies themselves).

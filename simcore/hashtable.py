@@ -89,3 +89,21 @@ def lookup_filtered(table, filt, key, shift):
     if not (filt[w] & b):
         return np.uint64(0)
     return lookup(table, key, shift)
+
+
+@nb.njit(cache=True, inline="always")
+def lookup_filtered_at(arr, table_base, filter_base, log2_capacity, key):
+    """``lookup_filtered`` for a table and filter stored inside a larger array at the given
+    offsets (so that a kernel can receive one array instead of several)."""
+    w, b = _filter_bit(key)
+    if not (arr[filter_base + w] & b):
+        return np.uint64(0)
+    mask = (np.int64(1) << log2_capacity) - 1
+    i = _slot(key, np.uint64(64 - log2_capacity))
+    while True:
+        k = arr[table_base + 2 * i]
+        if k == key:
+            return arr[table_base + 2 * i + 1]
+        if k == EMPTY:
+            return np.uint64(0)
+        i = (i + 1) & mask

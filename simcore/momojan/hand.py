@@ -39,7 +39,9 @@ import numba as nb
 import numpy as np
 
 from ..bits import popcount
-from ..hashtable import filter_table, insert_or, lookup_filtered, new_filter, new_table
+from ..hashtable import (
+    FILTER_LOG2_BITS, filter_table, insert_or, lookup_filtered_at, new_filter, new_table,
+)
 from .cards import (
     Hand, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
     counts_from_kinds, kinds_from_kind_set,
@@ -62,9 +64,16 @@ HR_MOMO_WILD, HR_N_SUBS, HR_SUB0, HR_SUB1, HR_COPIES = 0, 1, 2, 3, 4
 HR_DECK_NUMBERS = HR_COPIES + N_PICTURES
 HAND_RULES_LEN = HR_DECK_NUMBERS + 1
 
-# The arrays the hot kernels (waits, is_complete) and the bots need, apart from the catalogues:
-# passing this small tuple instead of HandTables keeps numba's per-call reference counting cheap.
-HandCore = namedtuple("HandCore", ["table", "shift", "filter", "pic_info", "rules", "related"])
+# The hand core: everything the hot kernels (waits, is_complete) and the bots need, in ONE uint64
+# array. numba increfs and decrefs every array a function receives (each member of a tuple too),
+# atomically, on every call; with one array instead of six that cost, which dominated the round
+# loop, all but disappears. Layout (offsets in words):
+CORE_TABLE = 0                                         # number-part hash table (2 words a slot)
+CORE_FILTER = CORE_TABLE + (2 << TABLE_LOG2)           # its presence filter
+CORE_PIC_INFO = CORE_FILTER + (1 << (FILTER_LOG2_BITS - 6))  # picture-counter facts, 2**15 words
+CORE_RELATED = CORE_PIC_INFO + (1 << 15)               # kinds sharing a partial/head with kind k
+CORE_RULES = CORE_RELATED + N_KINDS                    # the hand rules vector (HR_* above)
+CORE_LEN = CORE_RULES + HAND_RULES_LEN
 
 HandTables = namedtuple("HandTables", [
     "table", "shift", "filter",     # number-part hash table and its presence filter (hashtable.py)
@@ -75,7 +84,7 @@ HandTables = namedtuple("HandTables", [
     "shape_sets", "shape_set_start",  # distinct set multisets, for shanten
     "partials", "partial_start",
     "related",                      # uint64[41]: kind set of kinds sharing a partial/pair with k
-    "core",                         # HandCore over the same arrays
+    "core",                         # uint64[CORE_LEN]: the same data in one array (CORE_* offsets)
 ])
 
 
@@ -118,10 +127,11 @@ def _uncanonical(v, fa, fb, fc):
 
 
 @nb.njit(cache=True, inline="always")
-def number_value(T, n_part):
+def number_value(core, n_part):
     """Table value (wait bits, COMPLETE_* flags) of a number part, in the hand's own fruits."""
     key, fa, fb, fc = canonical_rows(n_part)
-    return _uncanonical(lookup_filtered(T.table, T.filter, key, T.shift), fa, fb, fc)
+    return _uncanonical(lookup_filtered_at(core, CORE_TABLE, CORE_FILTER, TABLE_LOG2, key),
+                        fa, fb, fc)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,12 +193,14 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
     hr[HR_DECK_NUMBERS] = rules.deck_number_mask
     pic_info = picture_info_table()
     related = _related_kinds(partials, heads)
+    core = np.concatenate([table, filt, pic_info, related, hr.astype(np.uint64)])
+    assert len(core) == CORE_LEN
     return HandTables(
         table, shift, filt, pic_info, hr,
         sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
         shape_sets, index_by_first_card(shape_sets, N_KINDS),
         partials, index_by_first_card(partials, N_KINDS),
-        related, HandCore(table, shift, filt, pic_info, hr, related),
+        related, core,
     )
 
 
@@ -256,8 +268,13 @@ def picture_info_table() -> np.ndarray:
 
 
 @nb.njit(cache=True, inline="always")
-def _info(T, hand):
-    return T.pic_info[np.int64(np.uint64(hand) >> np.uint64(PIC_SHIFT))]
+def _info(core, hand):
+    return core[CORE_PIC_INFO + np.int64(np.uint64(hand) >> np.uint64(PIC_SHIFT))]
+
+
+@nb.njit(cache=True, inline="always")
+def _rule(core, i):
+    return np.int64(core[CORE_RULES + i])
 
 
 @nb.njit(cache=True, inline="always")
@@ -266,44 +283,44 @@ def _size(info, n_part):
 
 
 @nb.njit(cache=True, inline="always")
-def _split_waits(T, n_part, info):
+def _split_waits(core, n_part, info):
     """Kind set of cards completing (number part ``n_part``) + (pictures described by ``info``),
     ignoring availability. The whole hand has 3k+1 cards. The picture facts are checked first, so
     the table is only consulted when the pictures allow a win."""
     r = popcount(n_part) % 3
     if r == 1:  # the number part takes the card and the head; pictures must be sets only
         if info & PI_SETS_ONLY:
-            return number_value(T, n_part) & NUM
+            return number_value(core, n_part) & NUM
         return np.uint64(0)
     if r == 2:  # pictures hold the head: the number part completes, or the pictures' pair does
         if not (info & PI_HEAD):
             return np.uint64(0)
-        v = number_value(T, n_part)
+        v = number_value(core, n_part)
         out = v & NUM
         if v & COMPLETE_HEAD:
             out |= ((info >> PI_TO_SETS_SHIFT) & np.uint64(31)) << np.uint64(N_NUMBER_KINDS)
         return out
     to_head = (info >> PI_TO_HEAD_SHIFT) & np.uint64(31)  # r == 0: pictures take card and head
-    if to_head and (number_value(T, n_part) & COMPLETE_SETS):
+    if to_head and (number_value(core, n_part) & COMPLETE_SETS):
         return to_head << np.uint64(N_NUMBER_KINDS)
     return np.uint64(0)
 
 
 @nb.njit(cache=True, inline="always")
-def _split_complete(T, n_part, info):
+def _split_complete(core, n_part, info):
     r = popcount(n_part) % 3
     if r == 0:
-        return (info & PI_HEAD) != 0 and (number_value(T, n_part) & COMPLETE_SETS) != 0
+        return (info & PI_HEAD) != 0 and (number_value(core, n_part) & COMPLETE_SETS) != 0
     if r == 2:
-        return (info & PI_SETS_ONLY) != 0 and (number_value(T, n_part) & COMPLETE_HEAD) != 0
+        return (info & PI_SETS_ONLY) != 0 and (number_value(core, n_part) & COMPLETE_HEAD) != 0
     return False
 
 
 @nb.njit(cache=True)
-def _n_readings(hand, hr):
+def _n_readings(hand, core):
     """Readings of the hand's rank-1 cards: each stays a number or becomes a substitute picture."""
     n1 = popcount(np.uint64(hand) & RANK1_BITS)
-    base = 1 + hr[HR_N_SUBS]
+    base = 1 + _rule(core, HR_N_SUBS)
     total = 1
     for _ in range(n1):
         total *= base
@@ -311,11 +328,11 @@ def _n_readings(hand, hr):
 
 
 @nb.njit(cache=True)
-def _reading(hand, code, hr):
+def _reading(hand, code, core):
     """Apply reading ``code`` (base 1 + n_subs digits, one per rank-1 card in the hand); return
     the hand with the substituted cards moved from the number bits to the picture counters."""
     hand = np.uint64(hand)
-    base = 1 + hr[HR_N_SUBS]
+    base = 1 + _rule(core, HR_N_SUBS)
     rest = hand & RANK1_BITS
     while rest:
         low = rest & (~rest + np.uint64(1))
@@ -324,7 +341,7 @@ def _reading(hand, code, hr):
         code //= base
         if digit > 0:
             hand ^= low
-            hand += np.uint64(1) << np.uint64(PIC_SHIFT + 3 * hr[HR_SUB0 + digit - 1])
+            hand += np.uint64(1) << np.uint64(PIC_SHIFT + 3 * _rule(core, HR_SUB0 + digit - 1))
     return hand
 
 
@@ -335,18 +352,19 @@ def _reading(hand, code, hr):
 @nb.njit(cache=True)
 def is_complete(hand, n_revealed, T):
     """Is a 3k+2 concealed hand, with ``n_revealed`` revealed sets, a winning shape (§5.1)?
-    ``T`` is a :data:`HandCore` (``HandTables.core``)."""
+    ``T`` is the hand core array (``HandTables.core``)."""
     hand = np.uint64(hand)
+    core = T
     n_part = hand & NUM
-    info = _info(T, hand)
+    info = _info(core, hand)
     n = _size(info, n_part)
     if n % 3 != 2 or (n - 2) // 3 + n_revealed < 3:
         return False
-    if T.rules[HR_N_SUBS] == 0:
-        return _split_complete(T, n_part, info)
-    for code in range(_n_readings(hand, T.rules)):
-        h = _reading(hand, code, T.rules)
-        if _split_complete(T, h & NUM, _info(T, h)):
+    if _rule(core, HR_N_SUBS) == 0:
+        return _split_complete(core, n_part, info)
+    for code in range(_n_readings(hand, core)):
+        h = _reading(hand, code, core)
+        if _split_complete(core, h & NUM, _info(core, h)):
             return True
     return False
 
@@ -358,32 +376,34 @@ def waits(hand, revealed, n_revealed, T):
     A card is a wait if it exists in the deck, is not among the player's own hand and revealed cards
     (a picture counts while the player holds fewer than all its copies), and completes the shape with
     at least 3 sets in all. ``revealed`` is the hand mask of the player's revealed cards.
+    ``T`` is the hand core array (``HandTables.core``).
     """
     hand = np.uint64(hand)
     revealed = np.uint64(revealed)
+    core = T
     n_part = hand & NUM
-    info = _info(T, hand)
+    info = _info(core, hand)
     n = _size(info, n_part)
     if n % 3 != 1 or (n - 1) // 3 + n_revealed < 3:
         return np.uint64(0)
-    hr = T.rules
-    if hr[HR_N_SUBS] == 0:
-        out = _split_waits(T, n_part, info)
+    n_subs = _rule(core, HR_N_SUBS)
+    if n_subs == 0:
+        out = _split_waits(core, n_part, info)
     else:
         out = np.uint64(0)
-        for code in range(_n_readings(hand, hr)):
-            h = _reading(hand, code, hr)
-            w = _split_waits(T, h & NUM, _info(T, h))
-            for i in range(hr[HR_N_SUBS]):  # a rank-1 card can be the substitute that wins
-                if w & kind_bit(N_NUMBER_KINDS + hr[HR_SUB0 + i]):
+        for code in range(_n_readings(hand, core)):
+            h = _reading(hand, code, core)
+            w = _split_waits(core, h & NUM, _info(core, h))
+            for i in range(n_subs):  # a rank-1 card can be the substitute that wins
+                if w & kind_bit(N_NUMBER_KINDS + _rule(core, HR_SUB0 + i)):
                     w |= RANK1_BITS
             out |= w
     if out == 0:
         return out
     # Availability: number cards in the deck and not held or revealed; pictures while copies remain.
-    out &= ~((hand | revealed) & NUM) & (np.uint64(hr[HR_DECK_NUMBERS]) | ~NUM)
+    out &= ~((hand | revealed) & NUM) & (core[CORE_RULES + HR_DECK_NUMBERS] | ~NUM)
     for p in range(N_PICTURES):
-        if picture_count(hand, p) + picture_count(revealed, p) >= hr[HR_COPIES + p]:
+        if picture_count(hand, p) + picture_count(revealed, p) >= _rule(core, HR_COPIES + p):
             out &= ~kind_bit(N_NUMBER_KINDS + p)
     return out
 
