@@ -53,19 +53,11 @@ def _via_registry(pid, obs, masks, params, rng, T):
     return s
 
 
-@nb.njit(cache=True)
-def _direct_baseline(obs, masks, params, rng, T):
+@nb.njit  # not cached: it takes a function argument (one specialisation per policy)
+def _direct(policy, obs, masks, params, rng, T):
     s = 0
     for i in range(obs.shape[0]):
-        s += baseline_policy(obs[i], masks[i], params, rng, T)
-    return s
-
-
-@nb.njit(cache=True)
-def _direct_random(obs, masks, params, rng, T):
-    s = 0
-    for i in range(obs.shape[0]):
-        s += random_policy(obs[i], masks[i], params, rng, T)
+        s += policy(obs[i], masks[i], params, rng, T)
     return s
 
 
@@ -96,9 +88,9 @@ def dispatch_cost(T, n=200_000, repeats=5):
     rng[0] = 12345
     out = {}
     for name, fn in [("baseline via registry", lambda: _via_registry(1, obs, masks, params, rng, T)),
-                     ("baseline called directly", lambda: _direct_baseline(obs, masks, params, rng, T)),
+                     ("baseline called directly", lambda: _direct(baseline_policy, obs, masks, params, rng, T)),
                      ("random via registry", lambda: _via_registry(0, obs, masks, params, rng, T)),
-                     ("random called directly", lambda: _direct_random(obs, masks, params, rng, T))]:
+                     ("random called directly", lambda: _direct(random_policy, obs, masks, params, rng, T))]:
         fn()
         times = []
         for _ in range(repeats):

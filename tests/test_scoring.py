@@ -212,3 +212,11 @@ def test_score_text_matches_scorer():
     r = score_text("kai:111z kai:456o chi:789o 23o 44z", "1o", "ron", True, False, "3l",
                    rules="new_edition_confirmed_only")
     assert r.points == 14
+
+
+def test_momo_run_counts_as_wild_only_when_momo_is_wild():
+    hand, win = "kai:123m kai:456l chi:789l 23o 44z", "1o"
+    assert "ittsu" in score(hand, win).yaku
+    s = Scorer(scenario.from_dict({"deck": {"wild_fruit": None}}))
+    r = s.score(parse_hand_for(hand, s.scenario.hand_rules), parse_card(win), False)
+    assert "ittsu" not in r.yaku

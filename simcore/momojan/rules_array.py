@@ -49,11 +49,12 @@ _SCALARS = [
     ("TAKARAMONO_COND", "scoring.yaku.takaramono.condition"),
     ("OSHIMAI_ENDS", "scoring.yaku.oshimai.ends_game"),
     ("KAN_ENABLED", "kan.enabled"), ("KAN_CLOSED", "kan.closed"), ("KAN_OPEN", "kan.open"),
-    ("KAN_ADDED", "kan.added"), ("RANKS", "deck.ranks"),
+    ("KAN_ADDED", "kan.added"), ("RANKS", "deck.ranks"), ("MOMO_WILD", "deck.wild_fruit"),
 ]
 _ENUMS = {"exhaustive_draw.rounding": ROUNDING, "game.tie_break": TIE_BREAK,
           "game.leftover_pot": LEFTOVER_POT,
-          "scoring.yaku.takaramono.condition": TAKARAMONO_CONDITIONS}
+          "scoring.yaku.takaramono.condition": TAKARAMONO_CONDITIONS,
+          "deck.wild_fruit": (None, "momo")}
 
 (RA_START_POINTS, RA_HAND_SIZE, RA_DEAD_WALL, RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_DRAW3_ENABLED,
  RA_DRAW3_MIN_STOCK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI, RA_KAI_OPTIONAL, RA_RIICHI_ENABLED,
@@ -61,7 +62,8 @@ _ENUMS = {"exhaustive_draw.rounding": ROUNDING, "game.tie_break": TIE_BREAK,
  RA_DRAW_KAI_POINTS, RA_DRAW_CALL_POINTS, RA_DRAW_ROUNDING, RA_TENPAI_NEEDS_YAKU, RA_DEALERSHIPS,
  RA_STREAK_WIN, RA_BUST_BELOW, RA_TIE_BREAK, RA_LEFTOVER_POT, RA_POT_CARRY, RA_DOUBLE_THRESHOLD,
  RA_DOUBLE_FACTOR, RA_DORA_PER_CARD, RA_RON_BONUS, RA_SET_BONUS_IS_YAKU, RA_TAKARAMONO_COND,
- RA_OSHIMAI_ENDS, RA_KAN_ENABLED, RA_KAN_CLOSED, RA_KAN_OPEN, RA_KAN_ADDED, RA_RANKS) = range(len(_SCALARS))
+ RA_OSHIMAI_ENDS, RA_KAN_ENABLED, RA_KAN_CLOSED, RA_KAN_OPEN, RA_KAN_ADDED, RA_RANKS,
+ RA_MOMO_WILD) = range(len(_SCALARS))
 RA_SET_BONUS = len(_SCALARS)            # 4 entries: 4, 5, 6, 7+ sets
 RA_YAKU_ENABLED = RA_SET_BONUS + 4      # N_YAKU entries
 RA_YAKU_POINTS = RA_YAKU_ENABLED + N_YAKU

@@ -24,7 +24,7 @@ from .cards import (
 from .hand import HandTables, counts_of, decompositions, is_complete, build_hand_tables
 from .rules_array import (
     N_YAKU, YAKU_KEYS, RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD, RA_RANKS,
-    RA_RON_BONUS, RA_SET_BONUS, RA_SET_BONUS_IS_YAKU, RA_TAKARAMONO_COND, RA_YAKU_ENABLED,
+    RA_MOMO_WILD, RA_RON_BONUS, RA_SET_BONUS, RA_SET_BONUS_IS_YAKU, RA_TAKARAMONO_COND, RA_YAKU_ENABLED,
     RA_YAKU_POINTS, Y_CHINITSU, Y_DOG, Y_HAITEI, Y_HONITSU, Y_HOUTEI, Y_IPPATSU, Y_ITTSU, Y_KAN,
     Y_KERAI, Y_KIBIDANGO, Y_OSHIMAI, Y_RIICHI, Y_RINSHAN, Y_SANSHOKU, Y_TAKARAMONO, Y_TANYAO,
     Y_TOITOI, Y_YONSHOKU, build_rules_array,
@@ -116,6 +116,7 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
             concealed_with_win += sets[i, A_WIN]
         elif o == ORIGIN_KAI or o == ORIGIN_KAN_CLOSED:
             only_calls = False
+    wild = ra[RA_MOMO_WILD] != 0  # momo fills runs (and fruit-purity yaku) of other fruits
     # Card facts over every card the winner holds.
     n_num = 0
     n_pic = 0
@@ -126,7 +127,7 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
             continue
         if k < N_NUMBER_KINDS:
             n_num += counts[k]
-            if k // 9 != MOMO:
+            if k // 9 != MOMO or not wild:
                 fruits_seen |= 1 << (k // 9)
             r = k % 9 + 1
             if r == 1 or r == 9:
@@ -142,10 +143,10 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
     cond[Y_IPPATSU] = (flags & WIN_RIICHI) != 0 and (flags & WIN_IPPATSU) != 0
     for p in range(N_PICTURES):
         cond[Y_DOG + p] = has_pic[p]
-    for f in range(1, 4):
+    for f in range(4):
         ok = True
         for start in (0, 3, 6):
-            if not (run_at[f, start] or run_at[MOMO, start]):
+            if not (run_at[f, start] or (wild and run_at[MOMO, start])):
                 ok = False
         if ok:
             cond[Y_ITTSU] = True
@@ -169,6 +170,7 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
         distinct = 0
         for f in range(1, 4):
             distinct += run_at[f, start]
+        # An all-momo run is the momo fruit's own run, and (when momo is wild) may stand for one.
         if distinct + (1 if run_at[MOMO, start] else 0) >= 3:
             cond[Y_SANSHOKU] = True
         if distinct == 3 and run_at[MOMO, start]:
