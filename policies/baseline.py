@@ -33,7 +33,7 @@ def _unit(k):
     return np.uint64(1) << np.uint64(36 + 3 * (k - 36))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _kinds_present(hand):
     out = np.uint64(hand) & _NUM
     for p in range(5):
@@ -42,7 +42,7 @@ def _kinds_present(hand):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _tenpai_discard(obs, mask, T):
     """The discard (kind) leaving the hand tenpai with the most waits, or -1."""
     hand = np.uint64(obs[OBS_HAND])
@@ -62,7 +62,7 @@ def _tenpai_discard(obs, mask, T):
     return best_k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _loosest_card(obs, mask, T):
     """The discardable kind with the fewest partners in hand."""
     hand = np.uint64(obs[OBS_HAND])

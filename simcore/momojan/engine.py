@@ -515,6 +515,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
     disc_set, draw3 = rs.disc_set, rs.draw3
     row_num, row_pic, row_pic_n, by_card = ET.row_num, ET.row_pic, ET.row_pic_n, ET.rows_by_card
     by_card_start, rows, row_is_run = ET.rows_by_card_start, ET.rows, ET.row_is_run
+    seat_params = (params[0], params[1])  # sliced once, not on every decision
     _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
     seat = dealer
     while True:
@@ -546,7 +547,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
         _set_obs(obs, hands, rev_mask, n_rev, disc_set, riichi, st, seat, PH_START, scores, pot, dealer)
-        a = _decide(pol_ids[seat], obs, mask, params[seat], rng, H)
+        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H)
         if ron_ok and a != RON:
             temp_furiten[seat] = 1
         if a == RON:
@@ -608,7 +609,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     _allow_in(mask, legal, st, TSUMO)
                 _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
             _set_obs(obs, hands, rev_mask, n_rev, disc_set, riichi, st, seat, phase, scores, pot, dealer)
-            a = _decide(pol_ids[seat], obs, mask, params[seat], rng, H)
+            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H)
             if a == TSUMO:
                 return _finish_win(rs, seat, st[ST_DRAWN], False, ra, T, rec, rinshan)
             if a == DRAW_THREE:
