@@ -360,22 +360,43 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, H, rii
                   and _stock_left(st) >= ra[RA_RIICHI_MIN_STOCK]
                   and (hand_size(hand) - 2) // 3 + n_rev >= 3)
     obs[OBS_TENPAI_CHECKED] = 1 if can_riichi else 0
+    # _allow_in written out: see _mask_kai.
+    n_legal = st[ST_N_LEGAL]
     for k in range(N_KINDS):
         if count_in(hand, k):
-            _allow_in(mask, legal, st, DISCARD + k)
+            mask[DISCARD + k] = True
+            legal[n_legal] = DISCARD + k
+            n_legal += 1
             if can_riichi and waits(hand - _card_unit(k), rev, n_rev, H):
-                _allow_in(mask, legal, st, DISCARD_RIICHI + k)
+                mask[DISCARD_RIICHI + k] = True
+                legal[n_legal] = DISCARD_RIICHI + k
+                n_legal += 1
+    st[ST_N_LEGAL] = n_legal
 
 
 @nb.njit(cache=True, inline="always")
 def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n):
     if hand_size(hand) < 4 or in_riichi or n_rev >= MAX_REVEALED:
         return False
+    # The row test and _allow_in are written out here: an inlined helper that receives arrays
+    # costs numba a reference count per array per call, and this loop runs over every row.
     found = False
+    n_legal = st[ST_N_LEGAL]
+    hand = np.uint64(hand)
     for r in range(row_num.shape[0]):
-        if _row_in_hand(hand, row_num, row_pic, row_pic_n, r, -1):
-            _allow_in(mask, legal, st, KAI + r)
-            found = True
+        num = row_num[r]
+        if (hand & num) != num:
+            continue
+        pic_n = row_pic_n[r]
+        if pic_n and picture_count(hand, row_pic[r]) < pic_n:
+            continue
+        a = KAI + r
+        if not mask[a]:
+            mask[a] = True
+            legal[n_legal] = a
+            n_legal += 1
+        found = True
+    st[ST_N_LEGAL] = n_legal
     return found
 
 
@@ -542,7 +563,9 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
             for i in range(by_card_start[d], by_card_start[d + 1]):
                 r = by_card[i]
                 if _row_in_hand(hand, row_num, row_pic, row_pic_n, r, d):
-                    _allow_in(mask, legal, st, CALL + r)
+                    mask[CALL + r] = True  # each row once: no duplicate check needed
+                    legal[st[ST_N_LEGAL]] = CALL + r
+                    st[ST_N_LEGAL] += 1
             if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and _kan_group_count(hand, d) == 3
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
