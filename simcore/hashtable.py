@@ -46,20 +46,6 @@ def insert_or(table, key, val, shift):
     return False
 
 
-@nb.njit(cache=True, inline="always")
-def lookup(table, key, shift):
-    """Value stored for ``key``, or 0 if absent."""
-    mask = table.shape[0] // 2 - 1
-    i = _slot(key, shift)
-    while True:
-        k = table[2 * i]
-        if k == key:
-            return table[2 * i + 1]
-        if k == EMPTY:
-            return np.uint64(0)
-        i = (i + 1) & mask
-
-
 # A presence filter (one-hash Bloom filter) in front of the table: most lookups in practice are for
 # absent keys, and a bit in a 1 MiB array is much cheaper to test than a probe in the table.
 
@@ -83,18 +69,10 @@ def filter_table(table, filt):
 
 
 @nb.njit(cache=True, inline="always")
-def lookup_filtered(table, filt, key, shift):
-    """``lookup`` that first asks the filter; no false negatives, so the answer is the same."""
-    w, b = _filter_bit(key)
-    if not (filt[w] & b):
-        return np.uint64(0)
-    return lookup(table, key, shift)
-
-
-@nb.njit(cache=True, inline="always")
 def lookup_filtered_at(arr, table_base, filter_base, log2_capacity, key):
-    """``lookup_filtered`` for a table and filter stored inside a larger array at the given
-    offsets (so that a kernel can receive one array instead of several)."""
+    """Value stored for ``key`` (0 if absent) in a table and its filter that live inside the larger
+    array ``arr`` at the given offsets (so that a kernel receives one array instead of several).
+    The filter has no false negatives, so an absent bit answers without probing the table."""
     w, b = _filter_bit(key)
     if not (arr[filter_base + w] & b):
         return np.uint64(0)

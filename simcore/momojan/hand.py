@@ -76,15 +76,13 @@ CORE_RULES = CORE_RELATED + N_KINDS                    # the hand rules vector (
 CORE_LEN = CORE_RULES + HAND_RULES_LEN
 
 HandTables = namedtuple("HandTables", [
-    "table", "shift", "filter",     # number-part hash table and its presence filter (hashtable.py)
-    "pic_info",                     # uint32[2**15]: picture-counter field -> PI_* bits below
     "rules",                        # int64[HAND_RULES_LEN], layout above
     "sets", "set_start",            # set catalogue (shapes.py) and its first-card index
     "heads", "head_start",
     "shape_sets", "shape_set_start",  # distinct set multisets, for shanten
     "partials", "partial_start",
-    "related",                      # uint64[41]: kind set of kinds sharing a partial/pair with k
-    "core",                         # uint64[CORE_LEN]: the same data in one array (CORE_* offsets)
+    "core",                         # uint64[CORE_LEN]: number-part hash table, its presence
+                                    # filter, picture facts, related kinds, hand rules (CORE_*)
 ])
 
 
@@ -196,11 +194,11 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
     core = np.concatenate([table, filt, pic_info, related, hr.astype(np.uint64)])
     assert len(core) == CORE_LEN
     return HandTables(
-        table, shift, filt, pic_info, hr,
+        hr,
         sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
         shape_sets, index_by_first_card(shape_sets, N_KINDS),
         partials, index_by_first_card(partials, N_KINDS),
-        related, core,
+        core,
     )
 
 
