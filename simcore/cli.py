@@ -67,21 +67,21 @@ def waits(hands, file, rules, as_json):
 
     Example: momojan-sim waits "kai:111z chi:789o 23o 44z 123l"
     """
-    from .momojan.analysis import describe
+    from .momojan.analysis import describe, parse_hand_for
     from .momojan.editions import hand_rules
     from .momojan.hand import HandAnalyzer
 
     lines = _read_lines(hands, file)
     analyzer_rules = hand_rules(rules)
     # Parse everything first: a bad line stops the run before anything is printed.
-    from .momojan.analysis import parse_hand_for
+    parsed = []
     for label, text in lines:
         try:
-            parse_hand_for(text, analyzer_rules)
+            parsed.append(parse_hand_for(text, analyzer_rules))
         except InputError as exc:
             raise InputError(f"{label}: {exc}") from None
     analyzer = HandAnalyzer(analyzer_rules)
-    reports = [describe(text, analyzer) for _, text in lines]
+    reports = [describe(text, analyzer, hand) for (_, text), hand in zip(lines, parsed)]
     if as_json:
         for r in reports:
             click.echo(json.dumps(r, ensure_ascii=False))

@@ -26,13 +26,14 @@ def parse_hand_for(text: str, rules: HandRules, kan_allowed: bool = True) -> Han
     return hand
 
 
-def describe(text: str, analyzer: HandAnalyzer) -> dict:
+def describe(text: str, analyzer: HandAnalyzer, hand: Hand | None = None) -> dict:
     """``{"input", "concealed", "revealed", "tenpai", "waits", "complete", "shanten"}`` for a hand.
 
     A 3k+1 hand reports its waits (canonical notation) and is tenpai when it has any; a 3k+2 hand
-    reports whether it is complete, with no waits.
+    reports whether it is complete, with no waits. Pass ``hand`` when ``text`` is already parsed.
     """
-    hand = parse_hand_for(text, analyzer.rules)
+    if hand is None:
+        hand = parse_hand_for(text, analyzer.rules)
     n = len(hand.concealed)
     waiting = analyzer.waits(hand) if n % 3 == 1 else []
     return {
