@@ -46,18 +46,18 @@ def rounds_per_second(sc_name, policy, games, repeats):
 
 
 @nb.njit(cache=True)
-def _via_registry(pid, obs, masks, params, rng, T):
+def _via_registry(pid, obs, masks, params, rng, T, ra):
     s = 0
     for i in range(obs.shape[0]):
-        s += decide(pid, obs[i], masks[i], params, rng, T)
+        s += decide(pid, obs[i], masks[i], params, rng, T, ra)
     return s
 
 
 @nb.njit  # not cached: it takes a function argument (one specialisation per policy)
-def _direct(policy, obs, masks, params, rng, T):
+def _direct(policy, obs, masks, params, rng, T, ra):
     s = 0
     for i in range(obs.shape[0]):
-        s += policy(obs[i], masks[i], params, rng, T)
+        s += policy(obs[i], masks[i], params, rng, T, ra)
     return s
 
 
@@ -81,16 +81,16 @@ def decision_points(n, T, seed=0):
     return obs, masks
 
 
-def dispatch_cost(T, n=200_000, repeats=5):
+def dispatch_cost(T, ra, n=200_000, repeats=5):
     obs, masks = decision_points(n, T)
     params = np.zeros(16)
     rng = np.zeros(4, np.uint64)
     rng[0] = 12345
     out = {}
-    for name, fn in [("baseline via registry", lambda: _via_registry(1, obs, masks, params, rng, T)),
-                     ("baseline called directly", lambda: _direct(baseline_policy, obs, masks, params, rng, T)),
-                     ("random via registry", lambda: _via_registry(0, obs, masks, params, rng, T)),
-                     ("random called directly", lambda: _direct(random_policy, obs, masks, params, rng, T))]:
+    for name, fn in [("baseline via registry", lambda: _via_registry(1, obs, masks, params, rng, T, ra)),
+                     ("baseline called directly", lambda: _direct(baseline_policy, obs, masks, params, rng, T, ra)),
+                     ("random via registry", lambda: _via_registry(0, obs, masks, params, rng, T, ra)),
+                     ("random called directly", lambda: _direct(random_policy, obs, masks, params, rng, T, ra))]:
         fn()
         times = []
         for _ in range(repeats):
@@ -113,8 +113,8 @@ def main(argv=None):
         setup, rate, rpg = rounds_per_second(args.scenario, policy, args.games, args.repeats)
         print(f"{policy:>8} vs {policy:<8} {rate:10.0f} rounds/s  ({rate / rpg:7.0f} games/s, "
               f"{rpg:.2f} rounds/game; setup incl. compile/cache load {setup:.1f} s)")
-    T = Simulator(scenario.load(args.scenario)).T.core
-    costs = dispatch_cost(T)
+    sim = Simulator(scenario.load(args.scenario))
+    costs = dispatch_cost(sim.T.core, sim.ra)
     for k, v in costs.items():
         print(f"{k:<26} {v:8.1f} ns per decision")
     print(f"registry dispatch overhead: baseline {costs['baseline via registry'] - costs['baseline called directly']:+.1f} ns, "

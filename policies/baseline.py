@@ -81,7 +81,7 @@ def _loosest_card(obs, mask, T):
 
 
 @nb.njit(cache=True)
-def baseline_policy(obs, mask, params, rng, T):
+def baseline_policy(obs, mask, params, rng, T, ra):
     if mask[RON]:
         return RON
     if mask[TSUMO]:

@@ -3,7 +3,7 @@
 Every policy is an njit function with one signature::
 
     policy(obs: int64[OBS_LEN], mask: bool[N_ACTIONS], params: float64[:], rng: uint64[4],
-           core: uint64[CORE_LEN]) -> int action
+           core: uint64[CORE_LEN], ra: int64[RULES_LEN]) -> int action
 
 ``core`` (``HandTables.core``: the waits table and friends in one array, layout in
 ``simcore.momojan.hand``) lets bots ask for waits without rebuilding anything. Every argument is a
@@ -26,7 +26,7 @@ POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
 
 
 @nb.njit(cache=True)
-def decide(policy_id, obs, mask, params, rng, T):
+def decide(policy_id, obs, mask, params, rng, T, ra):
     if policy_id == 0:
-        return random_policy(obs, mask, params, rng, T)
-    return baseline_policy(obs, mask, params, rng, T)
+        return random_policy(obs, mask, params, rng, T, ra)
+    return baseline_policy(obs, mask, params, rng, T, ra)

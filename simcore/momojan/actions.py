@@ -47,8 +47,10 @@ PHASE_NAMES = ("start", "after_draw", "after_reveal", "after_draw_three")
 (OBS_HAND, OBS_OWN_REVEALED, OBS_OPP_REVEALED, OBS_OWN_N_REVEALED, OBS_OPP_N_REVEALED,
  OBS_OWN_DISCARDS, OBS_OPP_DISCARDS, OBS_DORA_INDICATOR, OBS_STOCK, OBS_OWN_SCORE, OBS_OPP_SCORE,
  OBS_POT, OBS_OWN_RIICHI, OBS_OPP_RIICHI, OBS_PHASE, OBS_LAST_DISCARD, OBS_SEAT, OBS_DEALER,
- OBS_DRAWN, OBS_OPP_HAND_SIZE, OBS_TURN, OBS_TENPAI_CHECKED) = range(22)
-OBS_LEN = 22
+ OBS_DRAWN, OBS_OPP_HAND_SIZE, OBS_TURN, OBS_TENPAI_CHECKED, OBS_SEEN) = range(23)
+OBS_LEN = 23
+# OBS_SEEN: hand mask of every card the seat can see (own hand, both players' revealed sets and
+# uncalled discards, the dora indicator); unseen copies of kind k = deck copies - count in it.
 # OBS_TENPAI_CHECKED = 1: the engine checked every discard for riichi, so the legal
 # DISCARD_RIICHI actions are exactly the discards that leave the hand tenpai.
 

@@ -32,7 +32,7 @@ from .actions import (
     OBS_LAST_DISCARD, OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE, OBS_OPP_N_REVEALED,
     OBS_OPP_REVEALED, OBS_OPP_RIICHI, OBS_OPP_SCORE, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED,
     OBS_OWN_REVEALED, OBS_OWN_RIICHI, OBS_OWN_SCORE, OBS_PHASE, OBS_POT, OBS_SEAT, OBS_STOCK,
-    OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
+    OBS_SEEN, OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
 )
 from .cards import N_KINDS, N_NUMBER_KINDS, N_PICTURES, PICTURE_SHIFT
 from .hand import hand_size, is_complete, kind_bit, picture_count, waits
@@ -108,6 +108,7 @@ RoundState = namedtuple("RoundState", [
     "disc_called",  # bool[2, MAX_DISCARDS]: the discard was taken by a call
     "n_disc",      # int64[2]
     "disc_set",    # uint64[2]: kind set of each player's discards (furiten)
+    "disc_mask",   # uint64[2]: hand mask of each player's discards not taken by a call
     "riichi",      # int64[2]: 1 once declared
     "ippatsu",     # int64[2]: 1 while ippatsu is live
     "temp_furiten",  # int64[2]: declined a ron since own last discard
@@ -131,8 +132,8 @@ def new_round_state(log: bool) -> RoundState:
         np.full((2, MAX_REVEALED, 4), -1, np.int16), np.zeros((2, MAX_REVEALED), np.int64),
         np.zeros((2, MAX_REVEALED), np.int64), np.zeros(2, np.int64), np.zeros(2, np.uint64),
         np.zeros((2, MAX_DISCARDS), np.int64), np.zeros((2, MAX_DISCARDS), np.bool_),
-        np.zeros(2, np.int64), np.zeros(2, np.uint64), np.zeros(2, np.int64),
-        np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+        np.zeros(2, np.int64), np.zeros(2, np.uint64), np.zeros(2, np.uint64),
+        np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
         np.array([0] * N_ST, np.int64), np.zeros((MAX_EVENTS if log else 1, EV_WIDTH), np.int64),
         np.zeros(N_SCORE_SLOTS, np.int64), np.zeros(3, np.int64),
         np.full((MAX_REVEALED, 4), -1, np.int16), np.zeros(MAX_REVEALED, np.int64),
@@ -324,7 +325,8 @@ def _tsumo_scores(rs, seat, ra, T, rinshan):
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True, inline="always")
-def _set_obs(o, hands, rev_mask, n_rev, disc_set, riichi, st, seat, phase, scores, pot, dealer):
+def _set_obs(o, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot,
+             dealer):
     opp = 1 - seat
     o[OBS_HAND] = np.int64(hands[seat])
     o[OBS_OWN_REVEALED] = np.int64(rev_mask[seat])
@@ -347,6 +349,8 @@ def _set_obs(o, hands, rev_mask, n_rev, disc_set, riichi, st, seat, phase, score
     o[OBS_DRAWN] = st[ST_DRAWN]
     o[OBS_OPP_HAND_SIZE] = hand_size(hands[opp])
     o[OBS_TURN] = st[ST_TURNS]
+    o[OBS_SEEN] = np.int64(hands[seat] + rev_mask[0] + rev_mask[1] + disc_mask[0] + disc_mask[1]
+                           + _card_unit(st[ST_DORA]))
 
 
 @nb.njit(cache=True, inline="always")
@@ -471,6 +475,7 @@ def _reset_round(rs, ET, ra, rng):
         rs.rev_mask[s] = 0
         rs.n_disc[s] = 0
         rs.disc_set[s] = 0
+        rs.disc_mask[s] = 0
         rs.riichi[s] = 0
         rs.ippatsu[s] = 0
         rs.temp_furiten[s] = 0
@@ -514,8 +519,8 @@ def check_invariants(rs, ET, scores, pot, total_points, between_turns):
 
 
 @nb.njit(cache=True, inline="always")
-def _decide(pid, obs, mask, prm, rng, H):
-    a = decide(pid, obs, mask, prm, rng, H)
+def _decide(pid, obs, mask, prm, rng, H, ra):
+    a = decide(pid, obs, mask, prm, rng, H, ra)
     if a < 0 or a >= N_ACTIONS or not mask[a]:
         raise AssertionError("policy chose an illegal action")
     return a
@@ -533,7 +538,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
     st, ev, mask, legal, obs, wall = rs.st, rs.ev, rs.mask, rs.legal, rs.obs, rs.wall
     hands, rev_mask, n_rev, riichi, ippatsu = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi, rs.ippatsu
     temp_furiten, disc, disc_called, n_disc = rs.temp_furiten, rs.disc, rs.disc_called, rs.n_disc
-    disc_set, draw3 = rs.disc_set, rs.draw3
+    disc_set, disc_mask, draw3 = rs.disc_set, rs.disc_mask, rs.draw3
     row_num, row_pic, row_pic_n, by_card = ET.row_num, ET.row_pic, ET.row_pic_n, ET.rows_by_card
     by_card_start, rows, row_is_run = ET.rows_by_card_start, ET.rows, ET.row_is_run
     seat_params = (params[0], params[1])  # sliced once, not on every decision
@@ -569,8 +574,8 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
             if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and _kan_group_count(hand, d) == 3
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
-        _set_obs(obs, hands, rev_mask, n_rev, disc_set, riichi, st, seat, PH_START, scores, pot, dealer)
-        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H)
+        _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, PH_START, scores, pot, dealer)
+        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H, ra)
         if ron_ok and a != RON:
             temp_furiten[seat] = 1
         if a == RON:
@@ -585,6 +590,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
         else:
             # A call takes the last discard.
             disc_called[opp, st[ST_LAST_DISCARD_IDX]] = True
+            disc_mask[opp] -= _card_unit(d)
             if riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and n_disc[opp] > 0 \
                     and st[ST_LAST_DISCARD_IDX] == n_disc[opp] - 1 and ippatsu[opp]:
                 ippatsu[opp] = 0
@@ -631,8 +637,8 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                         _tsumo_scores(rs, seat, ra, T, False):
                     _allow_in(mask, legal, st, TSUMO)
                 _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
-            _set_obs(obs, hands, rev_mask, n_rev, disc_set, riichi, st, seat, phase, scores, pot, dealer)
-            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H)
+            _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot, dealer)
+            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H, ra)
             if a == TSUMO:
                 return _finish_win(rs, seat, st[ST_DRAWN], False, ra, T, rec, rinshan)
             if a == DRAW_THREE:
@@ -687,6 +693,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
             disc_called[seat, i] = False
             n_disc[seat] = i + 1
             disc_set[seat] |= kind_bit(k)
+            disc_mask[seat] += _card_unit(k)
             ippatsu[seat] = 0
             temp_furiten[seat] = 0
             if riichi_now:
