@@ -12,17 +12,48 @@ plain array because numba reference-counts each array a call receives, atomicall
 inside compiled code: no Python, no function-pointer indirection (``benchmarks/bench_engine.py``
 measures the dispatch cost against the policies themselves).
 
-To add a policy: write ``my_policy`` in its own module, append its name to ``POLICY_NAMES`` and a
-branch to ``decide``.
+Every policy also declares the parameters it reads (``PolicySpec.params``, a tuple of
+:class:`policies.params.Param`: name, kind int/float/bool, default, range, one-line doc). Scenario
+validation refuses any other name in a seat's ``params:``, checks types and ranges and fills in the
+defaults; the engine hands the policy ``params`` as float64 in declared order
+(:func:`param_row`), so the policy reads ``params[param_index(MY_PARAMS, "name")]``.
+
+To add a policy: write ``my_policy`` and its ``MY_PARAMS`` in its own module, append a
+``PolicySpec`` to ``POLICIES`` and a branch to ``decide`` (policy id = position in ``POLICIES``).
 """
+
+from typing import Mapping, NamedTuple
 
 import numba as nb
 
 from .baseline import baseline_policy
+from .params import Param, check_declaration, param_vector
 from .random_policy import random_policy
 
-POLICY_NAMES = ("random", "baseline")
+
+class PolicySpec(NamedTuple):
+    """What the registry knows of a policy besides its kernel."""
+
+    name: str                  # what a seat's ``policy:`` says
+    doc: str                   # one line, for listings
+    params: tuple[Param, ...]  # the parameters it reads, in the order of its params row
+
+
+POLICIES = (
+    PolicySpec(name="random", doc="uniform over the legal actions", params=()),
+    PolicySpec(name="baseline", doc="wins when it can, Kai when it can, never calls, riichi when "
+               "it may, discards towards tenpai", params=()),
+)
+POLICY_NAMES = tuple(spec.name for spec in POLICIES)
 POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
+POLICY_SPECS = {spec.name: spec for spec in POLICIES}
+for _spec in POLICIES:
+    check_declaration(_spec.name, _spec.params)
+
+
+def param_row(policy: str, values: Mapping) -> list[float]:
+    """The ``params`` values the engine passes to ``policy``: declared order, defaults filled."""
+    return param_vector(POLICY_SPECS[policy].params, values)
 
 
 @nb.njit(cache=True)

@@ -116,3 +116,157 @@ def test_unknown_scenario_name_suggests():
 def test_schema_fields_all_have_docs_and_tags():
     for path, f in iter_fields(SCHEMA):
         assert f.doc and f.tag in "RIX", path
+
+
+# --- issue 7 items 8, 9, 10, 12: where bundled scenarios live, unreadable and ambiguous files ---
+
+def test_bundled_dir_is_the_installed_package_data_and_the_repository_folder():
+    """Bug: a non-editable install looked for scenarios beside the package and found none."""
+    import importlib.resources
+    assert scenario.BUNDLED_DIR == Path(str(importlib.resources.files("simcore.scenarios")))
+    assert "new_edition" in scenario.bundled_names()
+    # an editable install reads the repository's own folder (one copy, no duplicate)
+    repo_scenarios = Path(__file__).resolve().parents[1] / "scenarios"
+    assert scenario.BUNDLED_DIR.resolve() == repo_scenarios
+
+
+def test_a_directory_is_named_as_a_directory(tmp_path):
+    with pytest.raises(scenario.ScenarioError, match=r"is a directory, not a scenario file"):
+        scenario.load(tmp_path)
+    (tmp_path / "child.yaml").write_text("extends: sub\n")
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(scenario.ScenarioError, match=r"extends: sub: is a directory"):
+        scenario.load(tmp_path / "child.yaml")
+
+
+@pytest.mark.parametrize("content, offset", [
+    (b"name: caf\xe9\n", 9),                        # Latin-1
+    (b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe", 10),  # a binary
+])
+def test_non_utf8_file_is_one_error_line(tmp_path, content, offset):
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(content)
+    with pytest.raises(scenario.ScenarioError, match=rf"bad\.yaml: not a UTF-8 text file "
+                                                      rf"\(byte 0x[0-9a-f]{{2}} at offset {offset}\)"):
+        scenario.load(path)
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_utf8_text_with_a_nul_byte_is_a_yaml_error(tmp_path):
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"name: a\x00b\n")
+    with pytest.raises(scenario.ScenarioError, match=r"nul\.yaml: not valid YAML"):
+        scenario.load(path)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# nothing but a comment\n", "---\n"])
+def test_empty_file_is_refused_and_says_so(tmp_path, text):
+    """Bug: an empty file silently ran the defaults."""
+    path = tmp_path / "empty.yaml"
+    path.write_text(text)
+    with pytest.raises(scenario.ScenarioError, match=r"empty\.yaml: the file is empty"):
+        scenario.load(path)
+
+
+def test_duplicate_keys_name_both_lines(tmp_path):
+    """Bug: PyYAML kept the second value silently."""
+    path = tmp_path / "dup.yaml"
+    path.write_text("name: a\nscoring:\n  yaku:\n    kerai: {points: 5, points: 6}\n")
+    with pytest.raises(scenario.ScenarioError,
+                       match=r"dup\.yaml: not valid YAML at line 4, column 24: duplicate key "
+                             r"'points' \(first given at line 4\)"):
+        scenario.load(path)
+    path.write_text("name: a\nstarting_points: 30\nname: b\n")
+    with pytest.raises(scenario.ScenarioError, match=r"line 3, column 1: duplicate key 'name' "
+                                                     r"\(first given at line 1\)"):
+        scenario.load(path)
+
+
+def test_yaml_merge_keys_still_override(tmp_path):
+    path = tmp_path / "merge.yaml"
+    path.write_text("extends: new_edition\nscoring:\n  <<: {ron_bonus: 3, dora_per_card: 2}\n"
+                    "  ron_bonus: 0\n")
+    sc = scenario.load(path)
+    assert sc.get("scoring.ron_bonus") == 0 and sc.get("scoring.dora_per_card") == 2
+
+
+# --- issue 7 item 10: each policy declares its parameters; seats are checked against them ---
+
+@pytest.fixture
+def tuned_policy(monkeypatch):
+    """A policy declaring one parameter of each kind (the shipped bots declare none yet)."""
+    from policies import registry
+    from policies.params import Param
+
+    spec = registry.PolicySpec(name="tuned", doc="test policy", params=(
+        Param(name="call", kind="float", default=0.5, min=0.0, max=1.0, doc="chance to call"),
+        Param(name="depth", kind="int", default=2, min=1, max=4, doc="search depth"),
+        Param(name="defend", kind="bool", default=True, doc="folds against riichi"),
+    ))
+    monkeypatch.setitem(registry.POLICY_SPECS, "tuned", spec)
+    return spec
+
+
+def _seats(params):
+    return {"players": [{"policy": "tuned", "params": params}, {"policy": "random"}]}
+
+
+def test_seat_params_are_filled_with_defaults_in_declared_order(tuned_policy):
+    from policies.registry import param_row
+    sc = scenario.from_dict(_seats({"defend": False, "call": 1}))
+    params = sc.get("players")[0]["params"]
+    assert list(params) == ["call", "depth", "defend"]
+    assert dict(params) == {"call": 1.0, "depth": 2, "defend": False}
+    assert param_row("tuned", params) == [1.0, 2.0, 0.0]
+    assert dict(sc.get("players")[1]["params"]) == {}
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"cal": 0.2}, r"players\[0\]\.params\.cal: tuned has no parameter 'cal' \(did you mean 'call'\?\)"),
+    ({"speed": 1}, r"players\[0\]\.params\.speed: tuned has no parameter 'speed' "
+                   r"\(it takes: call, depth, defend\)"),
+    ({"call": 1.5}, r"players\[0\]\.params\.call: expected a number 0\.\.1, got 1\.5"),
+    ({"call": "high"}, r"players\[0\]\.params\.call: expected a number 0\.\.1, got \"high\""),
+    ({"call": True}, r"players\[0\]\.params\.call: expected a number 0\.\.1, got true"),
+    ({"call": float("nan")}, r"players\[0\]\.params\.call: expected a number 0\.\.1, got nan"),
+    ({"depth": 2.5}, r"players\[0\]\.params\.depth: expected an integer 1\.\.4, got 2\.5"),
+    ({"depth": 0}, r"players\[0\]\.params\.depth: expected an integer 1\.\.4, got 0"),
+    ({"defend": 1}, r"players\[0\]\.params\.defend: expected true or false, got 1"),
+])
+def test_seat_params_are_checked_against_the_declaration(tuned_policy, params, message):
+    """Bug: any name and any number was accepted and passed on in file order."""
+    with pytest.raises(scenario.ScenarioError, match=message):
+        scenario.from_dict(_seats(params))
+
+
+def test_undeclared_params_for_a_shipped_policy_are_refused(tmp_path):
+    path = tmp_path / "seats.yaml"
+    path.write_text("players:\n  - {policy: baseline, params: {aggression: 0.5}}\n"
+                    "  - {policy: random}\n")
+    with pytest.raises(scenario.ScenarioError, match=r"players\[0\]\.params\.aggression: baseline "
+                                                     r"has no parameter 'aggression' \(it takes none\)"):
+        scenario.load(path)
+
+
+def test_every_declaration_is_usable_and_fits_the_engine_row():
+    from policies.params import KINDS, value_error
+    from policies.registry import POLICIES, POLICY_IDS
+    from simcore.momojan.simulate import MAX_PARAMS
+    for i, spec in enumerate(POLICIES):
+        assert POLICY_IDS[spec.name] == i and spec.doc
+        assert len(spec.params) <= MAX_PARAMS, spec.name
+        for p in spec.params:
+            assert p.kind in KINDS and p.doc and value_error(p, p.default) is None
+
+
+def test_simulator_passes_params_in_declared_order(tuned_policy, monkeypatch):
+    """The engine's params row follows the declaration, not the order the YAML wrote them in."""
+    from policies import registry
+    from simcore.momojan import simulate
+    monkeypatch.setitem(registry.POLICY_IDS, "tuned", 0)
+    sc = scenario.from_dict(_seats({"defend": False, "depth": 3}))
+    sim = simulate.Simulator(sc)
+    assert sim.params[0, :4].tolist() == [0.5, 3.0, 0.0, 0.0]
+    assert sim.params[1].tolist() == [0.0] * simulate.MAX_PARAMS

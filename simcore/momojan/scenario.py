@@ -9,6 +9,7 @@ from BASE instead, deep-merged (mappings merge, lists are replaced whole). Every
 from __future__ import annotations
 
 import difflib
+import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -16,13 +17,16 @@ from typing import Any
 
 import yaml
 
+from policies.params import check_params
+
 from ..errors import InputError
 from .schema import PICTURES, SCHEMA, Field, defaults
 from .shapes import HandRules
 
-BUNDLED_DIR = Path(__file__).resolve().parents[2] / "scenarios"
+# The repository's top-level scenarios/ folder, installed as the package simcore.scenarios
+# (pyproject.toml maps it), so editable and wheel installs read the same one copy.
+BUNDLED_DIR = Path(str(importlib.resources.files("simcore.scenarios")))
 DEFAULT_SCENARIO = "new_edition"
-KNOWN_POLICIES = ("random", "baseline")  # extended by the policy registry when it is importable
 
 
 class ScenarioError(InputError):
@@ -42,6 +46,8 @@ def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
     for c in candidates:
         if c.is_file():
             return c.resolve()
+        if c.is_dir():
+            raise ScenarioError(f"{ref}: is a directory, not a scenario file")
     bundled = BUNDLED_DIR / f"{ref.removesuffix('.yaml')}.yaml"
     if "/" not in ref and bundled.is_file():
         return bundled.resolve()
@@ -51,20 +57,48 @@ def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
                            f" (bundled: {', '.join(bundled_names())})"))
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a key given twice in one mapping is an error (PyYAML
+    keeps the last one silently, so a designer's first value would be ignored)."""
+
+    def construct_mapping(self, node, deep=False):
+        first_line = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` overrides on purpose
+            key = self.construct_object(key_node, deep=True)
+            try:
+                seen = first_line.get(key)
+            except TypeError:
+                continue  # an unhashable key: the base class reports it
+            if seen is not None:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first given at line {seen})",
+                    key_node.start_mark)
+            first_line[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
 def _read_yaml(path: Path) -> dict:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at "
+                            f"offset {exc.start}); a scenario is YAML text") from None
+    try:
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ScenarioError(f"{path}: not valid YAML{where}: {problem}") from None
     if data is None:
-        data = {}
+        raise ScenarioError(f"{path}: the file is empty (no keys); a scenario that changes "
+                            f"nothing is `extends: {DEFAULT_SCENARIO}`")
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: expected a mapping of keys at the top, got {_kind(data)}")
     return data
@@ -206,27 +240,25 @@ class _Checker:
                     hint = difflib.get_close_matches(str(k), ["policy", "params"], n=1)
                     self.fail(f"{p}.{k}", "unknown key" + (f" (did you mean {hint[0]!r}?)" if hint else ""))
             name = seat.get("policy")
-            policies = known_policies()
-            if name not in policies:
-                hint = difflib.get_close_matches(str(name), policies, n=1)
+            specs = policy_specs()
+            if name not in specs:
+                hint = difflib.get_close_matches(str(name), list(specs), n=1)
                 self.fail(f"{p}.policy", f"unknown policy {_kind(name)}"
-                          + (f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(policies)})"))
+                          + (f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(specs)})"))
             params = seat.get("params", {}) or {}
             if not isinstance(params, dict):
-                self.fail(f"{p}.params", f"expected a mapping of parameter names to numbers, got {_kind(params)}")
-            for k, x in params.items():
-                if isinstance(x, bool) or not isinstance(x, (int, float)):
-                    self.fail(f"{p}.params.{k}", f"expected a number, got {_kind(x)}")
-            seats.append({"policy": name, "params": dict(params)})
+                self.fail(f"{p}.params", f"expected a mapping of parameter names to values, got {_kind(params)}")
+            params = check_params(name, specs[name].params, params,
+                                  lambda key, message: self.fail(f"{p}.params.{key}", message))
+            seats.append({"policy": name, "params": params})
         return seats
 
 
-def known_policies() -> list[str]:
-    try:
-        from policies import registry
-        return sorted(registry.POLICY_NAMES)
-    except ImportError:
-        return list(KNOWN_POLICIES)
+def policy_specs() -> dict:
+    """``{policy name: policies.registry.PolicySpec}``: the names and declared parameters a seat
+    may use."""
+    from policies.registry import POLICY_SPECS
+    return POLICY_SPECS
 
 
 def _int_range(f: Field) -> str:

@@ -31,7 +31,7 @@ class Simulator:
     """Everything the compiled engine needs for one scenario, built once."""
 
     def __init__(self, scenario):
-        from policies.registry import POLICY_IDS
+        from policies.registry import POLICY_IDS, param_row
         self.scenario = scenario
         self.ra = build_rules_array(scenario)
         self.T = build_hand_tables(scenario.hand_rules)
@@ -40,9 +40,7 @@ class Simulator:
         self.policy_ids = np.array([POLICY_IDS[s["policy"]] for s in seats], np.int64)
         self.params = np.zeros((2, MAX_PARAMS), np.float64)
         for i, s in enumerate(seats):
-            vals = list(s["params"].values())
-            if len(vals) > MAX_PARAMS:
-                raise InputError(f"players[{i}].params: at most {MAX_PARAMS} parameters")
+            vals = param_row(s["policy"], s["params"])  # declared order (policies.registry)
             self.params[i, :len(vals)] = vals
 
     def play(self, game_indices, seed: int, debug: bool = False) -> Batch:

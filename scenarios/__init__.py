@@ -1,0 +1,1 @@
+"""The bundled scenarios (package data; installed as ``simcore.scenarios``)."""
