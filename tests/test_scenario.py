@@ -51,7 +51,7 @@ def test_reconstructed_values_are_marked_in_the_files():
                 "honitsu", "haitei", "houtei", "takaramono"):
         line = next(l for l in text.splitlines() if l.strip().startswith(f"{key}:"))
         assert "reconstructed" in line, line
-    for key in ("tsumo_after_draw_three", "win_right_after_kai", "kai_optional", "temporary",
+    for key in ("tsumo_after_draw_three", "win_right_after_kai", "kai_optional", "declined_ron",
                 "tenpai_requires_yaku"):
         line = next(l for l in text.splitlines() if l.strip().startswith(f"{key}:"))
         assert "[I]" in line, line

@@ -35,15 +35,15 @@ from .actions import (
     OBS_SEEN, OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
 )
 from .cards import N_KINDS, N_NUMBER_KINDS, N_PICTURES, PICTURE_SHIFT
-from .hand import hand_size, is_complete, kind_bit, picture_count, waits
+from .hand import can_ron_on, hand_size, is_complete, kind_bit, picture_count, waits
 from .rules_array import (
     RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
     RA_DRAW3_ENABLED, RA_DRAW3_MIN_STOCK, RA_DRAW_CALL_POINTS, RA_DRAW_KAI_POINTS, RA_DRAW_ROUNDING,
     RA_FURITEN_ENABLED, RA_HAND_SIZE, RA_IPPATSU_LOST_ON_CALL, RA_KAI_OPTIONAL, RA_KAN_ADDED,
     RA_KAN_CLOSED, RA_KAN_ENABLED, RA_KAN_OPEN, RA_LEFTOVER_POT, RA_MOMO_EXEMPT, RA_OSHIMAI_ENDS,
     RA_POT_CARRY, RA_RIICHI_ENABLED, RA_RIICHI_MIN_STOCK, RA_START_POINTS, RA_STREAK_WIN,
-    RA_TEMP_FURITEN, RA_TENPAI_NEEDS_YAKU, RA_TIE_BREAK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI,
-    Y_OSHIMAI,
+    RA_DECLINED_RON, RA_TENPAI_NEEDS_YAKU, RA_TIE_BREAK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI,
+    Y_OSHIMAI, DECLINED_RIICHI_REST, POT_TO_WINNER, ROUND_FLOOR, TIE_DRAW, TIE_FIRST_DEALER,
 )
 from .scoring import (
     N_SCORE_SLOTS, ORIGIN_CHI, ORIGIN_KAI, ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_PON, VALID,
@@ -111,7 +111,7 @@ RoundState = namedtuple("RoundState", [
     "disc_mask",   # uint64[2]: hand mask of each player's discards not taken by a call
     "riichi",      # int64[2]: 1 once declared
     "ippatsu",     # int64[2]: 1 while ippatsu is live
-    "temp_furiten",  # int64[2]: declined a ron since own last discard
+    "riichi_furiten",  # int64[2]: 1 once a riichi player passed a winning discard (declined_ron)
     "draw3",       # int64[2]: three-card draws this round
     "st",          # int64[N_ST]: scalars below
     "ev",          # int64[MAX_EVENTS, EV_WIDTH]: replay log (when logging)
@@ -293,14 +293,11 @@ def _win_flags(rs, seat, ron, last, rinshan):
 
 
 @nb.njit(cache=True, inline="always")
-def _furiten(disc_set, temp_furiten, wait_set, ra):
-    """Furiten (§6) from one seat's discard kind set and temporary-furiten flag."""
+def _ron_allowed(card, wait_set, disc_set, riichi_furiten, ra):
+    """May a player ron ``card`` under the furiten rules (§6)? (hand.can_ron_on holds the rule.)"""
     if not ra[RA_FURITEN_ENABLED]:
-        return False
-    bad = np.uint64(wait_set) & disc_set
-    if ra[RA_MOMO_EXEMPT]:
-        bad &= ~np.uint64(0x1FF)
-    return bad != 0 or (ra[RA_TEMP_FURITEN] != 0 and temp_furiten != 0)
+        return (np.uint64(wait_set) >> np.uint64(card)) & U1 != 0
+    return can_ron_on(card, wait_set, disc_set, ra[RA_MOMO_EXEMPT] != 0, riichi_furiten != 0)
 
 
 @nb.njit(cache=True)
@@ -478,7 +475,7 @@ def _reset_round(rs, ET, ra, rng):
         rs.disc_mask[s] = 0
         rs.riichi[s] = 0
         rs.ippatsu[s] = 0
-        rs.temp_furiten[s] = 0
+        rs.riichi_furiten[s] = 0
         rs.draw3[s] = 0
         for g in range(MAX_REVEALED):
             rs.rev_n[s, g] = 0
@@ -537,7 +534,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
     # helper) costs numba atomic reference counts, which dominated the round loop.
     st, ev, mask, legal, obs, wall = rs.st, rs.ev, rs.mask, rs.legal, rs.obs, rs.wall
     hands, rev_mask, n_rev, riichi, ippatsu = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi, rs.ippatsu
-    temp_furiten, disc, disc_called, n_disc = rs.temp_furiten, rs.disc, rs.disc_called, rs.n_disc
+    riichi_furiten, disc, disc_called, n_disc = rs.riichi_furiten, rs.disc, rs.disc_called, rs.n_disc
     disc_set, disc_mask, draw3 = rs.disc_set, rs.disc_mask, rs.draw3
     row_num, row_pic, row_pic_n, by_card = ET.row_num, ET.row_pic, ET.row_pic_n, ET.rows_by_card
     by_card_start, rows, row_is_run = ET.rows_by_card_start, ET.rows, ET.row_is_run
@@ -556,10 +553,11 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
         d = st[ST_LAST_DISCARD]
         hand = hands[seat]
         ron_ok = False
+        passes_win = False  # the last discard completes this hand (furiten.declined_ron)
         if d >= 0:
             w = waits(hand, rev_mask[seat], n_rev[seat], H)
-            if (w >> np.uint64(d)) & U1 and ((ra[RA_MOMO_EXEMPT] and d < 9)
-                                             or not _furiten(disc_set[seat], temp_furiten[seat], w, ra)):
+            passes_win = (w >> np.uint64(d)) & U1 != 0
+            if passes_win and _ron_allowed(d, w, disc_set[seat], riichi_furiten[seat], ra):
                 ron_ok = _ron_scores(rs, seat, d, ra, T)
         if ron_ok:
             _allow_in(mask, legal, st, RON)
@@ -576,17 +574,19 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 _allow_in(mask, legal, st, KAN_OPEN)
         _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, PH_START, scores, pot, dealer)
         a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H, ra)
-        if ron_ok and a != RON:
-            temp_furiten[seat] = 1
+        if passes_win and a != RON and riichi[seat] and ra[RA_DECLINED_RON] == DECLINED_RIICHI_REST:
+            riichi_furiten[seat] = 1
         if a == RON:
             return _finish_win(rs, seat, d, True, ra, T, rec)
         phase = PH_AFTER_DRAW
+        drawn_by = -1  # the phase of this turn's last draw (-1: nothing drawn yet)
         rinshan = False
         if a == DRAW:
             if _stock_left(st) == 0:
                 return _finish_draw(rs, ra, T, rec)
             st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
             _log(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
+            drawn_by = PH_AFTER_DRAW
         else:
             # A call takes the last discard.
             disc_called[opp, st[ST_LAST_DISCARD_IDX]] = True
@@ -601,6 +601,8 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 _log(st, ev, EV_KAN, seat, d, 1, 0, 0)
                 _replacement(rs, seat)
                 rinshan = True
+                phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
+                drawn_by = PH_AFTER_DRAW
             else:
                 r = a - CALL
                 row = rows[r]
@@ -626,14 +628,18 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     _allow_in(mask, legal, st, TSUMO)
                 has_kai = _mask_kai(hands[seat], riichi[seat], n_rev[seat], mask, legal, st,
                                     row_num, row_pic, row_pic_n)
-                if phase == PH_AFTER_DRAW and ra[RA_KAN_ENABLED]:
+                if ra[RA_KAN_ENABLED]:  # wherever Kai is allowed (§10)
                     _mask_kans_after_draw(rs, seat, ra)
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
                     _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
             else:  # PH_AFTER_REVEAL
                 if ra[RA_DRAW3_ENABLED] and _stock_left(st) >= max(ra[RA_DRAW3_MIN_STOCK], 3):
                     _allow_in(mask, legal, st, DRAW_THREE)
-                if ra[RA_WIN_AFTER_KAI] and is_complete(hands[seat], n_rev[seat], H) and \
+                # win_right_after_kai concerns the card drawn this turn (§4): never after a bare
+                # Pon/Chi, and after a three-card draw only where that may tsumo.
+                drew = drawn_by == PH_AFTER_DRAW or (drawn_by == PH_AFTER_DRAW3
+                                                     and ra[RA_TSUMO_AFTER_DRAW3])
+                if ra[RA_WIN_AFTER_KAI] and drew and is_complete(hands[seat], n_rev[seat], H) and \
                         _tsumo_scores(rs, seat, ra, T, False):
                     _allow_in(mask, legal, st, TSUMO)
                 _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
@@ -651,6 +657,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 draw3[seat] += 1
                 _log(st, ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
                 phase = PH_AFTER_DRAW3
+                drawn_by = PH_AFTER_DRAW3
                 rinshan = False
                 continue
             if a >= KAI and a < CALL:
@@ -669,6 +676,8 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 _log(st, ev, EV_KAN, seat, k, 0, 0, 0)
                 _replacement(rs, seat)
                 rinshan = True
+                phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
+                drawn_by = PH_AFTER_DRAW
                 continue
             if a >= KAN_ADDED:
                 g = a - KAN_ADDED
@@ -683,6 +692,8 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 _log(st, ev, EV_KAN, seat, k, 2, g, 0)
                 _replacement(rs, seat)
                 rinshan = True
+                phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
+                drawn_by = PH_AFTER_DRAW
                 continue
             # a discard ends the turn
             riichi_now = a >= DISCARD_RIICHI
@@ -695,7 +706,6 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
             disc_set[seat] |= kind_bit(k)
             disc_mask[seat] += _card_unit(k)
             ippatsu[seat] = 0
-            temp_furiten[seat] = 0
             if riichi_now:
                 riichi[seat] = 1
                 ippatsu[seat] = 1
@@ -842,9 +852,9 @@ def _finish_draw(rs, ra, T, rec):
                 else:
                     pts[s] += ra[RA_DRAW_CALL_POINTS]
     diff = abs(pts[0] - pts[1])
-    if ra[RA_DRAW_ROUNDING] == 1:
+    if ra[RA_DRAW_ROUNDING] == ROUND_FLOOR:
         pay = diff // 2
-    else:  # ceil, and round-half-up of a half-integer
+    else:  # ROUND_CEIL
         pay = (diff + 1) // 2
     rec[RF_OUTCOME] = OUT_DRAW
     rec[RF_WINNER] = -1
@@ -948,9 +958,9 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
         winner = 0 if scores[0] > scores[1] else 1
     else:
         tb = ra[RA_TIE_BREAK]
-        winner = first_dealer if tb == 0 else (1 - first_dealer if tb == 1 else -1)
+        winner = first_dealer if tb == TIE_FIRST_DEALER else (-1 if tb == TIE_DRAW else 1 - first_dealer)
     pot_left = pot
-    if pot > 0 and winner >= 0 and ra[RA_LEFTOVER_POT] == 0:
+    if pot > 0 and winner >= 0 and ra[RA_LEFTOVER_POT] == POT_TO_WINNER:
         scores[winner] += pot
         pot = 0
     game_rec[GF_WINNER] = winner

@@ -43,7 +43,7 @@ from ..hashtable import (
     FILTER_LOG2_BITS, filter_table, insert_or, lookup_filtered_at, new_filter, new_table,
 )
 from .cards import (
-    Hand, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
+    Hand, MOMO_KIND_SET, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
     counts_from_kinds, kinds_from_kind_set,
 )
 from .shapes import (
@@ -594,17 +594,29 @@ def useful_cards(hand, n_revealed, unseen, T):
 
 
 @nb.njit(cache=True)
-def is_furiten(wait_set, discard_set):
-    """Furiten (§6): a current winning card lies in the player's own discards; momo exempt."""
-    return (np.uint64(wait_set) & np.uint64(discard_set) & ~np.uint64(0x1FF)) != 0
+def is_furiten(wait_set, discard_set, momo_exempt=True):
+    """Furiten (§6): a current winning card lies in the player's own discards. With
+    ``momo_exempt`` (the rule) momo cards in the discards never count. The engine uses this too:
+    the momo exemption lives here only."""
+    bad = np.uint64(wait_set) & np.uint64(discard_set)
+    if momo_exempt:
+        bad &= ~np.uint64(MOMO_KIND_SET)
+    return bad != 0
 
 
 @nb.njit(cache=True)
-def can_ron_on(card, wait_set, discard_set):
-    """May a player with these waits and discards ron ``card``? A momo card always may (§6)."""
+def can_ron_on(card, wait_set, discard_set, momo_exempt=True, other_furiten=False):
+    """May a player with these waits and discards ron ``card``?
+
+    With ``momo_exempt`` a momo card always may, furiten or not (§6: exempt both ways).
+    ``other_furiten`` is furiten from another source (furiten.declined_ron: a riichi player who
+    passed a winning discard).
+    """
     if not (np.uint64(wait_set) >> np.uint64(card)) & np.uint64(1):
         return False
-    return card < 9 or not is_furiten(wait_set, discard_set)
+    if momo_exempt and (np.uint64(MOMO_KIND_SET) >> np.uint64(card)) & np.uint64(1):
+        return True
+    return not other_furiten and not is_furiten(wait_set, discard_set, momo_exempt)
 
 
 @nb.njit(cache=True)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .schema import SET_BONUS_NAMES, TAKARAMONO_CONDITIONS, YAKU
+from .schema import (
+    DECLINED_RON, DRAW_ROUNDING, LEFTOVER_POT, SET_BONUS_NAMES, TAKARAMONO_CONDITIONS, TIE_BREAK, YAKU,
+)
 
 YAKU_KEYS = tuple(YAKU)  # breakdown order
 N_YAKU = len(YAKU_KEYS)
@@ -22,9 +24,13 @@ Y_TANYAO, Y_TOITOI, Y_SANSHOKU, Y_HONITSU, Y_HAITEI, Y_HOUTEI = (Y[k] for k in (
     "tanyao", "toitoi", "sanshoku", "honitsu", "haitei", "houtei"))
 Y_KAN, Y_RINSHAN, Y_YONSHOKU = Y["kan"], Y["rinshan"], Y["yonshoku"]
 
-ROUNDING = ("ceil", "floor", "round_half_up")
-TIE_BREAK = ("first_dealer", "second_dealer", "draw")
-LEFTOVER_POT = ("winner", "nobody")
+# Enum codes the kernels compare against, by name (the code is the index in the schema's choices).
+ROUND_CEIL, ROUND_FLOOR = (DRAW_ROUNDING.index(n) for n in ("ceil", "floor"))
+DECLINED_NONE, DECLINED_RIICHI_REST = (DECLINED_RON.index(n)
+                                       for n in ("none", "riichi_rest_of_round"))
+TIE_FIRST_DEALER, TIE_SECOND_DEALER, TIE_DRAW = (TIE_BREAK.index(n)
+                                                 for n in ("first_dealer", "second_dealer", "draw"))
+POT_TO_WINNER, POT_TO_NOBODY = (LEFTOVER_POT.index(n) for n in ("winner", "nobody"))
 
 _SCALARS = [
     ("START_POINTS", "starting_points"), ("HAND_SIZE", "hand_size"), ("DEAD_WALL", "dead_wall"),
@@ -35,7 +41,7 @@ _SCALARS = [
     ("RIICHI_ENABLED", "riichi.enabled"), ("RIICHI_MIN_STOCK", "riichi.min_stock"),
     ("IPPATSU_LOST_ON_CALL", "riichi.ippatsu_lost_on_call"),
     ("FURITEN_ENABLED", "furiten.enabled"), ("MOMO_EXEMPT", "furiten.momo_exempt"),
-    ("TEMP_FURITEN", "furiten.temporary"),
+    ("DECLINED_RON", "furiten.declined_ron"),
     ("DRAW_KAI_POINTS", "exhaustive_draw.kai_set_points"),
     ("DRAW_CALL_POINTS", "exhaustive_draw.call_set_points"),
     ("DRAW_ROUNDING", "exhaustive_draw.rounding"),
@@ -49,21 +55,22 @@ _SCALARS = [
     ("TAKARAMONO_COND", "scoring.yaku.takaramono.condition"),
     ("OSHIMAI_ENDS", "scoring.yaku.oshimai.ends_game"),
     ("KAN_ENABLED", "kan.enabled"), ("KAN_CLOSED", "kan.closed"), ("KAN_OPEN", "kan.open"),
-    ("KAN_ADDED", "kan.added"), ("RANKS", "deck.ranks"), ("MOMO_WILD", "deck.wild_fruit"),
+    ("KAN_ADDED", "kan.added"), ("KAN_RANK1_STAND_INS", "kan.rank1_stand_ins"),
+    ("RANKS", "deck.ranks"), ("MOMO_WILD", "deck.wild_fruit"),
 ]
-_ENUMS = {"exhaustive_draw.rounding": ROUNDING, "game.tie_break": TIE_BREAK,
-          "game.leftover_pot": LEFTOVER_POT,
+_ENUMS = {"exhaustive_draw.rounding": DRAW_ROUNDING, "furiten.declined_ron": DECLINED_RON,
+          "game.tie_break": TIE_BREAK, "game.leftover_pot": LEFTOVER_POT,
           "scoring.yaku.takaramono.condition": TAKARAMONO_CONDITIONS,
           "deck.wild_fruit": (None, "momo")}
 
 (RA_START_POINTS, RA_HAND_SIZE, RA_DEAD_WALL, RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_DRAW3_ENABLED,
  RA_DRAW3_MIN_STOCK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI, RA_KAI_OPTIONAL, RA_RIICHI_ENABLED,
- RA_RIICHI_MIN_STOCK, RA_IPPATSU_LOST_ON_CALL, RA_FURITEN_ENABLED, RA_MOMO_EXEMPT, RA_TEMP_FURITEN,
+ RA_RIICHI_MIN_STOCK, RA_IPPATSU_LOST_ON_CALL, RA_FURITEN_ENABLED, RA_MOMO_EXEMPT, RA_DECLINED_RON,
  RA_DRAW_KAI_POINTS, RA_DRAW_CALL_POINTS, RA_DRAW_ROUNDING, RA_TENPAI_NEEDS_YAKU, RA_DEALERSHIPS,
  RA_STREAK_WIN, RA_BUST_BELOW, RA_TIE_BREAK, RA_LEFTOVER_POT, RA_POT_CARRY, RA_DOUBLE_THRESHOLD,
  RA_DOUBLE_FACTOR, RA_DORA_PER_CARD, RA_RON_BONUS, RA_SET_BONUS_IS_YAKU, RA_TAKARAMONO_COND,
- RA_OSHIMAI_ENDS, RA_KAN_ENABLED, RA_KAN_CLOSED, RA_KAN_OPEN, RA_KAN_ADDED, RA_RANKS,
- RA_MOMO_WILD) = range(len(_SCALARS))
+ RA_OSHIMAI_ENDS, RA_KAN_ENABLED, RA_KAN_CLOSED, RA_KAN_OPEN, RA_KAN_ADDED, RA_KAN_RANK1_STAND_INS,
+ RA_RANKS, RA_MOMO_WILD) = range(len(_SCALARS))
 RA_SET_BONUS = len(_SCALARS)            # 4 entries: 4, 5, 6, 7+ sets
 RA_YAKU_ENABLED = RA_SET_BONUS + 4      # N_YAKU entries
 RA_YAKU_POINTS = RA_YAKU_ENABLED + N_YAKU

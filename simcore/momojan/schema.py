@@ -14,6 +14,10 @@ FRUITS = ("momo", "lemon", "mikan", "ichigo")
 PICTURES = ("dog", "monkey", "pheasant", "sun", "moon")
 SET_BONUS_NAMES = ("tabi", "onigashima", "momotaro", "nihonichi")  # 4, 5, 6, 7+ sets
 TAKARAMONO_CONDITIONS = ("sun_moon_animal", "picture_kan_sun_moon")
+DRAW_ROUNDING = ("ceil", "floor")
+DECLINED_RON = ("none", "riichi_rest_of_round")
+TIE_BREAK = ("first_dealer", "second_dealer", "draw")
+LEFTOVER_POT = ("winner", "nobody")
 
 
 @dataclass(frozen=True)
@@ -113,23 +117,25 @@ SCHEMA = {
     "furiten": {
         "enabled": _bool(True, "a player whose winning card is in their discards may not ron"),
         "momo_exempt": _bool(True, "momo never causes furiten and may always be ronned"),
-        "temporary": _bool(False, "declining a ron makes the player furiten until their next "
-                           "discard (riichi mahjong)", "I"),
+        "declined_ron": _enum("none", DECLINED_RON,
+                              "none: passing a winning discard has no effect; riichi_rest_of_round: "
+                              "a riichi player who passes a winning discard may not ron again this "
+                              "round (tsumo stays allowed; momo_exempt still lets momo be ronned)",
+                              "I"),
     },
     "exhaustive_draw": {
         "kai_set_points": _int(2, "draw settlement points per Kai set (closed kan too)", min=0),
         "call_set_points": _int(1, "draw settlement points per Pon/Chi set (open kan too)", min=0),
-        "rounding": _enum("ceil", ("ceil", "floor", "round_half_up"),
-                          "how half the difference is rounded"),
+        "rounding": _enum("ceil", DRAW_ROUNDING, "how half an odd difference is rounded"),
         "tenpai_requires_yaku": _bool(False, "tenpai at a draw needs a possible yaku", "I"),
     },
     "game": {
         "dealerships_each": _int(2, "dealerships each player holds before the game ends", min=1),
         "dealer_streak_win": _int(5, "dealer wins in a row that win the game (0: off)", min=0),
         "bust_below": _int(0, "a player whose points fall below this loses at once", min=-1000),
-        "tie_break": _enum("first_dealer", ("first_dealer", "second_dealer", "draw"),
+        "tie_break": _enum("first_dealer", TIE_BREAK,
                            "who wins a game that ends level"),
-        "leftover_pot": _enum("winner", ("winner", "nobody"), "who takes a pot left at the end"),
+        "leftover_pot": _enum("winner", LEFTOVER_POT, "who takes a pot left at the end"),
     },
     "pot": {
         "carry_over": _bool(True, "an unclaimed pot stays for the next round"),
@@ -153,6 +159,8 @@ SCHEMA = {
         "closed": _bool(True, "four cards from hand", "I"),
         "open": _bool(True, "three from hand plus the opponent's discard", "I"),
         "added": _bool(True, "the fourth card onto one's own revealed set of that kind", "I"),
+        "rank1_stand_ins": _bool(True, "a sun or moon kan may hold rank-1 cards standing in for "
+                                 "that picture (with deck.rank1_substitutes)", "I"),
     },
     "players": Field("players", [{"policy": "baseline", "params": {}},
                                  {"policy": "baseline", "params": {}}],
