@@ -2,18 +2,61 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import sys
+import tempfile
 
 import click
 
 from .errors import InputError
 
+SEED_MAX = 2**64 - 1   # the engine takes the base seed as a uint64
+GAME_MAX = 2**63 - 1   # game indices are int64
+
 
 def _fail(message: str) -> None:
     click.echo(f"momojan-sim: error: {message}", err=True)
     sys.exit(2)
+
+
+class _OneLineError(click.ClickException):
+    """A usage error (bad option value, missing argument) shown as the one line every bad input
+    gets, instead of click's usage block."""
+
+    def __init__(self, exc: click.ClickException):
+        ctx = getattr(exc, "ctx", None)
+        where = f"{ctx.info_name}: " if ctx is not None and ctx.parent is not None else ""
+        super().__init__(where + exc.format_message())
+        self.exit_code = exc.exit_code
+
+    def show(self, file=None):
+        click.echo(f"momojan-sim: error: {self.message}", err=True)
+
+
+@contextlib.contextmanager
+def _one_line_errors():
+    try:
+        yield
+    except _OneLineError:
+        raise
+    except click.ClickException as exc:
+        raise _OneLineError(exc) from None
+
+
+class _Group(click.Group):
+    """The ``momojan-sim`` group: click's own usage errors become one line too (commands that
+    other modules register on ``main`` included)."""
+
+    def make_context(self, *args, **kwargs):
+        with _one_line_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _one_line_errors():
+            return super().invoke(ctx)
 
 
 def input_errors_exit_2(fn):
@@ -29,7 +72,8 @@ def input_errors_exit_2(fn):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="momojan-sim", prog_name="momojan-sim")
 def main():
     """Simulation-based balance testing for MOMOJAN (桃雀)."""
 
@@ -41,8 +85,13 @@ def _read_lines(hands, file):
     if file:
         stream = sys.stdin if file == "-" else _open(file)
         with stream:
-            return [(f"line {i}", line.rstrip("\n")) for i, line in enumerate(stream, 1)
-                    if line.strip() and not line.lstrip().startswith("#")]
+            try:
+                text = stream.read()
+            except UnicodeDecodeError as exc:
+                raise InputError(f"--file: {'stdin' if file == '-' else file} is not UTF-8 text "
+                                 f"(byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+        return [(f"line {i}", line) for i, line in enumerate(text.splitlines(), 1)
+                if line.strip() and not line.lstrip().startswith("#")]
     if not hands:
         raise InputError("no hand given (pass hands as arguments or use --file PATH)")
     return [(f"argument {i}", h) for i, h in enumerate(hands, 1)]
@@ -146,8 +195,8 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
 
 @main.command()
 @click.argument("scenario_ref", metavar="SCENARIO")
-@click.option("--games", type=click.IntRange(min=1), help="Games to play [scenario run.games].")
-@click.option("--seed", type=click.IntRange(min=0), help="Base seed [scenario run.seed].")
+@click.option("--games", type=click.IntRange(1, GAME_MAX), help="Games to play [scenario run.games].")
+@click.option("--seed", type=click.IntRange(0, SEED_MAX), help="Base seed [scenario run.seed].")
 @click.option("--workers", type=click.IntRange(min=0),
               help="Worker processes, 0 = one per core [scenario run.workers].")
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
@@ -179,28 +228,42 @@ def run(scenario_ref, games, seed, workers, as_json, out, debug):
     batch = run_games(sc, games, seed, workers, debug, progress)
     summary = summarize(sc.name, seed, batch)
     text = json.dumps(summary)
+    # Print first: if --out fails after all, the finished run is still on the screen.
+    click.echo(text if as_json else summary_table(summary))
     if out:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    if as_json:
-        click.echo(text)
-    else:
-        click.echo(summary_table(summary))
+        _write_out(out, text + "\n")
 
 
 def _check_writable(path):
-    import os
+    """Refuse an --out path that cannot be written before spending the run on it."""
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise InputError(f"--out: directory {parent} does not exist")
     if os.path.isdir(path):
         raise InputError(f"--out: {path} is a directory")
+    try:  # the only reliable test (permissions, read-only mounts, root): create a file there
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=".momojan-sim-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"--out: cannot write in {parent}: {exc.strerror}") from None
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise InputError(f"--out: {path} is not writable")
+
+
+def _write_out(path, text):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        raise InputError(f"--out: the run finished (summary above) but {path} could not be "
+                         f"written: {exc.strerror}") from None
 
 
 @main.command()
 @click.argument("scenario_ref", metavar="SCENARIO")
-@click.option("--seed", type=click.IntRange(min=0), help="Base seed [scenario run.seed].")
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, SEED_MAX), help="Base seed [scenario run.seed].")
+@click.option("--game", type=click.IntRange(0, GAME_MAX), default=0, show_default=True,
               help="Game index within the seed.")
 @input_errors_exit_2
 def replay(scenario_ref, seed, game):
@@ -217,6 +280,7 @@ def replay(scenario_ref, seed, game):
     sim = Simulator(sc)
     events, batch = sim.replay_events(seed, game)
     click.echo(replay_text(sc, seed, game, events, batch, sim.ET.rows))
+
 
 
 if __name__ == "__main__":
