@@ -4,65 +4,87 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stats import mean_ci, wilson
+from ..compare import summarize_run, target_line
+from ..stats import MomentSums
 from .cards import card_emoji, card_str, format_cards, kinds_from_mask
 from .engine import (
     END_REASON_NAMES, EV_CHI, EV_DISCARD, EV_DRAW, EV_DRAW_THREE, EV_EXHAUSTIVE, EV_GAME_END,
-    EV_KAI, EV_KAN, EV_PON, EV_REPLACEMENT, EV_RON, EV_ROUND_END, EV_ROUND_START, EV_TSUMO,
-    GF_END_REASON, GF_FIRST_DEALER, GF_ROUNDS, GF_WINNER, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER,
-    RF_DORA, RF_DOUBLED, RF_OUTCOME, RF_POINTS, RF_RIICHI0, RF_RIICHI1, RF_RON_BONUS, RF_SET_BONUS,
-    RF_SUBTOTAL, RF_WINNER, RF_YAKU_BITS,
+    KAN_KIND_NAMES, EV_KAI, EV_KAN, EV_PON, EV_REPLACEMENT, EV_RON, EV_ROUND_END, EV_ROUND_START, EV_TSUMO,
+    GF_ROUNDS, OUT_DRAW, RF_DORA, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SET_BONUS,
+    RF_SUBTOTAL, RF_YAKU_BITS,
 )
+from .metrics import CATALOGUE, SLOT_NAMES, game_values
 from .rules_array import YAKU_KEYS
-from .schema import SET_BONUS_NAMES
-
-SLOT_NAMES = list(YAKU_KEYS) + list(SET_BONUS_NAMES)
 
 
-def summarize(scenario_name: str, seed: int, batch) -> dict:
-    g, r = batch.games, batch.rounds
-    n_games, n_rounds = len(g), len(r)
-    wins = r[r[:, RF_OUTCOME] != OUT_DRAW]
-    n_wins = len(wins)
-    metrics = {
-        "first_dealer_win_rate": wilson(int(np.sum(g[:, GF_WINNER] == g[:, GF_FIRST_DEALER])), n_games),
-        "seat0_win_rate": wilson(int(np.sum(g[:, GF_WINNER] == 0)), n_games),
-        "tied_game_rate": wilson(int(np.sum(g[:, GF_WINNER] < 0)), n_games),
-        "dealer_round_win_rate": wilson(int(np.sum(wins[:, RF_WINNER] == wins[:, RF_DEALER])), n_rounds),
-        "tsumo_rate": wilson(int(np.sum(r[:, RF_OUTCOME] == OUT_TSUMO)), n_rounds),
-        "ron_rate": wilson(int(np.sum(r[:, RF_OUTCOME] == OUT_RON)), n_rounds),
-        "draw_rate": wilson(int(np.sum(r[:, RF_OUTCOME] == OUT_DRAW)), n_rounds),
-        "doubled_win_rate": wilson(int(np.sum(wins[:, RF_DOUBLED])), n_wins),
-        "riichi_rate": wilson(int(np.sum((r[:, RF_RIICHI0] + r[:, RF_RIICHI1]) > 0)), n_rounds),
-        "mean_winning_points": mean_ci(wins[:, RF_POINTS].tolist()),
-        "mean_rounds_per_game": mean_ci(g[:, GF_ROUNDS].tolist()),
-    }
-    bits = wins[:, RF_YAKU_BITS]
-    yaku = {name: round(float(np.mean((bits >> i) & 1)), 6) if n_wins else 0.0
-            for i, name in enumerate(SLOT_NAMES)}
-    yaku = {k: v for k, v in yaku.items() if v > 0}
-    ends = np.bincount(g[:, GF_END_REASON], minlength=len(END_REASON_NAMES))
-    end_reasons = {END_REASON_NAMES[i]: round(float(c) / n_games, 6)
-                   for i, c in enumerate(ends) if c}
-    return {"scenario": scenario_name, "games": n_games, "rounds": n_rounds, "seed": seed,
-            "metrics": metrics, "yaku": yaku, "end_reasons": end_reasons}
+def summarize(scenario_name: str, seed: int, data, reached: dict | None = None) -> dict:
+    """The run summary from the streamed sums (``MomentSums`` of one variant, or a ``Batch`` of
+    records): every catalogue metric with its 95% interval, plus yaku and end-reason shares.
+
+    ``{"scenario", "games", "rounds", "seed", "metrics": {name: {"value", "ci", "n", "per"}},
+    "yaku": {name: share of wins}, "end_reasons": {name: share of games}}``; ``n`` is the
+    metric's denominator (games, rounds or wins).
+    """
+    sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
+    metrics = summarize_run(CATALOGUE, sums)
+    rounds = metrics["draw_rate"]["n"]
+    yaku = {name[len("yaku_"):-len("_share")]: m["value"] for name, m in metrics.items()
+            if name.startswith("yaku_") and m["value"]}
+    ends = {name[len("end_"):-len("_rate")]: m["value"] for name, m in metrics.items()
+            if name.startswith("end_") and m["value"]}
+    out = {"scenario": scenario_name, "games": sums.n, "rounds": rounds, "seed": seed,
+           "metrics": metrics, "yaku": yaku, "end_reasons": ends}
+    if reached:
+        out["target"] = reached
+    return out
 
 
-def _fmt_rate(m: dict) -> str:
+def _sums_of_batch(batch, first_game: int = 0) -> MomentSums:
+    """Sums of a Batch holding games ``first_game, first_game + 1, ...`` (``run_games``'s)."""
+    idx = np.arange(first_game, first_game + len(batch.games), dtype=np.int64)
+    num, den = game_values(idx, batch.games, batch.rounds)
+    return MomentSums.from_values(np.stack([num, den], axis=2))
+
+
+def _fmt(m: dict, metric) -> str:
     if m["value"] is None:
         return "-"
-    return f"{m['value']:.4f}  [{m['ci'][0]:.4f}, {m['ci'][1]:.4f}]  n={m['n']}"
+    if metric.is_rate:
+        text = (f"{100 * m['value']:7.2f}%  [{100 * m['ci'][0]:6.2f}, {100 * m['ci'][1]:6.2f}]")
+    else:
+        text = f"{m['value']:8.3f}  [{m['ci'][0]:.3f}, {m['ci'][1]:.3f}]"
+    text = f"{text:<28} of {m['n']} {m['per']}"
+    if "reference" in m:
+        text += (f"; fair {100 * m['reference']:.0f}%: "
+                 f"{'inside' if m['contains_reference'] else 'OUTSIDE'} the interval")
+    return text
 
 
 def summary_table(summary: dict) -> str:
-    lines = [f"scenario {summary['scenario']}: {summary['games']} games, {summary['rounds']} rounds, "
-             f"seed {summary['seed']}", "", f"{'metric':<24}value   [95% interval]"]
-    for k, m in summary["metrics"].items():
-        lines.append(f"{k:<24}{_fmt_rate(m)}")
-    lines += ["", "end reasons (share of games)"]
-    lines += [f"  {k:<22}{v:.4f}" for k, v in summary["end_reasons"].items()]
-    lines += ["", "yaku (share of wins)"]
-    lines += [f"  {k:<22}{v:.4f}" for k, v in sorted(summary["yaku"].items(), key=lambda kv: -kv[1])]
+    """The run summary as a table: every metric that happened, grouped, with its interval."""
+    cat = {m.name: m for m in CATALOGUE}
+    lines = [f"scenario {summary['scenario']}: {summary['games']} games, {summary['rounds']} "
+             f"rounds, seed {summary['seed']}"]
+    if summary.get("target"):
+        lines.append(target_line(summary["target"]))
+    lines += ["", f"{'metric':<30}value     [95% interval]"]
+    groups = (("", lambda n: not n.startswith(("end_", "yaku_"))),
+              ("end reasons (share of games)", lambda n: n.startswith("end_")),
+              ("yaku (share of wins)", lambda n: n.startswith("yaku_")))
+    for title, keep in groups:
+        if title:
+            lines += ["", title]
+        rows = [(n, m) for n, m in summary["metrics"].items() if keep(n)]
+        if title:
+            rows = sorted((r for r in rows if r[1]["value"]), key=lambda r: -r[1]["value"])
+        for n, m in rows:
+            lines.append(f"{n:<30}{_fmt(m, cat[n])}")
+    never = [n[len("yaku_"):-len("_share")] for n, m in summary["metrics"].items()
+             if n.startswith("yaku_") and not m["value"]]
+    if never:
+        lines += ["", "never scored: " + ", ".join(never)]
+    lines += ["", "Intervals: Wilson for shares of games; for rounds and wins the delta method "
+                  "with the game as the unit (rounds of a game are not independent)."]
     return "\n".join(lines)
 
 
@@ -120,10 +142,11 @@ def replay_text(scenario, seed: int, game: int, events: np.ndarray, batch, rows)
                 word = "PON" if typ == EV_PON else "CHI"
                 out.append(f"{who} {word}  {_cards(row)} (calls {card_str(b)})")
         elif typ == EV_KAN:
-            kind = ("closed", "open", "added")[b]
-            out.append(f"{who} {kind} KAN of {card_str(a)}")
-            hands[s] = [k for k in hands[s] if not _same_kan(k, a)] if b != 2 else \
-                _drop_one_kan(hands[s], a)
+            taken = kinds_from_mask(np.uint64(d & 0xFFFFFFFFFFFFFFFF))
+            for k in taken:
+                hands[s].remove(k)
+            out.append(f"{who} {KAN_KIND_NAMES[b]} KAN of {card_str(a)} "
+                       f"(from the hand: {format_cards(taken)})")
         elif typ == EV_DISCARD:
             hands[s].remove(a)
             mark = "  RIICHI ⟂" if b else ""
@@ -155,15 +178,3 @@ def replay_text(scenario, seed: int, game: int, events: np.ndarray, batch, rows)
                         f"P1 {c}" + (f"; leftover pot {d}" if d else "")]
     return "\n".join(out)
 
-
-def _same_kan(k, a):
-    if a >= 36:
-        return k == a
-    return k < 36 and k % 9 == a % 9
-
-
-def _drop_one_kan(hand, a):
-    for i, k in enumerate(hand):
-        if _same_kan(k, a):
-            return hand[:i] + hand[i + 1:]
-    return hand

@@ -1,18 +1,20 @@
-"""Running games: the Python side of the engine (allocation, chunking, workers, replay logs)."""
+"""Running games: the Python side of the engine (allocation, the chunk function, replay logs)."""
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
+from ..parallel import ChunkRunner, clamp_workers
+from ..stats import MomentSums
+from ..study import ChunkResult, ChunkTask
 from .engine import (
     MAX_EVENTS, N_GF, N_RF, build_engine_tables, new_round_state, play_games, ST_N_EV, ST_LOG,
 )
 from .hand import build_hand_tables
+from .metrics import CATALOGUE, game_values
 from .rules_array import build_rules_array
 
 MAX_PARAMS = 16
@@ -70,43 +72,63 @@ class Simulator:
         return rs.ev[:n_ev].copy(), Batch(games, rounds[:n].copy())
 
 
-# Worker processes: each builds its Simulator once.
-_WORKER = {}
+# ---------------------------------------------------------------------------------------------
+# Chunks: the pure function a worker (or a remote task) runs
+# ---------------------------------------------------------------------------------------------
+
+# Simulators built in this process, by resolved scenario (a sweep's worker plays every variant
+# of each chunk, so all of them stay built).
+_SIMULATORS: dict = {}
+_MAX_SIMULATORS = 64
 
 
-def _worker_play(args):
-    scenario_path, scenario_dict, idx, seed, debug = args
-    key = (scenario_path, repr(scenario_dict))
-    if key not in _WORKER:
+def simulator_for(data: dict) -> Simulator:
+    """The Simulator of a resolved scenario's data, built once per process."""
+    key = repr(data)
+    sim = _SIMULATORS.get(key)
+    if sim is None:
         from . import scenario as scenario_mod
-        sc = scenario_mod.from_dict(scenario_dict) if scenario_path is None \
-            else scenario_mod.load(scenario_path)
-        _WORKER.clear()
-        _WORKER[key] = Simulator(sc)
-    return _WORKER[key].play(idx, seed, debug)
+        if len(_SIMULATORS) >= _MAX_SIMULATORS:
+            _SIMULATORS.clear()
+        sim = _SIMULATORS[key] = Simulator(scenario_mod.from_dict(data, name=data.get("name")
+                                                                  or "inline"))
+    return sim
+
+
+def chunk_stats(task: ChunkTask) -> ChunkResult:
+    """Play games ``task.start .. task.stop - 1`` of every variant and return their sums.
+
+    Pure: the result depends on the task alone (game i of a variant depends on (seed, i) only),
+    so chunks can run anywhere, in any order, be stored and merged. Variant v's per-game
+    numerators and denominators of every catalogue metric become components 2v and 2v + 1 of
+    :class:`simcore.stats.MomentSums`; the records themselves are returned only when
+    ``task.records`` is set.
+    """
+    idx = np.arange(task.start, task.stop, dtype=np.int64)
+    k = len(CATALOGUE)
+    z = np.empty((len(idx), k, 2 * len(task.variants)), np.int64)
+    batches = []
+    for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
+        batch = simulator_for(data).play(idx, seed, task.debug)
+        z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
+        if task.records:
+            batches.append(batch)
+    return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
+                       tuple(batches) if task.records else None)
 
 
 def run_games(scenario, games: int, seed: int, workers: int = 0, debug: bool = False,
               progress=None) -> Batch:
-    """Play games 0..games-1 of ``scenario`` with ``seed``; the records do not depend on
-    ``workers`` (each game's randomness comes from (seed, game index) alone)."""
-    chunks = [np.arange(s, min(s + CHUNK_GAMES, games)) for s in range(0, games, CHUNK_GAMES)]
-    workers = workers or os.cpu_count() or 1
-    workers = min(workers, len(chunks))
+    """The records of games 0..games-1 of ``scenario`` (memory grows with ``games``: for
+    statistics use :func:`simcore.study.run_study`, which streams). The records do not depend
+    on ``workers`` (each game's randomness comes from (seed, game index) alone)."""
+    tasks = [ChunkTask((scenario.to_dict(),), (seed,), s, min(s + CHUNK_GAMES, games), debug, True)
+             for s in range(0, games, CHUNK_GAMES)]
+    n_workers, _ = clamp_workers(workers, len(tasks))
     parts = []
-    if workers <= 1:
-        sim = Simulator(scenario)
-        for c in chunks:
-            parts.append(sim.play(c, seed, debug))
-            if progress:
-                progress(len(c))
-    else:
-        data = scenario.to_dict()
-        args = [(None, data, c, seed, debug) for c in chunks]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for c, part in zip(chunks, pool.map(_worker_play, args)):
-                parts.append(part)
-                if progress:
-                    progress(len(c))
+    with ChunkRunner(n_workers) as runner:
+        for res in runner.map(chunk_stats, tasks,
+                              progress and (lambda t, r: progress(t.stop - t.start))):
+            parts.append(res.batches[0])
     return Batch(np.concatenate([p.games for p in parts]),
                  np.concatenate([p.rounds for p in parts]))

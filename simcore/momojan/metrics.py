@@ -1,0 +1,198 @@
+"""The MOMOJAN metric catalogue, and the per-game numerators and denominators behind it.
+
+Every metric appears once in :data:`CATALOGUE` (name, kind, per-game numerator and denominator,
+a one-line description, the default equivalence margin). :func:`game_values` turns one chunk's
+game and round records into the integer per-game quantities the catalogue names; nothing else in
+the harness reads MOMOJAN records.
+
+Round- and win-level metrics are ratios of per-game sums (rounds where something happened over
+rounds played, points over wins): the game, not the round, is the unit of independence, and the
+intervals in :mod:`simcore.stats` treat it so.
+
+What this implementation simplifies: the yaku list is the schema's fixed one (a yaku the
+scenario disables simply never fires); a tied game (no winner) counts as a loss for both seats in
+the win rates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..metrics import Metric
+from .engine import (
+    END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER,
+    OUT_DRAW, OUT_RON, OUT_TSUMO, RF_CHI0, RF_CHI1, RF_DEALER, RF_DORA, RF_DOUBLED, RF_DRAW3_0,
+    RF_DRAW3_1, RF_GAME, RF_KAI0, RF_KAI1, RF_KAN0, RF_KAN1, RF_OUTCOME, RF_PON0, RF_PON1,
+    RF_POINTS, RF_RIICHI0, RF_RIICHI1, RF_ROUND, RF_RON_BONUS, RF_SCORE0, RF_SCORE1, RF_SET_BONUS,
+    RF_WINNER, RF_YAKU_BITS,
+)
+from .rules_array import YAKU_KEYS
+from .schema import SET_BONUS_NAMES
+
+# Bit i of a round's yaku bits: YAKU_KEYS, then the set-count slots (bonuses in the new edition,
+# yaku in the old).
+SLOT_NAMES = tuple(YAKU_KEYS) + tuple(SET_BONUS_NAMES)
+
+# The round after which "behind" is judged for the comeback rate (0-based round index 1).
+COMEBACK_AFTER_ROUND = 2
+
+HEADLINE = "first_dealer_win_rate"
+RATE_MARGIN = 0.01      # one percentage point
+USE_MARGIN = 0.02       # calls / Kai / draws per round
+
+
+def _catalogue() -> tuple:
+    m = [
+        Metric("first_dealer_win_rate", "game_rate", "first_dealer_won", "games",
+               "games won by the player who dealt first", RATE_MARGIN, 0.5),
+        Metric("seat0_win_rate", "game_rate", "seat0_won", "games",
+               "games won by seat 0 (players[0])", RATE_MARGIN, 0.5),
+        Metric("tied_game_rate", "game_rate", "tied", "games",
+               "games ending with no winner (tie break: draw)", RATE_MARGIN / 2),
+    ]
+    for reason in END_REASON_NAMES:
+        m.append(Metric(f"end_{reason}_rate", "game_rate", f"end_{reason}", "games",
+                        f"games that end by {reason.replace('_', ' ')}", RATE_MARGIN))
+    m += [
+        Metric("comeback_rate", "game_rate", "comeback", "decided_after_round_2",
+               f"games of more than {COMEBACK_AFTER_ROUND} rounds won by the player behind after "
+               f"round {COMEBACK_AFTER_ROUND}", 2 * RATE_MARGIN),
+        Metric("mean_rounds_per_game", "per_game", "rounds", "games",
+               "rounds played per game", 0.1),
+        Metric("mean_final_margin", "per_game", "final_margin", "games",
+               "points between the two players at the end of a game", 0.5),
+        Metric("dealer_round_win_rate", "round_rate", "dealer_wins", "rounds",
+               "rounds won by the dealer (tsumo or ron)", RATE_MARGIN),
+        Metric("tsumo_rate", "round_rate", "tsumo", "rounds", "rounds won by tsumo", RATE_MARGIN),
+        Metric("ron_rate", "round_rate", "ron", "rounds", "rounds won by ron", RATE_MARGIN),
+        Metric("draw_rate", "round_rate", "draws", "rounds",
+               "rounds ending in an exhaustive draw", RATE_MARGIN),
+        Metric("riichi_rate", "round_rate", "riichi_rounds", "rounds",
+               "rounds in which someone declared riichi", RATE_MARGIN),
+        Metric("kai_per_round", "per_round", "kai", "rounds", "Kai sets made per round (both players)",
+               USE_MARGIN),
+        Metric("pon_per_round", "per_round", "pon", "rounds", "Pon calls per round (both players)",
+               USE_MARGIN),
+        Metric("chi_per_round", "per_round", "chi", "rounds", "Chi calls per round (both players)",
+               USE_MARGIN),
+        Metric("kan_per_round", "per_round", "kan", "rounds", "kans per round (both players)",
+               USE_MARGIN),
+        Metric("draw_three_per_round", "per_round", "draw_three", "rounds",
+               "three-card draws per round (both players)", USE_MARGIN),
+        Metric("doubled_win_rate", "win_rate", "doubled", "wins", "wins whose points were doubled",
+               RATE_MARGIN),
+        Metric("mean_winning_points", "per_win", "winning_points", "wins",
+               "points paid per win (tsumo or ron)", 0.25),
+        Metric("dora_bonus_share", "win_rate", "dora_wins", "wins", "wins with a dora bonus",
+               RATE_MARGIN),
+        Metric("ron_bonus_share", "win_rate", "ron_bonus_wins", "wins", "wins with the ron bonus",
+               RATE_MARGIN),
+        Metric("set_count_bonus_share", "win_rate", "set_bonus_wins", "wins",
+               "wins with a set-count bonus", RATE_MARGIN),
+    ]
+    for name in SLOT_NAMES:
+        m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
+                        f"wins scoring {name}", RATE_MARGIN))
+    return tuple(m)
+
+
+CATALOGUE = _catalogue()
+
+# Per-round quantities summed per game (each a function of the round records).
+_ROUND_QUANTITIES = {
+    "dealer_wins": lambda r, win: win & (r[:, RF_WINNER] == r[:, RF_DEALER]),
+    "tsumo": lambda r, win: r[:, RF_OUTCOME] == OUT_TSUMO,
+    "ron": lambda r, win: r[:, RF_OUTCOME] == OUT_RON,
+    "draws": lambda r, win: r[:, RF_OUTCOME] == OUT_DRAW,
+    "riichi_rounds": lambda r, win: (r[:, RF_RIICHI0] + r[:, RF_RIICHI1]) > 0,
+    "kai": lambda r, win: r[:, RF_KAI0] + r[:, RF_KAI1],
+    "pon": lambda r, win: r[:, RF_PON0] + r[:, RF_PON1],
+    "chi": lambda r, win: r[:, RF_CHI0] + r[:, RF_CHI1],
+    "kan": lambda r, win: r[:, RF_KAN0] + r[:, RF_KAN1],
+    "draw_three": lambda r, win: r[:, RF_DRAW3_0] + r[:, RF_DRAW3_1],
+    "wins": lambda r, win: win,
+    "doubled": lambda r, win: win & (r[:, RF_DOUBLED] != 0),
+    "winning_points": lambda r, win: np.where(win, r[:, RF_POINTS], 0),
+    "dora_wins": lambda r, win: win & (r[:, RF_DORA] > 0),
+    "ron_bonus_wins": lambda r, win: win & (r[:, RF_RON_BONUS] > 0),
+    "set_bonus_wins": lambda r, win: win & (r[:, RF_SET_BONUS] > 0),
+}
+
+
+def _slot(i):
+    return lambda r, win: win & (((r[:, RF_YAKU_BITS] >> i) & 1) != 0)
+
+
+for _i, _name in enumerate(SLOT_NAMES):
+    _ROUND_QUANTITIES[f"slot_{_name}"] = _slot(_i)
+
+
+def _game_quantities(g: np.ndarray, rounds_sum: dict, behind_after: np.ndarray) -> dict:
+    w = g[:, GF_WINNER]
+    q = {
+        "games": np.ones(len(g), np.int64),
+        "rounds": g[:, GF_ROUNDS],
+        "first_dealer_won": w == g[:, GF_FIRST_DEALER],
+        "seat0_won": w == 0,
+        "tied": w < 0,
+        "final_margin": np.abs(g[:, GF_SCORE0] - g[:, GF_SCORE1]),
+    }
+    for code, reason in enumerate(END_REASON_NAMES):
+        q[f"end_{reason}"] = g[:, GF_END_REASON] == code
+    decided = (g[:, GF_ROUNDS] > COMEBACK_AFTER_ROUND) & (w >= 0)
+    q["decided_after_round_2"] = decided
+    q["comeback"] = decided & (behind_after == np.where(w >= 0, w, -2))
+    q.update(rounds_sum)
+    return q
+
+
+def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
+                catalogue=CATALOGUE) -> tuple[np.ndarray, np.ndarray]:
+    """Per-game numerators and denominators of every metric of ``catalogue``.
+
+    Parameters
+    ----------
+    game_indices : int64[n]
+        The chunk's game indices, ascending (games and rounds are in this order).
+    games : int64[n, N_GF]
+        Game records (engine.GAME_FIELDS).
+    rounds : int64[n_rounds, N_RF]
+        Round records (engine.ROUND_FIELDS); ``RF_GAME`` is the game index.
+
+    Returns
+    -------
+    num, den : int64[n, k]
+        For game i and metric j of the catalogue, its numerator and denominator.
+    """
+    n = len(game_indices)
+    pos = np.searchsorted(game_indices, rounds[:, RF_GAME])
+    win = rounds[:, RF_OUTCOME] != OUT_DRAW
+    names = list(_ROUND_QUANTITIES)
+    per_round = np.empty((len(rounds), len(names)), np.int64)
+    for j, name in enumerate(names):
+        per_round[:, j] = _ROUND_QUANTITIES[name](rounds, win)
+    # Rounds are in game order: sum each game's segment through a cumulative sum (exact ints;
+    # a game with no round gets 0).
+    cum = np.zeros((len(rounds) + 1, len(names)), np.int64)
+    np.cumsum(per_round, axis=0, out=cum[1:])
+    bounds = np.searchsorted(pos, np.arange(n + 1))
+    sums = cum[bounds[1:]] - cum[bounds[:-1]]
+    rounds_sum = {name: sums[:, j] for j, name in enumerate(names)}
+    # Who was behind after round COMEBACK_AFTER_ROUND (-1: level, or the game was shorter).
+    behind_after = np.full(n, -1, np.int64)
+    after = rounds[rounds[:, RF_ROUND] == COMEBACK_AFTER_ROUND - 1]
+    s0, s1 = after[:, RF_SCORE0], after[:, RF_SCORE1]
+    behind_after[pos[rounds[:, RF_ROUND] == COMEBACK_AFTER_ROUND - 1]] = \
+        np.where(s0 < s1, 0, np.where(s1 < s0, 1, -1))
+    q = _game_quantities(games, rounds_sum, behind_after)
+    num = np.empty((n, len(catalogue)), np.int64)
+    den = np.empty((n, len(catalogue)), np.int64)
+    for j, m in enumerate(catalogue):
+        num[:, j] = q[m.numerator]
+        den[:, j] = q[m.denominator]
+    return num, den
+
+
+QUANTITIES = tuple(_ROUND_QUANTITIES) + (
+    "games", "rounds", "first_dealer_won", "seat0_won", "tied", "final_margin",
+    "decided_after_round_2", "comeback") + tuple(f"end_{r}" for r in END_REASON_NAMES)

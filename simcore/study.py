@@ -1,0 +1,141 @@
+"""Playing variants on common game indices and streaming their statistics (any game family).
+
+A *study* is one or more variants of a scenario (``run``: one; ``compare``: two; ``sweep``: the
+base and its grid) played on the same game indices 0, 1, 2, ... Games are cut into chunks of
+fixed indices; a family's pure chunk function turns a :class:`ChunkTask` into the chunk's
+:class:`simcore.stats.MomentSums`, and the sums are merged in chunk order (they are integers, so
+the order does not even matter). Nothing here knows which game is played: the family supplies
+``CATALOGUE`` (its metrics), ``chunk_stats`` (the chunk function, a picklable top-level
+function) and ``payload(scenario)`` (the picklable data a worker rebuilds the scenario from).
+
+Common random numbers: with ``paired=True`` every variant gets the same seed, so game i of each
+variant draws from the same (seed, i) randomness; ``paired=False`` gives variant v an
+independent seed (the calibration of the tests, and what independent runs would do).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .parallel import ChunkRunner, clamp_workers
+from .stats import MomentSums, Z95, difference, games_for_half_width, ratio
+
+CHUNK_GAMES = 2000
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Games ``start .. stop - 1`` of every variant: the unit of work, storage and resumption."""
+
+    variants: tuple          # per variant: the family's payload (resolved scenario data)
+    seeds: tuple             # per variant: the base seed (equal seeds = common random numbers)
+    start: int
+    stop: int
+    debug: bool = False
+    records: bool = False    # also return the raw records (for writing them to disk)
+
+
+@dataclass
+class ChunkResult:
+    start: int
+    stop: int
+    sums: MomentSums
+    batches: tuple | None = None
+
+
+def variant_seed(seed: int, v: int, paired: bool) -> int:
+    """The base seed of variant ``v``: the study's seed when paired, else an independent one."""
+    if paired or v == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, v]).generate_state(1, np.uint64)[0])
+
+
+@dataclass
+class Target:
+    """Stop once the half-width of the headline metric (a difference, for two or more
+    variants: the widest of variant v minus variant 0) is at most ``half_width``."""
+
+    metric: str
+    half_width: float
+
+
+@dataclass
+class StudyResult:
+    names: list
+    seed: int
+    sums: MomentSums
+    paired: bool
+    workers: int
+    seconds: float
+    target: Target | None = None
+    reached: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return self.sums.n
+
+
+def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool = True,
+                        z: float = Z95) -> float:
+    """Half-width of ``metric``'s 95% interval: the value's for one variant, the widest
+    difference's (variant v minus variant 0) for more."""
+    j = [m.name for m in catalogue].index(metric)
+    if sums.variants == 1:
+        r = ratio(sums, j)
+        return z * r.se if r.se is not None else float("inf")
+    widths = []
+    for v in range(1, sums.variants):
+        d = difference(sums, j, 0, v, paired)
+        widths.append(z * d.se if d.se is not None else float("inf"))
+    return max(widths)
+
+
+def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
+              target: Target | None = None, max_games: int | None = None, debug: bool = False,
+              progress=None, notice=None, chunk_games: int = CHUNK_GAMES) -> StudyResult:
+    """Play ``games`` games of every variant (or, with ``target``, batches until the target
+    half-width or ``max_games``) and return the merged sums.
+
+    ``progress(games_done, games_planned)`` is called after every chunk; ``notice(text)`` gets
+    one-line remarks for the user (a lowered worker count).
+    """
+    payloads = tuple(family.payload(sc) for sc in scenarios)
+    seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
+    cap = max(games, max_games or games) if target else games
+    n_workers, note = clamp_workers(workers, -(-cap // chunk_games))
+    if note and notice:
+        notice(note)
+    k = len(family.CATALOGUE)
+    sums = MomentSums.empty(k, 2 * len(scenarios))
+    reached = {}
+    t0 = time.perf_counter()
+    stop = min(games, cap)
+    with ChunkRunner(n_workers) as runner:
+        while True:
+            tasks = [ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug)
+                     for s in range(sums.n, stop, chunk_games)]
+
+            def tick(task, res, planned=stop):
+                if progress:
+                    progress(task.stop, planned)
+
+            for res in runner.map(family.chunk_stats, tasks, tick):
+                sums = sums.merge(res.sums)
+            if target is None:
+                break
+            hw = headline_half_width(family.CATALOGUE, sums, target.metric, paired)
+            reached = {"metric": target.metric, "target": target.half_width, "half_width": hw,
+                       "reached": hw <= target.half_width, "games": sums.n, "max_games": cap}
+            if hw <= target.half_width or sums.n >= cap:
+                break
+            # The half-width shrinks as 1/sqrt(games): aim 10% past the estimate, in whole
+            # rounds of chunks for every worker.
+            need = int(games_for_half_width(hw / Z95, sums.n, target.half_width) * 1.1)
+            step = n_workers * chunk_games
+            stop = min(cap, max(need, sums.n + step))
+            stop = min(cap, -(-stop // chunk_games) * chunk_games)
+    return StudyResult([sc.name for sc in scenarios], seed, sums, paired, n_workers,
+                       time.perf_counter() - t0, target, reached)
