@@ -283,5 +283,7 @@ def replay(scenario_ref, seed, game):
 
 
 
+from .cli_study import register as _register_study; _register_study(main)  # noqa: E402,E702
+
 if __name__ == "__main__":
     main()
