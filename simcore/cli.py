@@ -117,19 +117,19 @@ def waits(hands, file, rules, as_json):
     Example: momojan-sim waits "kai:111z chi:789o 23o 44z 123l"
     """
     from .momojan.analysis import describe, parse_hand_for
-    from .momojan.editions import hand_rules
+    from .momojan.editions import hand_input_rules
     from .momojan.hand import HandAnalyzer
 
     lines = _read_lines(hands, file)
-    analyzer_rules = hand_rules(rules)
+    input_rules = hand_input_rules(rules)
     # Parse everything first: a bad line stops the run before anything is printed.
     parsed = []
     for label, text in lines:
         try:
-            parsed.append(parse_hand_for(text, analyzer_rules))
+            parsed.append(parse_hand_for(text, input_rules.hand, input_rules.kan_allowed))
         except InputError as exc:
             raise InputError(f"{label}: {exc}") from None
-    analyzer = HandAnalyzer(analyzer_rules)
+    analyzer = HandAnalyzer(input_rules.hand)
     reports = [describe(text, analyzer, hand) for (_, text), hand in zip(lines, parsed)]
     if as_json:
         for r in reports:
@@ -145,24 +145,48 @@ def waits(hands, file, rules, as_json):
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@input_errors_exit_2
 def validate(files):
-    """Check scenario files (and what they extend); print OK per file or the first error."""
+    """Check scenario files (and what they extend): OK or the error, for every file; exit status 2
+    if any was bad."""
     from .momojan import scenario
 
+    bad = 0
     for f in files:
-        sc = scenario.load(f)
+        try:
+            sc = scenario.load(f)
+        except InputError as exc:
+            click.echo(f"momojan-sim: error: {exc}", err=True)
+            bad += 1
+            continue
         click.echo(f"{f}: OK ({sc.name})")
+    if bad:
+        sys.exit(2)
 
 
 @main.command()
 @click.argument("file")
 @input_errors_exit_2
 def show(file):
-    """Print the fully resolved scenario (after extends, defaults filled in) as YAML."""
+    """Print the fully resolved scenario (after extends, defaults filled in) as YAML, each value
+    with its tag ([R] rulebook, [I] interpretation, reconstructed [X]) and meaning as a comment."""
+    from .momojan import scenario
+    from .momojan.scenario_yaml import annotated_yaml
+
+    sc = scenario.load(file)
+    title = f"{sc.name}: resolved from {sc.path}" if sc.path else sc.name
+    click.echo(annotated_yaml(sc.to_dict(), title=title), nl=False)
+
+
+@main.command("scenarios")
+@input_errors_exit_2
+def list_scenarios():
+    """List the bundled scenarios (usable by name anywhere a scenario is asked for)."""
     from .momojan import scenario
 
-    click.echo(scenario.load(file).to_yaml(), nl=False)
+    rows = scenario.bundled_descriptions()
+    width = max(len(name) for name, _ in rows)
+    for name, description in rows:
+        click.echo(f"{name:<{width}}  {description}")
 
 
 @main.command()
@@ -184,8 +208,11 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
     Example: momojan-sim score "kai:111z kai:456o chi:789o 23o 44z" --win 1o --by ron --riichi
     --dora-indicator 3l --rules new_edition_confirmed_only
     """
+    from .momojan.editions import require_kan
     from .momojan.scoring import score_text
 
+    if rinshan:
+        require_kan(rules, "--rinshan")
     result = score_text(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules)
     if as_json:
         click.echo(json.dumps(result.to_json()))
@@ -280,7 +307,6 @@ def replay(scenario_ref, seed, game):
     sim = Simulator(sc)
     events, batch = sim.replay_events(seed, game)
     click.echo(replay_text(sc, seed, game, events, batch, sim.ET.rows))
-
 
 
 from .cli_study import register as _register_study; _register_study(main)  # noqa: E402,E702

@@ -37,6 +37,11 @@ def bundled_names() -> list[str]:
     return sorted(p.stem for p in BUNDLED_DIR.glob("*.yaml"))
 
 
+def bundled_descriptions() -> list[tuple[str, str]]:
+    """(name, one-line description) of every bundled scenario (its resolved ``description:``)."""
+    return [(name, load(name).get("description") or "") for name in bundled_names()]
+
+
 def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
     """A scenario reference: an existing path (relative to ``relative_to`` first) or a bundled name."""
     candidates = []

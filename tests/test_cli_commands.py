@@ -1,0 +1,143 @@
+"""``--version``, ``scenarios``, ``validate`` of many files, ``show`` with tag comments, and
+options that make no sense under the chosen rules (issue 7 items 10 and 13)."""
+
+import importlib.metadata
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simcore.cli import main
+from simcore.momojan import scenario
+from simcore.momojan.scenario_yaml import annotated_yaml, flow
+from simcore.momojan.schema import SCHEMA, iter_fields
+
+
+def test_version():
+    r = CliRunner().invoke(main, ["--version"])
+    assert r.exit_code == 0
+    assert r.output.strip() == f"momojan-sim, version {importlib.metadata.version('momojan-sim')}"
+
+
+def test_scenarios_lists_every_bundled_one_with_its_description():
+    r = CliRunner().invoke(main, ["scenarios"])
+    assert r.exit_code == 0, r.output
+    rows = r.output.strip().splitlines()
+    assert [row.split()[0] for row in rows] == scenario.bundled_names()
+    for row in rows:
+        name = row.split()[0]
+        description = scenario.load(name).get("description")
+        assert description and row.endswith(description), row
+
+
+def test_validate_checks_every_file_and_reports_every_bad_one(tmp_path):
+    """Bug: validate stopped at the first bad file."""
+    (tmp_path / "empty.yaml").write_text("")
+    (tmp_path / "typo.yaml").write_text("startin_points: 30\n")
+    r = CliRunner().invoke(main, ["validate", "new_edition", str(tmp_path / "empty.yaml"),
+                                  "old_edition", str(tmp_path / "typo.yaml"), str(tmp_path)])
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 5 and "Traceback" not in r.output
+    assert lines[0] == "new_edition: OK (new_edition)"
+    assert lines[2] == "old_edition: OK (old_edition)"
+    assert "empty.yaml: the file is empty" in lines[1]
+    assert "typo.yaml: startin_points: unknown key (did you mean 'starting_points'?)" in lines[3]
+    assert "is a directory" in lines[4]
+    assert all(line.startswith("momojan-sim: error: ") for line in (lines[1], lines[3], lines[4]))
+
+
+def test_validate_all_good_exits_0():
+    r = CliRunner().invoke(main, ["validate", *scenario.bundled_names()])
+    assert r.exit_code == 0 and r.output.count(": OK (") == len(scenario.bundled_names())
+
+
+# --- show: the resolved scenario with [R]/[I]/reconstructed [X] comments ---
+
+def _comment_of(text, key_line_start):
+    line = next(l for l in text.splitlines() if l.strip().startswith(key_line_start))
+    assert "  # " in line, line
+    return line.split("  # ", 1)[1]
+
+
+def test_show_keeps_the_tags_as_comments():
+    """Bug: show printed bare YAML; the tags of new_edition.yaml were lost."""
+    r = CliRunner().invoke(main, ["show", "double_at_8"])
+    assert r.exit_code == 0, r.output
+    text = r.output
+    assert _comment_of(text, "double_threshold: 8").startswith("[R] ")
+    assert _comment_of(text, "momotaro: 3").startswith("reconstructed [X] ")
+    assert _comment_of(text, "tsumo_after_draw_three: true").startswith("[I] ")
+    # every schema leaf (but the seats, commented on their own line) carries its tag and doc
+    leaves = [(path, f) for path, f in iter_fields(SCHEMA) if f.kind != "players"]
+    commented = [l for l in text.splitlines() if "  # " in l and not l.lstrip().startswith(("#", "-"))]
+    assert len(commented) >= len(leaves)
+    for path, f in leaves:
+        key = path.rsplit(".", 1)[-1]
+        label = {"R": "[R]", "I": "[I]", "X": "reconstructed [X]"}[f.tag]
+        assert any(l.strip().startswith(f"{key}:") and f"# {label} {f.doc}" in l for l in commented), path
+
+
+@pytest.mark.parametrize("name", scenario.bundled_names())
+def test_show_output_is_the_same_scenario(tmp_path, name):
+    r = CliRunner().invoke(main, ["show", name])
+    assert r.exit_code == 0, r.output
+    (tmp_path / "shown.yaml").write_text(r.output)
+    assert scenario.load(tmp_path / "shown.yaml").to_dict() == scenario.load(name).to_dict()
+
+
+def test_show_documents_seat_parameters(monkeypatch):
+    from policies import registry
+    from policies.params import Param
+
+    spec = registry.PolicySpec(name="tuned", doc="a test bot", params=(
+        Param(name="call", kind="float", default=0.5, min=0.0, max=1.0, doc="chance to call"),))
+    monkeypatch.setitem(registry.POLICY_SPECS, "tuned", spec)
+    sc = scenario.from_dict({"players": [{"policy": "tuned", "params": {"call": 0.25}},
+                                         {"policy": "random"}]})
+    text = annotated_yaml(sc.to_dict())
+    assert "- policy: tuned" in text and "# a test bot" in text
+    assert _comment_of(text, "call: 0.25") == "a number 0..1, default 0.5: chance to call"
+    assert yaml.safe_load(text)["players"] == [{"policy": "tuned", "params": {"call": 0.25}},
+                                               {"policy": "random", "params": {}}]
+
+
+@given(st.one_of(st.text(), st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(),
+                 st.lists(st.text(max_size=5), max_size=3),
+                 st.dictionaries(st.text(min_size=1, max_size=5), st.integers(), max_size=3)))
+def test_flow_values_load_back_on_one_line(value):
+    line = f"  key: {flow(value)}  # a comment"
+    assert "\n" not in line
+    assert yaml.safe_load("outer:\n" + line)["outer"]["key"] == value
+
+
+def test_keys_the_schema_does_not_know_are_written_without_comments():
+    text = annotated_yaml({"scoring": {"yaku": {"my_yaku": {"points": 3}}}}, SCHEMA)
+    assert "      points: 3\n" in text and yaml.safe_load(text)["scoring"]["yaku"]["my_yaku"] == {"points": 3}
+
+
+# --- options the rules do not have ---
+
+def test_waits_refuses_a_kan_under_rules_without_kan():
+    """Bug: `waits "kan:1111z ..."` answered under the new edition, which has no kan."""
+    r = CliRunner().invoke(main, ["waits", "kan:1111z 123l 456l 7l"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert "argument 1: 'kan:1111z' is not a kan: kan is not played under these rules" in r.output
+    r = CliRunner().invoke(main, ["waits", "--rules", "old_edition", "--json", "kan:1111z 123l 456l 7l"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["tenpai"] is True
+
+
+def test_score_refuses_rinshan_under_rules_without_kan():
+    """Bug: `score --rinshan` scored a kan-replacement win under rules without kan."""
+    hand = "kai:111z kai:456o chi:789o 23o 44z"
+    r = CliRunner().invoke(main, ["score", hand, "--win", "1o", "--rinshan"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert r.output.startswith("momojan-sim: error: --rinshan: kan is not played under new_edition")
+    r = CliRunner().invoke(main, ["score", hand, "--win", "1o", "--rinshan", "--rules",
+                                  "old_edition", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["valid"] is True
