@@ -217,3 +217,104 @@ def test_momo_run_counts_as_wild_only_when_momo_is_wild():
     s = Scorer(scenario.from_dict({"deck": {"wild_fruit": None}}))
     r = s.score(parse_hand_for(hand, s.scenario.hand_rules), parse_card(win), False)
     assert "ittsu" not in r.yaku
+
+
+# --- kibidango's two [I] options (spec §8) ----------------------------------------------------------
+KIBIDANGO_HANDS = {  # all won by ron
+    "calls, ron completes a set": ("pon:111z chi:456o chi:789l 23o 44z", "1o"),
+    "calls, ron completes the head": ("pon:111z chi:456o chi:789l 7o", "7i"),
+    "a Kai, ron completes a set": ("kai:111z chi:456o chi:789l 23o 44z", "1o"),
+    "a Kai, ron completes the head": ("kai:111z chi:456o chi:789l 7o", "7i"),
+}
+# (kai_counts_as_call, ron_may_complete_set) -> the hands that have kibidango
+KIBIDANGO_EXPECTED = {
+    (False, True): {"calls, ron completes a set", "calls, ron completes the head"},
+    (True, False): {"calls, ron completes the head", "a Kai, ron completes the head"},
+    (False, False): {"calls, ron completes the head"},
+}
+
+
+def _merged(base, over):
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def kibidango_scorer(kai_counts_as_call, ron_may_complete_set, base="new_edition"):
+    over = {"scoring": {"yaku": {"kibidango": {"kai_counts_as_call": kai_counts_as_call,
+                                               "ron_may_complete_set": ron_may_complete_set}}}}
+    return Scorer(scenario.from_dict(_merged(scenario.load(base).to_dict(), over)))
+
+
+@pytest.mark.parametrize("options", sorted(KIBIDANGO_EXPECTED))
+def test_kibidango_options_each_combination(options):
+    s = kibidango_scorer(*options)
+    got = {name for name, (hand, win) in KIBIDANGO_HANDS.items()
+           if "kibidango" in s.score(parse_hand_for(hand, s.scenario.hand_rules), parse_card(win),
+                                     True).yaku}
+    assert got == KIBIDANGO_EXPECTED[options]
+    # never by tsumo
+    hand, win = KIBIDANGO_HANDS["calls, ron completes the head"]
+    assert "kibidango" not in s.score(parse_hand_for(hand, s.scenario.hand_rules),
+                                      parse_card(win), False).yaku
+
+
+def test_kibidango_closed_kan_counts_as_called_only_with_kai_counts_as_call():
+    hand, win = "kan:1111z chi:456o chi:789l 7o", "7i"
+    for options, expected in (((True, False), True), ((False, True), False)):
+        s = kibidango_scorer(*options, base="old_edition")
+        r = s.score(parse_hand_for(hand, s.scenario.hand_rules, kan_allowed=True), parse_card(win), True)
+        assert ("kibidango" in r.yaku) is expected, (options, r)
+
+
+def test_kibidango_default_is_the_rulebook_reading():
+    assert scenario.load("new_edition").get("scoring.yaku.kibidango.kai_counts_as_call") is False
+    assert scenario.load("new_edition").get("scoring.yaku.kibidango.ron_may_complete_set") is True
+
+
+def test_kibidango_options_through_the_score_command(tmp_path):
+    path = tmp_path / "kai_is_call.yaml"
+    path.write_text("extends: new_edition_confirmed_only\nscoring:\n  yaku:\n    kibidango:\n"
+                    "      kai_counts_as_call: true\n      ron_may_complete_set: false\n")
+    runner = CliRunner()
+    hand, win = KIBIDANGO_HANDS["a Kai, ron completes the head"]
+    args = ["score", hand, "--win", win, "--by", "ron", "--json"]
+    assert "kibidango" not in json.loads(runner.invoke(main, args).output)["yaku"]
+    r = runner.invoke(main, [*args, "--rules", str(path)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["yaku"]["kibidango"] == 2
+    # both true is refused, with the reason, in one line
+    path.write_text("extends: new_edition\nscoring: {yaku: {kibidango: {kai_counts_as_call: true}}}\n")
+    r = runner.invoke(main, [*args, "--rules", str(path)])
+    assert r.exit_code == 2 and "score 18, not the rulebook's 14" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+# --- old_edition's base (spec §10: it extends new_edition) ------------------------------------------
+
+def test_old_edition_keeps_the_reconstructed_yaku_and_confirmed_only_drops_them():
+    hand, win = "kai:234l kai:456o chi:678i 34i 2o2i", "5i"  # tanyao and nothing else
+    assert score(hand, win, rules="old_edition").yaku.get("tanyao") == 1
+    assert "tanyao" not in score(hand, win, rules="old_edition_confirmed_only").yaku
+
+
+def _flat(d, prefix=""):
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def test_old_minus_new_is_the_same_with_and_without_reconstructed_yaku():
+    """old_edition vs new_edition and the two confirmed_only scenarios differ in exactly the same
+    keys, by the same values: comparing editions measures only the edition."""
+    def diff(a, b):
+        fa, fb = _flat(scenario.load(a).to_dict()), _flat(scenario.load(b).to_dict())
+        return {k: (fa[k], fb[k]) for k in fa if fa[k] != fb[k] and k not in ("name", "description")}
+    full = diff("old_edition", "new_edition")
+    assert "deck.rank1_substitutes" in full and "kan.enabled" in full
+    assert diff("old_edition_confirmed_only", "new_edition_confirmed_only") == full

@@ -20,8 +20,11 @@ import yaml
 from policies.params import check_params
 
 from ..errors import InputError
-from .schema import PICTURES, SCHEMA, Field, defaults
+from .schema import NEW_YAKU, PICTURES, SCHEMA, Field, defaults
 from .shapes import HandRules
+from .yaku_conditions import (
+    NEW_YAKU_HINT, YAKU_TABLE_PREFIX, check_requirements, check_yaku_table, is_new_yaku,
+)
 
 # The repository's top-level scenarios/ folder, installed as the package simcore.scenarios
 # (pyproject.toml maps it), so editable and wheel installs read the same one copy.
@@ -183,18 +186,25 @@ class _Checker:
         if not isinstance(data, dict):
             self.fail(prefix.rstrip(".") or "(top)", f"expected a mapping, got {_kind(data)}")
         out = {}
+        yaku_table = prefix == YAKU_TABLE_PREFIX  # new picture-set yaku may be added here
         for key in data:
             if key not in schema:
+                if yaku_table and is_new_yaku(data[key]):
+                    continue
                 hint = difflib.get_close_matches(str(key), list(schema), n=1)
                 self.fail(f"{prefix}{key}", "unknown key"
                           + (f" (did you mean {hint[0]!r}?)" if hint else
-                             f" (expected one of: {', '.join(schema)})"))
+                             f" (expected one of: {', '.join(schema)})")
+                          + (NEW_YAKU_HINT if yaku_table else ""))
         for key, node in schema.items():
             path = f"{prefix}{key}"
             if isinstance(node, Field):
                 out[key] = self.leaf(path, node, data.get(key, node.default))
             else:
                 out[key] = self.check(data.get(key, {}), node, path + ".")
+        for key in data:
+            if yaku_table and key not in schema:
+                out[key] = self.check(data[key], NEW_YAKU, f"{prefix}{key}.")
         return out
 
     def leaf(self, path: str, f: Field, v: Any):
@@ -228,6 +238,8 @@ class _Checker:
             if len(set(v)) != len(v):
                 self.fail(path, "lists an entry twice")
             return list(v)
+        if f.kind == "requirements":
+            return check_requirements(path, v, self.fail, _kind)
         if f.kind == "players":
             return self.players(path, v)
         raise AssertionError(f.kind)
@@ -292,6 +304,7 @@ def _check_consistency(d: dict, fail) -> None:
              f"({d['starting_points']})")
     if d["draw_three"]["min_stock"] < 3:
         fail("draw_three.min_stock", "a three-card draw needs at least 3 cards in the stock")
+    check_yaku_table(d, fail)
 
 
 def _freeze(v):

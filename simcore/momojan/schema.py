@@ -13,7 +13,6 @@ from typing import Any
 FRUITS = ("momo", "lemon", "mikan", "ichigo")
 PICTURES = ("dog", "monkey", "pheasant", "sun", "moon")
 SET_BONUS_NAMES = ("tabi", "onigashima", "momotaro", "nihonichi")  # 4, 5, 6, 7+ sets
-TAKARAMONO_CONDITIONS = ("sun_moon_animal", "picture_kan_sun_moon")
 DRAW_ROUNDING = ("ceil", "floor")
 DECLINED_RON = ("none", "riichi_rest_of_round")
 TIE_BREAK = ("first_dealer", "second_dealer", "draw")
@@ -24,7 +23,7 @@ LEFTOVER_POT = ("winner", "nobody")
 class Field:
     """One leaf of the schema."""
 
-    kind: str                 # "int", "bool", "str", "enum", "enum_list", "params", "players"
+    kind: str                 # "int", "bool", "str", "enum", "enum_list", "requirements", "players"
     default: Any
     doc: str
     tag: str = "R"
@@ -53,25 +52,49 @@ def _yaku(points, doc, tag="R", enabled=True, **extra):
     return d
 
 
-# Yaku keys, in the order of the breakdown arrays (simcore.momojan.scoring.YAKU_KEYS mirrors it).
+def _requirements(default, doc, tag):
+    """A picture-set condition (spec §8): a list of requirements, each a picture or a list of
+    pictures (a choice); each requirement is met by a distinct set of the winning hand."""
+    return Field("requirements", default, doc, tag, choices=PICTURES, nullable=True)
+
+
+def _picture_yaku(points, sets_of, doc, tag="R", cond_tag="R", **extra):
+    """A yaku whose condition is data: ``sets_of`` (and, old edition, ``kans_of``)."""
+    d = _yaku(points, doc, tag)
+    d["sets_of"] = _requirements(sets_of, f"{doc}: the sets the winning hand must hold (each "
+                                 "entry a picture or a list of pictures to choose from; each met "
+                                 "by a distinct set; null: none)", cond_tag)
+    d["kans_of"] = _requirements(None, f"{doc}: the picture kans the winning hand must hold, like "
+                                 "sets_of (old edition; null: none)", cond_tag)
+    d.update(extra)
+    return d
+
+
+_ANIMALS = ["dog", "monkey", "pheasant"]
+
+# Yaku keys, in the order of the breakdown arrays (simcore.momojan.rules_array.YAKU_KEYS mirrors
+# it). A scenario may add further picture-set yaku under new names (NEW_YAKU below).
 YAKU = {
     "riichi": _yaku(1, "riichi (declared riichi)"),
     "ippatsu": _yaku(1, "ippatsu (win before one's next discard after riichi)", "X"),
-    "dog": _yaku(1, "a set of dogs"),
-    "monkey": _yaku(1, "a set of monkeys"),
-    "pheasant": _yaku(1, "a set of pheasants"),
-    "sun": _yaku(1, "a set of suns"),
-    "moon": _yaku(1, "a set of moons"),
+    "dog": _picture_yaku(1, ["dog"], "dog (a set of dogs)"),
+    "monkey": _picture_yaku(1, ["monkey"], "monkey (a set of monkeys)"),
+    "pheasant": _picture_yaku(1, ["pheasant"], "pheasant (a set of pheasants)"),
+    "sun": _picture_yaku(1, ["sun"], "sun (a set of suns)"),
+    "moon": _picture_yaku(1, ["moon"], "moon (a set of moons)"),
     "ittsu": _yaku(2, "ittsu (runs 123, 456, 789 of one fruit)"),
-    "kibidango": _yaku(2, "kibidango (ron, every set called; the ron card may complete the last)", "I"),
-    "kerai": _yaku(5, "kerai (sets of dog, monkey and pheasant)"),
-    "takaramono": _yaku(7, "takaramono", "X", condition=_enum(
-        "sun_moon_animal", TAKARAMONO_CONDITIONS,
-        "sun_moon_animal: sets of sun, moon and one animal (new condition not public); "
-        "picture_kan_sun_moon: a picture kan plus sets of sun and moon (old edition)", "X")),
+    "kibidango": _yaku(
+        2, "kibidango (a ron, and every set a called set)",
+        kai_counts_as_call=_bool(False, "Kai sets (and closed kans) count as called sets "
+                                 "(the glossary calls Kai a kind of call; the draw settlement does "
+                                 "not); not together with ron_may_complete_set", "I"),
+        ron_may_complete_set=_bool(True, "the ron card may complete the one concealed set (else "
+                                   "it must complete the head: no concealed set at all)", "I")),
+    "kerai": _picture_yaku(5, _ANIMALS, "kerai (sets of dog, monkey and pheasant)"),
+    "takaramono": _picture_yaku(7, ["sun", "moon", _ANIMALS], "takaramono", cond_tag="X"),
     "chinitsu": _yaku(5, "chinitsu (all number cards of one fruit, momo filling in)", "X"),
-    "oshimai": _yaku(10, "oshimai (sets of all five pictures)", "X", ends_game=_bool(
-        True, "oshimai ends the game after this round")),
+    "oshimai": _picture_yaku(10, _ANIMALS + ["sun", "moon"], "oshimai", "X", cond_tag="X",
+                             ends_game=_bool(True, "oshimai ends the game after this round")),
     "tanyao": _yaku(1, "tanyao (only number cards of ranks 2-8)", "X"),
     "toitoi": _yaku(2, "toitoi (no runs)", "X"),
     "sanshoku": _yaku(2, "sanshoku (the same run in three fruits)", "X"),
@@ -81,6 +104,18 @@ YAKU = {
     "kan": _yaku(1, "kan (a kan; old edition)", "X", enabled=False),
     "rinshan": _yaku(1, "rinshan (win on a kan replacement card; old edition)", "X", enabled=False),
     "yonshoku": _yaku(4, "yonshoku (the same run in all four fruits; old edition)", "X", enabled=False),
+}
+
+# The fields of a picture-set yaku a scenario adds under a new name in scoring.yaku (spec §8: a
+# designer who owns the real yaku card adds its picture-set yaku without touching code). It must
+# give points and a condition (sets_of and/or kans_of).
+NEW_YAKU = {
+    "enabled": _bool(True, "a designer-added picture-set yaku: counted at all", "X"),
+    "points": _int(None, "a designer-added picture-set yaku: points (required)", "X", min=0),
+    "sets_of": _requirements(None, "the sets the winning hand must hold (each entry a picture or "
+                             "a list of pictures to choose from; each met by a distinct set)", "X"),
+    "kans_of": _requirements(None, "the picture kans the winning hand must hold, like sets_of "
+                             "(old edition)", "X"),
 }
 
 SCHEMA = {
