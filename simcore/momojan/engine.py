@@ -34,7 +34,7 @@ from .actions import (
     OBS_OWN_REVEALED, OBS_OWN_RIICHI, OBS_OWN_SCORE, OBS_PHASE, OBS_POT, OBS_SEAT, OBS_STOCK,
     OBS_SEEN, OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
 )
-from .cards import N_KINDS, N_NUMBER_KINDS, N_PICTURES, PICTURE_SHIFT
+from .cards import N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTURE_SHIFT
 from .hand import can_ron_on, hand_size, is_complete, kind_bit, picture_count, waits
 from .rules_array import (
     RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
@@ -43,7 +43,7 @@ from .rules_array import (
     RA_KAN_CLOSED, RA_KAN_ENABLED, RA_KAN_OPEN, RA_LEFTOVER_POT, RA_MOMO_EXEMPT, RA_OSHIMAI_ENDS,
     RA_POT_CARRY, RA_RIICHI_ENABLED, RA_RIICHI_MIN_STOCK, RA_START_POINTS, RA_STREAK_WIN,
     RA_DECLINED_RON, RA_TENPAI_NEEDS_YAKU, RA_TIE_BREAK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI,
-    Y_OSHIMAI, DECLINED_RIICHI_REST, POT_TO_WINNER, ROUND_FLOOR, TIE_DRAW, TIE_FIRST_DEALER,
+    Y_OSHIMAI, DECLINED_RIICHI_REST, POT_TO_WINNER, RA_KAN_RANK1_STAND_INS, ROUND_FLOOR, TIE_DRAW, TIE_FIRST_DEALER,
 )
 from .scoring import (
     N_SCORE_SLOTS, ORIGIN_CHI, ORIGIN_KAI, ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_PON, VALID,
@@ -85,6 +85,9 @@ GAME_FIELDS = ("winner", "end_reason", "rounds", "score0", "score1", "first_deal
 (EV_ROUND_START, EV_DEAL, EV_DRAW, EV_DRAW_THREE, EV_KAI, EV_PON, EV_CHI, EV_KAN, EV_DISCARD,
  EV_TSUMO, EV_RON, EV_EXHAUSTIVE, EV_ROUND_END, EV_REPLACEMENT, EV_GAME_END) = range(15)
 EV_WIDTH = 6
+# EV_KAN payload: (kind, kan kind, group, hand mask of the cards taken from the hand).
+KAN_KIND_NAMES = ("closed", "open", "added")
+KAN_KIND_CLOSED, KAN_KIND_OPEN, KAN_KIND_ADDED = range(len(KAN_KIND_NAMES))
 
 EngineTables = namedtuple("EngineTables", [
     "deck",          # int64[n_cards]: kind of every physical card
@@ -94,6 +97,7 @@ EngineTables = namedtuple("EngineTables", [
     "row_pic",       # int64[n_rows]: the row's picture (0..4) or -1
     "row_pic_n",     # int64[n_rows]: copies of that picture in the row
     "rows_by_card", "rows_by_card_start",  # CSR: rows containing kind k
+    "stand_in",      # bool[N_PICTURES]: rank-1 cards may stand in for this picture (deck rule)
 ])
 
 RoundState = namedtuple("RoundState", [
@@ -162,8 +166,10 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
     row_pic = np.array([next((int(k) - N_NUMBER_KINDS for k in r if k >= N_NUMBER_KINDS), -1)
                         for r in rows], np.int64)
     row_pic_n = np.array([sum(1 for k in r if k >= N_NUMBER_KINDS) for r in rows], np.int64)
-    return EngineTables(np.array(deck, np.int64), rows.astype(np.int16), is_run, row_num, row_pic,
-                        row_pic_n, flat, start)
+    stand_in = np.array([p in hand_rules.rank1_substitutes for p in range(N_PICTURES)], np.bool_)
+    return EngineTables(deck=np.array(deck, np.int64), rows=rows.astype(np.int16),
+                        row_is_run=is_run, row_num=row_num, row_pic=row_pic, row_pic_n=row_pic_n,
+                        rows_by_card=flat, rows_by_card_start=start, stand_in=stand_in)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -401,36 +407,56 @@ def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic
     return found
 
 
+# Rank-1 cards in the order they are taken to stand in for a sun or moon in a kan: momo last,
+# since it is the wild fruit (a simplification: the bot does not choose which rank-1 cards go).
+STAND_IN_ORDER = (N_RANKS * 1, N_RANKS * 2, N_RANKS * 3, 0)
+
+
+@nb.njit(cache=True, inline="always")
+def _stand_ins_ok(ET, ra, k):
+    """May rank-1 cards fill a kan of picture kind k (kan.rank1_stand_ins, deck stand-ins)?"""
+    return k >= N_NUMBER_KINDS and ra[RA_KAN_RANK1_STAND_INS] != 0 and ET.stand_in[k - N_NUMBER_KINDS]
+
+
 @nb.njit(cache=True)
-def _kan_group_count(hand, k):
-    """Cards of kind k's kan group in ``hand``: copies of picture k, or the rank's four fruits."""
+def _kan_group_count(hand, k, stand_ins):
+    """Cards of kind k's kan group in ``hand``: copies of picture k (plus the rank-1 cards when
+    ``stand_ins``), or the four fruits of number kind k's rank."""
     if k >= N_NUMBER_KINDS:
-        return count_in(hand, k)
+        n = count_in(hand, k)
+        if stand_ins:
+            for c in STAND_IN_ORDER:
+                n += count_in(hand, c)
+        return n
     n = 0
     for f in range(4):
-        n += count_in(hand, f * 9 + k % 9)
+        n += count_in(hand, f * N_RANKS + k % N_RANKS)
     return n
 
 
 @nb.njit(cache=True)
-def _mask_kans_after_draw(rs, seat, ra):
+def _mask_kans_after_draw(rs, ET, seat, ra):
     if not ra[RA_KAN_ENABLED] or rs.riichi[seat] or rs.st[ST_DEAD_POS] >= rs.st[ST_DEAD_END]:
         return
     hand = rs.hands[seat]
     if ra[RA_KAN_CLOSED] and rs.n_rev[seat] < MAX_REVEALED:
         for k in range(9):
-            if _kan_group_count(hand, k) == 4:
+            if _kan_group_count(hand, k, False) == 4:
                 _allow(rs, KAN_CLOSED + k)
         for k in range(N_NUMBER_KINDS, N_KINDS):
-            if count_in(hand, k) == 4:
+            # At least one real copy: four rank-1 cards alone are the rank-1 number kan.
+            if count_in(hand, k) >= 1 and _kan_group_count(hand, k, _stand_ins_ok(ET, ra, k)) >= 4:
                 _allow(rs, KAN_CLOSED + k)
     if ra[RA_KAN_ADDED]:
         for g in range(rs.n_rev[seat]):
             if rs.rev_n[seat, g] != 3:
                 continue
             a, b, c = rs.rev_cards[seat, g, 0], rs.rev_cards[seat, g, 1], rs.rev_cards[seat, g, 2]
-            if a == b and b == c and a >= N_NUMBER_KINDS:
-                if count_in(hand, a) >= 1:
+            p = _group_picture(rs, seat, g)
+            if p >= 0:
+                # A set already holding stand-ins becomes a kan only where kans may hold them.
+                if (a >= N_NUMBER_KINDS or _stand_ins_ok(ET, ra, p)) and \
+                        _added_card(rs, seat, g, ET, ra) >= 0:
                     _allow(rs, KAN_ADDED + g)
             elif a < N_NUMBER_KINDS and a % 9 == b % 9 and b % 9 == c % 9 and c < N_NUMBER_KINDS:
                 for f in range(4):
@@ -569,7 +595,8 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     mask[CALL + r] = True  # each row once: no duplicate check needed
                     legal[st[ST_N_LEGAL]] = CALL + r
                     st[ST_N_LEGAL] += 1
-            if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and _kan_group_count(hand, d) == 3
+            if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN]
+                    and _kan_group_count(hand, d, _stand_ins_ok(ET, ra, d)) >= 3
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
         _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, PH_START, scores, pot, dealer)
@@ -595,10 +622,10 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     and st[ST_LAST_DISCARD_IDX] == n_disc[opp] - 1 and ippatsu[opp]:
                 ippatsu[opp] = 0
             if a == KAN_OPEN:
-                c = _take_kan_group(rs, seat, d, 3)
+                c = _take_kan_group(rs, seat, d, 3, _stand_ins_ok(ET, ra, d))
                 _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
                 _sort_group(rs, seat, n_rev[seat] - 1)
-                _log(st, ev, EV_KAN, seat, d, 1, 0, 0)
+                _log(st, ev, EV_KAN, seat, d, KAN_KIND_OPEN, n_rev[seat] - 1, _cards_mask(c))
                 _replacement(rs, seat)
                 rinshan = True
                 phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
@@ -629,7 +656,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 has_kai = _mask_kai(hands[seat], riichi[seat], n_rev[seat], mask, legal, st,
                                     row_num, row_pic, row_pic_n)
                 if ra[RA_KAN_ENABLED]:  # wherever Kai is allowed (§10)
-                    _mask_kans_after_draw(rs, seat, ra)
+                    _mask_kans_after_draw(rs, ET, seat, ra)
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
                     _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
             else:  # PH_AFTER_REVEAL
@@ -670,10 +697,10 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 continue
             if a >= KAN_CLOSED and a < KAN_OPEN:
                 k = a - KAN_CLOSED
-                c = _take_kan_group(rs, seat, k, 4)
+                c = _take_kan_group(rs, seat, k, 4, _stand_ins_ok(ET, ra, k))
                 _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
                 _sort_group(rs, seat, n_rev[seat] - 1)
-                _log(st, ev, EV_KAN, seat, k, 0, 0, 0)
+                _log(st, ev, EV_KAN, seat, k, KAN_KIND_CLOSED, n_rev[seat] - 1, _cards_mask(c))
                 _replacement(rs, seat)
                 rinshan = True
                 phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
@@ -681,7 +708,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 continue
             if a >= KAN_ADDED:
                 g = a - KAN_ADDED
-                k = _added_card(rs, seat, g)
+                k = _added_card(rs, seat, g, ET, ra)
                 hands[seat] -= _card_unit(k)
                 rs.rev_cards[seat, g, 3] = k
                 rs.rev_n[seat, g] = 4
@@ -689,7 +716,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 rs.rev_origin[seat, g] = ORIGIN_KAN_CLOSED if rs.rev_origin[seat, g] == ORIGIN_KAI \
                     else ORIGIN_KAN_OPEN
                 _sort_group(rs, seat, g)
-                _log(st, ev, EV_KAN, seat, k, 2, g, 0)
+                _log(st, ev, EV_KAN, seat, k, KAN_KIND_ADDED, g, np.int64(_card_unit(k)))
                 _replacement(rs, seat)
                 rinshan = True
                 phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
@@ -731,15 +758,22 @@ def _sort_group(rs, seat, g):
 
 
 @nb.njit(cache=True)
-def _take_kan_group(rs, seat, k, n):
-    """Remove ``n`` cards of kind k's kan group from the hand; return them (padded with -1)."""
+def _take_kan_group(rs, seat, k, n, stand_ins):
+    """Remove ``n`` cards of kind k's kan group from the hand (real copies of a picture first,
+    then rank-1 stand-ins in ``STAND_IN_ORDER`` when ``stand_ins``); return them (-1 padding)."""
     out = np.full(4, -1, np.int64)
     got = 0
     if k >= N_NUMBER_KINDS:
-        for _ in range(n):
+        while got < n and count_in(rs.hands[seat], k):
             rs.hands[seat] -= _card_unit(k)
             out[got] = k
             got += 1
+        if stand_ins:
+            for c in STAND_IN_ORDER:
+                if got < n and count_in(rs.hands[seat], c):
+                    rs.hands[seat] -= _card_unit(c)
+                    out[got] = c
+                    got += 1
     else:
         for f in range(4):
             c = f * 9 + k % 9
@@ -751,10 +785,36 @@ def _take_kan_group(rs, seat, k, n):
 
 
 @nb.njit(cache=True)
-def _added_card(rs, seat, g):
+def _group_picture(rs, seat, g):
+    """The picture kind a revealed 3-card picture set is of (its highest card), or -1."""
+    top = rs.rev_cards[seat, g, 2]
+    return top if top >= N_NUMBER_KINDS else -1
+
+
+@nb.njit(cache=True)
+def _cards_mask(cards):
+    """Hand mask (as int64) of the cards in ``cards`` (-1 entries skipped)."""
+    m = np.uint64(0)
+    for c in cards:
+        if c >= 0:
+            m += _card_unit(c)
+    return np.int64(m)
+
+
+@nb.njit(cache=True)
+def _added_card(rs, seat, g, ET, ra):
+    """The hand card that completes revealed group g to a kan (-1: none): a copy of its picture
+    (else a rank-1 stand-in, where allowed), or the missing fruit of a same-number set."""
+    p = _group_picture(rs, seat, g)
+    if p >= 0:
+        if count_in(rs.hands[seat], p):
+            return p
+        if _stand_ins_ok(ET, ra, p):
+            for c in STAND_IN_ORDER:
+                if count_in(rs.hands[seat], c):
+                    return c
+        return -1
     a = rs.rev_cards[seat, g, 0]
-    if a >= N_NUMBER_KINDS:
-        return a
     for f in range(4):
         k = f * 9 + a % 9
         if count_in(rs.hands[seat], k):

@@ -165,7 +165,8 @@ def revealed_group_error(kind: str, cards, rank1_substitutes=(), kan_allowed=Tru
             return "kan is not played under these rules"
         if len(cards) != 4:
             return f"a kan has 4 cards, got {len(cards)} ({shown})"
-        if _picture_read(cards, 4, HandRules()) is not None or (
+        # Rank-1 stand-ins may fill a sun or moon kan (kan.rank1_stand_ins, checked by the scorer).
+        if _picture_read(cards, 4, rules) is not None or (
                 all(is_number(k) for k in cards) and len({rank_of(k) for k in cards}) == 1):
             return None
         return f"{shown} is not four of one picture or the four cards of one rank"
