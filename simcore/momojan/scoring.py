@@ -18,20 +18,21 @@ import numpy as np
 
 from ..errors import InputError
 from .cards import (
-    N_KINDS, N_NUMBER_KINDS, N_PICTURES, MOMO, DOG, MONKEY, PHEASANT, SUN, MOON,
+    N_KINDS, N_NUMBER_KINDS, N_PICTURES, MOMO, PHEASANT, SUN, MOON,
     Hand, card_str, mask_from_kinds,
 )
 from .hand import HandTables, counts_of, decompositions, is_complete, build_hand_tables
 from .rules_array import (
-    N_YAKU, YAKU_KEYS, RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD, RA_RANKS,
-    RA_MOMO_WILD, RA_RON_BONUS, RA_SET_BONUS, RA_SET_BONUS_IS_YAKU, RA_TAKARAMONO_COND, RA_YAKU_ENABLED,
-    RA_YAKU_POINTS, Y_CHINITSU, Y_DOG, Y_HAITEI, Y_HONITSU, Y_HOUTEI, Y_IPPATSU, Y_ITTSU, Y_KAN,
-    Y_KERAI, Y_KIBIDANGO, Y_OSHIMAI, Y_RIICHI, Y_RINSHAN, Y_SANSHOKU, Y_TAKARAMONO, Y_TANYAO,
-    Y_TOITOI, Y_YONSHOKU, build_rules_array,
+    MAX_DATA_YAKU, MAX_REQUIREMENTS, N_SCORE_SLOTS, REQ_KAN, RA_DATA_YAKU_N_REQ,
+    RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT, RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD,
+    RA_KIBIDANGO_KAI_IS_CALL, RA_KIBIDANGO_RON_IN_SET, RA_RANKS, RA_MOMO_WILD, RA_RON_BONUS,
+    RA_SET_BONUS, RA_SET_BONUS_IS_YAKU, RA_YAKU_ENABLED, RA_YAKU_POINTS, SLOT_SET_COUNT,
+    Y_CHINITSU, Y_HAITEI, Y_HONITSU, Y_HOUTEI, Y_IPPATSU, Y_ITTSU, Y_KAN, Y_KIBIDANGO, Y_RIICHI,
+    Y_RINSHAN, Y_SANSHOKU, Y_TANYAO, Y_TOITOI, Y_YONSHOKU, build_rules_array,
 )
-from .schema import SET_BONUS_NAMES
 from .rules_array import RA_KAN_RANK1_STAND_INS
 from .shapes import HEAD_PICTURE, SET_PICTURE, SET_RUN, SET_SAME
+from .yaku_conditions import score_slot_names
 
 # Origins of a set (also the engine's revealed-group kinds).
 ORIGIN_CONCEALED, ORIGIN_KAI, ORIGIN_PON, ORIGIN_CHI = 0, 1, 2, 3
@@ -47,7 +48,8 @@ REASONS = (None, "incomplete", "too few sets", "no yaku")
 
 MAX_REVEALED = 10
 MAX_READINGS = 4          # readings of one revealed group
-N_SCORE_SLOTS = N_YAKU + 4  # yaku, then tabi/onigashima/momotaro/nihonichi when they are yaku
+# N_SCORE_SLOTS (from rules_array): the fixed yaku, tabi/onigashima/momotaro/nihonichi when they
+# are yaku, then the scenario's new picture-set yaku.
 BONUS_DORA, BONUS_RON, BONUS_SET_COUNT = 0, 1, 2
 MAX_SETS = MAX_REVEALED + 2
 
@@ -124,33 +126,60 @@ def _dora_kind_matches(card, indicator, ranks):
 
 
 @nb.njit(cache=True)
+def _requirements_met(ra, row, set_pics, set_is_kan, n_pic_sets):
+    """Whether the picture sets meet every requirement of data-yaku ``row``, each requirement by a
+    distinct set (a bipartite matching; at most MAX_REQUIREMENTS requirements, so a DP over the
+    subsets of requirements met so far, kept as the bits of one int64)."""
+    n_req = ra[RA_DATA_YAKU_N_REQ + row]
+    base = RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS
+    if n_req > n_pic_sets:
+        return False
+    reach = np.int64(1)  # bit m: the requirements in m can be met by distinct sets seen so far
+    for i in range(n_pic_sets):
+        pic_bit = 1 << set_pics[i]
+        new = reach
+        for j in range(n_req):
+            req = ra[base + j]
+            if (req & pic_bit) == 0 or ((req & REQ_KAN) != 0 and not set_is_kan[i]):
+                continue
+            for m in range(1 << n_req):
+                if (reach >> m) & 1 and not (m >> j) & 1:
+                    new |= np.int64(1) << (m | (1 << j))
+        reach = new
+    return ((reach >> ((1 << n_req) - 1)) & 1) != 0
+
+
+@nb.njit(cache=True)
 def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
-    """Yaku of one reading into ``yaku`` (points, -1 absent); returns (yaku points, n yaku)."""
+    """Yaku of one reading into ``yaku`` (int64[N_SCORE_SLOTS]: points per score slot, -1 absent;
+    the set-count slots are left -1); returns (yaku points, n yaku)."""
     for i in range(yaku.shape[0]):
         yaku[i] = -1
-    has_pic = np.zeros(N_PICTURES, np.bool_)
+    set_pics = np.empty(MAX_SETS, np.int64)    # picture of each picture set
+    set_is_kan = np.zeros(MAX_SETS, np.bool_)  # that set is a kan
+    n_pic_sets = 0
     run_at = np.zeros((4, 8), np.bool_)  # run of fruit f starting at rank r (f = MOMO: all momo)
     n_runs = 0
     has_kan = False
-    has_picture_kan = False
     concealed_sets = 0
     concealed_with_win = 0
-    only_calls = True
+    only_calls = True  # every revealed set counts as called for kibidango
+    kai_is_call = ra[RA_KIBIDANGO_KAI_IS_CALL] != 0
     for i in range(n_sets):
         t, o = sets[i, A_TYPE], sets[i, A_ORIGIN]
         if t == SET_PICTURE:
-            has_pic[sets[i, A_PIC]] = True
+            set_pics[n_pic_sets] = sets[i, A_PIC]
+            set_is_kan[n_pic_sets] = o >= ORIGIN_KAN_CLOSED
+            n_pic_sets += 1
         elif t == SET_RUN:
             run_at[sets[i, A_FRUIT], sets[i, A_RANK] - 1] = True
             n_runs += 1
         if o >= ORIGIN_KAN_CLOSED:
             has_kan = True
-            if t == SET_PICTURE:
-                has_picture_kan = True
         if o == ORIGIN_CONCEALED:
             concealed_sets += 1
             concealed_with_win += sets[i, A_WIN]
-        elif o == ORIGIN_KAI or o == ORIGIN_KAN_CLOSED:
+        elif (o == ORIGIN_KAI or o == ORIGIN_KAN_CLOSED) and not kai_is_call:
             only_calls = False
     wild = ra[RA_MOMO_WILD] != 0  # momo fills runs (and fruit-purity yaku) of other fruits
     # Card facts over every card the winner holds.
@@ -174,11 +203,9 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
     one_fruit = fruits_seen == 0 or (fruits_seen & (fruits_seen - 1)) == 0
     ron = (flags & WIN_RON) != 0
 
-    cond = np.zeros(N_YAKU, np.bool_)
+    cond = np.zeros(N_SCORE_SLOTS, np.bool_)
     cond[Y_RIICHI] = (flags & WIN_RIICHI) != 0
     cond[Y_IPPATSU] = (flags & WIN_RIICHI) != 0 and (flags & WIN_IPPATSU) != 0
-    for p in range(N_PICTURES):
-        cond[Y_DOG + p] = has_pic[p]
     for f in range(4):
         ok = True
         for start in (0, 3, 6):
@@ -186,20 +213,13 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
                 ok = False
         if ok:
             cond[Y_ITTSU] = True
-    cond[Y_KIBIDANGO] = ron and only_calls and (
-        concealed_sets == 0 or (concealed_sets == 1 and concealed_with_win == 1 and not head_has_win))
-    cond[Y_KERAI] = has_pic[DOG] and has_pic[MONKEY] and has_pic[PHEASANT]
-    animal = has_pic[DOG] or has_pic[MONKEY] or has_pic[PHEASANT]
-    if ra[RA_TAKARAMONO_COND] == 0:
-        cond[Y_TAKARAMONO] = has_pic[SUN] and has_pic[MOON] and animal
-    else:
-        cond[Y_TAKARAMONO] = has_picture_kan and has_pic[SUN] and has_pic[MOON]
+    # Kibidango (spec §8): a ron, every revealed set called (Kai too with kai_counts_as_call), and
+    # the ron card completes the head, or (ron_may_complete_set) the one concealed set.
+    ron_completes_set = (ra[RA_KIBIDANGO_RON_IN_SET] != 0 and concealed_sets == 1
+                         and concealed_with_win == 1 and not head_has_win)
+    cond[Y_KIBIDANGO] = ron and only_calls and (concealed_sets == 0 or ron_completes_set)
     cond[Y_CHINITSU] = n_pic == 0 and n_num > 0 and one_fruit
     cond[Y_HONITSU] = n_pic > 0 and n_num > 0 and one_fruit
-    all_five = True
-    for p in range(N_PICTURES):
-        all_five = all_five and has_pic[p]
-    cond[Y_OSHIMAI] = all_five
     cond[Y_TANYAO] = all_simple
     cond[Y_TOITOI] = n_runs == 0
     for start in range(7):
@@ -216,10 +236,17 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
     cond[Y_HOUTEI] = last and ron
     cond[Y_KAN] = has_kan
     cond[Y_RINSHAN] = (flags & WIN_RINSHAN) != 0 and not ron
+    # Picture-set yaku (dog .. moon, kerai, takaramono, oshimai, a scenario's new ones): data.
+    for row in range(MAX_DATA_YAKU):
+        slot = ra[RA_DATA_YAKU_SLOT + row]
+        if slot < 0:
+            break
+        if ra[RA_YAKU_ENABLED + slot]:
+            cond[slot] = _requirements_met(ra, row, set_pics, set_is_kan, n_pic_sets)
 
     total = 0
     n_yaku = 0
-    for y in range(N_YAKU):
+    for y in range(N_SCORE_SLOTS):
         if cond[y] and ra[RA_YAKU_ENABLED + y]:
             yaku[y] = ra[RA_YAKU_POINTS + y]
             total += yaku[y]
@@ -291,7 +318,7 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
     n_dec = min(decompositions(hand, T, decomp[:, :k_conc + 1]), 512)
 
     sets = np.zeros((MAX_SETS, 6), np.int64)
-    yaku = np.empty(N_YAKU, np.int64)
+    yaku = np.empty(N_SCORE_SLOTS, np.int64)
     best = -1
     best_sub = 0
     best_dora_adj = 0
@@ -337,10 +364,10 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
                 best = pts
                 best_sub = sub
                 best_dora_adj = dora_adj
-                for y in range(N_YAKU):
+                for y in range(N_SCORE_SLOTS):
                     yaku_out[y] = yaku[y]
                 for y in range(4):
-                    yaku_out[N_YAKU + y] = set_bonus if (set_is_yaku and y == set_slot) else -1
+                    yaku_out[SLOT_SET_COUNT + y] = set_bonus if (set_is_yaku and y == set_slot) else -1
     if best < 0:
         return NO_YAKU, 0, 0, n_sets
     bonus_out[BONUS_DORA] = n_dora * ra[RA_DORA_PER_CARD] + best_dora_adj
@@ -403,7 +430,7 @@ class Scorer:
         status, points, sub, n_sets = score_hand(
             mask, win_card, cards, n_cards, origin, len(hand.revealed), flags,
             -1 if dora_indicator is None else dora_indicator, self.ra, self.tables, yaku, bonus)
-        names = list(YAKU_KEYS) + list(SET_BONUS_NAMES)
+        names = score_slot_names(self.scenario)
         if status != VALID:
             return ScoreResult(False, REASONS[status], sets=int(n_sets))
         bonuses = {"dora": int(bonus[BONUS_DORA]), "ron": int(bonus[BONUS_RON]),
