@@ -1,0 +1,132 @@
+"""Self-checks of compare: exact zeros, calibration, coverage, a known effect, the pairing's gain.
+
+Pinned seeds, stated tolerances; every study runs in this process (workers=1) and shares one
+built simulator per scenario (simulate.simulator_for), so the whole file plays about 0.2 M games.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import binom
+
+from simcore.compare import compare_rows
+from simcore.momojan import family, scenario
+from simcore.momojan.simulate import chunk_stats, run_games
+from simcore.stats import MomentSums, difference
+from simcore.study import ChunkTask, run_study, variant_seed
+
+ALPHA = 0.05
+NAMES = [m.name for m in family.CATALOGUE]
+J = {n: j for j, n in enumerate(NAMES)}
+
+
+def _sums(scenarios, seed, games, paired=True):
+    payloads = tuple(family.payload(s) for s in scenarios)
+    seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
+    return chunk_stats(ChunkTask(payloads, seeds, 0, games)).sums
+
+
+@pytest.fixture(scope="module")
+def new():
+    return scenario.load("new_edition")
+
+
+@pytest.fixture(scope="module")
+def no_ron():
+    return scenario.load("no_ron_bonus")
+
+
+@pytest.fixture(scope="module")
+def large(new, no_ron):
+    """The 'truth': new_edition vs no_ron_bonus, 12,000 paired games."""
+    return run_study(family, [new, no_ron], seed=20240, games=12000, workers=1).sums
+
+
+def test_renamed_copy_gives_exact_zeros_and_no_difference(new):
+    copy = family.with_overrides(new, {}, "new_edition_copy")
+    assert copy.name != new.name
+    s = _sums([new, copy], seed=3, games=600)
+    rows = compare_rows(family.CATALOGUE, s, [(0, 1)])
+    for r in rows:
+        assert r["diff"] == 0.0, r["metric"]
+        assert r["verdict"] in ("equivalent", "never happened"), r
+        if r["p"] is not None:
+            assert r["ci"] == [0.0, 0.0] and r["p"] == 1.0
+
+
+def test_calibration_false_different_rate_within_binomial_tolerance(new):
+    """200 repetitions of new_edition vs itself with independent randomness (pairing off):
+    the family-wise rate of any false `different` must not exceed alpha beyond what 200
+    binomial trials allow (one-sided, 0.1% level: at most 19 of 200)."""
+    reps, games = 200, 150
+    false = 0
+    for rep in range(reps):
+        s = _sums([new, new], seed=1000 + rep, games=games, paired=False)
+        rows = compare_rows(family.CATALOGUE, s, [(0, 1)], alpha=ALPHA, paired=False)
+        false += any(r["verdict"] == "different" for r in rows)
+    limit = binom.ppf(0.999, reps, ALPHA)
+    assert false <= limit, f"{false} of {reps} repetitions called a difference (limit {limit})"
+
+
+def test_paired_interval_covers_the_true_difference_about_95_percent(new, no_ron, large):
+    """A known effect (mean winning points without the ron bonus): 100 paired runs of 300
+    games; the truth comes from 12,000 games (its own error is ~1/6 of a run's). Coverage must
+    lie within the binomial 99.9% range of 0.95 for 100 trials."""
+    j = J["mean_winning_points"]
+    truth = difference(large, j).diff
+    reps, games, covered = 100, 300, 0
+    for rep in range(reps):
+        d = difference(_sums([new, no_ron], seed=5000 + rep, games=games), j)
+        covered += abs(d.diff - truth) <= 1.959964 * d.se
+    lo, hi = binom.ppf(0.0005, reps, 0.95), binom.ppf(0.9995, reps, 0.95)
+    assert lo <= covered <= hi, f"covered {covered} of {reps} (expected {lo}..{hi})"
+
+
+def test_no_ron_bonus_lowers_mean_winning_points_by_the_ron_bonus_share(new, no_ron, large):
+    """Without the +1 ron bonus every ron win scores 1 point less before doubling, so the mean
+    falls by about the ron-bonus share of wins, more where the bonus tipped a win over the
+    doubling threshold. Predicted from new_edition's own records, the observed paired
+    difference must match within 0.05 points."""
+    d = difference(large, J["mean_winning_points"])
+    share = difference(large, J["ron_bonus_share"]).a.value
+    batch = run_games(new, 4000, seed=20240, workers=1)
+    from simcore.momojan.engine import OUT_DRAW, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SUBTOTAL
+    wins = batch.rounds[batch.rounds[:, RF_OUTCOME] != OUT_DRAW]
+    threshold = new.get("scoring.double_threshold")
+    factor = new.get("scoring.double_factor")
+    sub = wins[:, RF_SUBTOTAL] - wins[:, RF_RON_BONUS]
+    predicted = float(np.mean(np.where(sub >= threshold, sub * factor, sub) - wins[:, RF_POINTS]))
+    assert -2 * share < d.diff < -share  # more than the share (doubling), never twice it
+    assert abs(d.diff - predicted) < 0.05, (d.diff, predicted)
+
+
+def test_pairing_narrows_the_first_dealer_interval(large):
+    """Same deals, same seats: the first-dealer outcome is shared by most games, so the paired
+    interval of the difference is several times narrower than independent runs' (about 3.5x
+    for new_edition vs no_ron_bonus; the README quotes old vs new)."""
+    d = difference(large, J["first_dealer_win_rate"])
+    assert d.correlation > 0.8
+    assert d.narrowing > 2.5
+    assert math.isclose(d.se_independent, math.hypot(d.a.se, d.b.se), rel_tol=1e-9)
+
+
+def test_merging_chunks_in_any_order_equals_one_chunk(new, no_ron):
+    payloads, seeds = (family.payload(new), family.payload(no_ron)), (7, 7)
+    whole = chunk_stats(ChunkTask(payloads, seeds, 0, 90)).sums
+    parts = [chunk_stats(ChunkTask(payloads, seeds, a, a + 30)).sums for a in (60, 0, 30)]
+    merged = MomentSums.empty(len(NAMES), 4)
+    for p in parts:
+        merged = merged.merge(p)
+    assert np.array_equal(merged.s, whole.s) and np.array_equal(merged.c, whole.c)
+
+
+def test_target_ci_stops_on_width_and_reports_it(new):
+    from simcore.study import Target
+    res = run_study(family, [new], seed=1, games=200, workers=1, chunk_games=200,
+                    target=Target("first_dealer_win_rate", 0.06), max_games=2000)
+    assert res.reached["reached"] and res.reached["half_width"] <= 0.06
+    assert res.games == res.reached["games"] and res.games % 200 == 0 and res.games <= 2000
+    capped = run_study(family, [new], seed=1, games=200, workers=1, chunk_games=200,
+                       target=Target("first_dealer_win_rate", 0.001), max_games=400)
+    assert not capped.reached["reached"] and capped.games == 400
