@@ -58,14 +58,16 @@ def _requirements(default, doc, tag):
     return Field("requirements", default, doc, tag, choices=PICTURES, nullable=True)
 
 
+_SETS_OF_DOC = ("sets the winning hand must hold; each entry a picture or a list to choose from, "
+                "each met by a distinct set (null: none)")
+_KANS_OF_DOC = "picture kans the winning hand must hold, like sets_of (old edition; null: none)"
+
+
 def _picture_yaku(points, sets_of, doc, tag="R", cond_tag="R", **extra):
     """A yaku whose condition is data: ``sets_of`` (and, old edition, ``kans_of``)."""
     d = _yaku(points, doc, tag)
-    d["sets_of"] = _requirements(sets_of, f"{doc}: the sets the winning hand must hold (each "
-                                 "entry a picture or a list of pictures to choose from; each met "
-                                 "by a distinct set; null: none)", cond_tag)
-    d["kans_of"] = _requirements(None, f"{doc}: the picture kans the winning hand must hold, like "
-                                 "sets_of (old edition; null: none)", cond_tag)
+    d["sets_of"] = _requirements(sets_of, f"{doc}: {_SETS_OF_DOC}", cond_tag)
+    d["kans_of"] = _requirements(None, f"{doc}: {_KANS_OF_DOC}", cond_tag)
     d.update(extra)
     return d
 
@@ -112,10 +114,8 @@ YAKU = {
 NEW_YAKU = {
     "enabled": _bool(True, "a designer-added picture-set yaku: counted at all", "X"),
     "points": _int(None, "a designer-added picture-set yaku: points (required)", "X", min=0),
-    "sets_of": _requirements(None, "the sets the winning hand must hold (each entry a picture or "
-                             "a list of pictures to choose from; each met by a distinct set)", "X"),
-    "kans_of": _requirements(None, "the picture kans the winning hand must hold, like sets_of "
-                             "(old edition)", "X"),
+    "sets_of": _requirements(None, _SETS_OF_DOC, "X"),
+    "kans_of": _requirements(None, _KANS_OF_DOC, "X"),
 }
 
 SCHEMA = {
