@@ -1,5 +1,8 @@
 """Hand-analysis throughput on one core: complete-shape checks, wait detections, distance to tenpai.
 
+Distance to tenpai is timed twice: the table-driven kernel (``simcore.momojan.shanten``) on all N
+hands and the depth-first search it replaced (``hand.shanten_batch``, the slow path) on N / 10.
+
 Run: ``python benchmarks/bench_hand.py [--hands N] [--edition new|old] [--repeats R]``
 
 Compile time (first call, numba's cache included) is reported apart from steady state, which is the
@@ -20,6 +23,7 @@ import numpy as np
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from simcore.momojan.hand import build_hand_tables, complete_batch, shanten_batch, waits_batch  # noqa: E402
+from simcore.momojan import shanten as table_shanten  # noqa: E402
 from simcore.momojan.shapes import NEW_EDITION, OLD_EDITION  # noqa: E402
 from simcore.momojan.cards import N_NUMBER_KINDS, PICTURE_SHIFT  # noqa: E402
 
@@ -68,11 +72,18 @@ def main(argv=None):
     out_s = np.zeros(args.hands, np.int64)
     n_small = max(args.hands // 10, 1)
 
+    h8_small, r8_small = h8[:n_small], r8[:n_small]
     jobs = [
         ("complete-shape checks (8 cards)", lambda: complete_batch(h8, r8, T, out_c), args.hands),
         ("wait detections (7 cards)", lambda: waits_batch(h7, rev, r7, T, out_w), args.hands),
-        ("distance to tenpai (7 cards)", lambda: shanten_batch(h7[:n_small], r7[:n_small], T,
-                                                               out_s[:n_small]), n_small),
+        ("distance to tenpai (7 cards)",
+         lambda: table_shanten.shanten_batch(h7, r7, T.core, out_s), args.hands),
+        ("distance to tenpai (8 cards)",
+         lambda: table_shanten.shanten_batch(h8, r8, T.core, out_s), args.hands),
+        ("  depth-first search (7 cards)", lambda: shanten_batch(h7[:n_small], r7[:n_small], T,
+                                                                 out_s[:n_small]), n_small),
+        ("  depth-first search (8 cards)", lambda: shanten_batch(h8_small, r8_small, T,
+                                                                 out_s[:n_small]), n_small),
     ]
     for name, fn, n in jobs:
         t = time.perf_counter()
@@ -81,8 +92,10 @@ def main(argv=None):
             complete_batch(h8[:1], r8[:1], T, out_c[:1])
         elif "wait" in name:
             waits_batch(h7[:1], rev[:1], r7[:1], T, out_w[:1])
-        else:
+        elif "search" in name:
             shanten_batch(h7[:1], r7[:1], T, out_s[:1])
+        else:
+            table_shanten.shanten_batch(h7[:1], r7[:1], T.core, out_s[:1])
         first = time.perf_counter() - t
         dt = timed(fn, args.repeats)
         print(f"{name:34s} {n / dt / 1e6:8.2f} M/s   ({n} hands, median of {args.repeats}; "

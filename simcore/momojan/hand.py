@@ -28,6 +28,10 @@ set) and h <= 1 head, with m + t <= G::
 For G == k this is riichi mahjong's standard measure: -1 for a complete 3k+2 shape, 0 for a 3k+1
 shape one card from complete. It counts shape only: a partial whose completing cards are all out of
 reach still counts, so shanten 0 does not guarantee waits (``waits`` is availability-aware).
+
+The fast, table-driven kernel is :func:`simcore.momojan.shanten.shanten` (hands of up to 9 cards;
+its tables live in the core array, ``CORE_SH_*``). ``shanten_counts`` here is the depth-first search
+over the catalogues: the slow path, kept as a second implementation the tests compare against.
 """
 
 from __future__ import annotations
@@ -73,7 +77,18 @@ CORE_FILTER = CORE_TABLE + (2 << TABLE_LOG2)           # its presence filter
 CORE_PIC_INFO = CORE_FILTER + (1 << (FILTER_LOG2_BITS - 6))  # picture-counter facts, 2**15 words
 CORE_RELATED = CORE_PIC_INFO + (1 << 15)               # kinds sharing a partial/head with kind k
 CORE_RULES = CORE_RELATED + N_KINDS                    # the hand rules vector (HR_* above)
-CORE_LEN = CORE_RULES + HAND_RULES_LEN
+# Distance-to-tenpai regions (kernels and the layout of their words in simcore.momojan.shanten):
+SH_SMALL = 6               # number parts of up to this many cards have a table entry
+SH_NUM_ENTRIES = 2391496   # number masks of 0..6 of the 36 cards (sum of C(36, k))
+SH_MAX_GROUPS = 2048
+CORE_SH_RANK = CORE_RULES + HAND_RULES_LEN             # colex ranks: size offsets, binomials
+CORE_SH_NUM = CORE_SH_RANK + 8 + 37 * 8                # number-part frontier ids, one byte each
+CORE_SH_NUM_PALETTE = CORE_SH_NUM + (SH_NUM_ENTRIES + 7) // 8  # frontier of each id (32 words)
+CORE_SH_PIC = CORE_SH_NUM_PALETTE + 32                 # picture-part frontiers and ids, 2**15 words
+CORE_SH_BEST = CORE_SH_PIC + (1 << 15)                 # best value per (number id, picture id)
+CORE_SH_GROUP_START = CORE_SH_BEST + 32 * 128          # number groups by card held: offsets
+CORE_SH_GROUPS = CORE_SH_GROUP_START + N_NUMBER_KINDS + 1  # ... and the groups (mask | flags)
+CORE_LEN = CORE_SH_GROUPS + SH_MAX_GROUPS
 
 HandTables = namedtuple("HandTables", [
     "rules",                        # int64[HAND_RULES_LEN], layout above
@@ -191,7 +206,9 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
     hr[HR_DECK_NUMBERS] = rules.deck_number_mask
     pic_info = picture_info_table()
     related = _related_kinds(partials, heads)
-    core = np.concatenate([table, filt, pic_info, related, hr.astype(np.uint64)])
+    from .shanten import shanten_core_regions  # it imports this module's layout
+    core = np.concatenate([table, filt, pic_info, related, hr.astype(np.uint64),
+                           shanten_core_regions(sets, heads, partials)])
     assert len(core) == CORE_LEN
     return HandTables(
         hr,
@@ -676,6 +693,9 @@ class HandAnalyzer:
         return kinds_from_kind_set(int(w))
 
     def shanten(self, hand: Hand) -> int:
+        from .shanten import MAX_CARDS, shanten as table_shanten  # it imports this module
+        if len(hand.concealed) <= MAX_CARDS:
+            return int(table_shanten(np.uint64(hand.concealed_mask), hand.n_revealed, self.tables.core))
         c = counts_from_kinds(hand.concealed).astype(np.int64)
         return int(shanten_counts(c, hand.n_revealed, self.tables))
 

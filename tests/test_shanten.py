@@ -1,0 +1,225 @@
+"""The table-driven distance to tenpai (``simcore.momojan.shanten``) against the reference.
+
+- Exhaustively against ``reference.shanten``: every hand of 1-3 cards (any revealed count that
+  changes the target), every 4- and 5-card hand from a reduced deck.
+- Random hands (``MOMOJAN_DIFF_HANDS`` per size and edition, default 100,000), sizes 1-9: against the
+  depth-first kernel ``hand.shanten_counts`` (itself checked against the reference in
+  ``test_hand_small``/``test_hand_random``) on all of them, and against ``reference.shanten`` on one
+  in a hundred (one in 400 for 8 and 9 cards: the Python reference takes 1-5 ms a hand).
+- ``useful_cards`` against trying every kind.
+"""
+
+import itertools
+import os
+
+import numba as nb
+import numpy as np
+import pytest
+
+from simcore.momojan import reference as ref
+from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS, format_cards, kinds_from_mask, mask_from_kinds, parse_hand
+from simcore.momojan.hand import counts_of, shanten_counts
+from simcore.momojan.shanten import MAX_CARDS, shanten, shanten_batch, unit, unseen_copies, useful_cards
+from simcore.momojan.shapes import build_heads, build_sets
+
+N_HANDS = int(os.environ.get("MOMOJAN_DIFF_HANDS", "100000"))
+
+
+def _multisets(pool, size):
+    kinds = [k for k in range(N_KINDS) if pool[k] > 0]
+    for combo in itertools.combinations_with_replacement(kinds, size):
+        if all(combo.count(k) <= pool[k] for k in set(combo)):
+            yield list(combo)
+
+
+def _check_against_reference(analyzer, cards, n_revs):
+    m = np.uint64(mask_from_kinds(cards))
+    for n_rev in n_revs:
+        assert shanten(m, n_rev, analyzer.tables.core) == ref.shanten(cards, n_rev, analyzer.rules), \
+            (format_cards(cards), n_rev)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_every_small_hand(analyzer, size):
+    deck = ref.deck_counts(analyzer.rules)
+    # G = max(n // 3, 3 - revealed): these revealed counts cover every target for n <= 3.
+    for cards in _multisets(deck, size):
+        _check_against_reference(analyzer, cards, [0, 1, 2, 3] if size < 3 else [0, 2])
+
+
+def _reduced_deck(rules):
+    """Ranks 1-4 of every fruit plus dogs and suns (rank-1 stand-ins matter in the old edition)."""
+    deck = [0] * N_KINDS
+    for fruit in range(4):
+        for rank in range(1, 5):
+            deck[fruit * 9 + rank - 1] = 1
+    deck[36] = rules.picture_copies[0]
+    deck[39] = rules.picture_copies[3]
+    return deck
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_every_hand_from_a_reduced_deck(analyzer, size):
+    for cards in _multisets(_reduced_deck(analyzer.rules), size):
+        _check_against_reference(analyzer, cards, [0, 2])
+
+
+# ---------------------------------------------------------------------------------------------
+# Random hands: a compiled generator, biased towards near-complete hands, momo and pictures
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _random_kind(left, bias):
+    """A kind drawn with weight = copies left (x4 for momo or pictures when biased towards them)."""
+    total = 0
+    for k in range(left.shape[0]):
+        w = left[k] * (4 if (bias == 1 and k < 9) or (bias == 2 and k >= N_NUMBER_KINDS) else 1)
+        total += w
+    r = np.random.randint(0, total)
+    for k in range(left.shape[0]):
+        w = left[k] * (4 if (bias == 1 and k < 9) or (bias == 2 and k >= N_NUMBER_KINDS) else 1)
+        if r < w:
+            return k
+        r -= w
+    return -1
+
+
+@nb.njit(cache=True)
+def _take_group(rows, left, bias, cards, n):
+    """Append a random catalogue row whose cards are still left (biased); returns the new count."""
+    for _ in range(40):
+        row = rows[np.random.randint(0, rows.shape[0])]
+        if bias == 1 and row.min() >= 9 and np.random.random() < 0.7:
+            continue
+        if bias == 2 and row.max() < N_NUMBER_KINDS and np.random.random() < 0.7:
+            continue
+        ok = True
+        for j in range(row.shape[0]):
+            left[row[j]] -= 1
+            if left[row[j]] < 0:
+                ok = False
+        if ok:
+            for j in range(row.shape[0]):
+                cards[n + j] = row[j]
+            return n + row.shape[0]
+        for j in range(row.shape[0]):
+            left[row[j]] += 1
+    return n
+
+
+@nb.njit(cache=True)
+def random_hands(sets, heads, deck, size, n_hands, seed, masks, n_rev):
+    """Fill ``masks`` (uint64[n_hands]) with hands of ``size`` cards and ``n_rev`` with 0-3."""
+    np.random.seed(seed)
+    cards = np.zeros(16, np.int64)
+    for i in range(n_hands):
+        left = deck.copy()
+        bias = np.random.randint(0, 3)
+        n = 0
+        if np.random.random() > 0.2:  # sets and a head, then trimmed or perturbed
+            if np.random.random() < 0.8:
+                n = _take_group(heads, left, bias, cards, n)
+            while n + 3 <= size + 1:
+                m = _take_group(sets, left, bias, cards, n)
+                if m == n:
+                    break
+                n = m
+            for j in range(n - 1, 0, -1):  # shuffle, so trimming drops random cards
+                t = np.random.randint(0, j + 1)
+                cards[j], cards[t] = cards[t], cards[j]
+            while n > size:
+                n -= 1
+                left[cards[n]] += 1
+            if n > 0 and np.random.random() < 0.3:
+                n -= 1
+                left[cards[n]] += 1
+        while n < size:
+            k = _random_kind(left, bias)
+            left[k] -= 1
+            cards[n] = k
+            n += 1
+        m = np.uint64(0)
+        for j in range(n):
+            m += unit(cards[j])
+        masks[i] = m
+        n_rev[i] = np.random.randint(0, 4)
+
+
+@nb.njit(cache=True)
+def _slow_batch(masks, n_rev, T, out):
+    for i in range(masks.shape[0]):
+        out[i] = shanten_counts(counts_of(masks[i]), n_rev[i], T)
+
+
+def _random_batch(rules, size, n, seed):
+    sets = build_sets(rules)[:, :3].astype(np.int64)
+    heads = build_heads(rules)[:, :2].astype(np.int64)
+    deck = np.array(ref.deck_counts(rules), np.int64)
+    masks = np.zeros(n, np.uint64)
+    n_rev = np.zeros(n, np.int64)
+    random_hands(sets, heads, deck, size, n, seed, masks, n_rev)
+    return masks, n_rev
+
+
+@pytest.mark.parametrize("size", range(1, MAX_CARDS + 1))
+def test_random_hands_against_the_search_and_the_reference(analyzer, size):
+    masks, n_rev = _random_batch(analyzer.rules, size, N_HANDS, seed=size)
+    fast = np.zeros(N_HANDS, np.int64)
+    shanten_batch(masks, n_rev, analyzer.tables.core, fast)
+    slow = np.zeros(N_HANDS, np.int64)
+    _slow_batch(masks, n_rev, analyzer.tables, slow)
+    bad = np.flatnonzero(fast != slow)
+    assert len(bad) == 0, [(format_cards(kinds_from_mask(int(masks[i]))), int(n_rev[i]),
+                            int(fast[i]), int(slow[i])) for i in bad[:5]]
+    for i in range(0, N_HANDS, 100 if size <= 7 else 400):
+        cards = kinds_from_mask(int(masks[i]))
+        assert fast[i] == ref.shanten(cards, int(n_rev[i]), analyzer.rules), (format_cards(cards), n_rev[i])
+    # the generator produces the whole range, tenpai and complete shapes included
+    if size >= 4:
+        assert fast.min() <= (-1 if size % 3 == 2 else 0) and fast.max() >= 2
+
+
+def test_worked_examples(new_analyzer):
+    core = new_analyzer.tables.core
+    cases = [("123l 456l 7l", 2),            # nothing revealed: a third set must be formed
+             ("kai:111z 23o 44z 1l", 2),     # 4 cards, one revealed: 2 more sets needed
+             ("kai:111z kai:456o 23o 44z", 0),
+             ("kai:111z kai:456o chi:789o 23o 44z", 0),
+             ("kai:111z kai:456o 123o 44z", -1)]
+    for text, expected in cases:
+        h = parse_hand(text)
+        assert shanten(np.uint64(h.concealed_mask), h.n_revealed, core) == expected, text
+
+
+def test_old_edition_rank1_cards_read_as_sun(new_analyzer, old_analyzer):
+    # 1l 1o and a sun make a sun set only in the old edition
+    h = parse_hand("kai:111z kai:222z 1l1o 4z 5i5o")
+    m = np.uint64(h.concealed_mask)
+    assert shanten(m, h.n_revealed, old_analyzer.tables.core) == -1
+    assert shanten(m, h.n_revealed, new_analyzer.tables.core) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Useful cards
+# ---------------------------------------------------------------------------------------------
+
+def test_useful_cards_match_trying_every_kind(analyzer):
+    core = analyzer.tables.core
+    rng = np.random.default_rng(3)
+    for size in (1, 4, 7):
+        masks, n_rev = _random_batch(analyzer.rules, size, 3000, seed=100 + size)
+        for m, r in zip(masks, n_rev):
+            seen = m
+            for _ in range(int(rng.integers(0, 8))):  # some cards seen elsewhere
+                q = int(rng.integers(0, N_KINDS))
+                if unseen_copies(core, seen, q) > 0:
+                    seen += unit(q)
+            base = shanten(m, r, core)
+            want_set, want_total = 0, 0
+            for q in range(N_KINDS):
+                n = unseen_copies(core, seen, q)
+                if n > 0 and shanten(m + unit(q), r, core) < base:
+                    want_set |= 1 << q
+                    want_total += n
+            total, kset = useful_cards(m, r, seen, core)
+            assert (int(total), int(kset)) == (want_total, want_set), format_cards(kinds_from_mask(int(m)))
