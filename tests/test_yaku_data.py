@@ -277,3 +277,29 @@ def test_error_names_the_file_that_set_the_condition(tmp_path):
     (tmp_path / "child.yaml").write_text("extends: base.yaml\n")
     with pytest.raises(scenario.ScenarioError, match=r"base\.yaml: scoring\.yaku\.kerai\.sets_of\[0\]"):
         scenario.load(tmp_path / "child.yaml")
+
+
+# --- the engine records a new yaku in its own bit ------------------------------------------------
+
+def test_engine_records_a_new_yaku_in_its_slot_bit():
+    import numpy as np
+
+    from simcore.momojan.engine import OUT_DRAW, RF_OUTCOME, RF_YAKU_BITS
+    from simcore.momojan.simulate import Simulator
+
+    # any picture set: common enough that some of 200 random-vs-baseline games score it
+    base = scenario.load("new_edition").to_dict()
+    base["scoring"]["yaku"]["anypic"] = {"points": 1,
+                                         "sets_of": [["dog", "monkey", "pheasant", "sun", "moon"]]}
+    sc = scenario.from_dict(base, name="anypic")
+    rounds = Simulator(sc).play(np.arange(200), seed=3).rounds
+    wins = rounds[rounds[:, RF_OUTCOME] != OUT_DRAW]
+    bits = wins[:, RF_YAKU_BITS]
+    slot = score_slot_names(sc).index("anypic")
+    assert slot == SLOT_NEW_YAKU
+    has_new = (bits >> slot) & 1
+    has_any_picture = np.zeros(len(bits), bool)
+    for p in PICTURES:
+        has_any_picture |= ((bits >> Y[p]) & 1).astype(bool)
+    assert has_new.sum() > 0
+    assert np.array_equal(has_new.astype(bool), has_any_picture)  # exactly when a picture yaku is
