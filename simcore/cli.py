@@ -11,6 +11,7 @@ import tempfile
 
 import click
 
+from .cli_study import cli_errors, register as _register_study
 from .errors import InputError
 
 SEED_MAX = 2**64 - 1   # the engine takes the base seed as a uint64
@@ -229,31 +230,44 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Also write the summary JSON here.")
 @click.option("--debug", is_flag=True, help="Check the engine's invariants as it plays (slower).")
-@input_errors_exit_2
-def run(scenario_ref, games, seed, workers, as_json, out, debug):
+@click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
+              help="Play in batches until the 95% half-width of --target-metric is at most W "
+                   "(metric units: 0.002 = 0.2 percentage points), capped by --max-games; "
+                   "--games is the first batch. Stopping on width, never on the estimate or "
+                   "its significance, keeps the intervals honest.")
+@click.option("--target-metric", metavar="METRIC", help="Metric for --target-ci "
+              "[first_dealer_win_rate].")
+@click.option("--max-games", type=click.IntRange(1, GAME_MAX), help="Cap for --target-ci "
+              "[1,000,000].")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@cli_errors
+def run(scenario_ref, games, seed, workers, as_json, out, debug, target_ci, target_metric,
+        max_games, quiet):
     """Play games of SCENARIO between its two seats and summarise them.
+
+    Statistics stream from the workers chunk by chunk (memory does not grow with --games).
+    Ctrl-C stops at once (exit 130).
 
     Example: momojan-sim run scenarios/new_edition.yaml --games 20000 --seed 1
     """
-    from .momojan import scenario as scenario_mod
+    from .cli_study import Progress, notice, target_for
+    from .momojan import family
     from .momojan.report import summarize, summary_table
-    from .momojan.simulate import run_games
+    from .study import run_study
 
-    sc = scenario_mod.load(scenario_ref)
-    games = games or sc.get("run.games")
-    seed = sc.get("run.seed") if seed is None else seed
-    workers = sc.get("run.workers") if workers is None else workers
+    sc = family.load(scenario_ref)
+    d_games, d_seed, d_workers = family.run_defaults(sc)
+    games = games or d_games
+    seed = d_seed if seed is None else seed
+    workers = d_workers if workers is None else workers
+    target, cap = target_for(family, target_ci, target_metric, games, max_games)
     if out:
         _check_writable(out)
-    done = [0]
-
-    def progress(n):
-        done[0] += n
-        if sys.stderr.isatty():
-            click.echo(f"\r{done[0]}/{games} games", err=True, nl=done[0] >= games)
-
-    batch = run_games(sc, games, seed, workers, debug, progress)
-    summary = summarize(sc.name, seed, batch)
+    progress = Progress(quiet)
+    result = run_study(family, [sc], seed, games, workers, target=target, max_games=cap,
+                       debug=debug, progress=progress, notice=notice)
+    progress.done()
+    summary = summarize(sc.name, seed, result.sums, result.reached)
     text = json.dumps(summary)
     # Print first: if --out fails after all, the finished run is still on the screen.
     click.echo(text if as_json else summary_table(summary))
@@ -309,7 +323,7 @@ def replay(scenario_ref, seed, game):
     click.echo(replay_text(sc, seed, game, events, batch, sim.ET.rows))
 
 
-from .cli_study import register as _register_study; _register_study(main)  # noqa: E402,E702
+_register_study(main)
 
 if __name__ == "__main__":
     main()

@@ -54,7 +54,7 @@ def cli_errors(fn):
 
 class Progress:
     """Games done, on stderr: a rewritten line on a terminal, otherwise a line every few
-    seconds (and after the first chunk); nothing with ``quiet``."""
+    seconds (none for a run shorter than that); nothing with ``quiet``."""
 
     EVERY = 5.0
     _open_line = False
@@ -62,7 +62,7 @@ class Progress:
     def __init__(self, quiet: bool = False, label: str = "games"):
         self.quiet, self.label = quiet, label
         self.t0 = time.perf_counter()
-        self.last = None
+        self.last = self.t0
 
     def __call__(self, done: int, planned: int):
         if self.quiet:
@@ -73,7 +73,7 @@ class Progress:
         if sys.stderr.isatty():
             click.echo(f"\r{text}", err=True, nl=False)
             Progress._open_line = True
-        elif self.last is None or now - self.last >= self.EVERY:
+        elif now - self.last >= self.EVERY:
             click.echo(f"momojan-sim: {text}", err=True)
             self.last = now
 
@@ -98,7 +98,7 @@ def _settings(fam, sc, games, seed, workers):
             d_workers if workers is None else workers)
 
 
-def _target(fam, target_ci, target_metric, games, max_games):
+def target_for(fam, target_ci, target_metric, games, max_games):
     from .compare import select_metrics
     from .study import Target
 
@@ -170,7 +170,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     games, seed, workers = _settings(fam, sc_a, games, seed, workers)
     names = select_metrics(metrics_spec, fam.CATALOGUE)
     margin = parse_margins(margins, fam.CATALOGUE)
-    target, cap = _target(fam, target_ci, target_metric, games, max_games)
+    target, cap = target_for(fam, target_ci, target_metric, games, max_games)
     progress = Progress(quiet)
     result = run_study(fam, [sc_a, sc_b], seed, games, workers, paired=not no_pairing,
                        target=target, max_games=cap, progress=progress, notice=notice)
@@ -278,7 +278,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     scenarios, labels = sweep_variants(fam, base, grid)
     games, seed, workers = _settings(fam, base, games, seed, workers)
     names = select_metrics(metrics_spec or ",".join(fam.SWEEP_METRICS), fam.CATALOGUE)
-    target, cap = _target(fam, target_ci, target_metric, games, max_games)
+    target, cap = target_for(fam, target_ci, target_metric, games, max_games)
     progress = Progress(quiet)
     result = run_study(fam, scenarios, seed, games, workers, target=target, max_games=cap,
                        progress=progress, notice=notice)
