@@ -1,7 +1,8 @@
-"""Explicit, splittable RNG for kernels: xoshiro256** seeded by splitmix64 from (seed, stream).
+"""Explicit, splittable RNG for kernels: xoshiro256** seeded by splitmix64 from a key.
 
-A game's randomness derives only from (scenario seed, game index), never from global state, so the
-same seed gives the same games whatever the batch size, order or number of workers.
+Randomness derives only from (scenario seed, game index, round, purpose), never from global state,
+so the same seed gives the same games whatever the batch size, order or number of workers, and
+round r of a game starts from the same random state under any rule variant.
 """
 
 import numba as nb
@@ -20,11 +21,15 @@ def _splitmix(x):
 
 
 @nb.njit(cache=True)
-def seed_state(seed, stream, state):
-    """Fill ``state`` (uint64[4]) for stream ``stream`` of base seed ``seed``."""
-    x = _U(seed) * _U(0xD1342543DE82EF95) ^ _U(stream)
-    x, _ = _splitmix(x ^ _U(0x5851F42D4C957F2D))
-    x, _ = _splitmix(x ^ (_U(stream) << _U(17)))
+def seed_keyed(seed, game, rnd, purpose, state):
+    """Fill ``state`` for one purpose (the shuffle, a seat's policy) of round ``rnd`` of game
+    ``game`` of base seed ``seed``. Each key is mixed in by its own splitmix step, so keys never
+    collide by arithmetic, and round r's streams do not depend on how rounds before it went:
+    two rule variants played on the same seed start every round from the same random state."""
+    x = _U(seed) * _U(0xD1342543DE82EF95) ^ _U(0x243F6A8885A308D3)
+    _, x = _splitmix(x ^ _U(game))  # the mixed output, not the counter: keys must not cancel
+    _, x = _splitmix(x ^ _U(rnd))
+    _, x = _splitmix(x ^ _U(purpose))
     for i in range(4):
         x, z = _splitmix(x)
         state[i] = z

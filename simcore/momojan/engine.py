@@ -25,7 +25,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from ..rng import seed_state, shuffle
+from ..rng import seed_keyed, shuffle
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_CLOSED, KAN_OPEN,
     MAX_REVEALED, MAX_SET_ROWS, N_ACTIONS, OBS_DEALER, OBS_DORA_INDICATOR, OBS_DRAWN, OBS_HAND,
@@ -50,6 +50,7 @@ from .scoring import (
     WIN_IPPATSU, WIN_LAST_CARD, WIN_RIICHI, WIN_RINSHAN, WIN_RON, score_hand,
 )
 from policies.registry import decide
+from policies.scripted import SCRIPTED, scripted_policy
 
 U1 = np.uint64(1)
 MAX_WALL = 64
@@ -98,7 +99,18 @@ EngineTables = namedtuple("EngineTables", [
     "row_pic_n",     # int64[n_rows]: copies of that picture in the row
     "rows_by_card", "rows_by_card_start",  # CSR: rows containing kind k
     "stand_in",      # bool[N_PICTURES]: rank-1 cards may stand in for this picture (deck rule)
+    "universal",     # int64[N_UNIVERSAL]: kind of each card of the universal deck (see _shuffle_wall)
+    "dropped",       # int64[n]: universal ids not in this scenario's deck, ascending
 ])
+
+# The universal deck: every number kind once and every picture N_COPIES_MAX times. Each round
+# shuffles it and drops the cards this scenario's deck lacks (see _shuffle_wall), so any two
+# variants share one random permutation per round (common random numbers, issue 12).
+N_COPIES_MAX = 4
+N_UNIVERSAL = N_NUMBER_KINDS + N_PICTURES * N_COPIES_MAX
+# Random streams of a round (rng.seed_keyed purposes): the shuffle, then one per seat.
+RNG_SHUFFLE, RNG_SEAT0 = 0, 1
+N_RNG = RNG_SEAT0 + 2
 
 RoundState = namedtuple("RoundState", [
     "wall",        # int64[MAX_WALL]: shuffled cards; hands dealt from the front, then dead wall
@@ -167,9 +179,18 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
                         for r in rows], np.int64)
     row_pic_n = np.array([sum(1 for k in r if k >= N_NUMBER_KINDS) for r in rows], np.int64)
     stand_in = np.array([p in hand_rules.rank1_substitutes for p in range(N_PICTURES)], np.bool_)
+    universal = list(range(N_NUMBER_KINDS)) + [N_NUMBER_KINDS + p for p in range(N_PICTURES)
+                                               for _ in range(N_COPIES_MAX)]
+    dropped = [k for k in range(N_NUMBER_KINDS) if not hand_rules.in_deck(k)]
+    for p in range(N_PICTURES):  # the highest copies go: copy c of p is universal id 36 + 4p + c
+        first = N_NUMBER_KINDS + N_COPIES_MAX * p
+        dropped += range(first + hand_rules.picture_copies[p], first + N_COPIES_MAX)
+    assert len(universal) - len(dropped) == len(deck)
     return EngineTables(deck=np.array(deck, np.int64), rows=rows.astype(np.int16),
                         row_is_run=is_run, row_num=row_num, row_pic=row_pic, row_pic_n=row_pic_n,
-                        rows_by_card=flat, rows_by_card_start=start, stand_in=stand_in)
+                        rows_by_card=flat, rows_by_card_start=start, stand_in=stand_in,
+                        universal=np.array(universal, np.int64),
+                        dropped=np.array(sorted(dropped), np.int64))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -470,11 +491,40 @@ def _mask_kans_after_draw(rs, ET, seat, ra):
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True)
-def _reset_round(rs, ET, ra, rng):
-    n = ET.deck.shape[0]
+def shuffle_wall(wall, ET, rng):
+    """Fill ``wall[:len(ET.deck)]`` with a uniformly random order of this scenario's deck.
+
+    The universal deck (``N_UNIVERSAL`` cards) is shuffled with ``rng`` (Fisher-Yates), then each
+    card the scenario lacks is removed by swapping the last card into its place ("swap-remove").
+    Swap-remove maps the n! orders of n cards n-to-1 onto the (n-1)! orders of the rest, so the
+    result is exactly uniform; and it moves one card only, so two variants whose decks differ by a
+    few cards (old edition: sun and moon x3) still get the same hands and stock almost everywhere
+    (plain removal would shift every later card by one and swap whose draw each card is).
+
+    Parameters
+    ----------
+    wall : int64[>= N_UNIVERSAL], written in place (kinds; entries past the deck are scratch).
+    ET : EngineTables (``universal``, ``dropped``). rng : uint64[4], advanced.
+    """
+    n = N_UNIVERSAL
     for i in range(n):
-        rs.wall[i] = ET.deck[i]
-    shuffle(rng, rs.wall, n)
+        wall[i] = i
+    shuffle(rng, wall, n)
+    for d in ET.dropped:
+        for p in range(n):
+            if wall[p] == d:
+                wall[p] = wall[n - 1]
+                n -= 1
+                break
+    for i in range(n):
+        wall[i] = ET.universal[wall[i]]
+
+
+@nb.njit(cache=True)
+def deal(rs, ET, ra):
+    """Reset the round state and deal from ``rs.wall`` as it stands (a test may stack it): hands
+    from the front, seat 0 first, then the dora indicator, the rest of the dead wall, the stock."""
+    n = ET.deck.shape[0]
     hs = ra[RA_HAND_SIZE]
     rs.hands[0] = 0
     rs.hands[1] = 0
@@ -543,18 +593,21 @@ def check_invariants(rs, ET, scores, pot, total_points, between_turns):
 
 @nb.njit(cache=True, inline="always")
 def _decide(pid, obs, mask, prm, rng, H, ra):
-    a = decide(pid, obs, mask, prm, rng, H, ra)
+    if pid == SCRIPTED:  # tests: a seat that plays a given action list
+        a = scripted_policy(obs, mask, prm, rng, H, ra)
+    else:
+        a = decide(pid, obs, mask, prm, rng, H, ra)
     if a < 0 or a >= N_ACTIONS or not mask[a]:
         raise AssertionError("policy chose an illegal action")
     return a
 
 
 @nb.njit(cache=True)
-def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params, rng, debug, rec):
+def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params, rngs, debug, rec):
     """Play one round from a fresh shuffle. Fills the round record ``rec`` (outcome, winner,
     points, breakdown bits, ...). Returns the points the winner (or draw receiver) is paid, which
     the caller settles."""
-    _reset_round(rs, ET, ra, rng)
+    deal(rs, ET, ra)
     H = T.core
     # Bind the state arrays once: every read of a tuple member (and every tuple passed to a
     # helper) costs numba atomic reference counts, which dominated the round loop.
@@ -565,6 +618,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
     row_num, row_pic, row_pic_n, by_card = ET.row_num, ET.row_pic, ET.row_pic_n, ET.rows_by_card
     by_card_start, rows, row_is_run = ET.rows_by_card_start, ET.rows, ET.row_is_run
     seat_params = (params[0], params[1])  # sliced once, not on every decision
+    seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
     seat = dealer
     while True:
@@ -600,7 +654,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
         _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, PH_START, scores, pot, dealer)
-        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H, ra)
+        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], H, ra)
         if passes_win and a != RON and riichi[seat] and ra[RA_DECLINED_RON] == DECLINED_RIICHI_REST:
             riichi_furiten[seat] = 1
         if a == RON:
@@ -671,7 +725,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     _allow_in(mask, legal, st, TSUMO)
                 _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
             _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot, dealer)
-            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], rng, H, ra)
+            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], H, ra)
             if a == TSUMO:
                 return _finish_win(rs, seat, st[ST_DRAWN], False, ra, T, rec, rinshan)
             if a == DRAW_THREE:
@@ -935,8 +989,7 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
               game_rec):
     """Play one whole game. Appends round records to ``rounds_out`` from row ``n_rounds_out``;
     returns the new row count (or -1 when ``rounds_out`` is full)."""
-    rng = np.zeros(4, np.uint64)
-    seed_state(seed, game_index, rng)
+    rngs = np.zeros((N_RNG, 4), np.uint64)
     scores = np.zeros(2, np.int64)
     scores[0] = ra[RA_START_POINTS]
     scores[1] = ra[RA_START_POINTS]
@@ -970,7 +1023,10 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
         rec[RF_ROUND] = rnd
         rec[RF_DEALER] = dealer
         rec[RF_REPEAT] = repeat
-        paid = play_round(rs, ET, ra, T, dealer, scores, pot, total, pol_ids, params, rng, debug, rec)
+        for purpose in range(N_RNG):
+            seed_keyed(seed, game_index, rnd, purpose, rngs[purpose])
+        shuffle_wall(rs.wall, ET, rngs[RNG_SHUFFLE])
+        paid = play_round(rs, ET, ra, T, dealer, scores, pot, total, pol_ids, params, rngs, debug, rec)
         w = rec[RF_WINNER]
         if w >= 0:
             scores[w] += paid

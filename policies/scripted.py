@@ -1,0 +1,25 @@
+"""``scripted``: a seat that plays a given list of actions, for engine tests that set up one exact
+situation (a stacked wall plus scripted decisions). Not a registered policy: the engine dispatches
+to it on the policy id ``SCRIPTED``, outside the registry, so no scenario can seat it.
+
+``params`` is the seat's row: ``params[0]`` is a cursor (start at 0) that the policy advances,
+``params[1:]`` the actions, one per decision. An entry of -1, or running past the end, lets the
+``baseline`` policy decide that one.
+"""
+
+import numba as nb
+import numpy as np
+
+from .baseline import baseline_policy
+
+SCRIPTED = -1
+
+
+@nb.njit(cache=True)
+def scripted_policy(obs, mask, params, rng, T, ra):
+    i = np.int64(params[0]) + 1
+    if i < params.shape[0]:
+        params[0] += 1
+        if params[i] >= 0:
+            return np.int64(params[i])
+    return baseline_policy(obs, mask, params, rng, T, ra)
