@@ -126,14 +126,21 @@ def _dora_kind_matches(card, indicator, ranks):
 
 
 @nb.njit(cache=True)
-def _requirements_met(ra, row, set_pics, set_is_kan, n_pic_sets):
+def _requirements_met(ra, row, set_pics, set_is_kan, n_pic_sets, pics_held, kan_pics_held):
     """Whether the picture sets meet every requirement of data-yaku ``row``, each requirement by a
-    distinct set (a bipartite matching; at most MAX_REQUIREMENTS requirements, so a DP over the
-    subsets of requirements met so far, kept as the bits of one int64)."""
+    distinct set: a bipartite matching. ``pics_held``/``kan_pics_held``: masks of the pictures of
+    the sets/kans, for a quick rejection; then, for two or more requirements, a DP over the
+    subsets of requirements met so far (at most MAX_REQUIREMENTS, kept as the bits of one int64)."""
     n_req = ra[RA_DATA_YAKU_N_REQ + row]
     base = RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS
     if n_req > n_pic_sets:
         return False
+    for j in range(n_req):  # every requirement alone must be met by some set
+        req = ra[base + j]
+        if (req & (kan_pics_held if (req & REQ_KAN) != 0 else pics_held)) == 0:
+            return False
+    if n_req == 1:
+        return True
     reach = np.int64(1)  # bit m: the requirements in m can be met by distinct sets seen so far
     for i in range(n_pic_sets):
         pic_bit = 1 << set_pics[i]
@@ -158,6 +165,8 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
     set_pics = np.empty(MAX_SETS, np.int64)    # picture of each picture set
     set_is_kan = np.zeros(MAX_SETS, np.bool_)  # that set is a kan
     n_pic_sets = 0
+    pics_held = 0       # bit p: a set of picture p
+    kan_pics_held = 0   # bit p: a kan of picture p
     run_at = np.zeros((4, 8), np.bool_)  # run of fruit f starting at rank r (f = MOMO: all momo)
     n_runs = 0
     has_kan = False
@@ -171,6 +180,9 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
             set_pics[n_pic_sets] = sets[i, A_PIC]
             set_is_kan[n_pic_sets] = o >= ORIGIN_KAN_CLOSED
             n_pic_sets += 1
+            pics_held |= 1 << sets[i, A_PIC]
+            if o >= ORIGIN_KAN_CLOSED:
+                kan_pics_held |= 1 << sets[i, A_PIC]
         elif t == SET_RUN:
             run_at[sets[i, A_FRUIT], sets[i, A_RANK] - 1] = True
             n_runs += 1
@@ -242,7 +254,8 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
         if slot < 0:
             break
         if ra[RA_YAKU_ENABLED + slot]:
-            cond[slot] = _requirements_met(ra, row, set_pics, set_is_kan, n_pic_sets)
+            cond[slot] = _requirements_met(ra, row, set_pics, set_is_kan, n_pic_sets, pics_held,
+                                           kan_pics_held)
 
     total = 0
     n_yaku = 0
