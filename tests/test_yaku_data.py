@@ -1,22 +1,27 @@
 """Picture-set yaku as data (spec §8): sets_of/kans_of conditions, new yaku, their validation."""
 
 import json
+from itertools import permutations
 
+import numpy as np
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from simcore.cli import main
 from simcore.momojan import scenario
 from simcore.momojan.analysis import parse_hand_for
 from simcore.momojan.cards import parse_card
+from simcore.momojan.engine import OUT_DRAW, RF_OUTCOME, RF_YAKU_BITS
 from simcore.momojan.rules_array import (
     MAX_NEW_YAKU, MAX_REQUIREMENTS, N_SCORE_SLOTS, RA_DATA_YAKU_N_REQ, RA_DATA_YAKU_REQ,
-    RA_DATA_YAKU_SLOT, RA_YAKU_ENABLED, RA_YAKU_POINTS, REQ_KAN, SLOT_NEW_YAKU, Y,
+    RA_DATA_YAKU_SLOT, RA_YAKU_ENABLED, RA_YAKU_POINTS, REQ_KAN, RULES_LEN, SLOT_NEW_YAKU, Y,
     build_rules_array,
 )
 from simcore.momojan.schema import PICTURES, SET_BONUS_NAMES, YAKU
-from simcore.momojan.scoring import Scorer
+from simcore.momojan.scoring import Scorer, _requirements_met
+from simcore.momojan.simulate import Simulator
 from simcore.momojan.yaku_conditions import score_slot_names
 
 DOG, MONKEY, PHEASANT, SUN, MOON = (1 << PICTURES.index(p) for p in PICTURES)
@@ -282,12 +287,7 @@ def test_error_names_the_file_that_set_the_condition(tmp_path):
 # --- the engine records a new yaku in its own bit ------------------------------------------------
 
 def test_engine_records_a_new_yaku_in_its_slot_bit():
-    import numpy as np
-
-    from simcore.momojan.engine import OUT_DRAW, RF_OUTCOME, RF_YAKU_BITS
-    from simcore.momojan.simulate import Simulator
-
-    # any picture set: common enough that some of 200 random-vs-baseline games score it
+    # any picture set: common enough that some wins in 200 baseline games score it
     base = scenario.load("new_edition").to_dict()
     base["scoring"]["yaku"]["anypic"] = {"points": 1,
                                          "sets_of": [["dog", "monkey", "pheasant", "sun", "moon"]]}
@@ -303,3 +303,33 @@ def test_engine_records_a_new_yaku_in_its_slot_bit():
         has_any_picture |= ((bits >> Y[p]) & 1).astype(bool)
     assert has_new.sum() > 0
     assert np.array_equal(has_new.astype(bool), has_any_picture)  # exactly when a picture yaku is
+
+
+# --- the matching kernel against a brute-force reference -----------------------------------------
+
+_REQ = st.tuples(st.integers(1, (1 << len(PICTURES)) - 1), st.booleans())   # (mask, kan only)
+_SET = st.tuples(st.integers(0, len(PICTURES) - 1), st.booleans())          # (picture, is a kan)
+
+
+def _brute_force(reqs, sets):
+    """Some assignment of distinct sets to the requirements meets each one."""
+    def meets(req, s):
+        (mask, kan_only), (pic, is_kan) = req, s
+        return (mask >> pic) & 1 and (is_kan or not kan_only)
+    return any(all(meets(r, sets[i]) for r, i in zip(reqs, chosen))
+               for chosen in permutations(range(len(sets)), len(reqs)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_REQ, min_size=1, max_size=MAX_REQUIREMENTS), st.lists(_SET, max_size=7))
+def test_requirements_met_agrees_with_brute_force(reqs, sets):
+    ra = np.zeros(RULES_LEN, np.int64)
+    ra[RA_DATA_YAKU_N_REQ] = len(reqs)
+    for j, (mask, kan_only) in enumerate(reqs):
+        ra[RA_DATA_YAKU_REQ + j] = mask | (REQ_KAN if kan_only else 0)
+    pics = np.array([p for p, _ in sets] + [0] * 12, np.int64)
+    kans = np.array([k for _, k in sets] + [False] * 12, np.bool_)
+    held = sum({1 << p for p, _ in sets})
+    kan_held = sum({1 << p for p, k in sets if k})
+    got = _requirements_met(ra, 0, pics, kans, len(sets), held, kan_held)
+    assert bool(got) == _brute_force(reqs, sets)
