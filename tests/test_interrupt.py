@@ -33,10 +33,11 @@ def _wait_for_progress(p, timeout=600):
     pytest.fail("no progress line")
 
 
-@pytest.mark.parametrize("attempt", range(3))
-def test_ctrl_c_stops_a_multi_worker_compare_with_one_line_and_exit_130(attempt):
-    p = _start(["compare", "new_edition", "no_ron_bonus", "--games", "2000000", "--workers", "2",
-                "--seed", str(attempt)])
+@pytest.mark.parametrize("command,attempt", [
+    (["run", "new_edition"], 0), (["run", "new_edition"], 1), (["run", "new_edition"], 2),
+    (["compare", "new_edition", "no_ron_bonus"], 0)])
+def test_ctrl_c_stops_a_multi_worker_run_with_one_line_and_exit_130(command, attempt):
+    p = _start(command + ["--games", "2000000", "--workers", "2", "--seed", str(attempt)])
     try:
         _wait_for_progress(p)
         os.killpg(p.pid, signal.SIGINT)
