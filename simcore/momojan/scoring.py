@@ -21,7 +21,10 @@ from .cards import (
     N_KINDS, N_NUMBER_KINDS, N_PICTURES, MOMO, PHEASANT, SUN, MOON,
     Hand, card_str, mask_from_kinds,
 )
-from .hand import HandTables, counts_of, decompositions, is_complete, build_hand_tables
+from .actions import MAX_REVEALED
+from .hand import (
+    MAX_DECOMPOSITIONS, HandTables, counts_of, decompositions, is_complete, build_hand_tables,
+)
 from .rules_array import (
     MAX_DATA_YAKU, MAX_REQUIREMENTS, N_SCORE_SLOTS, REQ_KAN, RA_DATA_YAKU_N_REQ,
     RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT, RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD,
@@ -46,7 +49,6 @@ WIN_RON, WIN_RIICHI, WIN_IPPATSU, WIN_LAST_CARD, WIN_RINSHAN = 1, 2, 4, 8, 16
 VALID, INCOMPLETE, TOO_FEW_SETS, NO_YAKU = 0, 1, 2, 3
 REASONS = (None, "incomplete", "too few sets", "no yaku")
 
-MAX_REVEALED = 10
 MAX_READINGS = 4          # readings of one revealed group
 # N_SCORE_SLOTS (from rules_array): the fixed yaku, tabi/onigashima/momotaro/nihonichi when they
 # are yaku, then the scenario's new picture-set yaku.
@@ -327,8 +329,8 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
     for g in range(n_rev):
         n_read[g] = _group_readings(rev_cards[g], rev_n_cards[g], T, ra, readings[g])
         combos *= max(n_read[g], 1)
-    decomp = np.full((512, 3), -1, np.int32)
-    n_dec = min(decompositions(hand, T, decomp[:, :k_conc + 1]), 512)
+    decomp = np.full((MAX_DECOMPOSITIONS, 3), -1, np.int32)
+    n_dec = min(decompositions(hand, T, decomp[:, :k_conc + 1]), MAX_DECOMPOSITIONS)
 
     sets = np.zeros((MAX_SETS, 6), np.int64)
     yaku = np.empty(N_SCORE_SLOTS, np.int64)
