@@ -37,11 +37,15 @@ class _OneLineError(click.ClickException):
         click.echo(f"momojan-sim: error: {self.message}", err=True)
 
 
+# click >= 8.2 raises this for a bare `momojan-sim`: the help text, which stays as it is
+_HELP_AS_ERROR = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 @contextlib.contextmanager
 def _one_line_errors():
     try:
         yield
-    except _OneLineError:
+    except (_OneLineError, _HELP_AS_ERROR):
         raise
     except click.ClickException as exc:
         raise _OneLineError(exc) from None

@@ -45,6 +45,12 @@ def test_click_usage_errors_are_one_line_too():
     _one_error_line(CliRunner().invoke(main, ["score", "1l", "--win", "2l", "--by", "x"]), "--by")
 
 
+def test_bare_command_still_shows_the_help():
+    r = CliRunner().invoke(main, [])
+    assert r.output.startswith("Usage: ") and "Commands:" in r.output
+    assert "momojan-sim: error" not in r.output
+
+
 # --- files that are not UTF-8 text (UnicodeDecodeError before) ---
 
 def test_binary_scenario_for_run_is_one_line(tmp_path):

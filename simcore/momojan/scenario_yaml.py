@@ -1,7 +1,7 @@
 """A resolved scenario as YAML with every value's tag and doc as a comment (what ``show`` prints).
 
-PyYAML's dumper cannot write comments, so this module writes the block structure itself, in
-schema order, and lets PyYAML (or JSON, for anything that would span lines) spell each value on
+PyYAML's dumper cannot write comments, so this module writes the block structure itself, in the
+data's order (the schema's, once validated), and lets PyYAML (or JSON, for anything that would span lines) spell each value on
 one line. The output loads back to the same scenario: ``show x > y.yaml`` gives a valid scenario.
 
 Each leaf is followed by ``# [R] doc`` (rulebook), ``# [I] doc`` (our interpretation) or
