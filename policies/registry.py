@@ -27,8 +27,11 @@ from typing import Mapping, NamedTuple
 import numba as nb
 
 from .baseline import baseline_policy
+from .defensive import DEFENSIVE_PARAMS, defensive_policy
+from .greedy import GREEDY_PARAMS, greedy_policy
 from .params import Param, check_declaration, param_vector
 from .random_policy import random_policy
+from .value import VALUE_PARAMS, value_policy
 
 
 class PolicySpec(NamedTuple):
@@ -43,6 +46,13 @@ POLICIES = (
     PolicySpec(name="random", doc="uniform over the legal actions", params=()),
     PolicySpec(name="baseline", doc="wins when it can, Kai when it can, never calls, riichi when "
                "it may, discards towards tenpai", params=()),
+    PolicySpec(name="greedy", doc="plays for the fastest win: distance to tenpai, useful cards, "
+               "calls and draws three when they help, riichi when tenpai", params=GREEDY_PARAMS),
+    PolicySpec(name="value", doc="plays for points: weighs speed against dora, picture-set yaku "
+               "and set-count bonuses read from the rules; folds when far behind a threat",
+               params=VALUE_PARAMS),
+    PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
+               "riichi or fast opponent", params=DEFENSIVE_PARAMS),
 )
 POLICY_NAMES = tuple(spec.name for spec in POLICIES)
 POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
@@ -60,4 +70,10 @@ def param_row(policy: str, values: Mapping) -> list[float]:
 def decide(policy_id, obs, mask, params, rng, T, ra):
     if policy_id == 0:
         return random_policy(obs, mask, params, rng, T, ra)
-    return baseline_policy(obs, mask, params, rng, T, ra)
+    if policy_id == 1:
+        return baseline_policy(obs, mask, params, rng, T, ra)
+    if policy_id == 2:
+        return greedy_policy(obs, mask, params, rng, T, ra)
+    if policy_id == 3:
+        return value_policy(obs, mask, params, rng, T, ra)
+    return defensive_policy(obs, mask, params, rng, T, ra)

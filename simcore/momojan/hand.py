@@ -48,7 +48,7 @@ from ..hashtable import (
 )
 from .cards import (
     Hand, MOMO_KIND_SET, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
-    counts_from_kinds, kinds_from_kind_set,
+    counts_from_kinds, kinds_from_kind_set, mask_from_kinds,
 )
 from .shapes import (
     HandRules, build_heads, build_partials, build_sets, index_by_first_card, number_group_masks,
@@ -88,7 +88,9 @@ CORE_SH_PIC = CORE_SH_NUM_PALETTE + 32                 # picture-part frontiers 
 CORE_SH_BEST = CORE_SH_PIC + (1 << 15)                 # best value per (number id, picture id)
 CORE_SH_GROUP_START = CORE_SH_BEST + 32 * 128          # number groups by card held: offsets
 CORE_SH_GROUPS = CORE_SH_GROUP_START + N_NUMBER_KINDS + 1  # ... and the groups (mask | flags)
-CORE_LEN = CORE_SH_GROUPS + SH_MAX_GROUPS
+CORE_SET_ROWS = CORE_SH_GROUPS + SH_MAX_GROUPS         # hand mask of each shape_sets row (the
+SET_ROW_SLOTS = 256                                    # engine's Kai/call rows), for the bots
+CORE_LEN = CORE_SET_ROWS + SET_ROW_SLOTS
 
 HandTables = namedtuple("HandTables", [
     "rules",                        # int64[HAND_RULES_LEN], layout above
@@ -207,8 +209,11 @@ def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
     pic_info = picture_info_table()
     related = _related_kinds(partials, heads)
     from .shanten import shanten_core_regions  # it imports this module's layout
+    set_rows = np.zeros(SET_ROW_SLOTS, np.uint64)
+    assert len(shape_sets) <= SET_ROW_SLOTS
+    set_rows[:len(shape_sets)] = [mask_from_kinds(r) for r in shape_sets]
     core = np.concatenate([table, filt, pic_info, related, hr.astype(np.uint64),
-                           shanten_core_regions(sets, heads, partials)])
+                           shanten_core_regions(sets, heads, partials), set_rows])
     assert len(core) == CORE_LEN
     return HandTables(
         hr,

@@ -1,0 +1,310 @@
+"""Decision kernels shared by the bots that play the whole game (``greedy``, ``value``, ``defensive``).
+
+One kernel, :func:`play`, takes every decision; the bots differ only in the style values they pass
+(their declared parameters, ``policies/greedy.py`` etc.):
+
+- Ron and tsumo whenever offered (the engine offers them only for valid, scoring wins).
+- Turn start: a Pon/Chi is taken, with probability ``call``, when the hand after it is closer to a
+  win than before (distance to tenpai, :mod:`simcore.momojan.shanten`, which counts the sets still
+  to be revealed); with ``value_weight > 0`` also when it keeps the distance and adds value (a
+  picture set with a yaku). Never while folding.
+- After a draw: Kai the set that leaves the hand closest to a win, unless every Kai leaves it
+  further (Kai is how a MOMOJAN hand gets the revealed sets it needs; old-edition kans are not taken).
+- After a Kai/Pon/Chi: draw three when the mean distance over ``DRAW3_SAMPLES`` sampled draws of
+  three unseen cards is below the distance after the best discard now plus ``draw_three``.
+- Discard: the card that leaves the hand closest to a win, ties broken by the number of unseen
+  useful cards (a furiten wait counts half; more than ``EXACT_USEFUL_MAX_DISTANCE`` from tenpai, by
+  the unseen cards sharing a partial set or head with the hand, a cheap stand-in); minus ``value_weight / 4`` per point of estimated value
+  (:func:`hand_value`); plus Gumbel noise times ``temperature``. Folding (the opponent is a threat,
+  :mod:`policies.defence`, and the hand is at least ``fold`` from tenpai): the least dangerous card,
+  then the closest to a win.
+- Riichi on a discard that allows it, with probability ``riichi``; a hand that already holds a
+  yaku (a picture set with points) when ``value_weight > 0`` declares with probability ``riichi``,
+  and one without always declares (riichi is then its only yaku).
+
+What this implementation simplifies: yaku other than picture sets, dora and the set-count bonus are
+not valued (ittsu, chinitsu, kibidango...); no kans; no reading of the opponent beyond
+:mod:`policies.defence`.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.momojan.actions import (
+    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, MAX_SET_ROWS, N_KIND, OBS_DORA_INDICATOR,
+    OBS_HAND, OBS_LAST_DISCARD, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_OWN_RIICHI,
+    OBS_PHASE,
+    OBS_SEEN, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
+)
+from simcore.momojan.cards import N_NUMBER_KINDS, N_PICTURES
+from simcore.momojan.hand import CORE_SET_ROWS, hand_size, picture_count
+from simcore.momojan.rules_array import (
+    RA_DORA_PER_CARD, RA_RANKS, RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y_DOG, Y_KERAI,
+)
+from simcore.bits import popcount
+from simcore.momojan.shanten import candidate_kinds, shanten, unit, unseen_copies, useful_cards
+from simcore.rng import next_u64
+
+from .defence import danger, threatened
+
+DRAW3_SAMPLES = 6
+EXACT_USEFUL_MAX_DISTANCE = 1  # ties further from tenpai use the connectivity proxy
+VALUE_PER_STEP = 4.0   # points of estimated value worth one step of distance at value_weight 1
+BIG = 1e9
+U1 = np.uint64(1)
+
+
+@nb.njit(cache=True, inline="always")
+def uniform(rng):
+    """A float in [0, 1) from the game's RNG state."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True, inline="always")
+def _dora_count(cards, indicator, ra):
+    """Dora among the cards of hand mask ``cards`` (spec §8: the card after the indicator)."""
+    if indicator < 0:
+        return 0
+    if indicator < N_NUMBER_KINDS:
+        rank = (indicator % 9 + 1) % ra[RA_RANKS]  # 0-based rank of the dora
+        n = 0
+        for f in range(4):
+            n += np.int64((np.uint64(cards) >> np.uint64(9 * f + rank)) & U1)
+        return n
+    p = indicator - N_NUMBER_KINDS
+    q = (p + 1) % 3 if p <= 2 else (7 - p)  # dog -> monkey -> pheasant -> dog, sun <-> moon
+    return picture_count(cards, q)
+
+
+@nb.njit(cache=True)
+def hand_value(hand, revealed, n_sets, dora_indicator, ra):
+    """Estimated points of a hand if it wins, read from the rules array: dora, picture-set yaku
+    (a pair counts half: it may still become a set), kerai (dog, monkey and pheasant pairs or sets),
+    and the set-count bonus for ``n_sets`` sets at the win."""
+    cards = np.uint64(hand) + np.uint64(revealed)
+    v = np.float64(_dora_count(cards, dora_indicator, ra) * ra[RA_DORA_PER_CARD])
+    animals = 0.0
+    for p in range(N_PICTURES):
+        c = picture_count(cards, p)
+        share = 1.0 if c >= 3 else (0.5 if c == 2 else 0.0)
+        if ra[RA_YAKU_ENABLED + Y_DOG + p]:
+            v += share * ra[RA_YAKU_POINTS + Y_DOG + p]
+        if p <= 2:
+            animals = share if p == 0 else min(animals, share)
+    if ra[RA_YAKU_ENABLED + Y_KERAI]:
+        v += animals * ra[RA_YAKU_POINTS + Y_KERAI]
+    if n_sets >= 4:
+        v += ra[RA_SET_BONUS + min(n_sets, 7) - 4]
+    return v
+
+
+@nb.njit(cache=True, inline="always")
+def _has_picture_yaku(hand, revealed, ra):
+    cards = np.uint64(hand) + np.uint64(revealed)
+    for p in range(N_PICTURES):
+        if picture_count(cards, p) >= 3 and ra[RA_YAKU_ENABLED + Y_DOG + p] \
+                and ra[RA_YAKU_POINTS + Y_DOG + p] > 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def _sets_at_win(hand_after_discard, n_rev):
+    return n_rev + (hand_size(hand_after_discard) - 1) // 3
+
+
+@nb.njit(cache=True)
+def _best_call(obs, mask, core, ra, call, value_weight, rng):
+    """The Pon/Chi to take, or -1 (module doc)."""
+    hand = np.uint64(obs[OBS_HAND])
+    n_rev = obs[OBS_OWN_N_REVEALED]
+    d = obs[OBS_LAST_DISCARD]
+    s0 = shanten(hand, n_rev, core)
+    best_a = -1
+    best_s = s0 + 1
+    for r in range(MAX_SET_ROWS):
+        if not mask[CALL + r]:
+            continue
+        row = core[CORE_SET_ROWS + r]
+        after = hand - (row - unit(d))
+        s = shanten(after, n_rev + 1, core)
+        if s < s0 or (value_weight > 0 and s == s0 and row >> np.uint64(N_NUMBER_KINDS)
+                      and _has_picture_yaku(row, np.uint64(0), ra)):
+            if s < best_s:
+                best_s = s
+                best_a = CALL + r
+    if best_a >= 0 and uniform(rng) < call:
+        return best_a
+    return -1
+
+
+@nb.njit(cache=True)
+def _best_kai(obs, mask, core):
+    """The Kai leaving the hand closest to a win, -1 if none is legal or all make it worse (and
+    the bot may decline: when Kai is compulsory, discards are not legal and the best row is taken)."""
+    hand = np.uint64(obs[OBS_HAND])
+    n_rev = obs[OBS_OWN_N_REVEALED]
+    best_a = -1
+    best_s = 1 << 30
+    for r in range(MAX_SET_ROWS):
+        if mask[KAI + r]:
+            s = shanten(hand - core[CORE_SET_ROWS + r], n_rev + 1, core)
+            if s < best_s:
+                best_s = s
+                best_a = KAI + r
+    if best_a < 0:
+        return -1
+    can_discard = False
+    for k in range(N_KIND):
+        if mask[DISCARD + k]:
+            can_discard = True
+            break
+    if can_discard and best_s > shanten(hand, n_rev, core):
+        return -1
+    return best_a
+
+
+@nb.njit(cache=True)
+def _mean_after_draw_three(obs, core, rng):
+    """Mean distance to tenpai over DRAW3_SAMPLES draws of three cards from the unseen ones."""
+    hand = np.uint64(obs[OBS_HAND])
+    n_rev = obs[OBS_OWN_N_REVEALED]
+    seen = np.uint64(obs[OBS_SEEN])
+    left = np.zeros(N_KIND, np.int64)
+    total = 0
+    for k in range(N_KIND):
+        left[k] = unseen_copies(core, seen, k)
+        total += left[k]
+    if total < 3:
+        return 1e9
+    acc = 0.0
+    for _ in range(DRAW3_SAMPLES):
+        h = hand
+        taken0, taken1 = -1, -1
+        for j in range(3):
+            while True:  # a card not taken already in this sample (pictures: a copy left)
+                pick = np.int64(uniform(rng) * total)
+                k = 0
+                while pick >= left[k]:
+                    pick -= left[k]
+                    k += 1
+                n_taken = (1 if taken0 == k else 0) + (1 if taken1 == k else 0)
+                if n_taken < left[k]:
+                    break
+            if j == 0:
+                taken0 = k
+            elif j == 1:
+                taken1 = k
+            h += unit(k)
+        acc += shanten(h, n_rev, core)
+    return acc / DRAW3_SAMPLES
+
+
+@nb.njit(cache=True, inline="always")
+def _connected_unseen(hand, seen, core):
+    """Unseen copies of the kinds sharing a partial set or a head with a card in ``hand``: a cheap
+    stand-in for the useful cards of a hand far from tenpai."""
+    n = 0
+    rest = candidate_kinds(core, hand)
+    while rest:
+        low = rest & (~rest + U1)
+        rest ^= low
+        n += unseen_copies(core, seen, popcount(low - U1))
+    return n
+
+
+@nb.njit(cache=True)
+def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature):
+    """(discard kind, distance to tenpai after it) by the rules in the module doc."""
+    hand = np.uint64(obs[OBS_HAND])
+    rev = np.uint64(obs[OBS_OWN_REVEALED])
+    n_rev = obs[OBS_OWN_N_REVEALED]
+    seen = np.uint64(obs[OBS_SEEN])
+    dist = np.full(N_KIND, 1 << 20, np.int64)
+    score = np.full(N_KIND, BIG, np.float64)
+    best = BIG
+    best_dist = 1 << 20
+    for k in range(N_KIND):
+        if not mask[DISCARD + k]:
+            continue
+        after = hand - unit(k)
+        s = shanten(after, n_rev, core)
+        dist[k] = s
+        best_dist = min(best_dist, s)
+        sc = np.float64(s)
+        if value_weight > 0:
+            sc -= value_weight / VALUE_PER_STEP * hand_value(
+                after, rev, _sets_at_win(after, n_rev), obs[OBS_DORA_INDICATOR], ra)
+        if folding:
+            sc = 100.0 * danger(obs, core, ra, k) + sc
+        score[k] = sc
+        best = min(best, sc)
+    # Ties (within a hair) are broken by the unseen useful cards.
+    n_ties = 0
+    for k in range(N_KIND):
+        if score[k] <= best + 1e-9:
+            n_ties += 1
+    if n_ties > 1:
+        for k in range(N_KIND):
+            if score[k] <= best + 1e-9:
+                after = hand - unit(k)
+                if dist[k] > EXACT_USEFUL_MAX_DISTANCE:  # far from tenpai: the cheap proxy
+                    score[k] -= _connected_unseen(after, seen, core) / 1000.0
+                    continue
+                n_useful, kinds = useful_cards(after, n_rev, seen, core)
+                if dist[k] == 0 and (kinds & (np.uint64(obs[OBS_OWN_DISCARDS]) | (U1 << np.uint64(k)))
+                                     & ~np.uint64(0x1FF)):
+                    n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)
+                score[k] -= n_useful / 1000.0
+    if temperature > 0:
+        for k in range(N_KIND):
+            if score[k] < BIG:
+                u = max(uniform(rng), 1e-300)
+                score[k] -= temperature * -np.log(-np.log(u) + 1e-300)
+    pick = -1
+    low = BIG
+    for k in range(N_KIND):
+        if score[k] < low:
+            low = score[k]
+            pick = k
+    return pick, dist[pick]
+
+
+@nb.njit(cache=True)
+def play(obs, mask, rng, core, ra, call, draw_three, riichi, fold, value_weight, temperature):
+    """Choose an action (module doc). ``obs``, ``mask``, ``rng``, ``core``, ``ra`` as in the policy
+    signature (``policies.registry``); the rest are the style values, floats."""
+    if mask[RON]:
+        return RON
+    if mask[TSUMO]:
+        return TSUMO
+    hand = np.uint64(obs[OBS_HAND])
+    n_rev = obs[OBS_OWN_N_REVEALED]
+    threat = threatened(obs)
+    phase = obs[OBS_PHASE]
+    if phase == PH_START:
+        if mask[DRAW] and (call <= 0 or (threat and shanten(hand, n_rev, core) >= fold)):
+            return DRAW
+        a = _best_call(obs, mask, core, ra, call, value_weight, rng)
+        return a if a >= 0 else DRAW
+    a = _best_kai(obs, mask, core)
+    if a >= 0:
+        return a
+    if obs[OBS_OWN_RIICHI]:  # frozen: the drawn card is the only legal discard
+        for k in range(N_KIND):
+            if mask[DISCARD + k]:
+                return DISCARD + k
+    # A 3k+2 hand's distance is the one after its best discard, so it compares with ``fold``.
+    folding = threat and shanten(hand, n_rev, core) >= fold
+    k, s_now = _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature)
+    if phase == PH_AFTER_REVEAL and mask[DRAW_THREE] and not folding:
+        if _mean_after_draw_three(obs, core, rng) < s_now + draw_three:
+            return DRAW_THREE
+    if k < 0:  # nothing to discard (cannot happen with a legal mask); draw three if allowed
+        return DRAW_THREE
+    if mask[DISCARD_RIICHI + k]:
+        if value_weight > 0 and not _has_picture_yaku(hand, np.uint64(obs[OBS_OWN_REVEALED]), ra):
+            return DISCARD_RIICHI + k
+        if uniform(rng) < riichi:
+            return DISCARD_RIICHI + k
+    return DISCARD + k
