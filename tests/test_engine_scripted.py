@@ -1,0 +1,149 @@
+"""Scripted rounds: one exact situation each (a stacked wall, scripted seats), per rule option.
+
+Seat 0 deals and moves first. Wall positions: hands 0-13, dora indicator 14, dead wall 15-17,
+stock from 18 (tests/enginescript.py).
+"""
+
+import numpy as np
+import pytest
+
+from simcore.momojan.actions import DRAW, DRAW_THREE, RON, TSUMO
+from simcore.momojan.cards import parse_card
+from simcore.momojan.engine import (
+    OUT_DRAW, OUT_RON, OUT_TSUMO, RF_KAN1, RF_OUTCOME, RF_WINNER, RF_YAKU_BITS, _finish_draw,
+    new_round_state,
+)
+from simcore.momojan.rules_array import Y_IPPATSU
+
+from enginescript import cards, discard, kan_closed, table
+
+ILLEGAL = "illegal action"
+
+
+# --- win_right_after_kai (spec §4): the card drawn this turn only ------------------------------
+
+def _pon_completes_hand(t):
+    """Seat 1 Kais two sets (draw, Kai, draw three, Kai), then Pons seat 0's moon: after the Pon
+    its hand (7m 7l) is a head, so 3 revealed sets + head are complete, with nothing drawn."""
+    wall = t.wall("5z 1i 3i 5i 7i 2o 8o", "1l2l3l 5z5z 7m 7l", "9o", stock="2i 4o 5o6o9i 6i")
+    seat0 = [DRAW, discard("1i"), DRAW, discard("5z")]
+    seat1 = [DRAW, t.kai("123l"), DRAW_THREE, t.kai("456o"), discard("9i"), t.call("5z5z5z")]
+    return wall, seat0, seat1
+
+
+@pytest.mark.parametrize("option", [False, True])
+def test_no_win_right_after_a_pon(option):
+    t = table(win_right_after_kai=option)
+    wall, seat0, seat1 = _pon_completes_hand(t)
+    with pytest.raises(AssertionError, match=ILLEGAL):
+        t.play(wall, seat0, seat1 + [TSUMO])
+    _, rec, _ = t.play(wall, seat0, seat1 + [discard("7m")])  # the turn goes on
+    assert rec[RF_OUTCOME] in (OUT_TSUMO, OUT_RON, OUT_DRAW)
+
+
+def _kai_after_draw_three_completes(t):
+    """Seat 1: draw, Kai 123l, draw three, Kai 456o: its hand is then 5z5z5z 7m 7l, complete
+    right after the Kai, and the last card came from the three-card draw."""
+    wall = t.wall("1i 3i 5i 7i 2o 8o 9l", "1l2l3l 5z5z5z 7m", "9o", stock="2i 4o 5o6o7l")
+    return wall, [DRAW, discard("1i")], [DRAW, t.kai("123l"), DRAW_THREE, t.kai("456o")]
+
+
+def test_win_right_after_kai_on_a_drawn_card():
+    t = table(win_right_after_kai=True)
+    wall, seat0, seat1 = _kai_after_draw_three_completes(t)
+    _, rec, _ = t.play(wall, seat0, seat1 + [TSUMO])
+    assert rec[RF_OUTCOME] == OUT_TSUMO and rec[RF_WINNER] == 1
+    # ... but only where a three-card draw may tsumo
+    t = table(win_right_after_kai=True, tsumo_after_draw_three=False)
+    with pytest.raises(AssertionError, match=ILLEGAL):
+        t.play(wall, seat0, seat1 + [TSUMO])
+    t = table(win_right_after_kai=False)
+    with pytest.raises(AssertionError, match=ILLEGAL):
+        t.play(wall, seat0, seat1 + [TSUMO])
+
+
+# --- furiten.declined_ron (spec §6) ---------------------------------------------------------
+
+def _riichi_then_pass(t, second):
+    """Seat 1 Kais twice and declares riichi on 2i 3i 9o 9i (waits 1i 4i, momo 1m 4m); seat 0
+    discards 4i and seat 1 passes; seat 1 discards its next draw (8l); seat 0 then discards
+    ``second``."""
+    wall = t.wall("4i 1i 1m 6l 7l 8o 9l", "1l2l3l 2i3i 9o9i", "5l",
+                  stock="5m 5o 6o7o1z 6m 8l 4l")
+    seat0 = [DRAW, discard("6l"), DRAW, discard("4i"), DRAW, discard(second)]
+    seat1 = [DRAW, t.kai("123l"), DRAW_THREE, t.kai("567o"), discard("1z", riichi=True),
+             DRAW, discard("8l")]
+    return wall, seat0, seat1
+
+
+@pytest.mark.parametrize("rule, second, may_ron", [
+    ("none", "1i", True),
+    ("riichi_rest_of_round", "1i", False),
+    ("riichi_rest_of_round", "1m", True),   # momo may always be ronned (momo_exempt)
+])
+def test_declined_ron_in_riichi(rule, second, may_ron):
+    t = table(**{"furiten.declined_ron": rule})
+    wall, seat0, seat1 = _riichi_then_pass(t, second)
+    if may_ron:
+        _, rec, _ = t.play(wall, seat0, seat1 + [RON])
+        assert rec[RF_OUTCOME] == OUT_RON and rec[RF_WINNER] == 1
+    else:
+        with pytest.raises(AssertionError, match=ILLEGAL):
+            t.play(wall, seat0, seat1 + [RON])
+
+
+# --- ippatsu lost on a call (spec §7) -------------------------------------------------------
+
+@pytest.mark.parametrize("lost_on_call", [True, False])
+def test_ippatsu_lost_when_the_riichi_discard_is_called(lost_on_call):
+    t = table(**{"riichi.ippatsu_lost_on_call": lost_on_call})
+    wall = t.wall("4i 1z1z 6l 7l 8o 9l", "1l2l3l 2i3i 9o9i", "5l", stock="5m 5o 6o7o1z")
+    seat0 = [DRAW, discard("6l"), t.call("1z1z1z"), discard("4i")]
+    seat1 = [DRAW, t.kai("123l"), DRAW_THREE, t.kai("567o"), discard("1z", riichi=True), RON]
+    _, rec, _ = t.play(wall, seat0, seat1)
+    assert rec[RF_OUTCOME] == OUT_RON and rec[RF_WINNER] == 1
+    assert bool((rec[RF_YAKU_BITS] >> Y_IPPATSU) & 1) == (not lost_on_call)
+
+
+# --- old edition kans (spec §10) ------------------------------------------------------------
+
+def test_kan_after_a_three_card_draw():
+    t = table("old_edition")
+    wall = t.wall("2i 3i 5i 7i 2o 8o 9l", "2l3l4l 1z1z1z 7m", "9o", dead="6i",
+                  stock="4i 5o 6o1z7l")
+    seat0 = [DRAW, discard("2i")]
+    seat1 = [DRAW, t.kai("234l"), DRAW_THREE, kan_closed("1z")]
+    _, rec, ev = t.play(wall, seat0, seat1)
+    assert rec[RF_KAN1] == 1
+
+
+def test_rank1_cards_fill_a_sun_kan():
+    t = table("old_edition")
+    wall = t.wall("2i 3i 5i 7i 2o 8o 9l", "4z4z4z 1l 5l6l 7m", "9o", stock="4i 3o")
+    seat1 = [DRAW, kan_closed("4z")]
+    _, rec, ev = t.play(wall, [DRAW, discard("2i")], seat1)
+    assert rec[RF_KAN1] == 1
+    kans = [e for e in ev if e[0] == 7]  # EV_KAN
+    from simcore.momojan.cards import kinds_from_mask
+    assert sorted(kinds_from_mask(np.uint64(kans[0][5]))) == cards("1l 4z4z4z")
+    t = table("old_edition", **{"kan.rank1_stand_ins": False})
+    with pytest.raises(AssertionError, match=ILLEGAL):
+        t.play(wall, [DRAW, discard("2i")], seat1)
+
+
+# --- exhaustive draw settlement (spec §9) ---------------------------------------------------
+
+@pytest.mark.parametrize("rounding, paid", [("ceil", 2), ("floor", 1)])
+def test_draw_settlement_rounding(rounding, paid):
+    """Seat 0 tenpai with a Kai set (2) and a Pon set (1), seat 1 noten: difference 3."""
+    t = table(**{"exhaustive_draw.rounding": rounding})
+    rs = new_round_state(False)
+    rs.hands[0] = np.uint64(sum(1 << k for k in cards("2i3i 9o9i")))
+    rs.hands[1] = np.uint64(sum(1 << k for k in cards("1l 3o 5i 7m")))
+    from simcore.momojan.engine import _add_group
+    for text, origin in (("123l", 1), ("5z5z5z", 2)):  # ORIGIN_KAI, ORIGIN_PON
+        c = cards(text)
+        _add_group(rs, 0, c[0], c[1], c[2], -1, 3, origin)
+    rec = np.zeros_like(np.zeros(64, np.int64))
+    got = _finish_draw(rs, t.sim.ra, t.sim.T, rec)
+    assert got == paid and rec[RF_WINNER] == 0
