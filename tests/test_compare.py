@@ -130,3 +130,22 @@ def test_target_ci_stops_on_width_and_reports_it(new):
     capped = run_study(family, [new], seed=1, games=200, workers=1, chunk_games=200,
                        target=Target("first_dealer_win_rate", 0.001), max_games=400)
     assert not capped.reached["reached"] and capped.games == 400
+
+
+@pytest.mark.parametrize("args,message", [
+    (["sweep", "new_edition", "--set", "scoring.ron_bonus=x"],
+     'momojan-sim: error: --set scoring.ron_bonus: expected an integer >= 0, got "x"'),
+    (["sweep", "new_edition", "--set", "scoring.nope=1"], "momojan-sim: error: --set scoring.nope: unknown key"),
+    (["sweep", "new_edition", "--set", "scoring.ron_bonus"], "momojan-sim: error: --set scoring.ron_bonus: expected KEY=V1,V2"),
+    (["compare", "new_edition", "no_ron_bonus", "--margin", "foo=1"], "momojan-sim: error: --margin foo=1: unknown metric"),
+    (["compare", "new_edition", "no_ron_bonus", "--margin", "draw_rate=-1"], "momojan-sim: error: --margin draw_rate=-1: the margin must be"),
+    (["compare", "new_edition", "no_ron_bonus", "--metrics", "draw_rat"], "momojan-sim: error: --metrics: unknown metric 'draw_rat' (did you mean 'draw_rate'?)"),
+    (["compare", "new_edition", "no_ron_bonus", "--max-games", "10"], "momojan-sim: error: --max-games only applies with --target-ci"),
+])
+def test_bad_study_options_are_one_line_exit_2(args, message):
+    from click.testing import CliRunner
+    from simcore.cli import main
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), r.output
