@@ -18,32 +18,36 @@ import numpy as np
 
 from simcore.bits import popcount
 from simcore.momojan.actions import (
-    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, N_KIND, OBS_HAND, OBS_OWN_N_REVEALED,
+    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, OBS_HAND, OBS_OWN_N_REVEALED,
     OBS_OWN_REVEALED, OBS_TENPAI_CHECKED, RON, TSUMO,
+)
+from simcore.momojan.cards import (
+    N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_BITS, PICTURE_FIELD, PICTURE_SHIFT,
 )
 from simcore.momojan.hand import CORE_RELATED, hand_size, waits
 
-_NUM = np.uint64((1 << 36) - 1)
+_NUM = np.uint64(NUMBER_MASK)
+_FIELD = np.uint64(PICTURE_FIELD)
 
 
 @nb.njit(cache=True, inline="always")
 def _unit(k):
-    if k < 36:
+    if k < N_NUMBER_KINDS:
         return np.uint64(1) << np.uint64(k)
-    return np.uint64(1) << np.uint64(36 + 3 * (k - 36))
+    return np.uint64(1) << np.uint64(PICTURE_SHIFT + PICTURE_BITS * (k - N_NUMBER_KINDS))
 
 
 @nb.njit(cache=True, inline="always")
 def _kinds_present(hand):
     out = np.uint64(hand) & _NUM
-    for p in range(5):
-        if (np.uint64(hand) >> np.uint64(36 + 3 * p)) & np.uint64(7):
-            out |= np.uint64(1) << np.uint64(36 + p)
+    for p in range(N_PICTURES):
+        if (np.uint64(hand) >> np.uint64(PICTURE_SHIFT + PICTURE_BITS * p)) & _FIELD:
+            out |= np.uint64(1) << np.uint64(N_NUMBER_KINDS + p)
     return out
 
 
 @nb.njit(cache=True, inline="always")
-def _tenpai_discard(obs, mask, T):
+def _tenpai_discard(obs, mask, core):
     """The discard (kind) leaving the hand tenpai with the most waits, or -1."""
     hand = np.uint64(obs[OBS_HAND])
     rev = np.uint64(obs[OBS_OWN_REVEALED])
@@ -53,9 +57,9 @@ def _tenpai_discard(obs, mask, T):
     known = obs[OBS_TENPAI_CHECKED] != 0  # then riichi discards are exactly the tenpai ones
     best_k = -1
     best_w = 0
-    for k in range(N_KIND):
+    for k in range(N_KINDS):
         if mask[DISCARD_RIICHI + k] if known else mask[DISCARD + k]:
-            w = popcount(waits(hand - _unit(k), rev, n_rev, T))
+            w = popcount(waits(hand - _unit(k), rev, n_rev, core))
             if w > best_w:
                 best_w = w
                 best_k = k
@@ -63,16 +67,17 @@ def _tenpai_discard(obs, mask, T):
 
 
 @nb.njit(cache=True, inline="always")
-def _loosest_card(obs, mask, T):
+def _loosest_card(obs, mask, core):
     """The discardable kind with the fewest partners in hand."""
     hand = np.uint64(obs[OBS_HAND])
     present = _kinds_present(hand)
     fewest = 1 << 30
     best_k = -1
-    for k in range(N_KIND):
+    for k in range(N_KINDS):
         if mask[DISCARD + k]:
-            partners = popcount(T[CORE_RELATED + k] & present)
-            if k >= 36 and ((hand >> np.uint64(36 + 3 * (k - 36))) & np.uint64(7)) >= 2:
+            partners = popcount(core[CORE_RELATED + k] & present)
+            if k >= N_NUMBER_KINDS and ((hand >> np.uint64(
+                    PICTURE_SHIFT + PICTURE_BITS * (k - N_NUMBER_KINDS))) & _FIELD) >= 2:
                 partners += 2  # a picture pair or triple
             if partners < fewest:
                 fewest = partners
@@ -81,7 +86,7 @@ def _loosest_card(obs, mask, T):
 
 
 @nb.njit(cache=True)
-def baseline_policy(obs, mask, params, rng, T, ra):
+def baseline_policy(obs, mask, params, rng, core, ra):
     if mask[RON]:
         return RON
     if mask[TSUMO]:
@@ -95,7 +100,7 @@ def baseline_policy(obs, mask, params, rng, T, ra):
         # Discarding now leaves hand_size - 1 cards: (that - 1) // 3 concealed sets at a win.
         if (hand_size(np.uint64(obs[OBS_HAND])) - 2) // 3 + obs[OBS_OWN_N_REVEALED] < 3:
             return DRAW_THREE
-    k = _tenpai_discard(obs, mask, T)
+    k = _tenpai_discard(obs, mask, core)
     if k >= 0:
         return DISCARD_RIICHI + k if mask[DISCARD_RIICHI + k] else DISCARD + k
-    return DISCARD + _loosest_card(obs, mask, T)
+    return DISCARD + _loosest_card(obs, mask, core)

@@ -6,7 +6,7 @@ from simcore.rng import randint
 
 
 @nb.njit(cache=True)
-def random_policy(obs, mask, params, rng, T, ra):
+def random_policy(obs, mask, params, rng, core, ra):
     n = 0
     for a in range(mask.shape[0]):
         n += mask[a]

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from simcore.cli import main
 from simcore.momojan import scenario
 from simcore.momojan.engine import (
-    GF_END_REASON, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER, OUT_DRAW, RF_DEALER, RF_DRAW3_0,
+    END_FOUR_DEALERSHIPS, GF_END_REASON, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER, OUT_DRAW, RF_DEALER, RF_DRAW3_0,
     RF_DRAW3_1, RF_DRAW_PAYMENT, RF_GAME, RF_KAN0, RF_KAN1, RF_OUTCOME, RF_POINTS, RF_POT,
     RF_REPEAT, RF_SCORE0, RF_SCORE1, RF_WINNER,
 )
@@ -60,7 +60,7 @@ def _check_records(sc, b):
     g = b.games
     assert np.all(g[:, GF_ROUNDS] >= 1) and g[:, GF_ROUNDS].sum() == len(r)
     # the winner has more points, unless the game ended by a forced rule
-    normal = g[:, GF_END_REASON] == 0
+    normal = g[:, GF_END_REASON] == END_FOUR_DEALERSHIPS
     ahead = np.where(g[:, GF_SCORE0] > g[:, GF_SCORE1], 0, 1)
     level = g[:, GF_SCORE0] == g[:, GF_SCORE1]
     assert np.all((g[normal, GF_WINNER] == ahead[normal]) | level[normal])

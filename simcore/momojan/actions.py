@@ -20,21 +20,24 @@ Observation (int64 array of ``OBS_LEN``; masks are uint64 bit patterns stored as
 kind sets.
 """
 
-N_KIND = 41
+from .cards import N_KINDS
+from .layout import define_fields
+
+N_KIND = N_KINDS  # alias of cards.N_KINDS (still imported by policies/play.py)
 MAX_SET_ROWS = 256
 
 DISCARD = 0
-DISCARD_RIICHI = DISCARD + N_KIND
-TSUMO = DISCARD_RIICHI + N_KIND
+DISCARD_RIICHI = DISCARD + N_KINDS
+TSUMO = DISCARD_RIICHI + N_KINDS
 RON = TSUMO + 1
 DRAW = RON + 1
 DRAW_THREE = DRAW + 1
 KAI = DRAW_THREE + 1
 CALL = KAI + MAX_SET_ROWS
 KAN_CLOSED = CALL + MAX_SET_ROWS
-KAN_OPEN = KAN_CLOSED + N_KIND
+KAN_OPEN = KAN_CLOSED + N_KINDS
 KAN_ADDED = KAN_OPEN + 1
-MAX_REVEALED = 10
+MAX_REVEALED = 10  # revealed groups per player (scoring imports it)
 N_ACTIONS = KAN_ADDED + MAX_REVEALED
 
 # Phases of a decision.
@@ -44,11 +47,33 @@ PH_AFTER_REVEAL = 2   # after Kai/Pon/Chi: draw three or discard
 PH_AFTER_DRAW3 = 3    # after a three-card draw: tsumo (if allowed), Kai again, discard
 PHASE_NAMES = ("start", "after_draw", "after_reveal", "after_draw_three")
 
-(OBS_HAND, OBS_OWN_REVEALED, OBS_OPP_REVEALED, OBS_OWN_N_REVEALED, OBS_OPP_N_REVEALED,
- OBS_OWN_DISCARDS, OBS_OPP_DISCARDS, OBS_DORA_INDICATOR, OBS_STOCK, OBS_OWN_SCORE, OBS_OPP_SCORE,
- OBS_POT, OBS_OWN_RIICHI, OBS_OPP_RIICHI, OBS_PHASE, OBS_LAST_DISCARD, OBS_SEAT, OBS_DEALER,
- OBS_DRAWN, OBS_OPP_HAND_SIZE, OBS_TURN, OBS_TENPAI_CHECKED, OBS_SEEN) = range(23)
-OBS_LEN = 23
+# Observation fields, in order; defines OBS_HAND, OBS_OWN_REVEALED, ... and OBS_LEN.
+OBS_FIELDS = (
+    "hand",             # uint64 hand mask of the concealed hand
+    "own_revealed",     # uint64 hand mask of own revealed groups
+    "opp_revealed",     # uint64 hand mask of the opponent's revealed groups
+    "own_n_revealed",   # own revealed groups
+    "opp_n_revealed",
+    "own_discards",     # uint64 kind set of own discards (furiten)
+    "opp_discards",     # uint64 kind set of the opponent's discards
+    "dora_indicator",   # kind
+    "stock",            # cards left in the stock
+    "own_score",
+    "opp_score",
+    "pot",
+    "own_riichi",       # 1 once declared
+    "opp_riichi",
+    "phase",            # PH_*
+    "last_discard",     # kind of the opponent's discard on offer (-1: none)
+    "seat",
+    "dealer",
+    "drawn",            # kind of the card drawn this turn (-1: none)
+    "opp_hand_size",
+    "turn",             # turns played this round (both seats), from 1
+    "tenpai_checked",   # see below
+    "seen",             # uint64 hand mask, see below
+)
+OBS_LEN = define_fields(globals(), "OBS", OBS_FIELDS)
 # OBS_SEEN: hand mask of every card the seat can see (own hand, both players' revealed sets and
 # uncalled discards, the dora indicator); unseen copies of kind k = deck copies - count in it.
 # OBS_TENPAI_CHECKED = 1: the engine checked every discard for riichi, so the legal

@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from ..rng import seed_keyed, shuffle
+from .layout import define_fields
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_CLOSED, KAN_OPEN,
     MAX_REVEALED, MAX_SET_ROWS, N_ACTIONS, OBS_DEALER, OBS_DORA_INDICATOR, OBS_DRAWN, OBS_HAND,
@@ -58,37 +59,68 @@ MAX_DISCARDS = 64
 MAX_ROUNDS = 200
 MAX_EVENTS = 4096
 
-# Outcomes and game end reasons.
-OUT_TSUMO, OUT_RON, OUT_DRAW = 0, 1, 2
-OUTCOME_NAMES = ("tsumo", "ron", "exhaustive_draw")
-END_FOUR_DEALERSHIPS, END_DEALER_STREAK, END_OSHIMAI, END_BUST, END_ANTE, END_ROUND_LIMIT = range(6)
+# Every layout below is one names tuple; ``define_fields`` derives the PREFIX_NAME index
+# constants and the count from it (simcore.momojan.layout).
+
+# Round outcomes (RF_OUTCOME): OUT_TSUMO, OUT_RON, OUT_DRAW (exhaustive draw).
+OUTCOME_NAMES = ("tsumo", "ron", "draw")
+define_fields(globals(), "OUT", OUTCOME_NAMES)
+# Game end reasons (GF_END_REASON): END_FOUR_DEALERSHIPS, ..., END_ROUND_LIMIT. The names are
+# the metrics' end_<name>_rate.
 END_REASON_NAMES = ("four_dealerships", "dealer_streak", "oshimai", "bust", "ante_unpayable",
                     "round_limit")
+define_fields(globals(), "END", END_REASON_NAMES)
+END_ANTE = END_ANTE_UNPAYABLE  # noqa: F821 (short name, kept for importers)
 
-# Round record fields (int64 columns).
-(RF_GAME, RF_ROUND, RF_DEALER, RF_REPEAT, RF_OUTCOME, RF_WINNER, RF_POINTS, RF_SUBTOTAL,
- RF_DOUBLED, RF_DORA, RF_RON_BONUS, RF_SET_BONUS, RF_SETS, RF_KAI0, RF_KAI1, RF_PON0, RF_PON1,
- RF_CHI0, RF_CHI1, RF_KAN0, RF_KAN1, RF_WINNER_CONCEALED_SETS, RF_DRAW3_0, RF_DRAW3_1, RF_RIICHI0,
- RF_RIICHI1, RF_TENPAI0, RF_TENPAI1, RF_TURNS, RF_STOCK_LEFT, RF_POT, RF_SCORE0, RF_SCORE1,
- RF_YAKU_BITS, RF_DRAW_PAYMENT) = range(35)
-N_RF = 35
-ROUND_FIELDS = ("game", "round", "dealer", "repeat", "outcome", "winner", "points", "subtotal",
-                "doubled", "dora", "ron_bonus", "set_bonus", "sets", "kai0", "kai1", "pon0", "pon1",
-                "chi0", "chi1", "kan0", "kan1", "winner_concealed_sets", "draw_three0",
-                "draw_three1", "riichi0", "riichi1", "tenpai0", "tenpai1", "turns", "stock_left",
-                "pot", "score0", "score1", "yaku_bits", "draw_payment")
-# Game record fields.
-GF_WINNER, GF_END_REASON, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_FIRST_DEALER, GF_POT_LEFT = range(7)
-N_GF = 7
-GAME_FIELDS = ("winner", "end_reason", "rounds", "score0", "score1", "first_dealer", "pot_left")
+# Round record fields (int64 columns of ``rounds_out``): RF_GAME, RF_ROUND, ..., N_RF.
+ROUND_FIELDS = (
+    "game", "round", "dealer", "repeat",
+    "outcome",                  # OUT_*
+    "winner",                   # seat, or the draw payment's receiver; -1: nobody
+    "points",                   # paid by the loser (a win), before the pot
+    "subtotal",                 # points before doubling
+    "doubled", "dora", "ron_bonus", "set_bonus",
+    "sets",                     # the winner's sets
+    "kai0", "kai1", "pon0", "pon1", "chi0", "chi1", "kan0", "kan1",  # revealed groups per seat
+    "winner_concealed_sets",
+    "draw3_0", "draw3_1",       # three-card draws per seat
+    "riichi0", "riichi1",
+    "tenpai0", "tenpai1",       # at an exhaustive draw
+    "turns", "stock_left",
+    "pot", "score0", "score1",  # after the round's settlement
+    "yaku_bits",                # bit i: score slot i scored (rules_array)
+    "draw_payment",             # exhaustive draw: points paid to the winner
+)
+N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
+# Game record fields (int64 columns of ``games_out``): GF_WINNER, ..., N_GF.
+GAME_FIELDS = (
+    "winner",         # seat, -1: a tie
+    "end_reason",     # END_*
+    "rounds", "score0", "score1", "first_dealer",
+    "pot_left",       # the pot when the game ended (before it went to the winner, if it did)
+)
+N_GF = define_fields(globals(), "GF", GAME_FIELDS)
 
-# Replay events: (type, seat, a, b, c, d).
-(EV_ROUND_START, EV_DEAL, EV_DRAW, EV_DRAW_THREE, EV_KAI, EV_PON, EV_CHI, EV_KAN, EV_DISCARD,
- EV_TSUMO, EV_RON, EV_EXHAUSTIVE, EV_ROUND_END, EV_REPLACEMENT, EV_GAME_END) = range(15)
+# Replay events: rows (type, seat, a, b, c, d) of ``RoundState.ev``; types EV_ROUND_START, ...
+EV_TYPES = (
+    "round_start",   # dealer; dora indicator, hand 0, hand 1 (masks)
+    "deal", "draw",  # draw: card
+    "draw_three",    # three cards
+    "kai",           # set row
+    "pon", "chi",    # set row, called card
+    "kan",           # kind, KAN_KIND_*, group, hand mask of the cards taken from the hand
+    "discard",       # card, 1 with riichi
+    "tsumo", "ron",  # card, points, winning hand mask, yaku bits
+    "exhaustive",    # receiver; payment, set points 0, set points 1, tenpai bits
+    "round_end",     # winner; score 0, score 1, pot, outcome
+    "replacement",   # card (from the dead wall)
+    "game_end",      # winner; end reason, score 0, score 1, leftover pot
+)
+define_fields(globals(), "EV", EV_TYPES)
 EV_WIDTH = 6
-# EV_KAN payload: (kind, kan kind, group, hand mask of the cards taken from the hand).
+# Kan kinds (EV_KAN's b): KAN_KIND_CLOSED, KAN_KIND_OPEN, KAN_KIND_ADDED.
 KAN_KIND_NAMES = ("closed", "open", "added")
-KAN_KIND_CLOSED, KAN_KIND_OPEN, KAN_KIND_ADDED = range(len(KAN_KIND_NAMES))
+define_fields(globals(), "KAN_KIND", KAN_KIND_NAMES)
 
 EngineTables = namedtuple("EngineTables", [
     "deck",          # int64[n_cards]: kind of every physical card
@@ -136,25 +168,55 @@ RoundState = namedtuple("RoundState", [
     "obs", "mask",  # policy inputs
     "legal",       # int64[N_ACTIONS]: the actions set in ``mask`` (so clearing it is cheap)
 ])
-(ST_STOCK_POS, ST_STOCK_END, ST_DEAD_POS, ST_DEAD_END, ST_DORA, ST_LAST_DISCARD, ST_LAST_SEAT,
- ST_TURNS, ST_N_EV, ST_LOG, ST_DRAWN, ST_N_CARDS, ST_LAST_DISCARD_IDX, ST_LAST_WAS_EMPTY,
- ST_N_LEGAL) = range(15)
-N_ST = 15
+# Round scalars (``RoundState.st``): ST_STOCK_POS, ..., N_ST.
+ST_FIELDS = (
+    "stock_pos", "stock_end",  # wall[stock_pos:stock_end] is the stock
+    "dead_pos", "dead_end",    # wall[dead_pos:dead_end]: the dead wall's replacement draws
+    "dora",                    # the dora indicator's kind
+    "last_discard",            # kind of the discard on offer to the next seat (-1: none)
+    "turns",                   # turns begun this round
+    "n_ev", "log",             # events written to ``ev``; 1: log events
+    "drawn",                   # kind drawn this turn (-1: none)
+    "last_discard_idx",        # its index in the discarder's pile
+    "last_was_empty",          # 1: the stock was empty after that discard (houtei)
+    "n_legal",                 # entries of ``legal`` in use
+)
+N_ST = define_fields(globals(), "ST", ST_FIELDS)
 
 
 def new_round_state(log: bool) -> RoundState:
+    """A fresh :class:`RoundState` (``deal`` resets it for each round); ``log``: room for the
+    replay event log (``MAX_EVENTS`` rows), else one row."""
+    def seats(dtype):
+        return np.zeros(2, dtype)
+
     return RoundState(
-        np.zeros(MAX_WALL, np.int64), np.zeros(2, np.uint64),
-        np.full((2, MAX_REVEALED, 4), -1, np.int16), np.zeros((2, MAX_REVEALED), np.int64),
-        np.zeros((2, MAX_REVEALED), np.int64), np.zeros(2, np.int64), np.zeros(2, np.uint64),
-        np.zeros((2, MAX_DISCARDS), np.int64), np.zeros((2, MAX_DISCARDS), np.bool_),
-        np.zeros(2, np.int64), np.zeros(2, np.uint64), np.zeros(2, np.uint64),
-        np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
-        np.array([0] * N_ST, np.int64), np.zeros((MAX_EVENTS if log else 1, EV_WIDTH), np.int64),
-        np.zeros(N_SCORE_SLOTS, np.int64), np.zeros(3, np.int64),
-        np.full((MAX_REVEALED, 4), -1, np.int16), np.zeros(MAX_REVEALED, np.int64),
-        np.zeros(MAX_REVEALED, np.int64),
-        np.zeros(OBS_LEN, np.int64), np.zeros(N_ACTIONS, np.bool_), np.zeros(N_ACTIONS, np.int64),
+        wall=np.zeros(MAX_WALL, np.int64),
+        hands=seats(np.uint64),
+        rev_cards=np.full((2, MAX_REVEALED, 4), -1, np.int16),
+        rev_n=np.zeros((2, MAX_REVEALED), np.int64),
+        rev_origin=np.zeros((2, MAX_REVEALED), np.int64),
+        n_rev=seats(np.int64),
+        rev_mask=seats(np.uint64),
+        disc=np.zeros((2, MAX_DISCARDS), np.int64),
+        disc_called=np.zeros((2, MAX_DISCARDS), np.bool_),
+        n_disc=seats(np.int64),
+        disc_set=seats(np.uint64),
+        disc_mask=seats(np.uint64),
+        riichi=seats(np.int64),
+        ippatsu=seats(np.int64),
+        riichi_furiten=seats(np.int64),
+        draw3=seats(np.int64),
+        st=np.zeros(N_ST, np.int64),
+        ev=np.zeros((MAX_EVENTS if log else 1, EV_WIDTH), np.int64),
+        scratch_yaku=np.zeros(N_SCORE_SLOTS, np.int64),
+        scratch_bonus=np.zeros(3, np.int64),
+        rev_tmp_cards=np.full((MAX_REVEALED, 4), -1, np.int16),
+        rev_tmp_n=np.zeros(MAX_REVEALED, np.int64),
+        rev_tmp_origin=np.zeros(MAX_REVEALED, np.int64),
+        obs=np.zeros(OBS_LEN, np.int64),
+        mask=np.zeros(N_ACTIONS, np.bool_),
+        legal=np.zeros(N_ACTIONS, np.int64),
     )
 
 
@@ -291,7 +353,7 @@ def _add_group(rs, seat, c0, c1, c2, c3, n, origin):
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True)
-def _score(rs, seat, hand_with_win, win_card, flags, ra, T):
+def _score(rs, seat, hand_with_win, win_card, flags, ra, tables):
     """score_hand on one seat's revealed groups; returns (status, points, subtotal, sets)."""
     for g in range(MAX_REVEALED):
         for j in range(4):
@@ -299,7 +361,7 @@ def _score(rs, seat, hand_with_win, win_card, flags, ra, T):
         rs.rev_tmp_n[g] = rs.rev_n[seat, g]
         rs.rev_tmp_origin[g] = rs.rev_origin[seat, g]
     return score_hand(hand_with_win, win_card, rs.rev_tmp_cards, rs.rev_tmp_n, rs.rev_tmp_origin,
-                      rs.n_rev[seat], flags, rs.st[ST_DORA], ra, T, rs.scratch_yaku,
+                      rs.n_rev[seat], flags, rs.st[ST_DORA], ra, tables, rs.scratch_yaku,
                       rs.scratch_bonus)
 
 
@@ -328,19 +390,19 @@ def _ron_allowed(card, wait_set, disc_set, riichi_furiten, ra):
 
 
 @nb.njit(cache=True)
-def _ron_scores(rs, seat, card, ra, T):
+def _ron_scores(rs, seat, card, ra, tables):
     """Does a ron on ``card`` (already a wait, not furiten) have a yaku? (rare: scores the hand)"""
     status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(card), card,
-                             _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, T)
+                             _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, tables)
     return status == VALID
 
 
 @nb.njit(cache=True)
-def _tsumo_scores(rs, seat, ra, T, rinshan):
+def _tsumo_scores(rs, seat, ra, tables, rinshan):
     """Does a complete hand's tsumo have a yaku? (rare: scores the hand)"""
     last = _stock_left(rs.st) == 0 and not rinshan
     status, _, _, _ = _score(rs, seat, rs.hands[seat], rs.st[ST_DRAWN],
-                             _win_flags(rs, seat, False, last, rinshan), ra, T)
+                             _win_flags(rs, seat, False, last, rinshan), ra, tables)
     return status == VALID
 
 
@@ -378,7 +440,7 @@ def _set_obs(o, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, p
 
 
 @nb.njit(cache=True, inline="always")
-def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, H, riichi_ok):
+def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, riichi_ok):
     """Discard actions; with riichi variants where the hand after the discard is tenpai."""
     obs[OBS_TENPAI_CHECKED] = 0
     if in_riichi:  # frozen: discard the drawn card
@@ -395,7 +457,7 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, H, rii
             mask[DISCARD + k] = True
             legal[n_legal] = DISCARD + k
             n_legal += 1
-            if can_riichi and waits(hand - _card_unit(k), rev, n_rev, H):
+            if can_riichi and waits(hand - _card_unit(k), rev, n_rev, core):
                 mask[DISCARD_RIICHI + k] = True
                 legal[n_legal] = DISCARD_RIICHI + k
                 n_legal += 1
@@ -434,9 +496,9 @@ STAND_IN_ORDER = (N_RANKS * 1, N_RANKS * 2, N_RANKS * 3, 0)
 
 
 @nb.njit(cache=True, inline="always")
-def _stand_ins_ok(ET, ra, k):
+def _stand_ins_ok(et, ra, k):
     """May rank-1 cards fill a kan of picture kind k (kan.rank1_stand_ins, deck stand-ins)?"""
-    return k >= N_NUMBER_KINDS and ra[RA_KAN_RANK1_STAND_INS] != 0 and ET.stand_in[k - N_NUMBER_KINDS]
+    return k >= N_NUMBER_KINDS and ra[RA_KAN_RANK1_STAND_INS] != 0 and et.stand_in[k - N_NUMBER_KINDS]
 
 
 @nb.njit(cache=True)
@@ -456,7 +518,7 @@ def _kan_group_count(hand, k, stand_ins):
 
 
 @nb.njit(cache=True)
-def _mask_kans_after_draw(rs, ET, seat, ra):
+def _mask_kans_after_draw(rs, et, seat, ra):
     if not ra[RA_KAN_ENABLED] or rs.riichi[seat] or rs.st[ST_DEAD_POS] >= rs.st[ST_DEAD_END]:
         return
     hand = rs.hands[seat]
@@ -466,7 +528,7 @@ def _mask_kans_after_draw(rs, ET, seat, ra):
                 _allow(rs, KAN_CLOSED + k)
         for k in range(N_NUMBER_KINDS, N_KINDS):
             # At least one real copy: four rank-1 cards alone are the rank-1 number kan.
-            if count_in(hand, k) >= 1 and _kan_group_count(hand, k, _stand_ins_ok(ET, ra, k)) >= 4:
+            if count_in(hand, k) >= 1 and _kan_group_count(hand, k, _stand_ins_ok(et, ra, k)) >= 4:
                 _allow(rs, KAN_CLOSED + k)
     if ra[RA_KAN_ADDED]:
         for g in range(rs.n_rev[seat]):
@@ -476,8 +538,8 @@ def _mask_kans_after_draw(rs, ET, seat, ra):
             p = _group_picture(rs, seat, g)
             if p >= 0:
                 # A set already holding stand-ins becomes a kan only where kans may hold them.
-                if (a >= N_NUMBER_KINDS or _stand_ins_ok(ET, ra, p)) and \
-                        _added_card(rs, seat, g, ET, ra) >= 0:
+                if (a >= N_NUMBER_KINDS or _stand_ins_ok(et, ra, p)) and \
+                        _added_card(rs, seat, g, et, ra) >= 0:
                     _allow(rs, KAN_ADDED + g)
             elif a < N_NUMBER_KINDS and a % 9 == b % 9 and b % 9 == c % 9 and c < N_NUMBER_KINDS:
                 for f in range(4):
@@ -491,8 +553,8 @@ def _mask_kans_after_draw(rs, ET, seat, ra):
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True)
-def shuffle_wall(wall, ET, rng):
-    """Fill ``wall[:len(ET.deck)]`` with a uniformly random order of this scenario's deck.
+def shuffle_wall(wall, et, rng):
+    """Fill ``wall[:len(et.deck)]`` with a uniformly random order of this scenario's deck.
 
     The universal deck (``N_UNIVERSAL`` cards) is shuffled with ``rng`` (Fisher-Yates), then each
     card the scenario lacks is removed by swapping the last card into its place ("swap-remove").
@@ -504,27 +566,27 @@ def shuffle_wall(wall, ET, rng):
     Parameters
     ----------
     wall : int64[>= N_UNIVERSAL], written in place (kinds; entries past the deck are scratch).
-    ET : EngineTables (``universal``, ``dropped``). rng : uint64[4], advanced.
+    et : EngineTables (``universal``, ``dropped``). rng : uint64[4], advanced.
     """
     n = N_UNIVERSAL
     for i in range(n):
         wall[i] = i
     shuffle(rng, wall, n)
-    for d in ET.dropped:
+    for d in et.dropped:
         for p in range(n):
             if wall[p] == d:
                 wall[p] = wall[n - 1]
                 n -= 1
                 break
     for i in range(n):
-        wall[i] = ET.universal[wall[i]]
+        wall[i] = et.universal[wall[i]]
 
 
 @nb.njit(cache=True)
-def deal(rs, ET, ra):
+def deal(rs, et, ra):
     """Reset the round state and deal from ``rs.wall`` as it stands (a test may stack it): hands
     from the front, seat 0 first, then the dora indicator, the rest of the dead wall, the stock."""
-    n = ET.deck.shape[0]
+    n = et.deck.shape[0]
     hs = ra[RA_HAND_SIZE]
     rs.hands[0] = 0
     rs.hands[1] = 0
@@ -537,9 +599,7 @@ def deal(rs, ET, ra):
     rs.st[ST_DEAD_END] = dead + ra[RA_DEAD_WALL]
     rs.st[ST_STOCK_POS] = dead + ra[RA_DEAD_WALL]
     rs.st[ST_STOCK_END] = n
-    rs.st[ST_N_CARDS] = n
     rs.st[ST_LAST_DISCARD] = -1
-    rs.st[ST_LAST_SEAT] = -1
     rs.st[ST_TURNS] = 0
     rs.st[ST_DRAWN] = -1
     rs.st[ST_LAST_WAS_EMPTY] = 0
@@ -560,7 +620,7 @@ def deal(rs, ET, ra):
 
 
 @nb.njit(cache=True)
-def check_invariants(rs, ET, scores, pot, total_points, between_turns):
+def check_invariants(rs, et, scores, pot, total_points, between_turns):
     """Debug checks: every card in exactly one place, hand sizes, points conservation."""
     counts = np.zeros(N_KINDS, np.int64)
     for s in range(2):
@@ -582,8 +642,8 @@ def check_invariants(rs, ET, scores, pot, total_points, between_turns):
     for i in range(rs.st[ST_DEAD_POS], rs.st[ST_DEAD_END]):
         counts[rs.wall[i]] += 1
     deck = np.zeros(N_KINDS, np.int64)
-    for i in range(ET.deck.shape[0]):
-        deck[ET.deck[i]] += 1
+    for i in range(et.deck.shape[0]):
+        deck[et.deck[i]] += 1
     for k in range(N_KINDS):
         if counts[k] != deck[k]:
             raise AssertionError("card conservation violated")
@@ -592,31 +652,31 @@ def check_invariants(rs, ET, scores, pot, total_points, between_turns):
 
 
 @nb.njit(cache=True, inline="always")
-def _decide(pid, obs, mask, prm, rng, H, ra):
+def _decide(pid, obs, mask, prm, rng, core, ra):
     if pid == SCRIPTED:  # tests: a seat that plays a given action list
-        a = scripted_policy(obs, mask, prm, rng, H, ra)
+        a = scripted_policy(obs, mask, prm, rng, core, ra)
     else:
-        a = decide(pid, obs, mask, prm, rng, H, ra)
+        a = decide(pid, obs, mask, prm, rng, core, ra)
     if a < 0 or a >= N_ACTIONS or not mask[a]:
         raise AssertionError("policy chose an illegal action")
     return a
 
 
 @nb.njit(cache=True)
-def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params, rngs, debug, rec):
+def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, params, rngs, debug, rec):
     """Play one round from a fresh shuffle. Fills the round record ``rec`` (outcome, winner,
     points, breakdown bits, ...). Returns the points the winner (or draw receiver) is paid, which
     the caller settles."""
-    deal(rs, ET, ra)
-    H = T.core
+    deal(rs, et, ra)
+    core = tables.core  # the uint64 hand-core array
     # Bind the state arrays once: every read of a tuple member (and every tuple passed to a
     # helper) costs numba atomic reference counts, which dominated the round loop.
     st, ev, mask, legal, obs, wall = rs.st, rs.ev, rs.mask, rs.legal, rs.obs, rs.wall
     hands, rev_mask, n_rev, riichi, ippatsu = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi, rs.ippatsu
     riichi_furiten, disc, disc_called, n_disc = rs.riichi_furiten, rs.disc, rs.disc_called, rs.n_disc
     disc_set, disc_mask, draw3 = rs.disc_set, rs.disc_mask, rs.draw3
-    row_num, row_pic, row_pic_n, by_card = ET.row_num, ET.row_pic, ET.row_pic_n, ET.rows_by_card
-    by_card_start, rows, row_is_run = ET.rows_by_card_start, ET.rows, ET.row_is_run
+    row_num, row_pic, row_pic_n, by_card = et.row_num, et.row_pic, et.row_pic_n, et.rows_by_card
+    by_card_start, rows, row_is_run = et.rows_by_card_start, et.rows, et.row_is_run
     seat_params = (params[0], params[1])  # sliced once, not on every decision
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
@@ -625,7 +685,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
         opp = 1 - seat
         st[ST_TURNS] += 1
         if debug:
-            check_invariants(rs, ET, scores, pot, total_points, True)
+            check_invariants(rs, et, scores, pot, total_points, True)
         # ---- turn start: ron, call, or draw -------------------------------------------------
         _clear_mask(mask, legal, st)
         obs[OBS_TENPAI_CHECKED] = 0
@@ -635,10 +695,10 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
         ron_ok = False
         passes_win = False  # the last discard completes this hand (furiten.declined_ron)
         if d >= 0:
-            w = waits(hand, rev_mask[seat], n_rev[seat], H)
+            w = waits(hand, rev_mask[seat], n_rev[seat], core)
             passes_win = (w >> np.uint64(d)) & U1 != 0
             if passes_win and _ron_allowed(d, w, disc_set[seat], riichi_furiten[seat], ra):
-                ron_ok = _ron_scores(rs, seat, d, ra, T)
+                ron_ok = _ron_scores(rs, seat, d, ra, tables)
         if ron_ok:
             _allow_in(mask, legal, st, RON)
         _allow_in(mask, legal, st, DRAW)
@@ -650,21 +710,21 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     legal[st[ST_N_LEGAL]] = CALL + r
                     st[ST_N_LEGAL] += 1
             if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN]
-                    and _kan_group_count(hand, d, _stand_ins_ok(ET, ra, d)) >= 3
+                    and _kan_group_count(hand, d, _stand_ins_ok(et, ra, d)) >= 3
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
         _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, PH_START, scores, pot, dealer)
-        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], H, ra)
+        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
         if passes_win and a != RON and riichi[seat] and ra[RA_DECLINED_RON] == DECLINED_RIICHI_REST:
             riichi_furiten[seat] = 1
         if a == RON:
-            return _finish_win(rs, seat, d, True, ra, T, rec)
+            return _finish_win(rs, seat, d, True, ra, tables, rec)
         phase = PH_AFTER_DRAW
         drawn_by = -1  # the phase of this turn's last draw (-1: nothing drawn yet)
         rinshan = False
         if a == DRAW:
             if _stock_left(st) == 0:
-                return _finish_draw(rs, ra, T, rec)
+                return _finish_draw(rs, ra, tables, rec)
             st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
             _log(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
             drawn_by = PH_AFTER_DRAW
@@ -676,7 +736,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                     and st[ST_LAST_DISCARD_IDX] == n_disc[opp] - 1 and ippatsu[opp]:
                 ippatsu[opp] = 0
             if a == KAN_OPEN:
-                c = _take_kan_group(rs, seat, d, 3, _stand_ins_ok(ET, ra, d))
+                c = _take_kan_group(rs, seat, d, 3, _stand_ins_ok(et, ra, d))
                 _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
                 _sort_group(rs, seat, n_rev[seat] - 1)
                 _log(st, ev, EV_KAN, seat, d, KAN_KIND_OPEN, n_rev[seat] - 1, _cards_mask(c))
@@ -704,15 +764,15 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
             obs[OBS_TENPAI_CHECKED] = 0
             if phase == PH_AFTER_DRAW or phase == PH_AFTER_DRAW3:
                 if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW3]) and \
-                        is_complete(hands[seat], n_rev[seat], H) and \
-                        _tsumo_scores(rs, seat, ra, T, rinshan):
+                        is_complete(hands[seat], n_rev[seat], core) and \
+                        _tsumo_scores(rs, seat, ra, tables, rinshan):
                     _allow_in(mask, legal, st, TSUMO)
                 has_kai = _mask_kai(hands[seat], riichi[seat], n_rev[seat], mask, legal, st,
                                     row_num, row_pic, row_pic_n)
                 if ra[RA_KAN_ENABLED]:  # wherever Kai is allowed (§10)
-                    _mask_kans_after_draw(rs, ET, seat, ra)
+                    _mask_kans_after_draw(rs, et, seat, ra)
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
-                    _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
+                    _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, core, True)
             else:  # PH_AFTER_REVEAL
                 if ra[RA_DRAW3_ENABLED] and _stock_left(st) >= max(ra[RA_DRAW3_MIN_STOCK], 3):
                     _allow_in(mask, legal, st, DRAW_THREE)
@@ -720,14 +780,14 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 # Pon/Chi, and after a three-card draw only where that may tsumo.
                 drew = drawn_by == PH_AFTER_DRAW or (drawn_by == PH_AFTER_DRAW3
                                                      and ra[RA_TSUMO_AFTER_DRAW3])
-                if ra[RA_WIN_AFTER_KAI] and drew and is_complete(hands[seat], n_rev[seat], H) and \
-                        _tsumo_scores(rs, seat, ra, T, False):
+                if ra[RA_WIN_AFTER_KAI] and drew and is_complete(hands[seat], n_rev[seat], core) and \
+                        _tsumo_scores(rs, seat, ra, tables, False):
                     _allow_in(mask, legal, st, TSUMO)
-                _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, H, True)
+                _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, core, True)
             _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot, dealer)
-            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], H, ra)
+            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
             if a == TSUMO:
-                return _finish_win(rs, seat, st[ST_DRAWN], False, ra, T, rec, rinshan)
+                return _finish_win(rs, seat, st[ST_DRAWN], False, ra, tables, rec, rinshan)
             if a == DRAW_THREE:
                 if _stock_left(st) < 3:
                     raise AssertionError("draw-three with fewer than 3 cards in the stock")
@@ -751,7 +811,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 continue
             if a >= KAN_CLOSED and a < KAN_OPEN:
                 k = a - KAN_CLOSED
-                c = _take_kan_group(rs, seat, k, 4, _stand_ins_ok(ET, ra, k))
+                c = _take_kan_group(rs, seat, k, 4, _stand_ins_ok(et, ra, k))
                 _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
                 _sort_group(rs, seat, n_rev[seat] - 1)
                 _log(st, ev, EV_KAN, seat, k, KAN_KIND_CLOSED, n_rev[seat] - 1, _cards_mask(c))
@@ -762,7 +822,7 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 continue
             if a >= KAN_ADDED:
                 g = a - KAN_ADDED
-                k = _added_card(rs, seat, g, ET, ra)
+                k = _added_card(rs, seat, g, et, ra)
                 hands[seat] -= _card_unit(k)
                 rs.rev_cards[seat, g, 3] = k
                 rs.rev_n[seat, g] = 4
@@ -792,7 +852,6 @@ def play_round(rs, ET, ra, T, dealer, scores, pot, total_points, pol_ids, params
                 ippatsu[seat] = 1
             st[ST_LAST_DISCARD] = k
             st[ST_LAST_DISCARD_IDX] = i
-            st[ST_LAST_SEAT] = seat
             st[ST_LAST_WAS_EMPTY] = 1 if _stock_left(st) == 0 else 0
             _log(st, ev, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
             break
@@ -856,14 +915,14 @@ def _cards_mask(cards):
 
 
 @nb.njit(cache=True)
-def _added_card(rs, seat, g, ET, ra):
+def _added_card(rs, seat, g, et, ra):
     """The hand card that completes revealed group g to a kan (-1: none): a copy of its picture
     (else a rank-1 stand-in, where allowed), or the missing fruit of a same-number set."""
     p = _group_picture(rs, seat, g)
     if p >= 0:
         if count_in(rs.hands[seat], p):
             return p
-        if _stand_ins_ok(ET, ra, p):
+        if _stand_ins_ok(et, ra, p):
             for c in STAND_IN_ORDER:
                 if count_in(rs.hands[seat], c):
                     return c
@@ -905,7 +964,7 @@ def _record_sets(rs, rec):
 
 
 @nb.njit(cache=True)
-def _finish_win(rs, seat, card, ron, ra, T, rec, rinshan=False):
+def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan=False):
     if ron:
         hand = rs.hands[seat] + _card_unit(card)
         last = rs.st[ST_LAST_WAS_EMPTY] != 0
@@ -913,7 +972,7 @@ def _finish_win(rs, seat, card, ron, ra, T, rec, rinshan=False):
         hand = rs.hands[seat]
         last = _stock_left(rs.st) == 0 and not rinshan
     status, points, sub, n_sets = _score(rs, seat, hand, card,
-                                         _win_flags(rs, seat, ron, last, rinshan), ra, T)
+                                         _win_flags(rs, seat, ron, last, rinshan), ra, tables)
     if status != VALID:
         raise AssertionError("a win was offered that does not score")
     rec[RF_OUTCOME] = OUT_RON if ron else OUT_TSUMO
@@ -937,8 +996,8 @@ def _finish_win(rs, seat, card, ron, ra, T, rec, rinshan=False):
 
 
 @nb.njit(cache=True)
-def _tenpai(rs, seat, ra, T):
-    w = waits(rs.hands[seat], rs.rev_mask[seat], rs.n_rev[seat], T.core)
+def _tenpai(rs, seat, ra, tables):
+    w = waits(rs.hands[seat], rs.rev_mask[seat], rs.n_rev[seat], tables.core)
     if w == 0:
         return False
     if not ra[RA_TENPAI_NEEDS_YAKU]:
@@ -946,17 +1005,17 @@ def _tenpai(rs, seat, ra, T):
     for k in range(N_KINDS):
         if w & kind_bit(k):
             status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(k), k,
-                                     _win_flags(rs, seat, False, False, False), ra, T)
+                                     _win_flags(rs, seat, False, False, False), ra, tables)
             if status == VALID:
                 return True
     return False
 
 
 @nb.njit(cache=True)
-def _finish_draw(rs, ra, T, rec):
+def _finish_draw(rs, ra, tables, rec):
     pts = np.zeros(2, np.int64)
     for s in range(2):
-        t = _tenpai(rs, s, ra, T)
+        t = _tenpai(rs, s, ra, tables)
         rec[RF_TENPAI0 + s] = 1 if t else 0
         if t:
             for g in range(rs.n_rev[s]):
@@ -985,7 +1044,7 @@ def _finish_draw(rs, ra, T, rec):
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True)
-def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_out, n_rounds_out,
+def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n_rounds_out,
               game_rec):
     """Play one whole game. Appends round records to ``rounds_out`` from row ``n_rounds_out``;
     returns the new row count (or -1 when ``rounds_out`` is full)."""
@@ -1010,7 +1069,7 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
         nd = 1 - dealer
         ante = ra[RA_ANTE_BASE] + ra[RA_ANTE_PER_REPEAT] * repeat
         if scores[nd] < ante:
-            end_reason = END_ANTE
+            end_reason = END_ANTE_UNPAYABLE
             loser = nd
             break
         scores[nd] -= ante
@@ -1025,8 +1084,8 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
         rec[RF_REPEAT] = repeat
         for purpose in range(N_RNG):
             seed_keyed(seed, game_index, rnd, purpose, rngs[purpose])
-        shuffle_wall(rs.wall, ET, rngs[RNG_SHUFFLE])
-        paid = play_round(rs, ET, ra, T, dealer, scores, pot, total, pol_ids, params, rngs, debug, rec)
+        shuffle_wall(rs.wall, et, rngs[RNG_SHUFFLE])
+        paid = play_round(rs, et, ra, tables, dealer, scores, pot, total, pol_ids, params, rngs, debug, rec)
         w = rec[RF_WINNER]
         if w >= 0:
             scores[w] += paid
@@ -1091,11 +1150,11 @@ def play_game(game_index, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_ou
 
 
 @nb.njit(cache=True)
-def play_games(game_indices, seed, rs, ET, ra, T, pol_ids, params, debug, rounds_out, games_out):
+def play_games(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, games_out):
     """Play games ``game_indices``; returns the number of round rows written (-1: buffer full)."""
     n = 0
     for i in range(game_indices.shape[0]):
-        n = play_game(game_indices[i], seed, rs, ET, ra, T, pol_ids, params, debug, rounds_out, n,
+        n = play_game(game_indices[i], seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n,
                       games_out[i])
         if n < 0:
             return -1
