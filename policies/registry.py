@@ -49,7 +49,7 @@ POLICIES = (
     PolicySpec(name="greedy", doc="plays for the fastest win: distance to tenpai, useful cards, "
                "calls and draws three when they help, riichi when tenpai", params=GREEDY_PARAMS),
     PolicySpec(name="value", doc="plays for points: weighs speed against dora, picture-set yaku "
-               "and set-count bonuses read from the rules; folds when far behind a threat",
+               "and set-count bonuses read from the rules",
                params=VALUE_PARAMS),
     PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
                "riichi or fast opponent", params=DEFENSIVE_PARAMS),

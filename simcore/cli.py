@@ -328,6 +328,7 @@ def replay(scenario_ref, seed, game):
 
 
 _register_study(main)
+__import__("simcore.cli_tournament", fromlist=["register"]).register(main)  # issue 9
 
 if __name__ == "__main__":
     main()

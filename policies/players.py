@@ -1,0 +1,58 @@
+"""Seats from a command-line string: ``greedy,value`` or ``value:call=0.8,greedy`` (issue 9, item 5).
+
+Each comma-separated entry is a policy name, optionally followed by ``:name=value`` pairs joined by
+``:`` (``value:call=0.8:fold=2``). Values are YAML scalars (``0.8``, ``3``, ``true``). The result is
+the scenario's ``players`` list; scenario validation then checks every name, type and range against
+the policy's declared parameters, exactly as for YAML seats.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import yaml
+
+from simcore.errors import InputError
+
+
+def parse_players(text: str, n_seats: int = 2, option: str = "--players") -> list[dict]:
+    """``[{"policy": name, "params": {...}}, ...]`` for ``n_seats`` seats (one entry: both seats).
+
+    Raises :class:`InputError` naming the bad entry: an unknown policy (with a suggestion), a
+    parameter without ``=``, a seat count other than 1 or ``n_seats``.
+    """
+    from .registry import POLICY_NAMES
+    entries = [e.strip() for e in text.split(",")]
+    if any(not e for e in entries):
+        raise InputError(f"{option} {text!r}: an empty entry (expected e.g. greedy,value)")
+    if len(entries) == 1:
+        entries = entries * n_seats
+    if len(entries) != n_seats:
+        raise InputError(f"{option} {text!r}: {len(entries)} seats given, the game has {n_seats}")
+    seats = []
+    for entry in entries:
+        name, *pairs = [p.strip() for p in entry.split(":")]
+        if name not in POLICY_NAMES:
+            hint = difflib.get_close_matches(name, POLICY_NAMES, n=1)
+            raise InputError(f"{option}: unknown policy {name!r}"
+                             + (f" (did you mean {hint[0]!r}?)" if hint else
+                                f" (known: {', '.join(POLICY_NAMES)})"))
+        params = {}
+        for pair in pairs:
+            key, sep, raw = pair.partition("=")
+            if not sep or not key.strip():
+                raise InputError(f"{option}: {pair!r} in {entry!r} is not name=value")
+            try:
+                params[key.strip()] = yaml.safe_load(raw.strip())
+            except yaml.YAMLError:
+                raise InputError(f"{option}: bad value in {pair!r}") from None
+        seats.append({"policy": name, "params": params})
+    return seats
+
+
+def with_players(scenario, seats: list[dict]):
+    """A copy of ``scenario`` with its ``players`` replaced (validated like a YAML file's)."""
+    from simcore.momojan import scenario as scenario_mod
+    data = scenario.to_dict()
+    data["players"] = seats
+    return scenario_mod.from_dict(data, name=scenario.name)

@@ -1,0 +1,50 @@
+"""Tournaments: the Bradley-Terry fit, the duplicate round robin, the command."""
+
+import json
+
+import numpy as np
+from click.testing import CliRunner
+
+from simcore.cli import main
+from simcore.tournament import ELO, bradley_terry
+
+
+def test_bradley_terry_recovers_known_strengths():
+    theta = np.array([0.0, 0.5, 1.5])
+    n = 100000
+    played = np.full((3, 3), n) - np.eye(3, dtype=int) * n
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    wins = p * played
+    rating, half = bradley_terry(wins, played, prior=0.0)
+    assert np.allclose(rating, (theta - theta.mean()) * ELO, atol=0.5)
+    assert np.all(half > 0) and np.all(half < 10)
+
+
+def test_perfect_records_stay_finite():
+    wins = np.array([[0, 50.0], [0, 0]])
+    played = np.array([[0, 50], [50, 0]])
+    rating, half = bradley_terry(wins, played)
+    assert np.all(np.isfinite(rating)) and rating[0] > rating[1] and np.all(np.isfinite(half))
+
+
+def test_tournament_command_json():
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies",
+                                  "random,greedy:call=0.5", "--games", "20", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["games_per_pair"] == 40
+    cell = out["win_rate"]["greedy:call=0.5"]["random"]
+    assert cell["n"] == 40 and cell["value"] > 0.9
+    assert [x["entrant"] for x in out["ratings"]] == ["greedy:call=0.5", "random"]
+    # duplicate format: the two cells of a pair add up to every game
+    assert abs(cell["value"] + out["win_rate"]["random"]["greedy:call=0.5"]["value"] - 1) < 1e-9
+
+
+def test_tournament_table_and_bad_input():
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline,random",
+                                  "--games", "5"])
+    assert r.exit_code == 0 and "win rate of row against column" in r.output
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline,grredy"])
+    assert r.exit_code == 2 and "did you mean 'greedy'" in r.output
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline"])
+    assert r.exit_code == 2
