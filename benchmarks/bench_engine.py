@@ -3,7 +3,8 @@
 Run: ``python benchmarks/bench_engine.py [--games N] [--scenario NAME] [--repeats R]``
 
 Rounds/s is steady state (compilation and table building are timed apart), single process, for
-the ``baseline`` policy on both seats, then ``random`` on both seats. Dispatch cost: the same recorded
+each ``--pairings`` entry (default: baseline, random, greedy, value and defensive on both seats, then
+value and defensive against greedy). Dispatch cost: the same recorded
 decision points are replayed through ``policies.registry.decide`` and through the policy function
 called directly; the difference is what the registry costs.
 """
@@ -30,9 +31,11 @@ from simcore.momojan.actions import OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_TE
 from simcore.momojan.simulate import Simulator  # noqa: E402
 
 
-def rounds_per_second(sc_name, policy, games, repeats):
+def rounds_per_second(sc_name, pairing, games, repeats):
+    """Steady-state rounds/s for ``pairing`` ("greedy:value", or one name for both seats)."""
+    a, _, b = pairing.partition(":")
     data = scenario.load(sc_name).to_dict()
-    data["players"] = [{"policy": policy, "params": {}}] * 2
+    data["players"] = [{"policy": a, "params": {}}, {"policy": b or a, "params": {}}]
     t = time.perf_counter()
     sim = Simulator(scenario.from_dict(data, name=sc_name))
     sim.play(np.arange(2), seed=1)
@@ -106,12 +109,15 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=5000)
     ap.add_argument("--scenario", default="new_edition")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--pairings", default="baseline,random,greedy,value,defensive,value:greedy,"
+                    "defensive:greedy", help="comma-separated seat pairings, a:b or one name for both")
     args = ap.parse_args(argv)
     print(f"$ python benchmarks/bench_engine.py --games {args.games} --scenario {args.scenario} "
           f"--repeats {args.repeats}")
-    for policy in ("baseline", "random"):
-        setup, rate, rpg = rounds_per_second(args.scenario, policy, args.games, args.repeats)
-        print(f"{policy:>8} vs {policy:<8} {rate:10.0f} rounds/s  ({rate / rpg:7.0f} games/s, "
+    for pairing in args.pairings.split(","):
+        setup, rate, rpg = rounds_per_second(args.scenario, pairing, args.games, args.repeats)
+        a, _, b = pairing.partition(":")
+        print(f"{a:>9} vs {b or a:<9} {rate:10.0f} rounds/s  ({rate / rpg:7.0f} games/s, "
               f"{rpg:.2f} rounds/game; setup incl. compile/cache load {setup:.1f} s)")
     sim = Simulator(scenario.load(args.scenario))
     costs = dispatch_cost(sim.T.core, sim.ra)
