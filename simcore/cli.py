@@ -213,11 +213,8 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
     Example: momojan-sim score "kai:111z kai:456o chi:789o 23o 44z" --win 1o --by ron --riichi
     --dora-indicator 3l --rules new_edition_confirmed_only
     """
-    from .momojan.editions import require_kan
     from .momojan.scoring import score_text
 
-    if rinshan:
-        require_kan(rules, "--rinshan")
     result = score_text(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules)
     if as_json:
         click.echo(json.dumps(result.to_json()))

@@ -270,3 +270,12 @@ def test_simulator_passes_params_in_declared_order(tuned_policy, monkeypatch):
     sim = simulate.Simulator(sc)
     assert sim.params[0, :4].tolist() == [0.5, 3.0, 0.0, 0.0]
     assert sim.params[1].tolist() == [0.0] * simulate.MAX_PARAMS
+
+
+def test_run_seed_and_games_bounded_to_what_the_engine_holds(tmp_path):
+    """A seed past uint64 (or games past int64) in YAML is one error line, not an OverflowError."""
+    for key, value in (("seed", 2**64), ("games", 2**63)):
+        f = tmp_path / f"{key}.yaml"
+        f.write_text(f"extends: new_edition\nrun: {{{key}: {value}}}\n")
+        with pytest.raises(scenario.ScenarioError, match=f"run.{key}"):
+            scenario.load(str(f))

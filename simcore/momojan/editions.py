@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import InputError
 from . import scenario
 from .shapes import HandRules
 
@@ -26,10 +25,3 @@ def hand_input_rules(name_or_path: str) -> HandInputRules:
     sc = scenario.load(name_or_path)
     return HandInputRules(hand=sc.hand_rules, kan_allowed=sc.get("kan.enabled"))
 
-
-def require_kan(name_or_path: str, option: str) -> None:
-    """Refuse ``option`` (e.g. ``--rinshan``) when the scenario plays no kan."""
-    sc = scenario.load(name_or_path)
-    if not sc.get("kan.enabled"):
-        raise InputError(f"{option}: kan is not played under {sc.name} (kan.enabled: false), so "
-                         f"no win comes from a kan replacement card")

@@ -201,8 +201,9 @@ SCHEMA = {
                                  {"policy": "baseline", "params": {}}],
                      "two seats, each {policy: NAME, params: {NAME: number}}; seat 0 deals first"),
     "run": {
-        "games": _int(10000, "games per run", min=1),
-        "seed": _int(0, "base seed: game i's randomness derives from (seed, i) only", min=0),
+        "games": _int(10000, "games per run", min=1, max=2**63 - 1),  # game indices are int64
+        "seed": _int(0, "base seed: round r of game i draws from (seed, i, r) only", min=0,
+                     max=2**64 - 1),  # the engine takes the seed as a uint64
         "workers": _int(0, "worker processes (0: one per core)", min=0),
     },
 }

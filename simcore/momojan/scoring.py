@@ -463,6 +463,9 @@ def score_text(hand_text, win_text, by="tsumo", riichi=False, ippatsu=False, dor
 
     sc = scenario_mod.load(rules)
     hr = sc.hand_rules
+    if rinshan and not sc.get("kan.enabled"):
+        raise InputError(f"--rinshan: kan is not played under {sc.name} (kan.enabled: false), so "
+                         "no win comes from a kan replacement card")
     hand = parse_hand_for(hand_text, hr, kan_allowed=sc.get("kan.enabled"))
     if not sc.get("kan.rank1_stand_ins"):
         for grp in hand.revealed:
