@@ -1,11 +1,11 @@
 """The MOMOJAN round and game engine (spec §3-§10), whole games inside compiled code.
 
 Rules implemented: setup and ante (§3), the turn structure (§4: draw or call; Kai one set at a time;
-draw-three or discard after every Kai/Pon/Chi; chained Kai), riichi and ippatsu (§7), furiten (§6,
-permanent and optional temporary), tsumo and ron on every discard (§5), exhaustive draw with the
-tenpai settlement (§9), pot carry-over, dealer repeat and its ante, every game end (dealerships,
-dealer streak, oshimai, bust, unpayable ante), tie-break and leftover pot; the old edition's kan with
-replacement draws from the dead wall (§10).
+draw-three or discard after every Kai/Pon/Chi; chained Kai), riichi and ippatsu (§7), furiten (§6:
+permanent, and after a declined ron in riichi where ``furiten.declined_ron`` says so), tsumo and
+ron on every discard (§5), exhaustive draw with the tenpai settlement (§9), pot carry-over, dealer
+repeat and its ante, every game end (dealerships, dealer streak, oshimai, bust, unpayable ante),
+tie-break and leftover pot; the old edition's kan with replacement draws from the dead wall (§10).
 
 What this implementation simplifies:
 - An added kan counts for the draw settlement and kibidango as the kind of set it was added to
@@ -35,7 +35,7 @@ from .actions import (
     OBS_OWN_REVEALED, OBS_OWN_RIICHI, OBS_OWN_SCORE, OBS_PHASE, OBS_POT, OBS_SEAT, OBS_STOCK,
     OBS_SEEN, OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
 )
-from .cards import N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTURE_SHIFT
+from .cards import N_FRUITS, N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTURE_SHIFT
 from .hand import can_ron_on, hand_size, is_complete, kind_bit, picture_count, waits
 from .rules_array import (
     RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
@@ -227,7 +227,7 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
     rows = hand_tables.shape_sets
     assert len(rows) <= MAX_SET_ROWS
     is_run = np.array([r[0] < N_NUMBER_KINDS and r[1] < N_NUMBER_KINDS and r[2] < N_NUMBER_KINDS
-                       and len({int(x) % 9 for x in r}) == 3 for r in rows], np.bool_)
+                       and len({int(x) % N_RANKS for x in r}) == 3 for r in rows], np.bool_)
     by_card = [[] for _ in range(N_KINDS)]
     for i, r in enumerate(rows):
         for k in sorted(set(int(x) for x in r)):
@@ -244,7 +244,8 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
     universal = list(range(N_NUMBER_KINDS)) + [N_NUMBER_KINDS + p for p in range(N_PICTURES)
                                                for _ in range(N_COPIES_MAX)]
     dropped = [k for k in range(N_NUMBER_KINDS) if not hand_rules.in_deck(k)]
-    for p in range(N_PICTURES):  # the highest copies go: copy c of p is universal id 36 + 4p + c
+    for p in range(N_PICTURES):  # the highest copies go: copy c of picture p is universal id
+        # N_NUMBER_KINDS + N_COPIES_MAX * p + c
         first = N_NUMBER_KINDS + N_COPIES_MAX * p
         dropped += range(first + hand_rules.picture_copies[p], first + N_COPIES_MAX)
     assert len(universal) - len(dropped) == len(deck)
@@ -413,6 +414,19 @@ def _tsumo_scores(rs, seat, ra, tables, rinshan):
 @nb.njit(cache=True, inline="always")
 def _set_obs(o, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot,
              dealer):
+    """Write seat ``seat``'s observation of the current decision into ``o``.
+
+    Parameters
+    ----------
+    o : int64[OBS_LEN], written in place (every ``OBS_*`` field except ``OBS_TENPAI_CHECKED``,
+        which the ``_mask_discards`` call before it sets). Masks are stored as int64 bit patterns.
+    hands, rev_mask, disc_set, disc_mask : uint64[2]; n_rev, riichi, scores : int64[2]
+        The ``RoundState`` arrays of the same names, and the game's scores.
+    st : int64[N_ST]
+        Round scalars (stock, dora indicator, last discard, drawn card, turns).
+    seat, phase, pot, dealer : int
+        The deciding seat, its ``PH_*`` phase, the pot and the dealer seat.
+    """
     opp = 1 - seat
     o[OBS_HAND] = np.int64(hands[seat])
     o[OBS_OWN_REVEALED] = np.int64(rev_mask[seat])
@@ -441,7 +455,24 @@ def _set_obs(o, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, p
 
 @nb.njit(cache=True, inline="always")
 def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, riichi_ok):
-    """Discard actions; with riichi variants where the hand after the discard is tenpai."""
+    """Mark the discard actions legal; with riichi, the riichi discards that leave a tenpai hand.
+
+    Parameters
+    ----------
+    hand, rev : uint64
+        The seat's concealed hand and revealed cards (hand masks). n_rev : int, revealed groups.
+    in_riichi : int
+        Nonzero: the hand is frozen, only ``DISCARD + st[ST_DRAWN]`` is legal.
+    mask : bool[N_ACTIONS], legal : int64[N_ACTIONS], st : int64[N_ST]
+        Written in place: ``mask[DISCARD + k]`` for every kind k in the hand, and
+        ``mask[DISCARD_RIICHI + k]`` where riichi may be declared and ``hand - k`` waits; each
+        action set is appended to ``legal[st[ST_N_LEGAL]:]`` and ``st[ST_N_LEGAL]`` advanced.
+    obs : int64[OBS_LEN]
+        ``obs[OBS_TENPAI_CHECKED]`` written: 1 when every discard was checked for riichi.
+    ra : int64[RULES_LEN]; core : uint64[CORE_LEN], the hand-core array.
+    riichi_ok : bool
+        The caller allows riichi at this point at all.
+    """
     obs[OBS_TENPAI_CHECKED] = 0
     if in_riichi:  # frozen: discard the drawn card
         _allow_in(mask, legal, st, DISCARD + st[ST_DRAWN])
@@ -466,6 +497,13 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, 
 
 @nb.njit(cache=True, inline="always")
 def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n):
+    """Mark ``KAI + r`` legal for every set-catalogue row r wholly in ``hand``; return whether any.
+
+    Nothing is legal when the hand holds fewer than 4 cards, is in riichi, or the seat already has
+    ``MAX_REVEALED`` groups. ``mask``, ``legal``, ``st[ST_N_LEGAL]`` are written as in
+    :func:`_mask_discards`. ``row_num`` (uint64[n_rows]), ``row_pic``, ``row_pic_n``
+    (int64[n_rows]) are the ``EngineTables`` row arrays.
+    """
     if hand_size(hand) < 4 or in_riichi or n_rev >= MAX_REVEALED:
         return False
     # The row test and _allow_in are written out here: an inlined helper that receives arrays
@@ -512,18 +550,26 @@ def _kan_group_count(hand, k, stand_ins):
                 n += count_in(hand, c)
         return n
     n = 0
-    for f in range(4):
+    for f in range(N_FRUITS):
         n += count_in(hand, f * N_RANKS + k % N_RANKS)
     return n
 
 
 @nb.njit(cache=True)
 def _mask_kans_after_draw(rs, et, seat, ra):
+    """Mark the kans ``seat`` may declare after a draw legal (old edition, §10).
+
+    ``KAN_CLOSED + k`` for every kan group of four in the hand (kind k: a picture, with rank-1
+    stand-ins where ``kan.rank1_stand_ins`` and the deck allow them, or rank k + 1's four fruits);
+    ``KAN_ADDED + g`` for every revealed 3-card group g the hand can complete. Nothing when kans
+    are off, the seat is in riichi or the dead wall is used up. Writes ``rs.mask``, ``rs.legal``
+    and ``rs.st[ST_N_LEGAL]``.
+    """
     if not ra[RA_KAN_ENABLED] or rs.riichi[seat] or rs.st[ST_DEAD_POS] >= rs.st[ST_DEAD_END]:
         return
     hand = rs.hands[seat]
     if ra[RA_KAN_CLOSED] and rs.n_rev[seat] < MAX_REVEALED:
-        for k in range(9):
+        for k in range(N_RANKS):
             if _kan_group_count(hand, k, False) == 4:
                 _allow(rs, KAN_CLOSED + k)
         for k in range(N_NUMBER_KINDS, N_KINDS):
@@ -541,9 +587,9 @@ def _mask_kans_after_draw(rs, et, seat, ra):
                 if (a >= N_NUMBER_KINDS or _stand_ins_ok(et, ra, p)) and \
                         _added_card(rs, seat, g, et, ra) >= 0:
                     _allow(rs, KAN_ADDED + g)
-            elif a < N_NUMBER_KINDS and a % 9 == b % 9 and b % 9 == c % 9 and c < N_NUMBER_KINDS:
-                for f in range(4):
-                    k = f * 9 + a % 9
+            elif a < N_NUMBER_KINDS and a % N_RANKS == b % N_RANKS and b % N_RANKS == c % N_RANKS and c < N_NUMBER_KINDS:
+                for f in range(N_FRUITS):
+                    k = f * N_RANKS + a % N_RANKS
                     if k != a and k != b and k != c and count_in(hand, k):
                         _allow(rs, KAN_ADDED + g)
 
@@ -565,8 +611,13 @@ def shuffle_wall(wall, et, rng):
 
     Parameters
     ----------
-    wall : int64[>= N_UNIVERSAL], written in place (kinds; entries past the deck are scratch).
-    et : EngineTables (``universal``, ``dropped``). rng : uint64[4], advanced.
+    wall : int64[>= N_UNIVERSAL]
+        Written in place: ``wall[:n]`` the kinds in shuffled order, ``n = len(et.deck)``;
+        entries past ``n`` are scratch.
+    et : EngineTables
+        Reads ``universal`` (kind of each universal card) and ``dropped`` (ids not in this deck).
+    rng : uint64[4]
+        The round's shuffle stream (``RNG_SHUFFLE``), advanced.
     """
     n = N_UNIVERSAL
     for i in range(n):
@@ -584,8 +635,20 @@ def shuffle_wall(wall, et, rng):
 
 @nb.njit(cache=True)
 def deal(rs, et, ra):
-    """Reset the round state and deal from ``rs.wall`` as it stands (a test may stack it): hands
-    from the front, seat 0 first, then the dora indicator, the rest of the dead wall, the stock."""
+    """Reset the round state and deal from ``rs.wall`` as it stands (a test may stack it).
+
+    Layout of ``rs.wall[:len(et.deck)]`` with hand size h (``ra[RA_HAND_SIZE]``) and dead wall D
+    (``ra[RA_DEAD_WALL]``): ``[0, h)`` seat 0's hand, ``[h, 2h)`` seat 1's, ``2h`` the dora
+    indicator, ``(2h, 2h + D)`` the replacement draws of kans, then the stock to the end.
+
+    Parameters
+    ----------
+    rs : RoundState
+        Written in place: ``hands``; ``st`` (stock and dead-wall bounds, dora, last discard -1,
+        drawn -1, turns 0); every revealed group, discard set, riichi, ippatsu, furiten and
+        draw-three counter cleared. ``st[ST_LOG]``, ``st[ST_N_EV]`` and ``ev`` are left alone.
+    et : EngineTables (``deck``); ra : int64[RULES_LEN].
+    """
     n = et.deck.shape[0]
     hs = ra[RA_HAND_SIZE]
     rs.hands[0] = 0
@@ -662,21 +725,173 @@ def _decide(pid, obs, mask, prm, rng, core, ra):
     return a
 
 
+# ---------------------------------------------------------------------------------------------
+# Applying an action (one function per kind, as pgx's _step dispatches). Each takes the state
+# tuple whole: they run once per action taken, not inside the legality loops.
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _apply_call(rs, et, ra, seat, a, d):
+    """Pon, Chi (``CALL + r``) or open kan (``KAN_OPEN``) on the opponent's last discard ``d``.
+
+    Marks the discard called (``disc_called``, ``disc_mask``), ends the discarder's ippatsu where
+    ``riichi.ippatsu_lost_on_call``, moves the cards into a new revealed group, logs the event;
+    an open kan also draws the replacement. Returns the next phase: ``PH_AFTER_DRAW`` after an
+    open kan, else ``PH_AFTER_REVEAL``.
+    """
+    opp = 1 - seat
+    st = rs.st
+    i = st[ST_LAST_DISCARD_IDX]
+    rs.disc_called[opp, i] = True
+    rs.disc_mask[opp] -= _card_unit(d)
+    if rs.riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and rs.n_disc[opp] > 0 \
+            and i == rs.n_disc[opp] - 1 and rs.ippatsu[opp]:
+        rs.ippatsu[opp] = 0
+    if a == KAN_OPEN:
+        c = _take_kan_group(rs, seat, d, 3, _stand_ins_ok(et, ra, d))
+        _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
+        g = rs.n_rev[seat] - 1
+        _sort_group(rs, seat, g)
+        _log(st, rs.ev, EV_KAN, seat, d, KAN_KIND_OPEN, g, _cards_mask(c))
+        _replacement(rs, seat)
+        return PH_AFTER_DRAW
+    r = a - CALL
+    row = et.rows[r]
+    skipped = False
+    for j in range(3):
+        if row[j] == d and not skipped:
+            skipped = True
+        else:
+            rs.hands[seat] -= _card_unit(row[j])
+    origin = ORIGIN_CHI if et.row_is_run[r] else ORIGIN_PON
+    _add_group(rs, seat, row[0], row[1], row[2], -1, 3, origin)
+    _log(st, rs.ev, EV_CHI if origin == ORIGIN_CHI else EV_PON, seat, r, d, 0, 0)
+    return PH_AFTER_REVEAL
+
+
+@nb.njit(cache=True)
+def _apply_draw_three(rs, seat):
+    """Draw three cards from the stock into ``hands[seat]``; ``st[ST_DRAWN]`` is the last."""
+    st = rs.st
+    if _stock_left(st) < 3:
+        raise AssertionError("draw-three with fewer than 3 cards in the stock")
+    c0 = _draw_card(st, rs.wall, rs.hands, seat)
+    c1 = _draw_card(st, rs.wall, rs.hands, seat)
+    c2 = _draw_card(st, rs.wall, rs.hands, seat)
+    st[ST_DRAWN] = c2
+    rs.draw3[seat] += 1
+    _log(st, rs.ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
+
+
+@nb.njit(cache=True)
+def _apply_kai(rs, et, seat, r):
+    """Reveal set-catalogue row ``r`` from ``hands[seat]`` as a new Kai group."""
+    row = et.rows[r]
+    for j in range(3):
+        rs.hands[seat] -= _card_unit(row[j])
+    _add_group(rs, seat, row[0], row[1], row[2], -1, 3, ORIGIN_KAI)
+    _log(rs.st, rs.ev, EV_KAI, seat, r, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def _apply_closed_kan(rs, et, ra, seat, k):
+    """Reveal kind ``k``'s four-card kan group from the hand, then draw the replacement."""
+    c = _take_kan_group(rs, seat, k, 4, _stand_ins_ok(et, ra, k))
+    _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
+    g = rs.n_rev[seat] - 1
+    _sort_group(rs, seat, g)
+    _log(rs.st, rs.ev, EV_KAN, seat, k, KAN_KIND_CLOSED, g, _cards_mask(c))
+    _replacement(rs, seat)
+
+
+@nb.njit(cache=True)
+def _apply_added_kan(rs, et, ra, seat, g):
+    """Add the fourth card to revealed group ``g`` (a Kai set stays Kai-kind, a Pon call-kind),
+    then draw the replacement."""
+    k = _added_card(rs, seat, g, et, ra)
+    rs.hands[seat] -= _card_unit(k)
+    rs.rev_cards[seat, g, 3] = k
+    rs.rev_n[seat, g] = 4
+    rs.rev_mask[seat] += _card_unit(k)
+    rs.rev_origin[seat, g] = ORIGIN_KAN_CLOSED if rs.rev_origin[seat, g] == ORIGIN_KAI \
+        else ORIGIN_KAN_OPEN
+    _sort_group(rs, seat, g)
+    _log(rs.st, rs.ev, EV_KAN, seat, k, KAN_KIND_ADDED, g, np.int64(_card_unit(k)))
+    _replacement(rs, seat)
+
+
+@nb.njit(cache=True)
+def _apply_discard(rs, seat, a):
+    """Discard ``DISCARD + k`` or ``DISCARD_RIICHI + k`` (declaring riichi, ippatsu live).
+
+    Appends k to the pile (``disc``, ``n_disc``, ``disc_set``, ``disc_mask``), ends own ippatsu,
+    and offers k to the opponent (``ST_LAST_DISCARD``, its index, whether the stock is empty).
+    """
+    st = rs.st
+    riichi_now = a >= DISCARD_RIICHI
+    k = a - (DISCARD_RIICHI if riichi_now else DISCARD)
+    rs.hands[seat] -= _card_unit(k)
+    i = rs.n_disc[seat]
+    rs.disc[seat, i] = k
+    rs.disc_called[seat, i] = False
+    rs.n_disc[seat] = i + 1
+    rs.disc_set[seat] |= kind_bit(k)
+    rs.disc_mask[seat] += _card_unit(k)
+    rs.ippatsu[seat] = 0
+    if riichi_now:
+        rs.riichi[seat] = 1
+        rs.ippatsu[seat] = 1
+    st[ST_LAST_DISCARD] = k
+    st[ST_LAST_DISCARD_IDX] = i
+    st[ST_LAST_WAS_EMPTY] = 1 if _stock_left(st) == 0 else 0
+    _log(st, rs.ev, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
+
+
 @nb.njit(cache=True)
 def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, params, rngs, debug, rec):
-    """Play one round from a fresh shuffle. Fills the round record ``rec`` (outcome, winner,
-    points, breakdown bits, ...). Returns the points the winner (or draw receiver) is paid, which
-    the caller settles."""
+    """Deal from ``rs.wall`` (shuffled by the caller) and play the round to its end.
+
+    Parameters
+    ----------
+    rs : RoundState
+        The round state: reset by :func:`deal`, then played in place (events appended to ``rs.ev``
+        when ``rs.st[ST_LOG]``).
+    et : EngineTables
+    ra : int64[RULES_LEN]
+        The rules array.
+    tables : HandTables
+        ``tables.core`` (uint64[CORE_LEN]) is the hand-core array the policies get.
+    dealer : int
+        The seat that plays first.
+    scores : int64[2]; pot, total_points : int
+        Read only (observations, debug checks): the caller settles the round.
+    pol_ids : int64[2]; params : float64[2, n_params]
+        Each seat's policy id (``policies.registry``, or ``SCRIPTED``) and parameters.
+    rngs : uint64[N_RNG, 4]
+        The round's random streams; ``rngs[RNG_SEAT0 + s]`` is seat s's, advanced.
+    debug : bool
+        Check the invariants (:func:`check_invariants`) at every turn start.
+    rec : int64[N_RF]
+        The round record, zeroed by the caller with the ``RF_GAME`` .. ``RF_REPEAT`` fields set;
+        written here: outcome, winner (-1: nobody), points and breakdown, yaku bits, revealed
+        groups, draw-threes, riichi and tenpai per seat, turns, stock left, draw payment. The
+        caller writes ``RF_POT`` and the scores.
+
+    Returns
+    -------
+    int
+        Points the winner (or the draw payment's receiver) gets from the other seat; 0 when
+        nobody is paid.
+    """
     deal(rs, et, ra)
     core = tables.core  # the uint64 hand-core array
     # Bind the state arrays once: every read of a tuple member (and every tuple passed to a
     # helper) costs numba atomic reference counts, which dominated the round loop.
     st, ev, mask, legal, obs, wall = rs.st, rs.ev, rs.mask, rs.legal, rs.obs, rs.wall
-    hands, rev_mask, n_rev, riichi, ippatsu = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi, rs.ippatsu
-    riichi_furiten, disc, disc_called, n_disc = rs.riichi_furiten, rs.disc, rs.disc_called, rs.n_disc
-    disc_set, disc_mask, draw3 = rs.disc_set, rs.disc_mask, rs.draw3
+    hands, rev_mask, n_rev, riichi = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi
+    riichi_furiten, disc_set, disc_mask = rs.riichi_furiten, rs.disc_set, rs.disc_mask
     row_num, row_pic, row_pic_n, by_card = et.row_num, et.row_pic, et.row_pic_n, et.rows_by_card
-    by_card_start, rows, row_is_run = et.rows_by_card_start, et.rows, et.row_is_run
+    by_card_start = et.rows_by_card_start
     seat_params = (params[0], params[1])  # sliced once, not on every decision
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
@@ -729,34 +944,10 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             _log(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
             drawn_by = PH_AFTER_DRAW
         else:
-            # A call takes the last discard.
-            disc_called[opp, st[ST_LAST_DISCARD_IDX]] = True
-            disc_mask[opp] -= _card_unit(d)
-            if riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and n_disc[opp] > 0 \
-                    and st[ST_LAST_DISCARD_IDX] == n_disc[opp] - 1 and ippatsu[opp]:
-                ippatsu[opp] = 0
-            if a == KAN_OPEN:
-                c = _take_kan_group(rs, seat, d, 3, _stand_ins_ok(et, ra, d))
-                _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
-                _sort_group(rs, seat, n_rev[seat] - 1)
-                _log(st, ev, EV_KAN, seat, d, KAN_KIND_OPEN, n_rev[seat] - 1, _cards_mask(c))
-                _replacement(rs, seat)
+            phase = _apply_call(rs, et, ra, seat, a, d)
+            if phase == PH_AFTER_DRAW:  # an open kan: a replacement draw is a one-card draw
                 rinshan = True
-                phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
                 drawn_by = PH_AFTER_DRAW
-            else:
-                r = a - CALL
-                row = rows[r]
-                skipped = False
-                for j in range(3):
-                    if row[j] == d and not skipped:
-                        skipped = True
-                    else:
-                        hands[seat] -= _card_unit(row[j])
-                origin = ORIGIN_CHI if row_is_run[r] else ORIGIN_PON
-                _add_group(rs, seat, row[0], row[1], row[2], -1, 3, origin)
-                _log(st, ev, EV_CHI if origin == ORIGIN_CHI else EV_PON, seat, r, d, 0, 0)
-                phase = PH_AFTER_REVEAL
         st[ST_LAST_DISCARD] = -1
         # ---- the rest of the turn --------------------------------------------------------------
         while True:
@@ -789,71 +980,25 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             if a == TSUMO:
                 return _finish_win(rs, seat, st[ST_DRAWN], False, ra, tables, rec, rinshan)
             if a == DRAW_THREE:
-                if _stock_left(st) < 3:
-                    raise AssertionError("draw-three with fewer than 3 cards in the stock")
-                c0 = _draw_card(st, wall, hands, seat)
-                c1 = _draw_card(st, wall, hands, seat)
-                c2 = _draw_card(st, wall, hands, seat)
-                st[ST_DRAWN] = c2
-                draw3[seat] += 1
-                _log(st, ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
+                _apply_draw_three(rs, seat)
                 phase = PH_AFTER_DRAW3
                 drawn_by = PH_AFTER_DRAW3
                 rinshan = False
                 continue
             if a >= KAI and a < CALL:
-                row = rows[a - KAI]
-                for j in range(3):
-                    hands[seat] -= _card_unit(row[j])
-                _add_group(rs, seat, row[0], row[1], row[2], -1, 3, ORIGIN_KAI)
-                _log(st, ev, EV_KAI, seat, a - KAI, 0, 0, 0)
+                _apply_kai(rs, et, seat, a - KAI)
                 phase = PH_AFTER_REVEAL
                 continue
-            if a >= KAN_CLOSED and a < KAN_OPEN:
-                k = a - KAN_CLOSED
-                c = _take_kan_group(rs, seat, k, 4, _stand_ins_ok(et, ra, k))
-                _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
-                _sort_group(rs, seat, n_rev[seat] - 1)
-                _log(st, ev, EV_KAN, seat, k, KAN_KIND_CLOSED, n_rev[seat] - 1, _cards_mask(c))
-                _replacement(rs, seat)
+            if a >= KAN_CLOSED:
+                if a < KAN_OPEN:
+                    _apply_closed_kan(rs, et, ra, seat, a - KAN_CLOSED)
+                else:
+                    _apply_added_kan(rs, et, ra, seat, a - KAN_ADDED)
                 rinshan = True
                 phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
                 drawn_by = PH_AFTER_DRAW
                 continue
-            if a >= KAN_ADDED:
-                g = a - KAN_ADDED
-                k = _added_card(rs, seat, g, et, ra)
-                hands[seat] -= _card_unit(k)
-                rs.rev_cards[seat, g, 3] = k
-                rs.rev_n[seat, g] = 4
-                rev_mask[seat] += _card_unit(k)
-                rs.rev_origin[seat, g] = ORIGIN_KAN_CLOSED if rs.rev_origin[seat, g] == ORIGIN_KAI \
-                    else ORIGIN_KAN_OPEN
-                _sort_group(rs, seat, g)
-                _log(st, ev, EV_KAN, seat, k, KAN_KIND_ADDED, g, np.int64(_card_unit(k)))
-                _replacement(rs, seat)
-                rinshan = True
-                phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
-                drawn_by = PH_AFTER_DRAW
-                continue
-            # a discard ends the turn
-            riichi_now = a >= DISCARD_RIICHI
-            k = a - (DISCARD_RIICHI if riichi_now else DISCARD)
-            hands[seat] -= _card_unit(k)
-            i = n_disc[seat]
-            disc[seat, i] = k
-            disc_called[seat, i] = False
-            n_disc[seat] = i + 1
-            disc_set[seat] |= kind_bit(k)
-            disc_mask[seat] += _card_unit(k)
-            ippatsu[seat] = 0
-            if riichi_now:
-                riichi[seat] = 1
-                ippatsu[seat] = 1
-            st[ST_LAST_DISCARD] = k
-            st[ST_LAST_DISCARD_IDX] = i
-            st[ST_LAST_WAS_EMPTY] = 1 if _stock_left(st) == 0 else 0
-            _log(st, ev, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
+            _apply_discard(rs, seat, a)  # a discard ends the turn
             break
         seat = opp
 
@@ -888,8 +1033,8 @@ def _take_kan_group(rs, seat, k, n, stand_ins):
                     out[got] = c
                     got += 1
     else:
-        for f in range(4):
-            c = f * 9 + k % 9
+        for f in range(N_FRUITS):
+            c = f * N_RANKS + k % N_RANKS
             if got < n and count_in(rs.hands[seat], c):
                 rs.hands[seat] -= _card_unit(c)
                 out[got] = c
@@ -928,8 +1073,8 @@ def _added_card(rs, seat, g, et, ra):
                     return c
         return -1
     a = rs.rev_cards[seat, g, 0]
-    for f in range(4):
-        k = f * 9 + a % 9
+    for f in range(N_FRUITS):
+        k = f * N_RANKS + a % N_RANKS
         if count_in(rs.hands[seat], k):
             return k
     return -1
@@ -1046,8 +1191,27 @@ def _finish_draw(rs, ra, tables, rec):
 @nb.njit(cache=True)
 def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n_rounds_out,
               game_rec):
-    """Play one whole game. Appends round records to ``rounds_out`` from row ``n_rounds_out``;
-    returns the new row count (or -1 when ``rounds_out`` is full)."""
+    """Play one whole game: antes, rounds, settlement, dealer rotation, the game end.
+
+    Parameters
+    ----------
+    game_index : int
+        The game's index; with ``seed`` it keys every random stream (``rng.seed_keyed``), and its
+        parity picks the first dealer.
+    seed : uint64
+    rs, et, ra, tables, pol_ids, params, debug
+        As in :func:`play_round`.
+    rounds_out : int64[n_rows, N_RF]
+        Round records, written from row ``n_rounds_out`` on (one row per round).
+    n_rounds_out : int
+    game_rec : int64[N_GF]
+        Written: every ``GF_*`` field (winner -1 for a tie, ``END_*`` reason, ...).
+
+    Returns
+    -------
+    int
+        The new row count of ``rounds_out``, or -1 when it is full (the game is incomplete).
+    """
     rngs = np.zeros((N_RNG, 4), np.uint64)
     scores = np.zeros(2, np.int64)
     scores[0] = ra[RA_START_POINTS]
@@ -1151,7 +1315,24 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
 
 @nb.njit(cache=True)
 def play_games(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, games_out):
-    """Play games ``game_indices``; returns the number of round rows written (-1: buffer full)."""
+    """Play games ``game_indices`` one after another with one round state.
+
+    Parameters
+    ----------
+    game_indices : int64[n_games]
+    seed : uint64
+    rs, et, ra, tables, pol_ids, params, debug
+        As in :func:`play_round`.
+    rounds_out : int64[n_rows, N_RF]
+        Written from row 0: every round of every game, in order.
+    games_out : int64[n_games, N_GF]
+        Written: row i is game ``game_indices[i]``'s record.
+
+    Returns
+    -------
+    int
+        Round rows written, or -1 when ``rounds_out`` filled up (callers retry with more rows).
+    """
     n = 0
     for i in range(game_indices.shape[0]):
         n = play_game(game_indices[i], seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n,
