@@ -223,13 +223,19 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
 
 
 @main.command()
-@click.argument("scenario_ref", metavar="SCENARIO")
+@click.argument("scenario_ref", metavar="SCENARIO", required=False)
 @click.option("--games", type=click.IntRange(1, GAME_MAX), help="Games to play [scenario run.games].")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), help="Base seed [scenario run.seed].")
 @click.option("--workers", type=click.IntRange(min=0),
               help="Worker processes, 0 = one per core [scenario run.workers].")
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Also write the summary JSON here.")
+@click.option("--out", metavar="DIR", help="Result directory [results/<name>-<UTC time>]; a name "
+              "ending in .json writes only the summary JSON there (no directory).")
+@click.option("--resume", metavar="DIR", help="Finish an interrupted run's result directory "
+              "(its scenario, seed and games; no SCENARIO argument).")
+@click.option("--records", is_flag=True, help="Also keep the per-round records "
+              "(rounds/*.parquet in the result directory).")
+@click.option("--no-save", is_flag=True, help="Write nothing; print the summary only.")
 @click.option("--debug", is_flag=True, help="Check the engine's invariants as it plays (slower).")
 @click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
               help="Play in batches until the 95% half-width of --target-metric is at most W "
@@ -242,38 +248,88 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
               "[1,000,000].")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @cli_errors
-def run(scenario_ref, games, seed, workers, as_json, out, debug, target_ci, target_metric,
-        max_games, quiet):
-    """Play games of SCENARIO between its two seats and summarise them.
+def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, debug,
+        target_ci, target_metric, max_games, quiet):
+    """Play games of SCENARIO between its two seats, summarise them and keep the result.
 
-    Statistics stream from the workers chunk by chunk (memory does not grow with --games).
-    Ctrl-C stops at once (exit 130).
+    The result directory (results/<name>-<UTC time>/, or --out DIR) holds the resolved scenario,
+    provenance.json, summary.json, the per-game table (Parquet), the report (report.html,
+    report.md). Statistics stream from the workers chunk by chunk (memory does not grow with
+    --games), and every finished chunk is saved: Ctrl-C (exit 130) or a kill leaves whole
+    chunks, and --resume DIR finishes the run with the numbers an uninterrupted run gives.
 
     Example: momojan-sim run scenarios/new_edition.yaml --games 20000 --seed 1
     """
     from .cli_study import Progress, notice, target_for
     from .momojan import family
-    from .momojan.report import summarize, summary_table
-    from .study import run_study
+    from .results import ResultDir, default_dir
+    from .study import CHUNK_GAMES, run_study
 
-    sc = family.load(scenario_ref)
-    d_games, d_seed, d_workers = family.run_defaults(sc)
-    games = games or d_games
-    seed = d_seed if seed is None else seed
-    workers = d_workers if workers is None else workers
+    sink = None
+    if resume:
+        if scenario_ref or out or no_save or records or games or seed is not None \
+                or target_ci or max_games or target_metric:
+            raise InputError("--resume DIR takes the scenario and settings from DIR: give no "
+                             "SCENARIO, --out, --games, --seed, --records or --target-* with it")
+        sink = ResultDir.reopen(resume, family)
+        if sink.prov["kind"] != "run":
+            raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
+                             f"momojan-sim {sink.prov['kind']} --resume)")
+        (sc,) = sink.scenarios()
+        o = sink.prov["options"]
+        games, seed, debug = sink.prov["games"], sink.prov["seed"], o.get("debug", False)
+        workers = workers if workers is not None else 0
+        target_ci, target_metric, max_games = o.get("target_ci"), o.get("target_metric"), \
+            o.get("max_games")
+    else:
+        if not scenario_ref:
+            raise InputError("run: missing argument SCENARIO (a scenario file or bundled name; "
+                             "or --resume DIR)")
+        sc = family.load(scenario_ref)
+        d_games, d_seed, d_workers = family.run_defaults(sc)
+        games = games or d_games
+        seed = d_seed if seed is None else seed
+        workers = d_workers if workers is None else workers
     target, cap = target_for(family, target_ci, target_metric, games, max_games)
-    if out:
-        _check_writable(out)
-    progress = Progress(quiet)
+    summary_file = out if out and out.lower().endswith(".json") else None
+    if summary_file:
+        _check_writable(summary_file)
+    elif not no_save and sink is None:
+        options = {"target_ci": target_ci, "target_metric": target_metric,
+                   "max_games": max_games, "records": records, "debug": debug,
+                   "chunk_games": CHUNK_GAMES}
+        sink = ResultDir.create(out or default_dir(sc.name), family, "run", [sc], seed, games,
+                                options, workers)
+    progress = Progress(quiet, family=family)
+    progress.starting(family)
     result = run_study(family, [sc], seed, games, workers, target=target, max_games=cap,
-                       debug=debug, progress=progress, notice=notice)
+                       debug=debug, progress=progress, notice=notice, sink=sink)
     progress.done()
-    summary = summarize(sc.name, seed, result.sums, result.reached)
+    summary = family.summarize_variant(sc, seed, result.sums, result.reached)
+    if sink is not None:
+        summary = {"kind": "run", **summary, **sink.extras.to_json(family, family.CATALOGUE)}
+        sink.finish(summary, result.seconds, result.workers)
+        _render_report(sink.path, notice)
     text = json.dumps(summary)
     # Print first: if --out fails after all, the finished run is still on the screen.
-    click.echo(text if as_json else summary_table(summary))
-    if out:
-        _write_out(out, text + "\n")
+    click.echo(text if as_json else family.summary_text(summary))
+    if sink is not None:
+        notice(f"saved {sink.path}/ (report: {os.path.join(sink.path, 'report.html')})")
+    if summary_file:
+        _write_out(summary_file, text + "\n")
+
+
+def _render_report(path, notice):
+    """Write the report; a failure there never loses the saved result."""
+    try:
+        from .report_html import render
+    except ImportError:
+        return
+    try:
+        render(path)
+    except Exception as exc:  # the numbers are saved: say so and carry on
+        notice(f"the report could not be drawn ({type(exc).__name__}: {exc}); the result is "
+               f"saved, `momojan-sim report {path}` tries again")
 
 
 def _check_writable(path):
@@ -294,9 +350,9 @@ def _check_writable(path):
 
 
 def _write_out(path, text):
+    from .results import atomic_write
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        atomic_write(path, text)
     except OSError as exc:
         raise InputError(f"--out: the run finished (summary above) but {path} could not be "
                          f"written: {exc.strerror}") from None

@@ -53,38 +53,116 @@ def cli_errors(fn):
 
 
 class Progress:
-    """Games done, on stderr: a rewritten line on a terminal, otherwise a line every few
-    seconds (none for a run shorter than that); nothing with ``quiet``."""
+    """Progress on stderr: a bar (tqdm) with games, rounds/s and ETA on a terminal, otherwise a
+    line every few seconds (none for a run shorter than that); nothing with ``quiet``.
+
+    Before the first chunk: one line when the compiled kernels are not cached yet (they compile,
+    about a minute on 2 cores), or, if the first chunk is slow to come for another reason, one
+    line saying the workers are still starting.
+    """
 
     EVERY = 5.0
+    SLOW_START = 10.0
     _open_line = False
+    _bar = None
 
-    def __init__(self, quiet: bool = False, label: str = "games"):
-        self.quiet, self.label = quiet, label
+    def __init__(self, quiet: bool = False, label: str = "games", family=None):
+        self.quiet, self.label, self.family = quiet, label, family
         self.t0 = time.perf_counter()
         self.last = self.t0
+        self.rounds = 0
+        self.first = None         # (time, games done) at the first chunk: rates exclude start-up
+        self._timer = None
+        self._said_compiling = False
 
-    def __call__(self, done: int, planned: int):
+    def starting(self, family=None):
+        """Say so when the kernels have to compile (and if the first chunk is slow anyway)."""
+        if self.quiet:
+            return
+        fam = family or self.family
+        cached = getattr(fam, "kernels_cached", lambda: True)()
+        if not cached:
+            notice(COMPILE_NOTE)
+            self._said_compiling = True
+        import threading
+        self._timer = threading.Timer(self.SLOW_START, self._slow)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _slow(self):
+        if self.first is None and not self._said_compiling:
+            notice("still starting after 10 s: the kernels are probably compiling "
+                   "(about 60 s on 2 cores the first time; cached after that)")
+
+    def __call__(self, done: int, planned: int, res=None):
+        if self._timer is not None:
+            self._timer.cancel()
         if self.quiet:
             return
         now = time.perf_counter()
-        rate = done / max(now - self.t0, 1e-9)
-        text = f"{done}/{planned} {self.label} ({rate:,.0f}/s)"
+        if res is not None and self.family is not None:
+            self.rounds += sum(self.family.rounds_played(res.sums, v)
+                               for v in range(res.sums.variants))
+        if self.first is None:
+            self.first = (now, done, self.rounds)
+        t1, g1, r1 = self.first
+        span = now - t1
+        # rates from the first chunk on (the start-up is not the steady state)
+        grate = (done - g1) / span if span > 0 and done > g1 else done / max(now - self.t0, 1e-9)
+        rrate = (self.rounds - r1) / span if span > 0 and done > g1 else \
+            self.rounds / max(now - self.t0, 1e-9)
+        eta = (planned - done) / grate if grate > 0 else 0
         if sys.stderr.isatty():
-            click.echo(f"\r{text}", err=True, nl=False)
-            Progress._open_line = True
-        elif now - self.last >= self.EVERY:
-            click.echo(f"momojan-sim: {text}", err=True)
+            self._tty(done, planned, rrate)
+            return
+        if now - self.last >= self.EVERY:
+            extra = f", {rrate:,.0f} rounds/s" if self.rounds else ""
+            click.echo(f"momojan-sim: {done}/{planned} {self.label} ({grate:,.0f}/s{extra}), "
+                       f"ETA {_hms(eta)}", err=True)
             self.last = now
 
+    def _tty(self, done, planned, rrate):
+        try:
+            from tqdm import tqdm
+        except ImportError:  # a plain rewritten line
+            click.echo(f"\r{done}/{planned} {self.label}", err=True, nl=False)
+            Progress._open_line = True
+            return
+        bar = Progress._bar
+        if bar is None or bar.total != planned:
+            if bar is not None:
+                bar.close()
+            bar = Progress._bar = tqdm(total=planned, unit=" " + self.label, file=sys.stderr,
+                                       dynamic_ncols=True, leave=False, unit_scale=True,
+                                       initial=0)
+        bar.update(done - bar.n)
+        if self.rounds:
+            bar.set_postfix_str(f"{rrate:,.0f} rounds/s", refresh=True)
+
     def done(self):
+        if self._timer is not None:
+            self._timer.cancel()
         Progress.clear_line()
 
     @staticmethod
     def clear_line():
+        if Progress._bar is not None:
+            Progress._bar.close()
+            Progress._bar = None
         if Progress._open_line:
             click.echo("", err=True)
             Progress._open_line = False
+
+
+COMPILE_NOTE = ("compiling the game kernels (first run after an install or a change: about 60 s "
+                "on 2 cores; cached after that)")
+
+
+def _hms(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def notice(text: str):
@@ -130,6 +208,12 @@ _common = [
                  help="The metric --target-ci watches [first_dealer_win_rate]."),
     click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
     click.option("--quiet", is_flag=True, help="No progress on stderr."),
+    click.option("--out", metavar="DIR", help="Result directory [results/<kind>-<name>-<UTC "
+                 "time>]; a name ending in .json writes only the JSON there."),
+    click.option("--no-save", is_flag=True, help="Write nothing; print only."),
+    click.option("--records", is_flag=True, help="Also keep per-round records (Parquet)."),
+    click.option("--resume", metavar="DIR", help="Finish an interrupted result directory of "
+                 "this command (its variants and settings; no scenario arguments)."),
 ]
 
 
@@ -140,8 +224,8 @@ def _with_common(fn):
 
 
 @click.command()
-@click.argument("a_ref", metavar="A")
-@click.argument("b_ref", metavar="B")
+@click.argument("a_ref", metavar="A", required=False)
+@click.argument("b_ref", metavar="B", required=False)
 @_with_common
 @click.option("--margin", "margins", multiple=True, metavar="METRIC=VALUE",
               help="Equivalence margin of a metric (repeatable) [the catalogue's].")
@@ -151,7 +235,7 @@ def _with_common(fn):
               help="Give B independent randomness (to see what the pairing buys).")
 @cli_errors
 def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, target_metric,
-            as_json, quiet, margins, target_ci, no_pairing):
+            as_json, quiet, out, no_save, records, resume, margins, target_ci, no_pairing):
     """Compare rule variant B with A on the same deals: every metric's difference with a 95%
     interval, p-value, Holm-adjusted p-value and a verdict (different, equivalent, inconclusive).
 
@@ -159,28 +243,111 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     randomness, so where the decks agree they get the same deals and the noise of the deal
     cancels from the difference.
 
+    A and B may also be two saved result directories (of `run`): see the README.
+
     Example: momojan-sim compare old_edition new_edition --games 20000
     """
     from .compare import comparison_json, comparison_text, compare_rows, parse_margins, \
         select_metrics
+    from .results import is_result_dir
     from .study import run_study
 
     fam = _family()
-    sc_a, sc_b = fam.load(a_ref), fam.load(b_ref)
-    games, seed, workers = _settings(fam, sc_a, games, seed, workers)
+    if a_ref and b_ref and not resume and is_result_dir(a_ref) and is_result_dir(b_ref):
+        from .saved_compare import compare_saved
+        text, data = compare_saved(fam, a_ref, b_ref, alpha, metrics_spec, margins)
+        click.echo(json.dumps(data) if as_json else text)
+        return
+    opts = dict(alpha=alpha, metrics=metrics_spec, margins=list(margins), no_pairing=no_pairing,
+                target_ci=target_ci, target_metric=target_metric, max_games=max_games,
+                records=records)
+    sink, (sc_a, sc_b), games, seed, workers, opts = _open_sink(
+        fam, "compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out, no_save,
+        resume)
+    alpha, metrics_spec, margins, no_pairing = (opts["alpha"], opts["metrics"], opts["margins"],
+                                                opts["no_pairing"])
+    target_ci, target_metric, max_games = opts["target_ci"], opts["target_metric"], \
+        opts["max_games"]
     names = select_metrics(metrics_spec, fam.CATALOGUE)
     margin = parse_margins(margins, fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
-    progress = Progress(quiet)
+    if sink is not None and not resume:
+        sink = sink([sc_a, sc_b], games, seed, workers)
+    progress = Progress(quiet, family=fam)
+    progress.starting(fam)
     result = run_study(fam, [sc_a, sc_b], seed, games, workers, paired=not no_pairing,
-                       target=target, max_games=cap, progress=progress, notice=notice)
+                       target=target, max_games=cap, progress=progress, notice=notice, sink=sink)
     progress.done()
     rows = compare_rows(fam.CATALOGUE, result.sums, [(0, 1)], names, margin, alpha,
                         paired=not no_pairing)
+    data = comparison_json(result, rows, alpha)
+    _finish(fam, sink, "compare", data, result, [sc_a, sc_b])
     if as_json:
-        click.echo(json.dumps(comparison_json(result, rows, alpha)))
+        click.echo(json.dumps(data))
     else:
         click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha))
+    _saved_note(sink, out, data)
+
+
+def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, resume):
+    """(sink factory or resumed sink or None, scenarios, games, seed, workers, options)."""
+    from .results import ResultDir
+    from .study import CHUNK_GAMES
+
+    if resume:
+        if any(refs) or out or no_save:
+            raise InputError(f"--resume DIR takes the scenarios and settings from DIR: give no "
+                             f"{' or '.join(what)}, --out or --no-save with it")
+        sink = ResultDir.reopen(resume, fam)
+        if sink.prov["kind"] != kind:
+            raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
+                             f"momojan-sim {sink.prov['kind']} --resume)")
+        o = sink.prov["options"]
+        return (sink, sink.scenarios(), sink.prov["games"], sink.prov["seed"],
+                workers if workers is not None else 0, o)
+    for ref, w in zip(refs, what):
+        if not ref:
+            raise InputError(f"{kind}: missing argument {w} (a scenario file or bundled name)")
+    scenarios = [fam.load(r) for r in refs]
+    games, seed, workers = _settings(fam, scenarios[0], games, seed, workers)
+    opts = {**opts, "chunk_games": CHUNK_GAMES}
+    if no_save or (out and out.lower().endswith(".json")):
+        if out:
+            from .cli import _check_writable
+            _check_writable(out)
+        return None, scenarios, games, seed, workers, opts
+    from .results import default_dir
+
+    def make(scs, games_, seed_, workers_, labels=None):
+        path = out or default_dir(f"{kind}-" + "-vs-".join(sc.name for sc in scs[:2])
+                                  if kind == "compare" else f"{kind}-{scs[0].name}")
+        return ResultDir.create(path, fam, kind, scs, seed_, games_, opts, workers_, labels)
+    if out:  # refuse a bad --out before anything is played
+        from .results import _make_dir
+        _make_dir(out)
+    return make, scenarios, games, seed, workers, opts
+
+
+def _finish(fam, sink, kind, data, result, scenarios):
+    from .cli import _render_report
+    if sink is not None:
+        summary = {"kind": kind, **data, "variants": [
+            {"name": sc.name, **sink.extras.to_json(fam, fam.CATALOGUE, v)}
+            for v, sc in enumerate(scenarios)]}
+        data.clear()
+        data.update(summary)
+        sink.finish(summary, result.seconds, result.workers)
+        _render_report(sink.path, notice)
+
+
+def _saved_note(sink, out, data):
+    """After the output: where it was saved (or, --out FILE.json, write that file now)."""
+    if sink is None and out:
+        from .cli import _write_out
+        _write_out(out, json.dumps(data) + "\n")
+    if sink is not None:
+        import os
+        notice(f"saved {sink.path}/ (report: {os.path.join(sink.path, 'report.html')})")
 
 
 def _split_values(text: str) -> list:
@@ -253,15 +420,15 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
 
 
 @click.command()
-@click.argument("scenario_ref", metavar="SCENARIO")
-@click.option("--set", "sets", multiple=True, required=True, metavar="KEY=V1,V2,...",
+@click.argument("scenario_ref", metavar="SCENARIO", required=False)
+@click.option("--set", "sets", multiple=True, metavar="KEY=V1,V2,...",
               help="A scenario key (dotted path) and the values to try; repeat for a grid.")
 @_with_common
 @click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
               help=TARGET_HELP.format(what="the widest difference from the base"))
 @cli_errors
 def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_games,
-          target_metric, as_json, quiet, target_ci):
+          target_metric, as_json, quiet, out, no_save, records, resume, target_ci):
     """Every combination of --set values, each compared with SCENARIO on common random numbers.
 
     Each KEY is validated like a YAML override. Holm's adjustment runs across every variant and
@@ -273,22 +440,41 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     from .study import run_study
 
     fam = _family()
-    base = fam.load(scenario_ref)
-    grid = parse_sets(sets)
+    if resume and sets:
+        raise InputError("--resume DIR takes the grid from DIR: give no --set with it")
+    if not resume and not sets:
+        raise InputError("sweep: missing option --set KEY=V1,V2,... (or --resume DIR)")
+    opts = dict(alpha=alpha, metrics=metrics_spec, sets=list(sets), target_ci=target_ci,
+                target_metric=target_metric, max_games=max_games, records=records)
+    sink, (base, *_), games, seed, workers, opts = _open_sink(
+        fam, "sweep", [scenario_ref], ["SCENARIO"], games, seed, workers, opts, out, no_save,
+        resume)
+    grid = parse_sets(opts["sets"])
     scenarios, labels = sweep_variants(fam, base, grid)
-    games, seed, workers = _settings(fam, base, games, seed, workers)
+    if resume:
+        scenarios = sink.scenarios()
+    alpha, metrics_spec = opts["alpha"], opts["metrics"]
+    target_ci, target_metric, max_games = opts["target_ci"], opts["target_metric"], \
+        opts["max_games"]
     names = select_metrics(metrics_spec or ",".join(fam.SWEEP_METRICS), fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
-    progress = Progress(quiet)
+    if sink is not None and not resume:
+        sink = sink(scenarios, games, seed, workers, labels)
+    progress = Progress(quiet, family=fam)
+    progress.starting(fam)
     result = run_study(fam, scenarios, seed, games, workers, target=target, max_games=cap,
-                       progress=progress, notice=notice)
+                       progress=progress, notice=notice, sink=sink)
     progress.done()
     pairs = [(0, v) for v in range(1, len(scenarios))]
     rows = compare_rows(fam.CATALOGUE, result.sums, pairs, names, None, alpha)
+    data = sweep_json(result, fam.CATALOGUE, labels, rows, names, alpha)
+    data["grid"] = [[k, v] for k, v in grid]
+    _finish(fam, sink, "sweep", data, result, scenarios)
     if as_json:
-        click.echo(json.dumps(sweep_json(result, fam.CATALOGUE, labels, rows, names, alpha)))
+        click.echo(json.dumps(data))
     else:
         click.echo(sweep_text(result, fam.CATALOGUE, labels, rows, names, alpha))
+    _saved_note(sink, out, data)
 
 
 @click.command()

@@ -20,7 +20,7 @@ def plan_games(family, scenarios, metric: str, detect: float, power: float, alph
     j = [m.name for m in family.CATALOGUE].index(metric)
     times = []
 
-    def tick(done, planned):
+    def tick(done, planned, res=None):
         import time
         times.append((time.perf_counter(), done))
         if progress:

@@ -36,6 +36,7 @@ class ChunkTask:
     stop: int
     debug: bool = False
     records: bool = False    # also return the raw records (for writing them to disk)
+    round_records: bool = True  # with ``records``: the per-round records too (else games only)
 
 
 @dataclass
@@ -44,6 +45,10 @@ class ChunkResult:
     stop: int
     sums: MomentSums
     batches: tuple | None = None
+    # Family-defined extras, plain JSON data persisted with the chunk (simcore.results):
+    # {"hist": {name: [[count per value] per variant]}, "examples": [[[game, ...] per metric]
+    # per variant], "trajectories": [...] (chunk 0 only)}
+    extras: dict | None = None
 
 
 def variant_seed(seed: int, v: int, paired: bool) -> int:
@@ -95,12 +100,20 @@ def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool =
 
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
               target: Target | None = None, max_games: int | None = None, debug: bool = False,
-              progress=None, notice=None, chunk_games: int = CHUNK_GAMES) -> StudyResult:
+              progress=None, notice=None, chunk_games: int = CHUNK_GAMES,
+              sink=None) -> StudyResult:
     """Play ``games`` games of every variant (or, with ``target``, batches until the target
     half-width or ``max_games``) and return the merged sums.
 
-    ``progress(games_done, games_planned)`` is called after every chunk; ``notice(text)`` gets
+    ``progress(games_done, games_planned, chunk_result)`` is called after every chunk; ``notice(text)`` gets
     one-line remarks for the user (a lowered worker count).
+
+    ``sink`` (a :class:`simcore.results.ResultDir`, or anything with the same methods) keeps
+    the study on disk: ``sink.resume_point()`` gives the sums of the chunks already saved and
+    the stop of the batch they belong to (a resumed run continues exactly where the saved one
+    was, so its numbers are those of an uninterrupted run); every finished chunk goes to
+    ``sink.chunk_done(result)`` in chunk order, each new batch's stop to ``sink.batch(stop)``;
+    ``sink.records`` / ``sink.round_records`` ask the workers for the records.
     """
     payloads = tuple(family.payload(sc) for sc in scenarios)
     seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
@@ -113,16 +126,28 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     reached = {}
     t0 = time.perf_counter()
     stop = min(games, cap)
+    records = bool(sink and sink.records)
+    round_records = bool(sink and sink.round_records)
+    if sink is not None:
+        saved, saved_stop = sink.resume_point()
+        if saved is not None:
+            sums = saved
+            stop = saved_stop or stop
+        else:
+            sink.batch(stop)
     with ChunkRunner(n_workers) as runner:
         while True:
-            tasks = [ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug)
+            tasks = [ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,
+                               round_records)
                      for s in range(sums.n, stop, chunk_games)]
 
             def tick(task, res, planned=stop):
                 if progress:
-                    progress(task.stop, planned)
+                    progress(task.stop, planned, res)
 
             for res in runner.map(family.chunk_stats, tasks, tick):
+                if sink is not None:
+                    sink.chunk_done(res)
                 sums = sums.merge(res.sums)
             if target is None:
                 break
@@ -137,5 +162,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             step = n_workers * chunk_games
             stop = min(cap, max(need, sums.n + step))
             stop = min(cap, -(-stop // chunk_games) * chunk_games)
+            if sink is not None:
+                sink.batch(stop)
     return StudyResult([sc.name for sc in scenarios], seed, sums, paired, n_workers,
                        time.perf_counter() - t0, target, reached)

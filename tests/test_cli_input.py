@@ -128,8 +128,19 @@ def test_out_in_a_chmod_555_directory(monkeypatch, tmp_path):
 
 def test_out_other_refusals(monkeypatch, tmp_path):
     _no_run(monkeypatch)
+    # --out DIR is a result directory now: an existing one must be empty (nothing is overwritten)
+    (tmp_path / "keep.txt").write_text("mine")
     _one_error_line(CliRunner().invoke(main, ["run", "new_edition", "--out", str(tmp_path)]),
-                    "is a directory")
+                    "exists and is not empty")
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+    _one_error_line(CliRunner().invoke(main, ["run", "new_edition", "--out",
+                                              str(tmp_path / "keep.txt")]), "is a file")
+    _one_error_line(CliRunner().invoke(main, ["run", "new_edition", "--out",
+                                              str(tmp_path / "nowhere" / "dir")]),
+                    "does not exist")
+    _one_error_line(CliRunner().invoke(main, ["run", "new_edition", "--out",
+                                              str(tmp_path / "x.json" / "s.json")]),
+                    "does not exist")
     _one_error_line(CliRunner().invoke(main, ["run", "new_edition", "--out",
                                               str(tmp_path / "nowhere" / "s.json")]),
                     "does not exist")

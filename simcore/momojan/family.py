@@ -58,3 +58,122 @@ def _deep_merge(base: dict, over: dict) -> dict:
         else:
             out[k] = v
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# What result directories and reports need (simcore.results, simcore.report_html)
+# ---------------------------------------------------------------------------------------------
+
+from .simulate import HISTOGRAMS  # noqa: E402,F401  (name -> (what, per what, bins))
+
+TITLE = "MOMOJAN"
+RUNNER_KEYS = ("name", "description", "extends", "run", "players")
+
+
+def from_payload(data: dict):
+    """The scenario back from :func:`payload`'s data (a saved result's, when resuming)."""
+    return _scenario.from_dict(dict(data), name=data.get("name") or "inline")
+
+
+def rules_data(data: dict) -> dict:
+    """The rules of a resolved scenario: everything but its name, description, seats and run
+    settings (what the rules hash in provenance.json covers)."""
+    return {k: v for k, v in data.items() if k not in RUNNER_KEYS}
+
+
+def seats(sc) -> list:
+    """The seated policies and their parameters (defaults filled in)."""
+    return [{"seat": i, "policy": s["policy"], "params": dict(s.get("params") or {})}
+            for i, s in enumerate(sc["players"])]
+
+
+def scenario_yaml(sc, title: str) -> str:
+    """The resolved scenario as YAML with each value's tag and meaning (loads back)."""
+    from .scenario_yaml import annotated_yaml
+    return annotated_yaml(sc.to_dict(), title=title)
+
+
+def summarize_variant(sc, seed, sums, reached=None, v: int = 0) -> dict:
+    """One variant's summary (:func:`simcore.momojan.report.summarize`)."""
+    from .report import summarize
+    return summarize(sc.name, seed, sums, reached, v=v, scenario=sc)
+
+
+def summary_text(summary: dict) -> str:
+    from .report import summary_table
+    return summary_table(summary)
+
+
+def rounds_played(sums, v: int = 0) -> int:
+    """Rounds in ``sums`` (variant v), for rounds/s."""
+    j = [m.name for m in CATALOGUE].index("mean_rounds_per_game")
+    return int(sums.s[j, 2 * v])
+
+
+def metric_groups(metric_names) -> list:
+    """(title, [metric names]) for reports: headline metrics, end reasons, yaku and bonuses."""
+    names = list(metric_names)
+    ends = [n for n in names if n.startswith("end_")]
+    yaku = [n for n in names if n.startswith("yaku_") or n.endswith("_bonus_share")]
+    rest = [n for n in names if n not in ends and n not in yaku]
+    return [("Headline metrics", rest), ("How games end (share of games)", ends),
+            ("Yaku and bonuses (share of wins)", yaku)]
+
+
+def replay_command(scenario_ref: str, seed: int, game: int) -> str:
+    return f"momojan-sim replay {scenario_ref} --seed {seed} --game {game}"
+
+
+# Compact column types of the per-game and per-round Parquet tables.
+_GAME_TYPES = {"winner": "int8", "end_reason": "int8", "rounds": "int16", "score0": "int32",
+               "score1": "int32", "first_dealer": "int8", "pot_left": "int32"}
+_ROUND_WIDE = {"game": "int64", "yaku_bits": "int64", "points": "int32", "subtotal": "int32",
+               "pot": "int32", "score0": "int32", "score1": "int32", "draw_payment": "int32",
+               "round": "int16", "turns": "int16", "stock_left": "int16", "repeat": "int16",
+               "dora": "int16", "ron_bonus": "int16", "set_bonus": "int16"}
+
+
+def _typed(values, dtype: str, column: str):
+    import numpy as np
+    info = np.iinfo(dtype)
+    if len(values) and (values.min() < info.min or values.max() > info.max):
+        raise OverflowError(f"column {column}: values outside {dtype}")
+    return values.astype(dtype)
+
+
+def game_table(batch, first_game: int) -> dict:
+    """The per-game table of a chunk's records: column name -> compact integer array."""
+    import numpy as np
+    from .engine import GAME_FIELDS
+    cols = {"game": np.arange(first_game, first_game + len(batch.games), dtype=np.int64)}
+    for i, name in enumerate(GAME_FIELDS):
+        cols[name] = _typed(batch.games[:, i], _GAME_TYPES.get(name, "int32"), name)
+    return cols
+
+
+def round_table(batch) -> dict:
+    """The per-round table of a chunk's records (``--records``)."""
+    from .engine import ROUND_FIELDS
+    return {name: _typed(batch.rounds[:, i], _ROUND_WIDE.get(name, "int8"), name)
+            for i, name in enumerate(ROUND_FIELDS)}
+
+
+def kernels_cached() -> bool:
+    """Whether numba's on-disk cache holds the game kernel, newer than its source (else the
+    first chunk compiles it: about a minute on 2 cores)."""
+    import glob
+    import os
+    from . import engine
+    src = engine.__file__
+    dirs = [os.path.join(os.path.dirname(src), "__pycache__")]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        dirs.append(os.environ["NUMBA_CACHE_DIR"])
+    try:
+        mtime = os.path.getmtime(src)
+    except OSError:
+        return True
+    for d in dirs:
+        for f in glob.glob(os.path.join(d, "**", "engine.play_games-*.nbi"), recursive=True):
+            if os.path.getmtime(f) >= mtime:
+                return True
+    return False

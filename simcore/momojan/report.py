@@ -17,7 +17,8 @@ from .metrics import CATALOGUE, SLOT_NAMES, game_values
 from .rules_array import YAKU_KEYS
 
 
-def summarize(scenario_name: str, seed: int, data, reached: dict | None = None) -> dict:
+def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, v: int = 0,
+              scenario=None) -> dict:
     """The run summary from the streamed sums (``MomentSums`` of one variant, or a ``Batch`` of
     records): every catalogue metric with its 95% interval, plus yaku and end-reason shares.
 
@@ -26,7 +27,7 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None) 
     metric's denominator (games, rounds or wins).
     """
     sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
-    metrics = summarize_run(CATALOGUE, sums)
+    metrics = summarize_run(CATALOGUE, sums, v)
     rounds = metrics["draw_rate"]["n"]
     yaku = {name[len("yaku_"):-len("_share")]: m["value"] for name, m in metrics.items()
             if name.startswith("yaku_") and m["value"]}

@@ -11,7 +11,8 @@ from ..parallel import ChunkRunner, clamp_workers
 from ..stats import MomentSums
 from ..study import ChunkResult, ChunkTask
 from .engine import (
-    MAX_EVENTS, N_GF, N_RF, build_engine_tables, new_round_state, play_games, ST_N_EV, ST_LOG,
+    GF_ROUNDS, MAX_EVENTS, N_GF, N_RF, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_POINTS, RF_SCORE0,
+    RF_SCORE1, build_engine_tables, new_round_state, play_games, ST_N_EV, ST_LOG,
 )
 from .hand import build_hand_tables
 from .metrics import CATALOGUE, game_values
@@ -19,6 +20,14 @@ from .rules_array import build_rules_array
 
 MAX_PARAMS = 16
 CHUNK_GAMES = 2000
+
+# Histograms every chunk accumulates (name -> (what is counted, per what, bins: values 0 ..
+# bins - 2, the last bin holds everything larger)); examples kept per metric and chunk; score
+# trajectories of the first games (chunk 0).
+HISTOGRAMS = {"winning_points": ("points paid per win", "wins", 65),
+              "rounds_per_game": ("rounds per game", "games", 41)}
+EXAMPLES_PER_METRIC = 3
+TRAJECTORY_GAMES = 6
 
 
 @dataclass
@@ -108,13 +117,43 @@ def chunk_stats(task: ChunkTask) -> ChunkResult:
     k = len(CATALOGUE)
     z = np.empty((len(idx), k, 2 * len(task.variants)), np.int64)
     batches = []
+    extras = {"hist": {name: [] for name in HISTOGRAMS}, "examples": [], "trajectories": []}
     for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
         batch = simulator_for(data).play(idx, seed, task.debug)
         z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
+        _extras(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0)
         if task.records:
-            batches.append(batch)
+            batches.append(batch if task.round_records
+                           else Batch(batch.games, batch.rounds[:0]))
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
-                       tuple(batches) if task.records else None)
+                       tuple(batches) if task.records else None, extras)
+
+
+def _bincount(values, bins: int) -> list:
+    return np.bincount(np.clip(values, 0, bins - 1), minlength=bins).tolist()
+
+
+def _extras(extras: dict, idx, num, batch: Batch, data: dict, first_chunk: bool) -> None:
+    """One variant's histograms, example games per metric and (chunk 0) score trajectories."""
+    r = batch.rounds
+    wins = r[r[:, RF_OUTCOME] != OUT_DRAW]
+    extras["hist"]["winning_points"].append(_bincount(wins[:, RF_POINTS],
+                                                      HISTOGRAMS["winning_points"][2]))
+    extras["hist"]["rounds_per_game"].append(_bincount(batch.games[:, GF_ROUNDS],
+                                                       HISTOGRAMS["rounds_per_game"][2]))
+    ex = []
+    for j in range(num.shape[1]):
+        hit = np.flatnonzero(num[:, j] > 0)[:EXAMPLES_PER_METRIC]
+        ex.append(idx[hit].tolist())
+    extras["examples"].append(ex)
+    if first_chunk:
+        start = int(data["starting_points"])
+        traj = []
+        for g in idx[:TRAJECTORY_GAMES]:
+            rows = r[r[:, RF_GAME] == g]
+            traj.append({"game": int(g), "scores": [[start, start]]
+                         + rows[:, [RF_SCORE0, RF_SCORE1]].tolist()})
+        extras["trajectories"].append(traj)
 
 
 def run_games(scenario, games: int, seed: int, workers: int = 0, debug: bool = False,

@@ -1,0 +1,523 @@
+"""Result directories: what a run, comparison or sweep keeps on disk, resumable chunk by chunk.
+
+Game-agnostic: the family supplies the scenario YAML, the rules, the seats, the tables and the
+summaries (``simcore.momojan.family``). Layout of a result directory (schema in the README)::
+
+    provenance.json         tool version, git commit, command line, seed, games, rules sha256,
+                            seats, cores, workers, UTC start/end, rounds/s, "status"
+    scenario.yaml           resolved scenario with tags (compare/sweep: scenario-0.yaml, ...)
+    summary.json            the summary (what --json prints); written when the run completes
+    report.md, report.html  the report (figures/ holds report.md's PNGs; the HTML inlines them)
+    chunks/<start>.json     per finished chunk: its MomentSums and extras (whole chunks only)
+    games/part-<start>.parquet   per-game table, one file per chunk
+    rounds/part-<start>.parquet  per-round table (--records), one file per chunk
+    variants.json           the resolved scenario data (what --resume rebuilds the run from)
+
+Every file is written atomically (a temporary file in the same directory, then a rename), and a
+chunk's Parquet files are written before its JSON: a chunk is done when its JSON exists. A killed
+run leaves ``"status": "incomplete"`` and whole chunks; ``--resume DIR`` merges them and plays
+the rest, and since the sums are exact integers merged in chunk order the result is identical to
+an uninterrupted run's.
+
+From Python: ``simcore.results.load(DIR)`` (summary, provenance, tables).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import platform
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from .errors import InputError
+from .stats import MomentSums
+
+FORMAT = "momojan-sim result"
+FORMAT_VERSION = 1
+DEFAULT_ROOT_ENV = "MOMOJAN_SIM_RESULTS"   # default parent of result directories ("results")
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+_FILE_MODE = 0o666 & ~_UMASK   # what open() would give (mkstemp makes 0600)
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomic files
+# ---------------------------------------------------------------------------------------------
+
+def atomic_write(path: str, data) -> None:
+    """Write ``data`` (str or bytes) to ``path`` through a temporary file and a rename."""
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        os.fchmod(fd, _FILE_MODE)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_json(path: str, obj) -> None:
+    atomic_write(path, json.dumps(obj, indent=1, ensure_ascii=False) + "\n")
+
+
+def _write_parquet(path: str, columns: dict) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({k: pa.array(v) for k, v in columns.items()})
+    d = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".parquet")
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.chmod(tmp, _FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# Provenance
+# ---------------------------------------------------------------------------------------------
+
+def utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def tool_version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("momojan-sim")
+    except Exception:
+        return "unknown"
+
+
+def git_commit() -> str | None:
+    """The checkout's commit (with "+dirty" when files differ), or None outside a git checkout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        sha = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=5)
+        if sha.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5)
+        return sha.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def sha256_of(data) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False)
+                          .encode("utf-8")).hexdigest()
+
+
+def default_dir(name: str, root: str | None = None) -> str:
+    """``results/<name>-<UTC timestamp>`` (``$MOMOJAN_SIM_RESULTS`` replaces ``results``)."""
+    root = root or os.environ.get(DEFAULT_ROOT_ENV) or "results"
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    safe = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name).strip("_")[:80] or "run"
+    path = os.path.join(root, f"{safe}-{stamp}")
+    n = 1
+    while os.path.exists(path):  # two runs in the same second
+        n += 1
+        path = os.path.join(root, f"{safe}-{stamp}-{n}")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# The directory
+# ---------------------------------------------------------------------------------------------
+
+class ResultDir:
+    """A result directory being written (a study's ``sink``, see :func:`simcore.study.run_study`)."""
+
+    def __init__(self, path: str, family, provenance: dict):
+        self.path = path
+        self.family = family
+        self.prov = provenance
+        self.records = True   # the per-game table is always kept
+        self.round_records = bool(provenance["options"].get("records"))
+        self.extras = Extras()
+        self.rounds = 0
+        self.games_done = 0
+
+    # -- creating -------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: str, family, kind: str, scenarios, seed: int, games: int,
+               options: dict, workers: int, labels=None, argv=None) -> "ResultDir":
+        """Make the directory (its parent must exist unless it is the default root) and write
+        the scenario YAML, variants.json and an incomplete provenance.json. Refuses a path that
+        exists and is not empty, or cannot be written, before any game is played."""
+        _make_dir(path)
+        prov = {
+            "format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind,
+            "status": "incomplete", "family": family.NAME,
+            "tool": "momojan-sim", "version": tool_version(), "git_commit": git_commit(),
+            "command_line": shlex.join(["momojan-sim", *(argv if argv is not None
+                                                         else sys.argv[1:])]),
+            "python": platform.python_version(), "platform": platform.platform(),
+            "seed": seed, "games": games, "options": options,
+            "cores": os.cpu_count(), "usable_cores": _usable_cores(), "workers": workers,
+            "started_utc": utc_now(), "finished_utc": None, "seconds": None,
+            "games_played": 0, "rounds_played": 0, "rounds_per_s": None,
+            "chunk_games": options.get("chunk_games"), "batch_stop": None,
+            "variants": [],
+        }
+        payloads = []
+        for v, sc in enumerate(scenarios):
+            fname = "scenario.yaml" if len(scenarios) == 1 else f"scenario-{v}.yaml"
+            data = family.payload(sc)
+            payloads.append(data)
+            prov["variants"].append({
+                "name": sc.name, "label": labels[v][0] if labels else sc.name,
+                "settings": labels[v][1] if labels else {}, "file": fname,
+                "source": str(sc.path) if getattr(sc, "path", None) else None,
+                "rules_sha256": sha256_of(family.rules_data(data)),
+                "scenario_sha256": sha256_of(data), "seats": family.seats(sc)})
+            try:
+                atomic_write(os.path.join(path, fname), family.scenario_yaml(
+                    sc, f"{sc.name}: the resolved scenario of this result (momojan-sim show "
+                        f"{fname} prints it; it loads back as a scenario)"))
+            except OSError as exc:
+                raise InputError(f"--out: cannot write in {path}: {exc.strerror}") from None
+        atomic_json(os.path.join(path, "variants.json"), payloads)
+        for sub in ("chunks", "games") + (("rounds",) if options.get("records") else ()):
+            os.makedirs(os.path.join(path, sub), exist_ok=True)
+        self = cls(path, family, prov)
+        self._save_provenance()
+        return self
+
+    @classmethod
+    def reopen(cls, path: str, family) -> "ResultDir":
+        """An incomplete result directory, for ``--resume``."""
+        prov = read_provenance(path, "--resume")
+        if prov["status"] == "complete":
+            raise InputError(f"--resume {path}: this result is already complete "
+                             f"(momojan-sim show {path})")
+        self = cls(path, family, prov)
+        return self
+
+    def scenarios(self) -> list:
+        payloads = _read_json(os.path.join(self.path, "variants.json"), "--resume")
+        return [self.family.from_payload(d) for d in payloads]
+
+    # -- the sink interface (simcore.study.run_study) --------------------------------------
+
+    def resume_point(self):
+        """Sums and extras of the chunks already saved (a contiguous run of chunks from game 0;
+        anything else is a leftover of an interrupted write and is removed), and the stop of
+        the batch they belong to."""
+        sums = None
+        for start, path in self._chunk_files():
+            if (sums.n if sums else 0) != start:
+                _remove(path)       # not contiguous: never written in order, drop it
+                continue
+            d = _read_json(path, "--resume")
+            s = MomentSums.from_json(d["sums"])
+            sums = s if sums is None else sums.merge(s)
+            self.extras.add(d["extras"])
+            self.rounds += self.family.rounds_played(s)
+        done = sums.n if sums else 0
+        for sub in ("games", "rounds"):  # Parquet of chunks whose JSON never came
+            for start, path in _parts(os.path.join(self.path, sub)):
+                if start >= done:
+                    _remove(path)
+        self.games_done = done
+        return sums, self.prov.get("batch_stop")
+
+    def batch(self, stop: int) -> None:
+        self.prov["batch_stop"] = stop
+        self._save_provenance()
+
+    def chunk_done(self, res) -> None:
+        if res.batches:
+            for v, b in enumerate(res.batches):
+                cols = {"variant": np.full(len(b.games), v, np.int8)} if len(res.batches) > 1 \
+                    else {}
+                cols.update(self.family.game_table(b, res.start))
+                _write_parquet(os.path.join(self.path, "games", _part(res.start, v, res)), cols)
+                if self.round_records:
+                    rcols = {"variant": np.full(len(b.rounds), v, np.int8)} \
+                        if len(res.batches) > 1 else {}
+                    rcols.update(self.family.round_table(b))
+                    _write_parquet(os.path.join(self.path, "rounds", _part(res.start, v, res)),
+                                   rcols)
+        atomic_json(os.path.join(self.path, "chunks", f"{res.start:015d}.json"),
+                    {"start": res.start, "stop": res.stop, "sums": res.sums.to_json(),
+                     "extras": res.extras})
+        self.extras.add(res.extras)
+        self.rounds += self.family.rounds_played(res.sums)
+        self.games_done = res.stop
+
+    # -- finishing ----------------------------------------------------------------------
+
+    def finish(self, summary: dict, seconds: float, workers: int) -> None:
+        """summary.json, then provenance.json marked complete."""
+        atomic_json(os.path.join(self.path, "summary.json"), summary)
+        self.prov.update({"status": "complete", "finished_utc": utc_now(),
+                          "games_played": self.games_done, "rounds_played": self.rounds,
+                          "workers": workers,
+                          "seconds": round(seconds, 3),
+                          "rounds_per_s": round(self.rounds / seconds, 1) if seconds > 0
+                          else None})
+        self._save_provenance()
+
+    def _save_provenance(self):
+        self.prov["games_played"] = self.games_done
+        self.prov["rounds_played"] = self.rounds
+        atomic_json(os.path.join(self.path, "provenance.json"), self.prov)
+
+    def _chunk_files(self):
+        d = os.path.join(self.path, "chunks")
+        out = []
+        for f in os.listdir(d) if os.path.isdir(d) else ():
+            m = re.fullmatch(r"(\d{15})\.json", f)
+            if m:
+                out.append((int(m.group(1)), os.path.join(d, f)))
+            elif f.startswith(".tmp-"):
+                _remove(os.path.join(d, f))
+        return sorted(out)
+
+
+def _part(start: int, v: int, res) -> str:
+    return f"part-{start:015d}" + (f"-v{v}" if len(res.batches) > 1 else "") + ".parquet"
+
+
+def _parts(d: str):
+    out = []
+    for f in os.listdir(d) if os.path.isdir(d) else ():
+        m = re.fullmatch(r"part-(\d{15})(-v\d+)?\.parquet", f)
+        if m:
+            out.append((int(m.group(1)), os.path.join(d, f)))
+        elif f.startswith(".tmp-"):
+            _remove(os.path.join(d, f))
+    return sorted(out)
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _usable_cores():
+    from .parallel import usable_cores
+    return usable_cores()
+
+
+def _make_dir(path: str) -> None:
+    default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.isfile(path):
+        raise InputError(f"--out: {path} is a file (give a directory for the result, or a "
+                         f"name ending in .json for the summary alone)")
+    if os.path.isdir(path):
+        if os.listdir(path):
+            hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
+            raise InputError(f"--out: {path} exists and is not empty{hint}")
+    elif not os.path.isdir(parent):
+        if os.path.abspath(parent) == os.path.abspath(default_root):
+            try:
+                os.makedirs(parent, exist_ok=True)
+            except OSError as exc:
+                raise InputError(f"--out: cannot create {parent}: {exc.strerror}") from None
+        else:
+            raise InputError(f"--out: directory {parent} does not exist")
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".tmp-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"--out: cannot write in {path}: {exc.strerror}") from None
+
+
+def _is_result(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "provenance.json"))
+
+
+def _read_json(path: str, what: str):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise InputError(f"{what}: {path} is missing") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{what}: cannot read {path}: {exc}") from None
+
+
+def read_provenance(path: str, what: str = "result") -> dict:
+    """provenance.json of a result directory, or one line saying why ``path`` is not one."""
+    if not os.path.isdir(path):
+        raise InputError(f"{what} {path}: not a directory")
+    if not _is_result(path):
+        raise InputError(f"{what} {path}: not a result directory (no provenance.json)")
+    prov = _read_json(os.path.join(path, "provenance.json"), what)
+    if not isinstance(prov, dict) or prov.get("format") != FORMAT:
+        raise InputError(f"{what} {path}: provenance.json is not a momojan-sim result's")
+    if prov.get("format_version", 0) > FORMAT_VERSION:
+        raise InputError(f"{what} {path}: written by a newer momojan-sim (format "
+                         f"{prov.get('format_version')})")
+    return prov
+
+
+def is_result_dir(path: str) -> bool:
+    return os.path.isdir(path) and _is_result(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Extras: histograms, example games, trajectories, merged over chunks in order
+# ---------------------------------------------------------------------------------------------
+
+class Extras:
+    EXAMPLES = 3
+
+    def __init__(self):
+        self.hist: dict = {}
+        self.examples: list | None = None
+        self.trajectories: list | None = None
+
+    def add(self, e: dict | None) -> None:
+        if not e:
+            return
+        for name, per_variant in e.get("hist", {}).items():
+            arr = np.asarray(per_variant, np.int64)
+            self.hist[name] = arr if name not in self.hist else self.hist[name] + arr
+        if e.get("examples"):
+            if self.examples is None:
+                self.examples = [[list(m) for m in v] for v in e["examples"]]
+            else:
+                for mine, theirs in zip(self.examples, e["examples"]):
+                    for m, t in zip(mine, theirs):
+                        m.extend(t[:max(0, self.EXAMPLES - len(m))])
+        if e.get("trajectories"):
+            self.trajectories = e["trajectories"]
+
+    def to_json(self, family, catalogue, v: int = 0) -> dict:
+        out = {"distributions": {}, "examples": {}, "trajectories": []}
+        for name, arr in self.hist.items():
+            what, per, _ = family.HISTOGRAMS[name]
+            out["distributions"][name] = {"what": what, "per": per, "counts": arr[v].tolist(),
+                                          "last_bin_is_at_least": int(arr.shape[1] - 1)}
+        if self.examples is not None:
+            out["examples"] = {m.name: g for m, g in zip(catalogue, self.examples[v]) if g}
+        if self.trajectories:
+            out["trajectories"] = self.trajectories[v]
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a result back
+# ---------------------------------------------------------------------------------------------
+
+class Result:
+    """A saved result: ``summary``, ``provenance`` (dicts), ``games`` and ``rounds`` tables
+    (pandas DataFrames when pandas is installed, else dicts of numpy arrays; ``rounds`` is None
+    without --records)."""
+
+    def __init__(self, path, summary, provenance, games, rounds):
+        self.path, self.summary, self.provenance = path, summary, provenance
+        self.games, self.rounds = games, rounds
+
+    @property
+    def complete(self) -> bool:
+        return self.provenance.get("status") == "complete"
+
+    def __repr__(self):
+        return (f"Result({self.path!r}, kind={self.provenance.get('kind')!r}, "
+                f"status={self.provenance.get('status')!r})")
+
+
+def read_table(d: str, as_pandas: bool | None = None):
+    """The Parquet parts in ``d`` as one table (None when there is none)."""
+    parts = _parts(d)
+    if not parts:
+        return None
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = pa.concat_tables([pq.read_table(p) for _, p in parts])
+    if as_pandas is None:
+        try:
+            import pandas  # noqa: F401
+            as_pandas = True
+        except ImportError:
+            as_pandas = False
+    if as_pandas:
+        return table.to_pandas()
+    return {name: table.column(name).to_numpy() for name in table.column_names}
+
+
+def load(path: str, pandas: bool | None = None) -> Result:
+    """Open a result directory: summary, provenance and the tables (numpy, or pandas)."""
+    prov = read_provenance(path)
+    sp = os.path.join(path, "summary.json")
+    summary = _read_json(sp, "result") if os.path.isfile(sp) else None
+    return Result(path, summary, prov, read_table(os.path.join(path, "games"), pandas),
+                  read_table(os.path.join(path, "rounds"), pandas))
+
+
+def saved_sums(path: str) -> MomentSums | None:
+    """The merged per-chunk sums of a result (what a paired comparison of two saved runs
+    needs: per-game components of every metric and their cross products)."""
+    rd = ResultDir(path, None, {"options": {}})
+    sums = None
+    for start, p in rd._chunk_files():
+        if (sums.n if sums else 0) != start:
+            break
+        s = MomentSums.from_json(_read_json(p, "result")["sums"])
+        sums = s if sums is None else sums.merge(s)
+    return sums
+
+
+# ---------------------------------------------------------------------------------------------
+# One call for commands that do not stream chunks through run_study (e.g. tournament)
+# ---------------------------------------------------------------------------------------------
+
+def save_result(family, kind: str, scenarios, seed: int, games: int, summary: dict, *,
+                out: str | None = None, options: dict | None = None, workers: int = 0,
+                seconds: float | None = None, rounds: int = 0, labels=None,
+                report: bool = True) -> str:
+    """Write a complete result directory in one go and return its path.
+
+    ``out`` (None: ``results/<first scenario's name>-<UTC time>``), ``kind`` ("tournament",
+    ...), the scenarios played (their resolved YAML, rules hashes and seats go to the directory
+    and provenance.json), the ``summary`` (JSON data: summary.json), ``seconds`` and ``rounds``
+    (rounds/s in provenance.json). The report (report.md/.html) is drawn when ``report`` and
+    the kind has a renderer; bad paths raise :class:`simcore.errors.InputError` before writing.
+    """
+    path = out or default_dir(f"{kind}-{scenarios[0].name}" if kind != "run"
+                              else scenarios[0].name)
+    rd = ResultDir.create(path, family, kind, scenarios, seed, games, dict(options or {}),
+                          workers, labels=labels)
+    rd.games_done, rd.rounds = games, rounds
+    rd.finish({"kind": kind, **summary}, seconds or 0.0, workers)
+    if report:
+        try:
+            from .report_html import render
+            render(path)
+        except Exception:  # noqa: BLE001  the numbers are saved; the report can be redrawn
+            pass
+    return path
