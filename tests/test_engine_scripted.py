@@ -147,3 +147,48 @@ def test_draw_settlement_rounding(rounding, paid):
     rec = np.zeros_like(np.zeros(64, np.int64))
     got = _finish_draw(rs, t.sim.ra, t.sim.T, rec)
     assert got == paid and rec[RF_WINNER] == 0
+
+
+# --- furiten (spec §6): own discards block ron, not tsumo; momo exempt both ways -------------
+
+def _furiten_riichi(t, seat0_hand, stock, second):
+    """Seat 1 draws 4i, Kais 123l and 567o, and declares riichi discarding 4i: it now waits on
+    1i/4i (and momo 1m/4m) with 4i in its own discards. Seat 0 then discards ``second``."""
+    wall = t.wall(seat0_hand, "1l2l3l 2i3i 9o9i", "5l", stock=stock)
+    seat0 = [DRAW, discard("6l"), DRAW, discard(second)]
+    seat1 = [DRAW, t.kai("123l"), DRAW_THREE, t.kai("567o"), discard("4i", riichi=True)]
+    return wall, seat0, seat1
+
+
+@pytest.mark.parametrize("furiten, second, may_ron", [
+    (True, "1i", False),    # a winning card (4i) lies in its own discards
+    (True, "1m", True),     # momo may always be ronned
+    (False, "1i", True),    # furiten.enabled: false
+])
+def test_furiten_blocks_ron(furiten, second, may_ron):
+    t = table(**{"furiten.enabled": furiten})
+    wall, seat0, seat1 = _furiten_riichi(t, "1i 1m 6l 7l 8o 9l 8l", "5m 4i 6o7o5o 6m", second)
+    if may_ron:
+        _, rec, _ = t.play(wall, seat0, seat1 + [RON])
+        assert rec[RF_OUTCOME] == OUT_RON and rec[RF_WINNER] == 1
+    else:
+        with pytest.raises(AssertionError, match=ILLEGAL):
+            t.play(wall, seat0, seat1 + [RON])
+
+
+def test_furiten_player_may_tsumo():
+    t = table()
+    wall, seat0, seat1 = _furiten_riichi(t, "4l 1m 6l 7l 8o 9l 8l", "5m 4i 6o7o5o 6m 1i", "4l")
+    _, rec, _ = t.play(wall, seat0, seat1 + [DRAW, TSUMO])
+    assert rec[RF_OUTCOME] == OUT_TSUMO and rec[RF_WINNER] == 1
+
+
+def test_momo_in_own_discards_never_causes_furiten():
+    """Seat 1 riichis discarding 1m (a momo it could use as 1i): its momo discard does not make it
+    furiten, so it may ron 1i."""
+    t = table()
+    wall = t.wall("1i 4l 6l 7l 8o 9l 8l", "1l2l3l 2i3i 9o9i", "5l", stock="5m 1m 6o7o5o 6m")
+    seat0 = [DRAW, discard("6l"), DRAW, discard("1i")]
+    seat1 = [DRAW, t.kai("123l"), DRAW_THREE, t.kai("567o"), discard("1m", riichi=True), RON]
+    _, rec, _ = t.play(wall, seat0, seat1)
+    assert rec[RF_OUTCOME] == OUT_RON and rec[RF_WINNER] == 1
