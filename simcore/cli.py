@@ -11,6 +11,7 @@ import tempfile
 
 import click
 
+from .backends import backend_options
 from .cli_study import cli_errors, register as _register_study
 from .errors import InputError
 
@@ -248,6 +249,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
               "[1,000,000].")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @cli_errors
+@backend_options
 def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, debug,
         target_ci, target_metric, max_games, quiet):
     """Play games of SCENARIO between its two seats, summarise them and keep the result.
@@ -271,7 +273,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
                 or target_ci or max_games or target_metric:
             raise InputError("--resume DIR takes the scenario and settings from DIR: give no "
                              "SCENARIO, --out, --games, --seed, --records or --target-* with it")
-        sink = ResultDir.reopen(resume, family)
+        sink = ResultDir.reopen(resume, family, "run")
         if sink.prov["kind"] != "run":
             raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
                              f"momojan-sim {sink.prov['kind']} --resume)")

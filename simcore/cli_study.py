@@ -15,6 +15,7 @@ import time
 
 import click
 
+from .backends import backend_options
 from .errors import InputError
 
 TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric ({what}) is at "
@@ -46,10 +47,20 @@ def cli_errors(fn):
             fail(str(exc))
         except KeyboardInterrupt:
             Progress.clear_line()
-            click.echo("momojan-sim: interrupted", err=True)
+            click.echo("momojan-sim: interrupted" + _resume_hint(), err=True)
             sys.exit(130)
 
     return wrapper
+
+
+def _resume_hint() -> str:
+    """Where the saved chunks of an interrupted result directory are, and how to finish it."""
+    res = sys.modules.get("simcore.results")
+    rd = getattr(res, "ACTIVE", None) if res else None
+    if rd is None or rd.prov.get("status") == "complete" or rd.family is None:
+        return ""
+    return (f" ({rd.games_done} games saved in {rd.path}; finish with momojan-sim "
+            f"{rd.prov['kind']} --resume {rd.path})")
 
 
 class Progress:
@@ -234,6 +245,7 @@ def _with_common(fn):
 @click.option("--no-pairing", is_flag=True,
               help="Give B independent randomness (to see what the pairing buys).")
 @cli_errors
+@backend_options
 def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, target_metric,
             as_json, quiet, out, no_save, records, resume, margins, target_ci, no_pairing):
     """Compare rule variant B with A on the same deals: every metric's difference with a 95%
@@ -298,7 +310,7 @@ def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, 
         if any(refs) or out or no_save:
             raise InputError(f"--resume DIR takes the scenarios and settings from DIR: give no "
                              f"{' or '.join(what)}, --out or --no-save with it")
-        sink = ResultDir.reopen(resume, fam)
+        sink = ResultDir.reopen(resume, fam, kind)
         if sink.prov["kind"] != kind:
             raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
                              f"momojan-sim {sink.prov['kind']} --resume)")
@@ -427,6 +439,7 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
 @click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
               help=TARGET_HELP.format(what="the widest difference from the base"))
 @cli_errors
+@backend_options
 def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_games,
           target_metric, as_json, quiet, out, no_save, records, resume, target_ci):
     """Every combination of --set values, each compared with SCENARIO on common random numbers.

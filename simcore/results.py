@@ -149,10 +149,15 @@ def default_dir(name: str, root: str | None = None) -> str:
 # The directory
 # ---------------------------------------------------------------------------------------------
 
+ACTIVE = None   # the ResultDir being written in this process (for the Ctrl-C line)
+
+
 class ResultDir:
     """A result directory being written (a study's ``sink``, see :func:`simcore.study.run_study`)."""
 
     def __init__(self, path: str, family, provenance: dict):
+        global ACTIVE
+        ACTIVE = self
         self.path = path
         self.family = family
         self.prov = provenance
@@ -210,9 +215,12 @@ class ResultDir:
         return self
 
     @classmethod
-    def reopen(cls, path: str, family) -> "ResultDir":
-        """An incomplete result directory, for ``--resume``."""
+    def reopen(cls, path: str, family, kind: str) -> "ResultDir":
+        """An incomplete result directory of command ``kind``, for ``--resume``."""
         prov = read_provenance(path, "--resume")
+        if prov["kind"] != kind:
+            raise InputError(f"--resume {path}: a {prov['kind']} result (resume it with "
+                             f"momojan-sim {prov['kind']} --resume {path})")
         if prov["status"] == "complete":
             raise InputError(f"--resume {path}: this result is already complete "
                              f"(momojan-sim show {path})")

@@ -1,0 +1,121 @@
+"""A killed or interrupted multi-worker run leaves whole chunks, marked incomplete; --resume
+finishes it to the numbers of an uninterrupted run (issue 10 item 4)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from simcore.cli import main
+
+CLI = [sys.executable, "-c", "from simcore.cli import main; main()"]
+ARGS = ["new_edition", "--games", "10000", "--seed", "11", "--workers", "2", "--quiet"]
+
+
+def _run(args, **kw):
+    return subprocess.run(CLI + args, capture_output=True, text=True, timeout=900, **kw)
+
+
+def _summary(d):
+    with open(os.path.join(d, "summary.json")) as f:
+        return json.load(f)
+
+
+def _provenance(d):
+    with open(os.path.join(d, "provenance.json")) as f:
+        return json.load(f)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    d = str(tmp_path_factory.mktemp("ref") / "run")
+    r = _run(["run", *ARGS, "--out", d, "--records"])
+    assert r.returncode == 0, r.stderr
+    return d
+
+
+def _kill_after_chunks(d, sig, chunks=2):
+    """Start the run in its own session, wait until ``chunks`` chunks are saved, send ``sig``
+    (SIGKILL: to the parent alone, as a crash or the OOM killer would; SIGINT: to the group,
+    as a terminal's Ctrl-C)."""
+    p = subprocess.Popen(CLI + ["run", *ARGS, "--out", d, "--records"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            done = [f for f in os.listdir(os.path.join(d, "chunks"))
+                    if f.endswith(".json") and not f.startswith(".")] if os.path.isdir(os.path.join(d, "chunks")) else []
+            if len(done) >= chunks or p.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert p.poll() is None, "the run ended before it could be interrupted"
+        if sig == signal.SIGKILL:
+            os.kill(p.pid, signal.SIGKILL)
+            p.wait(timeout=30)
+            # the workers outlive a killed parent holding its pipes: stop them, then read
+            os.killpg(p.pid, signal.SIGKILL)
+        else:
+            os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # orphaned workers of a killed parent
+        except ProcessLookupError:
+            pass
+    return p.returncode, err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_interrupted_run_resumes_to_identical_numbers(reference, tmp_path, sig):
+    d = str(tmp_path / "run")
+    rc, err = _kill_after_chunks(d, sig)
+    if sig == signal.SIGINT:
+        assert rc == 130
+        assert len(err.splitlines()) == 1 and "--resume" in err and d in err, err
+    else:
+        assert rc == -signal.SIGKILL
+    prov = _provenance(d)
+    assert prov["status"] == "incomplete"
+    assert not os.path.exists(os.path.join(d, "summary.json"))
+    saved = sorted(f for f in os.listdir(os.path.join(d, "chunks")) if f.endswith(".json")
+                   and not f.startswith("."))
+    assert 2 <= len(saved) < 5
+    # whole chunks only: every saved chunk JSON is complete and in order from game 0
+    starts = [json.load(open(os.path.join(d, "chunks", f)))["start"] for f in saved]
+    assert starts == [2000 * i for i in range(len(saved))]
+
+    r = _run(["run", "--resume", d, "--quiet", "--workers", "2"])
+    assert r.returncode == 0, r.stderr
+    assert _provenance(d)["status"] == "complete"
+    assert _summary(d) == _summary(reference)
+    # the tables too: the same games and rounds, once each
+    from simcore import results
+    a, b = results.load(d, pandas=False), results.load(reference, pandas=False)
+    for t in ("games", "rounds"):
+        ta, tb = getattr(a, t), getattr(b, t)
+        assert list(ta) == list(tb)
+        for col in ta:
+            assert (ta[col] == tb[col]).all(), (t, col)
+    assert len(a.games["game"]) == 10000
+
+
+def test_resume_refusals(reference, tmp_path):
+    def one_line(args, *frags):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2, r.output
+        lines = r.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("momojan-sim: error: "), r.output
+        for f in frags:
+            assert f in lines[0], lines[0]
+    one_line(["run", "--resume", reference], "already complete")
+    one_line(["run", "--resume", str(tmp_path)], "not a result directory")
+    one_line(["run", "--resume", str(tmp_path / "nope")], "not a directory")
+    one_line(["run", "new_edition", "--resume", reference], "give no SCENARIO")
+    one_line(["compare", "--resume", reference], "a run result")
+    one_line(["run"], "missing argument SCENARIO")
