@@ -148,7 +148,6 @@ class ChunkRunner:
         A generator: results arrive as soon as they and all earlier ones are done. Stopping
         early (``break``) waits for the chunks already handed out, so the runner stays usable.
         """
-        tasks = list(tasks)
         if not self._procs:
             for t in tasks:
                 r = fn(t)
@@ -156,20 +155,31 @@ class ChunkRunner:
                     progress(t, r)
                 yield r
             return
-        n = len(tasks)
+        # Tasks are drawn lazily (a generator of a billion chunks costs nothing up front).
+        it = iter(tasks)
+        exhausted = False
         idle = list(self._conns)
         busy: dict = {}
+        sent: dict = {}
         done: dict = {}
         next_send = next_yield = 0
         clean = False
         try:
-            while next_yield < n:
+            while True:
                 limit = next_yield + _LOOKAHEAD_PER_WORKER * len(self._conns)
-                while idle and next_send < n and next_send < limit:
+                while idle and not exhausted and next_send < limit:
+                    try:
+                        t = next(it)
+                    except StopIteration:
+                        exhausted = True
+                        break
                     c = idle.pop()
-                    c.send((next_send, fn, tasks[next_send]))
+                    c.send((next_send, fn, t))
                     busy[c] = next_send
+                    sent[next_send] = t
                     next_send += 1
+                if not busy:  # nothing out and nothing left to send: every result was yielded
+                    break
                 for c in wait(list(busy)):
                     try:
                         kind, i, payload = c.recv()
@@ -186,7 +196,9 @@ class ChunkRunner:
                 while next_yield in done:
                     r = done.pop(next_yield)
                     if progress:
-                        progress(tasks[next_yield], r)
+                        progress(sent.pop(next_yield), r)
+                    else:
+                        sent.pop(next_yield)
                     next_yield += 1
                     yield r
             clean = True

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .parallel import ChunkRunner, clamp_workers
+from .backends import selected_runner
+from .parallel import clamp_workers
 from .stats import MomentSums, Z95, difference, games_for_half_width, ratio
 
 CHUNK_GAMES = 2000
@@ -101,7 +102,7 @@ def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool =
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
               target: Target | None = None, max_games: int | None = None, debug: bool = False,
               progress=None, notice=None, chunk_games: int = CHUNK_GAMES,
-              sink=None) -> StudyResult:
+              sink=None, runner=None) -> StudyResult:
     """Play ``games`` games of every variant (or, with ``target``, batches until the target
     half-width or ``max_games``) and return the merged sums.
 
@@ -135,11 +136,13 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             stop = saved_stop or stop
         else:
             sink.batch(stop)
-    with ChunkRunner(n_workers) as runner:
+    # runner: a factory like ChunkRunner (simcore.backends); None = the one --backend selected.
+    with (runner or selected_runner())(n_workers) as runner:
         while True:
-            tasks = [ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,
+            # Lazy: the runners draw tasks as workers free up (memory does not grow with games).
+            tasks = (ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,
                                round_records)
-                     for s in range(sums.n, stop, chunk_games)]
+                     for s in range(sums.n, stop, chunk_games))
 
             def tick(task, res, planned=stop):
                 if progress:

@@ -1,0 +1,155 @@
+"""Chunks as Ray tasks: the same interface as :class:`simcore.parallel.ChunkRunner`.
+
+Each chunk (fixed game indices in, its sums out: a pure function) is one Ray task, declared
+with ``max_retries``: when the worker process or node running it dies, Ray runs the chunk again
+elsewhere, and since the chunk depends on its task alone the retry returns the same sums. A chunk
+counts once, when its result is collected; results are yielded in chunk order, so the caller
+merges exactly what the local backend merges, and a scenario and seed give identical numbers on
+both backends, whatever the number of nodes or workers.
+
+``address=None`` starts a private local Ray instance with ``workers`` CPUs (stopped on exit);
+``address="auto"`` or ``"HOST:PORT"`` joins a running cluster (``ray start --head`` ...), whose
+nodes must have this package installed (the same version: tasks refer to the chunk function
+by its module).
+
+At most ``window`` chunks are in flight (by default twice the cluster's CPUs), and tasks are
+drawn lazily from the iterable given to :meth:`RayRunner.map`, so memory does not grow with
+the number of chunks.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from ..parallel import WorkerError
+
+DEFAULT_MAX_RETRIES = 5
+
+
+def _probe(address: str, timeout: float = 5.0):
+    """A HOST:PORT nobody listens on is one line at once (Ray itself retries for minutes)."""
+    import socket
+
+    from ..errors import InputError
+    if address in ("auto", "local") or "://" in address:
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise InputError(f"--address {address}: expected HOST:PORT or auto")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise InputError(f"--address {address}: no Ray head answers there "
+                         f"({exc.strerror or exc}); start one with `ray start --head --port "
+                         f"{port}`") from None
+
+
+class RayRunner:
+    def __init__(self, workers: int = 0, *, address: str | None = None,
+                 max_retries: int = DEFAULT_MAX_RETRIES, window: int | None = None):
+        self.workers = workers
+        self.address = address
+        self.max_retries = max_retries
+        self.window = window
+        self._started = False
+        self._remote: dict = {}
+
+    # -- life cycle -------------------------------------------------------------------------
+    def __enter__(self):
+        import ray
+
+        os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
+        if not ray.is_initialized():
+            common = dict(log_to_driver=False, logging_level=logging.ERROR,
+                          configure_logging=True)
+            if self.address:
+                _probe(self.address)
+                try:
+                    ray.init(address=self.address, **common)
+                except (ConnectionError, RuntimeError, ValueError) as exc:
+                    from ..errors import InputError
+                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                    raise InputError(f"--address {self.address}: no Ray cluster could be "
+                                     f"joined ({first})") from None
+            else:
+                from ..parallel import usable_cores
+                ray.init(num_cpus=max(1, self.workers or usable_cores()),
+                         include_dashboard=False, **common)
+            self._started = True
+        if self.window is None:
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            self.window = max(2, 2 * cpus)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close()
+        return False
+
+    def close(self):
+        if self._started:
+            import ray
+            ray.shutdown()
+            self._started = False
+
+    terminate = close
+
+    # -- work -----------------------------------------------------------------------------------
+    def _remote_fn(self, fn):
+        import ray
+        r = self._remote.get(fn)
+        if r is None:
+            # num_cpus=1: one chunk per CPU; max_retries: rerun a chunk whose worker died
+            # (system failures only; an exception raised by the chunk is not retried).
+            r = self._remote[fn] = ray.remote(num_cpus=1, max_retries=self.max_retries)(fn)
+        return r
+
+    def map(self, fn, tasks, progress=None):
+        """Yield ``fn(task)`` for every task, in task order; ``progress(task, result)`` after
+        each. Stopping early (``break``) or an exception cancels the chunks still out."""
+        import ray
+        from ray.exceptions import RayTaskError, RayError
+
+        remote = self._remote_fn(fn)
+        it = iter(tasks)
+        out: dict = {}       # ObjectRef -> chunk number
+        sent: dict = {}      # chunk number -> task
+        done: dict = {}      # chunk number -> result
+        next_send = next_yield = 0
+        exhausted = False
+        try:
+            while True:
+                while not exhausted and next_send - next_yield < self.window:
+                    try:
+                        t = next(it)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    out[remote.remote(t)] = next_send
+                    sent[next_send] = t
+                    next_send += 1
+                if not out:
+                    break
+                ready, _ = ray.wait(list(out), num_returns=1)
+                for ref in ready:
+                    i = out.pop(ref)
+                    try:
+                        done[i] = ray.get(ref)
+                    except RayTaskError as exc:   # the chunk raised: raise it here as itself
+                        raise exc.as_instanceof_cause() from None
+                    except RayError as exc:       # retries exhausted, node lost for good ...
+                        raise WorkerError(f"chunk {i} failed on Ray: {type(exc).__name__}: "
+                                          f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''}") from None
+                while next_yield in done:
+                    r = done.pop(next_yield)
+                    t = sent.pop(next_yield)
+                    if progress:
+                        progress(t, r)
+                    next_yield += 1
+                    yield r
+        finally:
+            for ref in out:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:
+                    pass
