@@ -10,11 +10,11 @@ from .cards import card_emoji, card_str, format_cards, kinds_from_mask
 from .engine import (
     END_REASON_NAMES, EV_CHI, EV_DISCARD, EV_DRAW, EV_DRAW_THREE, EV_EXHAUSTIVE, EV_GAME_END,
     KAN_KIND_NAMES, EV_KAI, EV_KAN, EV_PON, EV_REPLACEMENT, EV_RON, EV_ROUND_END, EV_ROUND_START, EV_TSUMO,
-    GF_ROUNDS, OUT_DRAW, RF_DORA, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SET_BONUS,
+    GF_ROUNDS, OUT_DRAW, RF_DORA, RF_DOUBLED, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SET_BONUS,
     RF_SUBTOTAL, RF_YAKU_BITS,
 )
-from .metrics import CATALOGUE, SLOT_NAMES, game_values
-from .rules_array import YAKU_KEYS
+from .metrics import CATALOGUE, game_values
+from .yaku_conditions import score_slot_names
 
 
 def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, v: int = 0,
@@ -163,8 +163,10 @@ def replay_text(scenario, seed: int, game: int, events: np.ndarray, batch, rows)
         elif typ == EV_ROUND_END:
             rec = batch.rounds[round_no]
             if rec[RF_OUTCOME] != OUT_DRAW:
-                yk = [SLOT_NAMES[i] for i in range(len(SLOT_NAMES)) if (int(rec[RF_YAKU_BITS]) >> i) & 1]
-                pts = {n: scenario.get(f"scoring.yaku.{n}.points") if n in YAKU_KEYS
+                slots = score_slot_names(scenario)  # designer-added yaku included
+                yk = [slots[i] for i in range(len(slots)) if (int(rec[RF_YAKU_BITS]) >> i) & 1]
+                table = scenario.get("scoring.yaku")
+                pts = {n: table[n]["points"] if n in table
                        else scenario.get(f"scoring.set_count_bonus.{n}") for n in yk}
                 out.append("   yaku: " + ", ".join(f"{n} {p}" for n, p in pts.items())
                            + f"; bonuses: dora {rec[RF_DORA]}, ron {rec[RF_RON_BONUS]}, "
