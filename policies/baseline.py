@@ -1,7 +1,8 @@
 """``baseline``: wins whenever it can, otherwise keeps its hand as close to tenpai as it cheaply can.
 
 - Ron and tsumo whenever offered.
-- Never calls Pon or Chi (nor open kan). It does Kai a complete set whenever it can: a hand with
+- Never calls Pon or Chi (nor open kan). Old edition: a closed or added kan whenever offered.
+  It does Kai a complete set whenever it can: a hand with
   nothing revealed can never win (spec §5), so a bot that never revealed would never win at all.
   After a Kai it draws three only when discarding instead would leave a hand too small to win with
   its revealed sets (a smaller hand is closer to tenpai). It declares riichi whenever it may (often
@@ -18,8 +19,8 @@ import numpy as np
 
 from simcore.bits import popcount
 from simcore.momojan.actions import (
-    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, OBS_HAND, OBS_OWN_N_REVEALED,
-    OBS_OWN_REVEALED, OBS_TENPAI_CHECKED, RON, TSUMO,
+    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_CLOSED, KAN_OPEN, OBS_HAND,
+    OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_TENPAI_CHECKED, RON, TSUMO,
 )
 from simcore.momojan.cards import (
     N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_BITS, PICTURE_FIELD, PICTURE_SHIFT,
@@ -93,6 +94,13 @@ def baseline_policy(obs, mask, params, rng, core, ra):
         return TSUMO
     if mask[DRAW]:
         return DRAW
+    # A closed or added kan (old edition) whenever offered: a set, a replacement draw, a kan yaku.
+    for a in range(KAN_CLOSED, KAN_OPEN):
+        if mask[a]:
+            return a
+    for a in range(KAN_ADDED, mask.shape[0]):
+        if mask[a]:
+            return a
     for a in range(KAI, CALL):
         if mask[a]:
             return a

@@ -192,3 +192,25 @@ def test_momo_in_own_discards_never_causes_furiten():
     seat1 = [DRAW, t.kai("123l"), DRAW_THREE, t.kai("567o"), discard("1m", riichi=True), RON]
     _, rec, _ = t.play(wall, seat0, seat1)
     assert rec[RF_OUTCOME] == OUT_RON and rec[RF_WINNER] == 1
+
+
+def test_win_right_after_kai_on_a_kan_replacement_is_rinshan():
+    """Review finding: after a kan's replacement draw, a Kai that completes the hand may win
+    (win_right_after_kai) and the win is rinshan, offered as it is scored. Seat 0: draw 6l, Kai
+    234o, draw three 7l8l9l, closed kan of the 5s, replacement 9i, Kai 678l: 9l 9i is the head."""
+    t = table("old_edition", win_right_after_kai=True, **{"scoring.yaku.kan.enabled": False})
+    wall = t.wall("2o3o4o 5m5l5o5i", "1z2z3z 2i3i 6i 8i", "3z", dead="9i", stock="6l 7l8l9l")
+    seat0 = [DRAW, t.kai("234o"), DRAW_THREE, kan_closed("5m"), t.kai("678l"), TSUMO]
+    _, rec, _ = t.play(wall, seat0, [])
+    assert rec[RF_OUTCOME] == OUT_TSUMO and rec[RF_WINNER] == 0
+    from simcore.momojan.rules_array import Y_RINSHAN
+    assert (rec[RF_YAKU_BITS] >> Y_RINSHAN) & 1
+
+
+def test_baseline_declares_a_kan_when_offered():
+    """Review finding: no bot ever declared a kan, so old-edition runs had no kan, rinshan or kan
+    yaku. Seat 1 (baseline) holds three dogs and draws the fourth."""
+    t = table("old_edition")
+    wall = t.wall("2i 3i 5i 7i 2o 8o 9l", "1z1z1z 5l 7m 3o 9i", "9o", stock="4i 1z")
+    _, rec, _ = t.play(wall, [DRAW, discard("2i")], [-1, -1, -1])
+    assert rec[RF_KAN1] == 1

@@ -11,6 +11,10 @@ What this implementation simplifies:
 - An added kan counts for the draw settlement and kibidango as the kind of set it was added to
   (onto a Kai set: Kai-kind; onto a Pon: call-kind).
 - A player in riichi may not kan. Mistaken calls and penalties are not modelled.
+- Rank-1 stand-ins in kans (``kan.rank1_stand_ins``): a closed sun/moon kan needs one real copy,
+  the stand-ins go in a fixed order (lemon, mikan, ichigo, momo last); an open kan needs the
+  discard to be the picture itself (a discarded rank-1 card is not taken as a stand-in for it),
+  and an added kan onto a revealed ``1l 1o 1i`` takes a fourth rank-1 card only (not a sun or moon).
 - A game stops after ``MAX_ROUNDS`` rounds (end reason ``round_limit``); with the default dealer
   streak rule no game comes near it.
 
@@ -971,8 +975,9 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                 # Pon/Chi, and after a three-card draw only where that may tsumo.
                 drew = drawn_by == PH_AFTER_DRAW or (drawn_by == PH_AFTER_DRAW3
                                                      and ra[RA_TSUMO_AFTER_DRAW3])
+                # After a kan's replacement draw the win is rinshan, offered as it is scored.
                 if ra[RA_WIN_AFTER_KAI] and drew and is_complete(hands[seat], n_rev[seat], core) and \
-                        _tsumo_scores(rs, seat, ra, tables, False):
+                        _tsumo_scores(rs, seat, ra, tables, rinshan):
                     _allow_in(mask, legal, st, TSUMO)
                 _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, core, True)
             _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot, dealer)

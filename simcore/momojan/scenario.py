@@ -278,9 +278,16 @@ def policy_specs() -> dict:
     return POLICY_SPECS
 
 
+def _bound(v: int) -> str:
+    """2^64-1 rather than 18446744073709551615 for the machine-word limits."""
+    if v >= 2**32 and (v + 1) & v == 0:
+        return f"2^{v.bit_length()}-1"
+    return str(v)
+
+
 def _int_range(f: Field) -> str:
     if f.min is not None and f.max is not None:
-        return f"an integer {f.min}..{f.max}"
+        return f"an integer {f.min}..{_bound(f.max)}"
     if f.min is not None:
         return f"an integer >= {f.min}"
     return "an integer"
