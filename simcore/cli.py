@@ -174,13 +174,66 @@ def validate(files):
 @input_errors_exit_2
 def show(file):
     """Print the fully resolved scenario (after extends, defaults filled in) as YAML, each value
-    with its tag ([R] rulebook, [I] interpretation, reconstructed [X]) and meaning as a comment."""
+    with its tag ([R] rulebook, [I] interpretation, reconstructed [X]) and meaning as a comment.
+
+    Given a result directory, print its summary (the table `run` printed; JSON of compare and
+    sweep results) and where it came from."""
     from .momojan import scenario
     from .momojan.scenario_yaml import annotated_yaml
+    from .results import is_result_dir
 
+    if is_result_dir(file):
+        click.echo(_show_result(file))
+        return
     sc = scenario.load(file)
     title = f"{sc.name}: resolved from {sc.path}" if sc.path else sc.name
     click.echo(annotated_yaml(sc.to_dict(), title=title), nl=False)
+
+
+def _show_result(path):
+    from .report_html import family_of
+    from .results import load
+
+    res = load(path)
+    prov = res.provenance
+    fam = family_of(prov)
+    head = (f"{path}: {prov['kind']}, {prov['status']}, {prov.get('games_played'):,} games, "
+            f"seed {prov['seed']}, {prov['started_utc']} .. {prov.get('finished_utc') or '-'}; "
+            f"{prov['command_line']}")
+    if res.summary is None:
+        return (head + f"\nincomplete: no summary yet (finish it with momojan-sim "
+                       f"{prov['kind']} --resume {path})")
+    if prov["kind"] == "run":
+        body = fam.summary_text(res.summary)
+    elif prov["kind"] == "compare":
+        from .compare import VERDICTS
+        s = res.summary
+        lines = [f"compare {s['a']} (a) with {s['b']} (b): {s['games']} games, "
+                 f"{'paired' if s['paired'] else 'independent'}"]
+        cat = {m.name: m for m in fam.CATALOGUE}
+        from .compare import sentence
+        for n, r in s["metrics"].items():
+            if r["verdict"] in VERDICTS[:1]:
+                lines.append("- " + sentence(dict(r, metric=n), cat[n], s["b"]))
+        body = "\n".join(lines)
+    else:
+        body = json.dumps(res.summary, indent=1)[:20000]
+    return head + "\n\n" + body
+
+
+@main.command()
+@click.argument("directory", metavar="DIR")
+@input_errors_exit_2
+def report(directory):
+    """(Re)draw the report of a result directory: report.md (figures in figures/) and a
+    self-contained report.html (images inline)."""
+    from .report_html import render
+    from .results import read_provenance
+
+    read_provenance(directory, "report")
+    html_path, md_path = render(directory)
+    click.echo(html_path)
+    click.echo(md_path)
 
 
 @main.command("scenarios")
@@ -315,7 +368,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     text = json.dumps(summary)
     # Print first: if --out fails after all, the finished run is still on the screen.
     click.echo(text if as_json else family.summary_text(summary))
-    if sink is not None:
+    if sink is not None and not quiet:
         notice(f"saved {sink.path}/ (report: {os.path.join(sink.path, 'report.html')})")
     if summary_file:
         _write_out(summary_file, text + "\n")

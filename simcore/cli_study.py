@@ -298,7 +298,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         click.echo(json.dumps(data))
     else:
         click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha))
-    _saved_note(sink, out, data)
+    _saved_note(sink, out, data, quiet)
 
 
 def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, resume):
@@ -343,7 +343,7 @@ def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, 
 def _finish(fam, sink, kind, data, result, scenarios):
     from .cli import _render_report
     if sink is not None:
-        summary = {"kind": kind, **data, "variants": [
+        summary = {"kind": kind, **data, "per_variant": [
             {"name": sc.name, **sink.extras.to_json(fam, fam.CATALOGUE, v)}
             for v, sc in enumerate(scenarios)]}
         data.clear()
@@ -352,12 +352,12 @@ def _finish(fam, sink, kind, data, result, scenarios):
         _render_report(sink.path, notice)
 
 
-def _saved_note(sink, out, data):
+def _saved_note(sink, out, data, quiet):
     """After the output: where it was saved (or, --out FILE.json, write that file now)."""
     if sink is None and out:
         from .cli import _write_out
         _write_out(out, json.dumps(data) + "\n")
-    if sink is not None:
+    if sink is not None and not quiet:
         import os
         notice(f"saved {sink.path}/ (report: {os.path.join(sink.path, 'report.html')})")
 
@@ -487,7 +487,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
         click.echo(json.dumps(data))
     else:
         click.echo(sweep_text(result, fam.CATALOGUE, labels, rows, names, alpha))
-    _saved_note(sink, out, data)
+    _saved_note(sink, out, data, quiet)
 
 
 @click.command()

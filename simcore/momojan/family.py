@@ -177,3 +177,15 @@ def kernels_cached() -> bool:
             if os.path.getmtime(f) >= mtime:
                 return True
     return False
+
+
+def values_from_tables(games_cols: dict, rounds_cols: dict):
+    """Per-game numerators and denominators of the catalogue (int64[n, k] each) from a chunk's
+    saved per-game and per-round tables (what pairs two saved runs game by game)."""
+    import numpy as np
+    from .engine import GAME_FIELDS, ROUND_FIELDS
+    from .metrics import game_values
+    games = np.stack([np.asarray(games_cols[f], np.int64) for f in GAME_FIELDS], axis=1)
+    rounds = np.stack([np.asarray(rounds_cols[f], np.int64) for f in ROUND_FIELDS], axis=1) \
+        if len(rounds_cols[ROUND_FIELDS[0]]) else np.zeros((0, len(ROUND_FIELDS)), np.int64)
+    return game_values(np.asarray(games_cols["game"], np.int64), games, rounds)

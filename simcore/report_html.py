@@ -1,0 +1,578 @@
+"""The report of a result directory: ``report.md`` (figures in ``figures/``) and a self-contained
+``report.html`` (the same figures inline as base64 PNG, no network), drawn with matplotlib (Agg).
+
+Game-agnostic: reads summary.json and provenance.json, and from the family only its metric
+catalogue, its metric groups and how to spell a replay command. ``momojan-sim report DIR``
+redraws it.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import importlib
+import io
+import json
+import os
+
+from .errors import InputError
+from .results import atomic_write, read_provenance
+
+INK = "#1f2430"
+MUTED = "#6b7280"
+GRID = "#e5e7eb"
+ACCENT = "#2563eb"
+FAIR = "#d97706"
+VERDICT_COLOURS = {"different": "#dc2626", "equivalent": "#16a34a", "inconclusive": "#9ca3af",
+                   "never happened": "#d1d5db", "not tested": "#d1d5db"}
+SEAT_COLOURS = ("#2563eb", "#db2777", "#059669")
+MAX_EXAMPLES = 3
+
+
+def family_of(prov: dict):
+    name = prov.get("family", "momojan")
+    try:
+        return importlib.import_module(f"simcore.{name}.family")
+    except ImportError:
+        raise InputError(f"result of an unknown game family {name!r}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update({
+        "font.size": 10, "axes.edgecolor": GRID, "axes.labelcolor": INK, "text.color": INK,
+        "xtick.color": MUTED, "ytick.color": INK, "axes.spines.top": False,
+        "axes.spines.right": False, "axes.grid": True, "grid.color": GRID, "grid.linewidth": 0.8,
+        "axes.axisbelow": True, "figure.dpi": 100, "savefig.dpi": 110,
+        "axes.titleweight": "bold", "axes.titlesize": 11, "axes.titlelocation": "left"})
+    return plt
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight", facecolor="white")
+    _plt().close(fig)
+    return buf.getvalue()
+
+
+def _scale(metric):
+    return (100.0, "%") if metric.is_rate else (1.0, "")
+
+
+def fig_intervals(rows, cat, title):
+    """One strip per metric: the value, its 95% interval, the fair value where there is one."""
+    plt = _plt()
+    rows = [(n, m) for n, m in rows if m.get("value") is not None
+            and not (m["value"] == 0 and m["ci"][1] == 0)]
+    if not rows:
+        return None
+    h = 0.78 * len(rows) + 0.9
+    fig, axes = plt.subplots(len(rows), 1, figsize=(7.6, h), squeeze=False)
+    fig.subplots_adjust(left=0.03, right=0.97, top=1 - 0.75 / h, bottom=0.3 / h, hspace=1.35)
+    for ax, (name, m) in zip(axes[:, 0], rows):
+        k, unit = _scale(cat[name])
+        v, (lo, hi) = m["value"] * k, (m["ci"][0] * k, m["ci"][1] * k)
+        ref = m.get("reference")
+        inside = m.get("contains_reference", True)
+        colour = ACCENT if inside else "#dc2626"
+        span = max(hi - lo, abs(v) * 0.02, 1e-9)
+        left, right = lo - 1.2 * span, hi + 1.2 * span
+        if ref is not None:
+            ax.axvline(ref * k, color=FAIR, lw=1.6, ls="--")
+            left, right = min(left, ref * k - 0.4 * span), max(right, ref * k + 0.4 * span)
+        ax.plot([lo, hi], [0, 0], color=colour, lw=7, alpha=0.3, solid_capstyle="round")
+        ax.plot([v], [0], "o", color=colour, ms=8)
+        ax.set_xlim(left, right)
+        ax.set_yticks([])
+        ax.set_ylim(-1, 1)
+        ax.grid(axis="y", visible=False)
+        for side in ("left", "top", "right"):
+            ax.spines[side].set_visible(False)
+        ax.text(0.0, 1.08, cat[name].description, transform=ax.transAxes, ha="left",
+                va="bottom", fontsize=9.5, fontweight="bold", color=INK)
+        ax.text(1.0, 1.08, f"{_fmt(m['value'], cat[name])}  [{_fmt(m['ci'][0], cat[name])}, "
+                f"{_fmt(m['ci'][1], cat[name])}]" + (f"   fair {_fmt(ref, cat[name])}"
+                                                     if ref is not None else ""),
+                transform=ax.transAxes, ha="right", va="bottom", fontsize=9,
+                color=colour if ref is not None else MUTED)
+        ax.tick_params(axis="x", labelsize=8, length=2)
+        ax.locator_params(axis="x", nbins=6)
+        if unit:
+            ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    fig.suptitle(title, x=0.03, y=1 - 0.12 / h, ha="left", fontweight="bold", fontsize=12)
+    return _png(fig)
+
+
+def fig_shares(rows, cat, title, colour=ACCENT):
+    """Horizontal bars of shares with their 95% intervals, largest first."""
+    plt = _plt()
+    rows = sorted([(n, m) for n, m in rows if m.get("value")], key=lambda r: r[1]["value"])
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(7.2, 0.32 * len(rows) + 1.0))
+    ys = range(len(rows))
+    vals = [100 * m["value"] for _, m in rows]
+    lo = [100 * (m["value"] - m["ci"][0]) for _, m in rows]
+    hi = [100 * (m["ci"][1] - m["value"]) for _, m in rows]
+    ax.barh(list(ys), vals, color=colour, alpha=0.85, height=0.65)
+    ax.errorbar(vals, list(ys), xerr=[lo, hi], fmt="none", ecolor=INK, elinewidth=1, capsize=2)
+    ax.set_yticks(list(ys), [_short(n) for n, _ in rows], fontsize=9)
+    ax.grid(axis="y", visible=False)
+    for y, v, (n, m) in zip(ys, vals, rows):
+        ax.text(v + max(vals) * 0.02 + hi[y], y, f"{v:.1f}%" if v >= 0.1 else f"{v:.2f}%",
+                va="center", fontsize=8, color=MUTED)
+    ax.set_xlim(0, max(100 * m["ci"][1] for _, m in rows) * 1.15)
+    ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    ax.set_title(title)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def fig_hist(dists: list, names: list, title: str, xlabel: str):
+    """Bars of a distribution (several variants side by side as steps)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.2, 2.8))
+    for i, (d, name) in enumerate(zip(dists, names)):
+        counts = d["counts"]
+        last = max((j for j, c in enumerate(counts) if c), default=0)
+        total = sum(counts) or 1
+        xs = list(range(last + 1))
+        share = [100 * c / total for c in counts[:last + 1]]
+        if len(dists) == 1:
+            ax.bar(xs, share, color=ACCENT, width=0.85, alpha=0.85)
+        else:
+            ax.step(xs, share, where="mid", lw=2, color=SEAT_COLOURS[i % 3], label=name)
+    if len(dists) > 1:
+        ax.legend(frameon=False, fontsize=8)
+    ax.yaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"share of {dists[0]['per']}")
+    ax.set_title(title)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def fig_trajectories(trajs):
+    plt = _plt()
+    n = min(len(trajs), 6)
+    if n == 0:
+        return None
+    cols = 3
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(7.6, 2.1 * rows + 0.4), squeeze=False,
+                             sharey=True)
+    for ax, t in zip(axes.flat, trajs[:n]):
+        sc = t["scores"]
+        for seat in range(len(sc[0])):
+            ax.plot(range(len(sc)), [r[seat] for r in sc], "-o", ms=3, lw=1.8,
+                    color=SEAT_COLOURS[seat], label=f"seat {seat}")
+        ax.set_title(f"game {t['game']}", fontsize=9)
+        ax.tick_params(labelsize=8)
+        ax.set_xlabel("round", fontsize=8)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    axes[0, 0].legend(frameon=False, fontsize=7)
+    fig.suptitle("Score trajectories of the first games", x=0.01, ha="left",
+                 fontweight="bold", fontsize=11)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def fig_forest(rows, cat, title):
+    """Differences in units of each metric's equivalence margin (the shaded band is +-1
+    margin), 95% intervals coloured by verdict."""
+    plt = _plt()
+    rows = [r for r in rows if r["ci"][0] is not None]
+    if not rows:
+        return None
+    rows = sorted(rows, key=lambda r: (r["verdict"] != "different", abs(r["diff"] / r["margin"])))
+    rows = rows[::-1]
+    fig, ax = plt.subplots(figsize=(7.6, 0.3 * len(rows) + 1.3))
+    ax.axvspan(-1, 1, color="#dcfce7", alpha=0.7, lw=0)
+    ax.axvline(0, color=MUTED, lw=1)
+    for y, r in enumerate(rows):
+        m = r["margin"]
+        c = VERDICT_COLOURS.get(r["verdict"], MUTED)
+        ax.plot([r["ci"][0] / m, r["ci"][1] / m], [y, y], color=c, lw=2.5)
+        ax.plot([r["diff"] / m], [y], "o", color=c, ms=5)
+    # symmetric log beyond 2 margins: the +-1 margin band stays readable next to large effects
+    ax.set_xscale("symlog", linthresh=2)
+    lim = max(3.0, max(max(abs(r["ci"][0]), abs(r["ci"][1])) / r["margin"] for r in rows) * 1.3)
+    ax.set_xlim(-lim, lim)
+    labels = [f"{r['metric']}  {_fmt_diff(r['diff'], cat[r['metric']])}" for r in rows]
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("difference b - a in units of the metric's equivalence margin (green band: "
+                  "within the margin; logarithmic beyond 2 margins)", fontsize=8)
+    from matplotlib.lines import Line2D
+    used = [v for v in VERDICT_COLOURS if any(r["verdict"] == v for r in rows)]
+    ax.legend([Line2D([0], [0], color=VERDICT_COLOURS[v], lw=3) for v in used], used,
+              frameon=False, fontsize=8, loc="lower right")
+    ax.set_title(title)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def fig_sweep(variants, name, metric, grid):
+    plt = _plt()
+    k, _ = _scale(metric)
+    xs, labels = [], []
+    numeric = len(grid) == 1 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                     for v in grid[0][1])
+    pts = []
+    for i, v in enumerate(variants):
+        m = v["metrics"].get(name)
+        if not m or m.get("value") is None:
+            continue
+        x = (v["settings"][grid[0][0]] if v["settings"] else None) if numeric else i
+        pts.append((x, m, v))
+    fig, ax = plt.subplots(figsize=(3.6, 2.6))
+    for x, m, v in pts:
+        base = not v["settings"]
+        c = MUTED if base else VERDICT_COLOURS.get(m.get("verdict"), ACCENT)
+        xx = x if x is not None else -0.5
+        ax.errorbar([xx], [m["value"] * k], yerr=[[m["value"] * k - m["ci"][0] * k],
+                                                  [m["ci"][1] * k - m["value"] * k]],
+                    fmt="o", color=c, capsize=3, ms=5)
+        if base:
+            ax.axhline(m["value"] * k, color=MUTED, lw=1, ls=":")
+    if not numeric:
+        ax.set_xticks([p[0] if p[0] is not None else -0.5 for p in pts],
+                      [("base" if not p[2]["settings"] else p[2]["label"]) for p in pts],
+                      rotation=30, ha="right", fontsize=7)
+    else:
+        ax.set_xlabel(grid[0][0], fontsize=8)
+    if metric.is_rate:
+        ax.yaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    ax.set_title(name, fontsize=9)
+    ax.tick_params(labelsize=8)
+    fig.tight_layout()
+    return _png(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# Text helpers
+# ---------------------------------------------------------------------------------------------
+
+def _fmt(x, metric) -> str:
+    if x is None:
+        return "-"
+    return f"{100 * x:.2f}%" if metric.is_rate else f"{x:.3f}"
+
+
+def _fmt_diff(x, metric) -> str:
+    if x is None:
+        return "-"
+    return f"{100 * x:+.2f} pts" if metric.is_rate else f"{x:+.3f}"
+
+
+def _short(name: str) -> str:
+    for pre, suf in (("yaku_", "_share"), ("end_", "_rate")):
+        if name.startswith(pre) and name.endswith(suf):
+            return name[len(pre):-len(suf)].replace("_", " ")
+    return name.replace("_", " ")
+
+
+# ---------------------------------------------------------------------------------------------
+# The document
+# ---------------------------------------------------------------------------------------------
+
+class _Doc:
+    """Builds the HTML and the Markdown side by side; figures go inline and to figures/."""
+
+    def __init__(self, path):
+        self.path = path
+        self.html: list = []
+        self.md: list = []
+        self.figs: dict = {}
+
+    def h(self, level, text):
+        self.html.append(f"<h{level}>{html.escape(text)}</h{level}>")
+        self.md += ["", "#" * level + " " + text, ""]
+
+    def p(self, text, cls=""):
+        self.html.append(f"<p class='{cls}'>{html.escape(text)}</p>")
+        self.md += [text, ""]
+
+    def fig(self, name, png, alt):
+        if png is None:
+            return
+        self.figs[name] = png
+        b64 = base64.b64encode(png).decode("ascii")
+        self.html.append(f"<figure><img alt='{html.escape(alt)}' "
+                         f"src='data:image/png;base64,{b64}'></figure>")
+        self.md += [f"![{alt}](figures/{name}.png)", ""]
+
+    def table(self, head, rows, raw_cols=()):
+        self.html.append("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>"
+                                                          for h in head) + "</tr></thead><tbody>")
+        for r in rows:
+            cells = []
+            for i, c in enumerate(r):
+                cells.append(f"<td>{c if i in raw_cols else html.escape(str(c))}</td>")
+            self.html.append("<tr>" + "".join(cells) + "</tr>")
+        self.html.append("</tbody></table>")
+        self.md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for r in rows:
+            self.md.append("| " + " | ".join(_md_cell(c) for c in r) + " |")
+        self.md.append("")
+
+    def raw(self, html_text, md_text=""):
+        self.html.append(html_text)
+        if md_text:
+            self.md += [md_text, ""]
+
+
+def _md_cell(c) -> str:
+    import re
+    text = re.sub(r"<code>(.*?)</code>", r"`\1`", str(c))
+    text = re.sub(r"<[^>]+>", "", text)
+    return html.unescape(text).replace("|", "\\|")
+
+
+CSS = """
+body{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
+ color:#1f2430;background:#f6f7f9;margin:0;line-height:1.45}
+main{max-width:980px;margin:0 auto;padding:28px 24px 60px}
+header{background:linear-gradient(120deg,#1e3a8a,#2563eb);color:white;padding:26px 0 22px}
+header .in{max-width:980px;margin:0 auto;padding:0 24px}
+header h1{margin:0 0 6px;font-size:26px} header p{margin:0;opacity:.88;font-size:14px}
+h2{font-size:19px;margin:34px 0 10px;border-bottom:2px solid #e5e7eb;padding-bottom:6px}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(210px,1fr));gap:12px;margin:18px 0}
+.card{background:white;border-radius:10px;padding:14px 16px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+.card .k{font-size:12px;color:#6b7280;text-transform:uppercase;letter-spacing:.04em}
+.card .v{font-size:24px;font-weight:700;margin:2px 0} .card .ci{font-size:12px;color:#6b7280}
+.card .ok{color:#16a34a;font-size:12px;font-weight:600} .card .bad{color:#dc2626;font-size:12px;font-weight:600}
+figure{background:white;border-radius:10px;padding:12px;margin:14px 0;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+figure img{max-width:100%;display:block;margin:0 auto}
+table{border-collapse:collapse;width:100%;background:white;font-size:13px;border-radius:10px;
+ overflow:hidden;box-shadow:0 1px 3px rgba(0,0,0,.08);margin:10px 0}
+th{background:#f1f5f9;text-align:left;font-weight:600;padding:7px 10px}
+td{padding:6px 10px;border-top:1px solid #eef0f3;vertical-align:top}
+code{background:#f1f5f9;padding:1px 5px;border-radius:4px;font-size:12px}
+.muted{color:#6b7280;font-size:13px} .grid2{display:grid;grid-template-columns:1fr 1fr;gap:10px}
+.pill{display:inline-block;padding:1px 8px;border-radius:9px;color:white;font-size:12px}
+"""
+
+
+def _render_run(doc, s, prov, fam, cat, variant=None):
+    """The sections of one variant's summary (``s``: summarize output + extras)."""
+    metrics = s["metrics"]
+    groups = fam.metric_groups(metrics)
+    head, ends, yaku = groups[0][1], groups[1][1], groups[2][1]
+    scen_file = (prov["variants"][variant or 0]["file"])
+    ref = os.path.join(doc.path, scen_file)
+    seed = s.get("seed", prov.get("seed"))
+    # cards: the first few headline metrics
+    cards = []
+    for name in head[:4]:
+        m = metrics[name]
+        if m.get("value") is None:
+            continue
+        c = cat[name]
+        verdict = ""
+        if "reference" in m:
+            verdict = (f"<div class='ok'>fair {_fmt(m['reference'], c)} inside the interval</div>"
+                       if m["contains_reference"] else
+                       f"<div class='bad'>fair {_fmt(m['reference'], c)} OUTSIDE the interval"
+                       f"</div>")
+        cards.append(f"<div class='card'><div class='k'>{html.escape(c.description)}</div>"
+                     f"<div class='v'>{_fmt(m['value'], c)}</div><div class='ci'>95% interval "
+                     f"{_fmt(m['ci'][0], c)} – {_fmt(m['ci'][1], c)} · of {m['n']:,} "
+                     f"{m['per']}</div>{verdict}</div>")
+    doc.raw("<div class='cards'>" + "".join(cards) + "</div>")
+    doc.fig("headline" + _sfx(variant), fig_intervals([(n, metrics[n]) for n in head], cat,
+                                                      "Headline metrics: value and 95% "
+                                                      "interval (dashed: the fair value)"),
+            "headline metrics with intervals")
+    doc.h(3, "Every headline metric, with games that show it")
+    rows = []
+    examples = s.get("examples", {})
+    for n in head:
+        m, c = metrics[n], cat[n]
+        fair = ""
+        if "reference" in m:
+            fair = (f"{_fmt(m['reference'], c)}: " + ("inside" if m["contains_reference"]
+                                                       else "<b>OUTSIDE</b>"))
+        ex = examples.get(n, [])[:MAX_EXAMPLES]
+        cmds = "–"
+        if ex:
+            cmds = f"<code>{html.escape(fam.replay_command(ref, seed, ex[0]))}</code>"
+            if ex[1:]:
+                cmds += f"<br><span class='muted'>also --game {', '.join(map(str, ex[1:]))}</span>"
+        rows.append([n, c.description, _fmt(m["value"], c),
+                     f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]",
+                     f"{m['n']:,} {m['per']}", fair, cmds])
+    doc.table(["metric", "what", "value", "95% interval", "of", "fair value", "example games"],
+              rows, raw_cols=(5, 6))
+    dist = s.get("distributions", {})
+    if dist:
+        doc.h(3, "Distributions")
+        for name, d in dist.items():
+            doc.fig(f"hist_{name}" + _sfx(variant),
+                    fig_hist([d], [s.get("scenario", "")], d["what"].capitalize(),
+                             d["what"] + (f" ({d['last_bin_is_at_least']} = that many or more)")),
+                    d["what"])
+    if ends:
+        doc.fig("ends" + _sfx(variant), fig_shares([(n, metrics[n]) for n in ends], cat,
+                                                   "How games end (share of games, 95% "
+                                                   "intervals)", "#0d9488"), "end reasons")
+    if yaku:
+        doc.fig("yaku" + _sfx(variant), fig_shares([(n, metrics[n]) for n in yaku], cat,
+                                                   "Yaku and bonuses (share of wins, 95% "
+                                                   "intervals)", "#7c3aed"), "yaku frequencies")
+        never = [_short(n) for n in yaku if not metrics[n].get("value")]
+        if never:
+            doc.p("Never fired in these games: " + ", ".join(never) + ".", "muted")
+    if s.get("trajectories"):
+        doc.fig("trajectories" + _sfx(variant), fig_trajectories(s["trajectories"]),
+                "score trajectories")
+
+
+def _sfx(v):
+    return "" if v is None else f"_v{v}"
+
+
+def render(path: str) -> tuple[str, str]:
+    """Write ``report.md`` (+ ``figures/``) and ``report.html`` of a result directory."""
+    prov = read_provenance(path, "report")
+    sp = os.path.join(path, "summary.json")
+    if not os.path.isfile(sp):
+        raise InputError(f"report {path}: the run is incomplete (no summary.json); finish it "
+                         f"with momojan-sim {prov.get('kind', 'run')} --resume {path}")
+    with open(sp, encoding="utf-8") as f:
+        s = json.load(f)
+    fam = family_of(prov)
+    from .metrics import by_name
+    cat = by_name(fam.CATALOGUE)
+    kind = prov["kind"]
+    doc = _Doc(path)
+    names = [v["label"] for v in prov["variants"]]
+    if kind == "compare" and len(names) > 1:
+        title = f"{names[0]} vs {names[1]}"
+    elif kind == "sweep":
+        title = f"sweep of {names[0]}"
+    else:
+        title = names[0] if kind == "run" else f"{kind}: {names[0]}"
+    when = prov.get("finished_utc") or prov.get("started_utc")
+    games = s.get("games", prov.get("games"))
+    rate = prov.get("rounds_per_s")
+    sub = (f"{kind} · {games:,} games per variant · seed {prov['seed']} · {when} · "
+           f"{prov.get('workers')} workers on {prov.get('cores')} cores"
+           + (f" · {rate:,.0f} rounds/s" if rate else ""))
+    if kind == "run":
+        _render_run(doc, s, prov, fam, cat)
+    elif kind == "compare":
+        _render_compare(doc, s, prov, fam, cat)
+    elif kind == "sweep":
+        _render_sweep(doc, s, prov, fam, cat)
+    else:
+        doc.raw("<pre>" + html.escape(json.dumps(s, indent=1)[:20000]) + "</pre>")
+    _provenance_section(doc, prov)
+    page = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width,initial-scale=1'>"
+            f"<title>{html.escape(fam.TITLE)} · {html.escape(title)}</title><style>{CSS}</style>"
+            f"</head><body><header><div class='in'><h1>{html.escape(title)}</h1><p>"
+            f"{html.escape(sub)}</p></div></header><main>" + "\n".join(doc.html)
+            + "</main></body></html>\n")
+    figdir = os.path.join(path, "figures")
+    os.makedirs(figdir, exist_ok=True)
+    for name, png in doc.figs.items():
+        atomic_write(os.path.join(figdir, f"{name}.png"), png)
+    md = "\n".join([f"# {title}", "", sub, *doc.md]) + "\n"
+    atomic_write(os.path.join(path, "report.md"), md)
+    atomic_write(os.path.join(path, "report.html"), page)
+    return os.path.join(path, "report.html"), os.path.join(path, "report.md")
+
+
+def _render_compare(doc, s, prov, fam, cat):
+    a, b = s["a"], s["b"]
+    counts = {}
+    for r in s["metrics"].values():
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    pills = " ".join(f"<span class='pill' style='background:{VERDICT_COLOURS.get(v, MUTED)}'>"
+                     f"{n} {html.escape(v)}</span>" for v, n in counts.items())
+    doc.raw(f"<p>{html.escape(b)} (b) against {html.escape(a)} (a), "
+            f"{'paired: the same deals where the decks agree' if s['paired'] else 'independent'}"
+            f"; Holm-adjusted at alpha = {s['alpha']}. {pills}</p>",
+            f"{b} (b) against {a} (a), {'paired' if s['paired'] else 'independent'}; "
+            f"verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+    rows = [dict(r, metric=n) for n, r in s["metrics"].items()]
+    doc.fig("forest", fig_forest(rows, cat, "What changes from a to b (95% intervals, "
+                                            "coloured by verdict)"), "forest plot")
+    from .compare import sentence
+    diff = [r for r in rows if r["verdict"] == "different"]
+    if diff:
+        doc.h(3, "Different")
+        for r in sorted(diff, key=lambda r: r["p"]):
+            doc.p(sentence(r, cat[r["metric"]], b))
+    table = []
+    for r in rows:
+        c = cat[r["metric"]]
+        ci = "-" if r["ci"][0] is None else f"[{_fmt_diff(r['ci'][0], c)}, " \
+                                            f"{_fmt_diff(r['ci'][1], c)}]"
+        table.append([r["metric"], _fmt(r["a"], c), _fmt(r["b"], c), _fmt_diff(r["diff"], c),
+                      ci, "-" if r["p_adj"] is None else f"{r['p_adj']:.4f}",
+                      f"<span class='pill' style='background:"
+                      f"{VERDICT_COLOURS.get(r['verdict'], MUTED)}'>{r['verdict']}</span>"])
+    doc.h(3, "Every metric")
+    doc.table(["metric", "a", "b", "b - a", "95% interval", "p (Holm)", "verdict"], table,
+              raw_cols=(6,))
+    variants = s.get("per_variant", [])
+    if variants and variants[0].get("distributions"):
+        doc.h(3, "Distributions")
+        for name, d in variants[0]["distributions"].items():
+            doc.fig(f"hist_{name}", fig_hist([v["distributions"][name] for v in variants],
+                                             [v["name"] for v in variants],
+                                             d["what"].capitalize(), d["what"]), d["what"])
+
+
+def _render_sweep(doc, s, prov, fam, cat):
+    grid = s.get("grid") or []
+    doc.p(f"{len(s['variants']) - 1} variants of {s['base']}, each against the base on common "
+          f"random numbers; Holm-adjusted at alpha = {s['alpha']}. Points: value with 95% "
+          f"interval, coloured by the verdict of the difference from the base (grey dotted: "
+          f"the base).")
+    names = list(s["variants"][0]["metrics"])
+    figs = []
+    for n in names:
+        png = fig_sweep(s["variants"], n, cat[n], grid)
+        doc.figs[f"sweep_{n}"] = png
+        figs.append((n, png))
+    doc.raw("<div class='grid2'>" + "".join(
+        f"<figure><img alt='{html.escape(n)}' src='data:image/png;base64,"
+        f"{base64.b64encode(p).decode()}'></figure>" for n, p in figs) + "</div>",
+        "\n\n".join(f"![{n}](figures/sweep_{n}.png)" for n, _ in figs))
+    rows = []
+    for v in s["variants"]:
+        for n, m in v["metrics"].items():
+            c = cat[n]
+            rows.append([v["label"], n, _fmt(m["value"], c),
+                         f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]",
+                         _fmt_diff(m.get("diff"), c) if "diff" in m else "",
+                         m.get("verdict", "(base)")])
+    doc.table(["variant", "metric", "value", "95% interval", "diff", "verdict"], rows)
+
+
+def _provenance_section(doc, prov):
+    doc.h(2, "Provenance")
+    rows = [["command", f"<code>{html.escape(prov['command_line'])}</code>"],
+            ["tool", f"{prov['tool']} {prov['version']}"
+                     + (f", commit {prov['git_commit']}" if prov.get("git_commit") else "")],
+            ["seed / games", f"{prov['seed']} / {prov.get('games_played'):,}"],
+            ["started / finished (UTC)", f"{prov['started_utc']} / {prov.get('finished_utc')}"],
+            ["machine", f"{prov.get('cores')} cores, {prov.get('workers')} workers, "
+                        f"{prov.get('platform')}"]]
+    for v in prov["variants"]:
+        seats = ", ".join(f"seat {x['seat']}: {x['policy']}"
+                          + (f" {json.dumps(x['params'])}" if x["params"] else "")
+                          for x in v["seats"])
+        rows.append([f"{v['label']}", f"rules sha256 <code>{v['rules_sha256'][:16]}…</code>; "
+                                      f"{html.escape(seats)}; file <code>{v['file']}</code>"])
+    doc.table(["", ""], rows, raw_cols=(1,))

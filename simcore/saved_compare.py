@@ -1,0 +1,105 @@
+"""``compare DIR_A DIR_B``: two saved ``run`` results compared without playing a game.
+
+Paired when both played the same games from the same seed *and* kept their per-round records
+(``run --records``): the per-game metric values of both are recomputed from the saved per-game
+and per-round tables, chunk by chunk, and merged into the same paired sums a live ``compare``
+streams (so the interval uses the game-by-game covariance). The per-chunk sums alone cannot pair
+two runs (they hold each run's own cross products, not the products across runs). Otherwise the
+comparison is independent: each run's saved sums, no covariance, and it says so.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .errors import InputError
+from .results import _parts, load, read_provenance, saved_sums
+from .stats import MomentSums
+
+
+def _check(path):
+    prov = read_provenance(path, "compare")
+    if prov["kind"] != "run":
+        raise InputError(f"compare {path}: a {prov['kind']} result; compare takes two run "
+                         f"results (or two scenarios)")
+    if prov["status"] != "complete":
+        raise InputError(f"compare {path}: incomplete (finish it with momojan-sim run "
+                         f"--resume {path})")
+    return prov
+
+
+def _paired_sums(fam, a, b):
+    import pyarrow.parquet as pq
+    pa_ = {s: p for s, p in _parts(os.path.join(a, "games"))}
+    parts = []
+    for sub in ("games", "rounds"):
+        for d in (a, b):
+            parts.append({s: p for s, p in _parts(os.path.join(d, sub))})
+    starts = sorted(pa_)
+    if any(sorted(p) != starts for p in parts):
+        return None
+    total = None
+    for s in starts:
+        tables = [pq.read_table(p[s]) for p in parts]
+        cols = [{n: t.column(n).to_numpy() for n in t.column_names} for t in tables]
+        ga, gb, ra, rb = cols
+        num_a, den_a = fam.values_from_tables(ga, ra)
+        num_b, den_b = fam.values_from_tables(gb, rb)
+        z = np.stack([num_a, den_a, num_b, den_b], axis=2)
+        m = MomentSums.from_values(z)
+        total = m if total is None else total.merge(m)
+    return total
+
+
+def _independent_sums(sa: MomentSums, sb: MomentSums) -> MomentSums:
+    """Both runs' sums side by side with no cross products (independent variants). With unequal
+    game counts the delta method's n/(n-1) factor uses the smaller count (a relative difference
+    below 1/n)."""
+    k = sa.s.shape[0]
+    c = np.zeros((k, 4, 4), np.int64)
+    c[:, :2, :2], c[:, 2:, 2:] = sa.c, sb.c
+    return MomentSums(min(sa.n, sb.n), np.concatenate([sa.s, sb.s], axis=1), c)
+
+
+class _Result:
+    def __init__(self, names, seed, sums, paired, reached=None):
+        self.names, self.seed, self.sums, self.paired = names, seed, sums, paired
+        self.reached = reached or {}
+
+    @property
+    def games(self):
+        return self.sums.n
+
+
+def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
+    from .compare import compare_rows, comparison_json, comparison_text, parse_margins, \
+        select_metrics
+    pa, pb = _check(dir_a), _check(dir_b)
+    names = select_metrics(metrics_spec, fam.CATALOGUE)
+    margin = parse_margins(margins, fam.CATALOGUE)
+    same = pa["seed"] == pb["seed"] and pa["games_played"] == pb["games_played"]
+    sums = None
+    if same and pa["options"].get("records") and pb["options"].get("records"):
+        sums = _paired_sums(fam, dir_a, dir_b)
+    if sums is not None:
+        how = (f"paired: the same seed ({pa['seed']}) and games, per-game values from the saved "
+               f"per-game and per-round tables")
+    else:
+        sa, sb = saved_sums(dir_a), saved_sums(dir_b)
+        if sa is None or sb is None:
+            raise InputError(f"compare: {dir_a if sa is None else dir_b} holds no saved chunks")
+        sums = _independent_sums(sa, sb)
+        why = ("different seeds or game counts" if not same else
+               "the per-round records were not saved (run both with --records to pair them)")
+        how = f"independent ({why})"
+    na, nb = pa["variants"][0]["name"], pb["variants"][0]["name"]
+    res = _Result([na, nb], pa["seed"], sums, how.startswith("paired"))
+    rows = compare_rows(fam.CATALOGUE, sums, [(0, 1)], names, margin, alpha, paired=res.paired)
+    data = comparison_json(res, rows, alpha)
+    data.update({"saved": [dir_a, dir_b], "pairing": how,
+                 "games_a": pa["games_played"], "games_b": pb["games_played"]})
+    text = (f"saved results {dir_a} (a) and {dir_b} (b): {how}\n"
+            + comparison_text(res, rows, fam.CATALOGUE, alpha))
+    return text, data
