@@ -45,6 +45,17 @@ def _probe(address: str, timeout: float = 5.0):
                          f"{port}`") from None
 
 
+def _token_auth():
+    """Ray >= 2.5x starts clusters with token authentication: a driver joining one must send
+    the token. Where one is at hand (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token,
+    which ``ray start --head`` writes) and RAY_AUTH_MODE is unset, use it."""
+    if os.environ.get("RAY_AUTH_MODE"):
+        return
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH") or \
+            os.path.exists(os.path.expanduser("~/.ray/auth_token")):
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
 class RayRunner:
     def __init__(self, workers: int = 0, *, address: str | None = None,
                  max_retries: int = DEFAULT_MAX_RETRIES, window: int | None = None):
@@ -57,9 +68,11 @@ class RayRunner:
 
     # -- life cycle -------------------------------------------------------------------------
     def __enter__(self):
+        os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
+        if self.address:
+            _token_auth()  # read when ray is imported: set it first
         import ray
 
-        os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
         if not ray.is_initialized():
             common = dict(log_to_driver=False, logging_level=logging.ERROR,
                           configure_logging=True)

@@ -1,0 +1,94 @@
+"""A throw-away multi-node Ray cluster on this machine (for the tests and the benchmarks).
+
+``ray start --head`` on 127.0.0.1 with a free port and a private temp dir, plus worker nodes
+(``ray start --address``), each with its own CPU count. ``ray start`` daemonises, so the nodes'
+processes are not our children; every one is started with a tag in its environment, and
+:meth:`LocalCluster.stop` kills exactly the tagged processes and their descendants (``ray stop
+--force`` would also stop anybody else's Ray on a shared machine). Needs psutil (the ray extra).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+
+TAG = "MOMOJAN_RAY_CLUSTER_TAG"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ray_bin() -> str:
+    return shutil.which("ray", path=os.path.dirname(sys.executable)) or shutil.which("ray") or "ray"
+
+
+class LocalCluster:
+    def __init__(self, head_cpus: int = 1):
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.tmp = tempfile.mkdtemp(prefix="mjray", dir="/tmp")  # short: unix sockets go there
+        self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0",
+                        RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO="0", **{TAG: self.tmp})
+        self.nodes = 0
+        try:
+            self._start(["--head", "--port", str(self.port), "--include-dashboard=false",
+                         "--temp-dir", self.tmp], head_cpus)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, args, cpus, extra=None):
+        r = subprocess.run([ray_bin(), "start", *args, "--num-cpus", str(cpus),
+                            "--node-ip-address", "127.0.0.1", "--disable-usage-stats"],
+                           env={**self.env, **(extra or {})}, capture_output=True, text=True,
+                           timeout=300)
+        if r.returncode != 0:
+            raise RuntimeError(f"ray start {' '.join(args)} failed:\n{r.stdout}\n{r.stderr}")
+        self.nodes += 1
+
+    def add_node(self, cpus: int = 1):
+        # Ray >= 2.5x: the head enables token authentication (~/.ray/auth_token); another node
+        # sends the token when RAY_AUTH_MODE=token.
+        self._start(["--address", self.address], cpus, {"RAY_AUTH_MODE": "token"})
+
+    def processes(self):
+        import psutil
+        found = set()
+        for p in psutil.process_iter():
+            try:
+                if p.environ().get(TAG) == self.tmp:
+                    found.add(p)
+            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+                pass
+        for p in list(found):  # Ray's agents rewrite their environment: take descendants too
+            try:
+                found.update(p.children(recursive=True))
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                pass
+        found.discard(psutil.Process())
+        return list(found)
+
+    def stop(self):
+        import psutil
+        procs = self.processes()
+        for p in procs:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        psutil.wait_procs(procs, timeout=10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
