@@ -40,6 +40,10 @@ class PolicySpec(NamedTuple):
     name: str                  # what a seat's ``policy:`` says
     doc: str                   # one line, for listings
     params: tuple[Param, ...]  # the parameters it reads, in the order of its params row
+    # Whether its decisions read point values from the rules (yaku points, bonuses, dora per
+    # card, the doubling threshold): when no seated policy does, a change of point values
+    # alone leaves every decision of a round unchanged (run/compare/sweep say so).
+    reads_point_values: bool = False
 
 
 POLICIES = (
@@ -50,7 +54,7 @@ POLICIES = (
                "calls and draws three when they help, riichi when tenpai", params=GREEDY_PARAMS),
     PolicySpec(name="value", doc="plays for points: weighs speed against dora, picture-set yaku "
                "and set-count bonuses read from the rules",
-               params=VALUE_PARAMS),
+               params=VALUE_PARAMS, reads_point_values=True),
     PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
                "riichi or fast opponent", params=DEFENSIVE_PARAMS),
 )

@@ -366,9 +366,12 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
         sink.finish(summary, result.seconds, result.workers)
         _render_report(sink.path, notice)
     text = json.dumps(summary)
-    # Print first: if --out fails after all, the finished run is still on the screen.
-    click.echo(text if as_json else family.summary_text(summary))
-    if sink is not None and not quiet:
+    # Print first: if --out fails after all, the finished run is still on the screen. With
+    # --json the result directory is a key of the printed JSON (not of summary.json) instead of
+    # a line on stderr.
+    click.echo(json.dumps({**summary, "result_dir": sink.path} if sink else summary)
+               if as_json else family.summary_text(summary))
+    if sink is not None and not quiet and not as_json:
         notice(f"saved {sink.path}/ (report: {os.path.join(sink.path, 'report.html')})")
     if summary_file:
         _write_out(summary_file, text + "\n")

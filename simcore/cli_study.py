@@ -293,12 +293,16 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     rows = compare_rows(fam.CATALOGUE, result.sums, [(0, 1)], names, margin, alpha,
                         paired=not no_pairing)
     data = comparison_json(result, rows, alpha)
+    note = getattr(fam, "play_note", lambda s: None)([sc_a, sc_b])
+    if note:
+        data["note"] = note
     _finish(fam, sink, "compare", data, result, [sc_a, sc_b])
     if as_json:
-        click.echo(json.dumps(data))
+        click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
-        click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha))
-    _saved_note(sink, out, data, quiet)
+        click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha)
+                   + (f"\n\n{note}" if note else ""))
+    _saved_note(sink, out, data, quiet or as_json)
 
 
 def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, resume):
@@ -352,7 +356,7 @@ def _finish(fam, sink, kind, data, result, scenarios):
         _render_report(sink.path, notice)
 
 
-def _saved_note(sink, out, data, quiet):
+def _saved_note(sink, out, data, quiet=False):
     """After the output: where it was saved (or, --out FILE.json, write that file now)."""
     if sink is None and out:
         from .cli import _write_out
@@ -482,12 +486,16 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     rows = compare_rows(fam.CATALOGUE, result.sums, pairs, names, None, alpha)
     data = sweep_json(result, fam.CATALOGUE, labels, rows, names, alpha)
     data["grid"] = [[k, v] for k, v in grid]
+    note = getattr(fam, "play_note", lambda s: None)(scenarios)
+    if note:
+        data["note"] = note
     _finish(fam, sink, "sweep", data, result, scenarios)
     if as_json:
-        click.echo(json.dumps(data))
+        click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
-        click.echo(sweep_text(result, fam.CATALOGUE, labels, rows, names, alpha))
-    _saved_note(sink, out, data, quiet)
+        click.echo(sweep_text(result, fam.CATALOGUE, labels, rows, names, alpha)
+                   + (f"\n\n{note}" if note else ""))
+    _saved_note(sink, out, data, quiet or as_json)
 
 
 @click.command()

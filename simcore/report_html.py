@@ -109,8 +109,9 @@ def fig_intervals(rows, cat, title):
     return _png(fig)
 
 
-def fig_shares(rows, cat, title, colour=ACCENT):
+def fig_shares(rows, cat, title, colour=ACCENT, names=None):
     """Horizontal bars of shares with their 95% intervals, largest first."""
+    names = names or {}
     plt = _plt()
     rows = sorted([(n, m) for n, m in rows if m.get("value")], key=lambda r: r[1]["value"])
     if not rows:
@@ -122,7 +123,7 @@ def fig_shares(rows, cat, title, colour=ACCENT):
     hi = [100 * (m["ci"][1] - m["value"]) for _, m in rows]
     ax.barh(list(ys), vals, color=colour, alpha=0.85, height=0.65)
     ax.errorbar(vals, list(ys), xerr=[lo, hi], fmt="none", ecolor=INK, elinewidth=1, capsize=2)
-    ax.set_yticks(list(ys), [_short(n) for n, _ in rows], fontsize=9)
+    ax.set_yticks(list(ys), [names.get(n) or _short(n) for n, _ in rows], fontsize=9)
     ax.grid(axis="y", visible=False)
     for y, v, (n, m) in zip(ys, vals, rows):
         ax.text(v + max(vals) * 0.02 + hi[y], y, f"{v:.1f}%" if v >= 0.1 else f"{v:.2f}%",
@@ -426,8 +427,10 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
     if yaku:
         doc.fig("yaku" + _sfx(variant), fig_shares([(n, metrics[n]) for n in yaku], cat,
                                                    "Yaku and bonuses (share of wins, 95% "
-                                                   "intervals)", "#7c3aed"), "yaku frequencies")
-        never = [_short(n) for n in yaku if not metrics[n].get("value")]
+                                                   "intervals)", "#7c3aed",
+                                                   s.get("yaku_names")), "yaku frequencies")
+        shown = s.get("yaku_names") or {}
+        never = [shown.get(n) or _short(n) for n in yaku if not metrics[n].get("value")]
         if never:
             doc.p("Never fired in these games: " + ", ".join(never) + ".", "muted")
     if s.get("trajectories"):
@@ -503,6 +506,8 @@ def _render_compare(doc, s, prov, fam, cat):
             f"; Holm-adjusted at alpha = {s['alpha']}. {pills}</p>",
             f"{b} (b) against {a} (a), {'paired' if s['paired'] else 'independent'}; "
             f"verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+    if s.get("note"):
+        doc.p(s["note"], "muted")
     rows = [dict(r, metric=n) for n, r in s["metrics"].items()]
     doc.fig("forest", fig_forest(rows, cat, "What changes from a to b (95% intervals, "
                                             "coloured by verdict)"), "forest plot")
@@ -539,6 +544,8 @@ def _render_sweep(doc, s, prov, fam, cat):
           f"random numbers; Holm-adjusted at alpha = {s['alpha']}. Points: value with 95% "
           f"interval, coloured by the verdict of the difference from the base (grey dotted: "
           f"the base).")
+    if s.get("note"):
+        doc.p(s["note"], "muted")
     names = list(s["variants"][0]["metrics"])
     figs = []
     for n in names:

@@ -189,3 +189,47 @@ def values_from_tables(games_cols: dict, rounds_cols: dict):
     rounds = np.stack([np.asarray(rounds_cols[f], np.int64) for f in ROUND_FIELDS], axis=1) \
         if len(rounds_cols[ROUND_FIELDS[0]]) else np.zeros((0, len(ROUND_FIELDS)), np.int64)
     return game_values(np.asarray(games_cols["game"], np.int64), games, rounds)
+
+
+# Rule keys that are point values only (no condition, no flow of play): the bots that do not
+# read point values (policies.registry.PolicySpec.reads_point_values) play every round the same
+# whatever they are.
+_POINT_KEYS = ("scoring.double_threshold", "scoring.double_factor", "scoring.dora_per_card",
+               "scoring.ron_bonus", "scoring.set_count_bonus.")
+
+
+def _is_point_value(key: str) -> bool:
+    return key.startswith(_POINT_KEYS) or (key.startswith("scoring.yaku.")
+                                           and key.endswith(".points"))
+
+
+def _flat(d, prefix=""):
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and v:
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def play_note(scenarios) -> str | None:
+    """One line when the rules that differ between the variants are point values only and no
+    seated policy reads point values: the bots' decisions cannot change, only the scores."""
+    from policies.registry import POLICY_SPECS
+    if len(scenarios) < 2:
+        return None
+    base = _flat(rules_data(scenarios[0].to_dict()))
+    changed = set()
+    for sc in scenarios[1:]:
+        other = _flat(rules_data(sc.to_dict()))
+        changed |= {k for k in base.keys() | other.keys() if base.get(k) != other.get(k)}
+    if not changed or not all(_is_point_value(k) for k in changed):
+        return None
+    policies = sorted({s["policy"] for sc in scenarios for s in sc["players"]})
+    if any(POLICY_SPECS[p].reads_point_values for p in policies):
+        return None
+    keys = ", ".join(sorted(changed)[:6]) + (", ..." if len(changed) > 6 else "")
+    return (f"note: the rules that differ ({keys}) are point values, and no seated policy "
+            f"({', '.join(policies)}) reads point values: every round is played the same; "
+            f"differences come only through the scores (doubling, busts, when games end)")

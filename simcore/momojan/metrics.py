@@ -26,12 +26,25 @@ from .engine import (
     RF_POINTS, RF_RIICHI0, RF_RIICHI1, RF_ROUND, RF_RON_BONUS, RF_SCORE0, RF_SCORE1, RF_SET_BONUS,
     RF_WINNER, RF_YAKU_BITS,
 )
-from .rules_array import YAKU_KEYS
+from .rules_array import MAX_NEW_YAKU, N_SCORE_SLOTS, YAKU_KEYS
 from .schema import SET_BONUS_NAMES
 
 # Bit i of a round's yaku bits: YAKU_KEYS, then the set-count slots (bonuses in the new edition,
-# yaku in the old).
-SLOT_NAMES = tuple(YAKU_KEYS) + tuple(SET_BONUS_NAMES)
+# yaku in the old), then the MAX_NEW_YAKU slots of the picture-set yaku a scenario adds, named
+# new_1 .. here (the catalogue is the same for every scenario, so variants compare slot by slot)
+# and by the scenario's own names in summaries (:func:`slot_display_names`).
+FIXED_SLOT_NAMES = tuple(YAKU_KEYS) + tuple(SET_BONUS_NAMES)
+NEW_SLOT_NAMES = tuple(f"new_{j + 1}" for j in range(MAX_NEW_YAKU))
+SLOT_NAMES = FIXED_SLOT_NAMES + NEW_SLOT_NAMES
+assert len(SLOT_NAMES) == N_SCORE_SLOTS
+
+
+def slot_display_names(scenario) -> dict:
+    """``{catalogue slot name: the scenario's name}`` for the new-yaku slots it uses (see
+    :func:`simcore.momojan.yaku_conditions.score_slot_names`)."""
+    from .yaku_conditions import score_slot_names
+    names = score_slot_names(scenario)[len(FIXED_SLOT_NAMES):]
+    return dict(zip(NEW_SLOT_NAMES, names))
 
 # The round after which "behind" is judged for the comeback rate (0-based round index 1).
 COMEBACK_AFTER_ROUND = 2
@@ -90,9 +103,13 @@ def _catalogue() -> tuple:
         Metric("set_count_bonus_share", "win_rate", "set_bonus_wins", "wins",
                "wins with a set-count bonus", RATE_MARGIN),
     ]
-    for name in SLOT_NAMES:
+    for name in FIXED_SLOT_NAMES:
         m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
                         f"wins scoring {name}", RATE_MARGIN))
+    for j, name in enumerate(NEW_SLOT_NAMES):
+        m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
+                        f"wins scoring the scenario's new picture-set yaku number {j + 1} "
+                        f"(scoring.yaku, in scenario order)", RATE_MARGIN))
     return tuple(m)
 
 

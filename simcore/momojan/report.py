@@ -13,7 +13,7 @@ from .engine import (
     GF_ROUNDS, OUT_DRAW, RF_DORA, RF_DOUBLED, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SET_BONUS,
     RF_SUBTOTAL, RF_YAKU_BITS,
 )
-from .metrics import CATALOGUE, game_values
+from .metrics import CATALOGUE, NEW_SLOT_NAMES, game_values, slot_display_names
 from .yaku_conditions import score_slot_names
 
 
@@ -29,12 +29,27 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
     sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
     metrics = summarize_run(CATALOGUE, sums, v)
     rounds = metrics["draw_rate"]["n"]
-    yaku = {name[len("yaku_"):-len("_share")]: m["value"] for name, m in metrics.items()
-            if name.startswith("yaku_") and m["value"]}
-    ends = {name[len("end_"):-len("_rate")]: m["value"] for name, m in metrics.items()
-            if name.startswith("end_") and m["value"]}
+    # the scenario's own names for the new-yaku slots it uses; unused slots are left out
+    names = slot_display_names(scenario) if scenario is not None else {}
+    for slot in NEW_SLOT_NAMES:
+        if slot not in names and not metrics[f"yaku_{slot}_share"]["value"]:
+            metrics.pop(f"yaku_{slot}_share")
+
+    def yaku_name(metric):
+        slot = metric[len("yaku_"):-len("_share")]
+        return names.get(slot, slot)
+    yaku = {yaku_name(n): m["value"] for n, m in metrics.items()
+            if n.startswith("yaku_") and m["value"]}
+    ends = {n[len("end_"):-len("_rate")]: m["value"] for n, m in metrics.items()
+            if n.startswith("end_") and m["value"]}
+    intervals = {
+        "yaku": {yaku_name(n): m["ci"] for n, m in metrics.items()
+                 if n.startswith("yaku_") and m["value"]},
+        "end_reasons": {n[len("end_"):-len("_rate")]: m["ci"] for n, m in metrics.items()
+                        if n.startswith("end_") and m["value"]}}
     out = {"scenario": scenario_name, "games": sums.n, "rounds": rounds, "seed": seed,
-           "metrics": metrics, "yaku": yaku, "end_reasons": ends}
+           "metrics": metrics, "yaku": yaku, "end_reasons": ends, "intervals": intervals,
+           "yaku_names": {f"yaku_{k}_share": v for k, v in names.items()}}
     if reached:
         out["target"] = reached
     return out
@@ -72,6 +87,10 @@ def summary_table(summary: dict) -> str:
     groups = (("", lambda n: not n.startswith(("end_", "yaku_"))),
               ("end reasons (share of games)", lambda n: n.startswith("end_")),
               ("yaku (share of wins)", lambda n: n.startswith("yaku_")))
+    shown = summary.get("yaku_names", {})   # new picture-set yaku: the scenario's names
+
+    def label(n):
+        return f"yaku_{shown[n]}_share (new)" if n in shown else n
     for title, keep in groups:
         if title:
             lines += ["", title]
@@ -79,8 +98,8 @@ def summary_table(summary: dict) -> str:
         if title:
             rows = sorted((r for r in rows if r[1]["value"]), key=lambda r: -r[1]["value"])
         for n, m in rows:
-            lines.append(f"{n:<30}{_fmt(m, cat[n])}")
-    never = [n[len("yaku_"):-len("_share")] for n, m in summary["metrics"].items()
+            lines.append(f"{label(n):<30}{_fmt(m, cat[n])}")
+    never = [shown.get(n, n[len("yaku_"):-len("_share")]) for n, m in summary["metrics"].items()
              if n.startswith("yaku_") and not m["value"]]
     if never:
         lines += ["", "never scored: " + ", ".join(never)]

@@ -16,7 +16,9 @@ from typing import Any, Mapping
 
 import yaml
 
-from .schema import SCHEMA, Field
+from .schema import NEW_YAKU, SCHEMA, Field
+
+_YAKU_TABLE = SCHEMA["scoring"]["yaku"]
 
 COMMENT_COLUMN = 46   # where comments start, as in scenarios/new_edition.yaml
 INDENT = "  "
@@ -36,11 +38,13 @@ def _mapping(data: Mapping, schema: Mapping, depth: int, lines: list[str]) -> No
     pad = INDENT * depth
     for key, value in data.items():
         node = schema.get(key) if isinstance(schema, Mapping) else None
+        if node is None and schema is _YAKU_TABLE and isinstance(value, Mapping):
+            node = NEW_YAKU   # a picture-set yaku the scenario adds: its fields' tags and docs
         if isinstance(node, Field) and node.kind == "players":
             lines.append(_commented(f"{pad}{key}:", node))
             _players(value, depth + 1, lines)
         elif isinstance(node, Field) or not isinstance(value, Mapping) or not value:
-            # a leaf; keys the schema does not list (e.g. a yaku a designer added) go uncommented
+            # a leaf; keys the schema does not list go uncommented
             lines.append(_commented(f"{pad}{flow(key)}: {flow(value)}", node))
         else:
             lines.append(f"{pad}{flow(key)}:")

@@ -1,0 +1,89 @@
+"""A first run that talks (compile line, progress with rounds/s and ETA, --quiet) and a table
+that explains itself (new picture-set yaku under their names, point-value changes the bots
+cannot see)."""
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+from click.testing import CliRunner
+
+from simcore import cli_study
+from simcore.cli import main
+from simcore.cli_study import COMPILE_NOTE, Progress
+from simcore.stats import MomentSums
+
+NEW_YAKU = ("extends: new_edition\nname: anyset\nscoring:\n  yaku:\n"
+            "    anyset: {points: 1, sets_of: [[dog, monkey, pheasant, sun, moon]]}\n")
+
+
+class _Fam:
+    def __init__(self, cached):
+        self._cached = cached
+
+    def kernels_cached(self):
+        return self._cached
+
+    def rounds_played(self, sums, v=0):
+        return 6 * sums.n
+
+
+def _res(n):
+    return SimpleNamespace(sums=MomentSums(n, np.zeros((1, 2), np.int64),
+                                           np.zeros((1, 2, 2), np.int64)))
+
+
+def test_compile_line_only_when_the_kernels_are_not_cached(capsys):
+    Progress(family=_Fam(False)).starting()
+    err = capsys.readouterr().err
+    assert err.strip() == f"momojan-sim: {COMPILE_NOTE}" and "60 s" in err
+    Progress(family=_Fam(True)).starting()
+    Progress(quiet=True, family=_Fam(False)).starting()
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_lines_carry_games_rounds_per_second_and_eta(capsys, monkeypatch):
+    monkeypatch.setattr(Progress, "EVERY", 0.0)
+    p = Progress(family=_Fam(True))
+    p(2000, 10000, _res(2000))
+    p(4000, 10000, _res(2000))
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-1].startswith("momojan-sim: 4000/10000 games (")
+    assert "rounds/s" in lines[-1] and "ETA " in lines[-1]
+    q = Progress(quiet=True, family=_Fam(True))
+    q(2000, 10000, _res(2000))
+    assert capsys.readouterr().err == ""
+
+
+def test_new_picture_set_yaku_show_under_their_names(tmp_path):
+    f = tmp_path / "v.yaml"
+    f.write_text(NEW_YAKU)
+    r = CliRunner().invoke(main, ["run", str(f), "--games", "200", "--workers", "1",
+                                  "--no-save", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "yaku_anyset_share (new)" in r.stdout
+    assert "new_2" not in r.stdout    # unused slots are not listed
+    r = CliRunner().invoke(main, ["run", str(f), "--games", "200", "--workers", "1",
+                                  "--no-save", "--quiet", "--json"])
+    s = json.loads(r.stdout)
+    assert s["yaku"]["anyset"] > 0.3 and s["intervals"]["yaku"]["anyset"][0] > 0
+    assert s["yaku_names"] == {"yaku_new_1_share": "anyset"}
+    shown = CliRunner().invoke(main, ["show", str(f)]).stdout
+    lines = shown.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.strip() == "anyset:")
+    line = next(x for x in lines[at:] if x.strip().startswith("points: 1"))
+    assert "# reconstructed [X] a designer-added picture-set yaku: points" in line
+
+
+def test_point_value_changes_the_bots_cannot_see_are_said():
+    r = CliRunner().invoke(main, ["compare", "new_edition", "no_ron_bonus", "--games", "100",
+                                  "--workers", "1", "--no-save", "--quiet", "--json"])
+    note = json.loads(r.stdout)["note"]
+    assert "scoring.ron_bonus" in note and "no seated policy (baseline)" in note
+    # a policy that reads point values: no such note
+    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "scoring.ron_bonus=0",
+                                  "--set", "players=[{policy: value}, {policy: value}]",
+                                  "--games", "100", "--workers", "1", "--no-save", "--quiet",
+                                  "--json"])
+    assert r.exit_code == 0, r.output
+    assert "note" not in json.loads(r.stdout)
