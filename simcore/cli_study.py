@@ -102,8 +102,8 @@ class Progress:
 
     def _slow(self):
         if self.first is None and not self._said_compiling:
-            notice("still starting after 10 s: the kernels are probably compiling "
-                   "(about 60 s on 2 cores the first time; cached after that)")
+            notice("still starting after 10 s: loading or compiling the game kernels (a "
+                   "compile takes about 60 s on 2 cores, once; a busy machine slows the load)")
 
     def __call__(self, done: int, planned: int, res=None):
         if self._timer is not None:
