@@ -52,39 +52,38 @@ def timed(fn, repeats):
     return statistics.median(times)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=1_000_000)
-    ap.add_argument("--edition", choices=["new", "old"], default="new")
-    ap.add_argument("--repeats", type=int, default=5)
-    args = ap.parse_args(argv)
-    rules = NEW_EDITION if args.edition == "new" else OLD_EDITION
-    print(f"$ python benchmarks/bench_hand.py --hands {args.hands} --edition {args.edition} "
-          f"--repeats {args.repeats}")
+def measure(hands=1_000_000, edition="new", repeats=5, search=True) -> dict:
+    """{"tables_s", "jobs": {name: {"per_s", "n", "first_call_s"}}, "tenpai_share"}: the figures
+    ``main`` prints (the depth-first search only with ``search``)."""
+    rules = NEW_EDITION if edition == "new" else OLD_EDITION
     t = time.perf_counter()
     T = build_hand_tables(rules)
-    print(f"tables built (incl. loading compiled code): {time.perf_counter() - t:.2f} s")
-    h7, r7 = random_hands(args.hands, 7, rules, 1)
-    h8, r8 = random_hands(args.hands, 8, rules, 2)
-    rev = np.zeros(args.hands, np.uint64)
-    out_w = np.zeros(args.hands, np.uint64)
-    out_c = np.zeros(args.hands, np.bool_)
-    out_s = np.zeros(args.hands, np.int64)
-    n_small = max(args.hands // 10, 1)
+    out = {"tables_s": round(time.perf_counter() - t, 3), "hands": hands, "edition": edition,
+           "repeats": repeats, "jobs": {}}
+    h7, r7 = random_hands(hands, 7, rules, 1)
+    h8, r8 = random_hands(hands, 8, rules, 2)
+    rev = np.zeros(hands, np.uint64)
+    out_w = np.zeros(hands, np.uint64)
+    out_c = np.zeros(hands, np.bool_)
+    out_s = np.zeros(hands, np.int64)
+    n_small = max(hands // 10, 1)
 
     h8_small, r8_small = h8[:n_small], r8[:n_small]
     jobs = [
-        ("complete-shape checks (8 cards)", lambda: complete_batch(h8, r8, T, out_c), args.hands),
-        ("wait detections (7 cards)", lambda: waits_batch(h7, rev, r7, T, out_w), args.hands),
+        ("complete-shape checks (8 cards)", lambda: complete_batch(h8, r8, T, out_c), hands),
+        ("wait detections (7 cards)", lambda: waits_batch(h7, rev, r7, T, out_w), hands),
         ("distance to tenpai (7 cards)",
-         lambda: table_shanten.shanten_batch(h7, r7, T.core, out_s), args.hands),
+         lambda: table_shanten.shanten_batch(h7, r7, T.core, out_s), hands),
         ("distance to tenpai (8 cards)",
-         lambda: table_shanten.shanten_batch(h8, r8, T.core, out_s), args.hands),
-        ("  depth-first search (7 cards)", lambda: shanten_batch(h7[:n_small], r7[:n_small], T,
-                                                                 out_s[:n_small]), n_small),
-        ("  depth-first search (8 cards)", lambda: shanten_batch(h8_small, r8_small, T,
-                                                                 out_s[:n_small]), n_small),
+         lambda: table_shanten.shanten_batch(h8, r8, T.core, out_s), hands),
     ]
+    if search:
+        jobs += [
+            ("  depth-first search (7 cards)", lambda: shanten_batch(h7[:n_small], r7[:n_small], T,
+                                                                     out_s[:n_small]), n_small),
+            ("  depth-first search (8 cards)", lambda: shanten_batch(h8_small, r8_small, T,
+                                                                     out_s[:n_small]), n_small),
+        ]
     for name, fn, n in jobs:
         t = time.perf_counter()
         # first call on a tiny slice: compilation or cache load
@@ -97,10 +96,28 @@ def main(argv=None):
         else:
             table_shanten.shanten_batch(h7[:1], r7[:1], T.core, out_s[:1])
         first = time.perf_counter() - t
-        dt = timed(fn, args.repeats)
-        print(f"{name:34s} {n / dt / 1e6:8.2f} M/s   ({n} hands, median of {args.repeats}; "
-              f"first call {first:.2f} s)")
-    print(f"tenpai among the 7-card hands: {np.mean(out_w != 0):.1%}")
+        dt = timed(fn, repeats)
+        out["jobs"][name.strip()] = {"per_s": n / dt, "n": n, "first_call_s": round(first, 3)}
+    waits_batch(h7, rev, r7, T, out_w)
+    out["tenpai_share"] = float(np.mean(out_w != 0))
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=1_000_000)
+    ap.add_argument("--edition", choices=["new", "old"], default="new")
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args(argv)
+    print(f"$ python benchmarks/bench_hand.py --hands {args.hands} --edition {args.edition} "
+          f"--repeats {args.repeats}")
+    r = measure(args.hands, args.edition, args.repeats)
+    print(f"tables built (incl. loading compiled code): {r['tables_s']:.2f} s")
+    for name, j in r["jobs"].items():
+        label = name if not name.startswith("depth") else "  " + name
+        print(f"{label:34s} {j['per_s'] / 1e6:8.2f} M/s   ({j['n']} hands, median of "
+              f"{args.repeats}; first call {j['first_call_s']:.2f} s)")
+    print(f"tenpai among the 7-card hands: {r['tenpai_share']:.1%}")
     return 0
 
 
