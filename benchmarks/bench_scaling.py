@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import statistics
 import sys
 import time
 
@@ -33,11 +34,14 @@ def _rounds(sums) -> int:
     return int(sums.s[j, 0])
 
 
-def _time(sc, games, seed, workers, runner=None):
-    t = time.perf_counter()
-    res = run_study(family, [sc], seed, games, workers, runner=runner)
-    dt = time.perf_counter() - t
-    return dt, res.sums
+def _time(sc, games, seed, workers, runner=None, repeats=1):
+    """Median wall time of ``repeats`` identical studies, and their sums."""
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        res = run_study(family, [sc], seed, games, workers, runner=runner)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), res.sums
 
 
 def warm_up(sc) -> float:
@@ -46,18 +50,19 @@ def warm_up(sc) -> float:
     return time.perf_counter() - t
 
 
-def local(sc_name="new_edition", games=12000, counts=(1, 2), seed=11) -> list:
+def local(sc_name="new_edition", games=12000, counts=(1, 2), seed=11, repeats=1) -> list:
     """[{"workers", "seconds", "games_per_s", "rounds_per_s", "efficiency", "identical"}]."""
     sc = family.load(sc_name)
     rows, ref = [], None
     for w in counts:
-        dt, sums = _time(sc, games, seed, w)
+        dt, sums = _time(sc, games, seed, w, repeats=repeats)
         rows.append(_row("workers", w, games, dt, sums, rows, ref))
         ref = ref or sums
     return rows
 
 
-def ray_nodes(sc_name="new_edition", games=12000, nodes=(1, 2), seed=11, cpus_per_node=1) -> list:
+def ray_nodes(sc_name="new_edition", games=12000, nodes=(1, 2), seed=11, cpus_per_node=1,
+              repeats=1) -> list:
     """The same study through Ray on a local cluster grown to each node count."""
     from simcore.backends.localcluster import LocalCluster
     from simcore.backends.raycluster import RayRunner
@@ -71,7 +76,7 @@ def ray_nodes(sc_name="new_edition", games=12000, nodes=(1, 2), seed=11, cpus_pe
                 cluster.add_node(cpus_per_node)
             # Warm-up: every worker process imports the engine and builds its tables once.
             run_study(family, [sc], seed + 1, 200 * 4 * n, 0, runner=runner, chunk_games=200)
-            dt, sums = _time(sc, games, seed, 0, runner)
+            dt, sums = _time(sc, games, seed, 0, runner, repeats)
             rows.append(_row("nodes", n, games, dt, sums, rows, ref, workers=n * cpus_per_node))
             ref = ref or sums
     return rows
@@ -100,6 +105,7 @@ def main(argv=None):
     ap.add_argument("--workers", default="1,2,4,8,16")
     ap.add_argument("--ray-nodes", default=None, help="e.g. 1,2: through Ray instead")
     ap.add_argument("--scenario", default="new_edition")
+    ap.add_argument("--repeats", type=int, default=1, help="median of R runs per count")
     args = ap.parse_args(argv)
     print(f"$ python benchmarks/bench_scaling.py {' '.join(argv or sys.argv[1:])}   "
           f"(cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.2f})", flush=True)
@@ -107,10 +113,12 @@ def main(argv=None):
           flush=True)
     if args.ray_nodes:
         print_rows(ray_nodes(args.scenario, args.games,
-                             [int(n) for n in args.ray_nodes.split(",")]), "nodes")
+                             [int(n) for n in args.ray_nodes.split(",")],
+                             repeats=args.repeats), "nodes")
     else:
         print_rows(local(args.scenario, args.games,
-                         [int(w) for w in args.workers.split(",")]), "workers")
+                         [int(w) for w in args.workers.split(",")], repeats=args.repeats),
+                   "workers")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
