@@ -216,8 +216,25 @@ def _show_result(path):
             if r["verdict"] in VERDICTS[:1]:
                 lines.append("- " + sentence(dict(r, metric=n), cat[n], s["b"]))
         body = "\n".join(lines)
+    elif prov["kind"] == "sweep":
+        s = res.summary
+        cat = {m.name: m for m in fam.CATALOGUE}
+        lines = [f"sweep of {s['base']}: {len(s['variants']) - 1} variants, {s['games']} games "
+                 f"each, seed {s['seed']}"]
+        for name in s["variants"][0]["metrics"]:
+            m = cat[name]
+            lines += ["", f"{name}: {m.description} (per {m.per})"]
+            for v in s["variants"]:
+                e = v["metrics"][name]
+                val = "-" if e["value"] is None else (
+                    f"{100 * e['value']:.2f}% [{100 * e['ci'][0]:.2f}, {100 * e['ci'][1]:.2f}]"
+                    if m.is_rate else f"{e['value']:.3f} [{e['ci'][0]:.3f}, {e['ci'][1]:.3f}]")
+                lines.append(f"  {v['label']:<40} {val:<30} {e.get('verdict', '(base)')}")
+        body = "\n".join(lines)
     else:
         body = json.dumps(res.summary, indent=1)[:20000]
+    if res.summary.get("note"):
+        body += "\n\n" + res.summary["note"]
     return head + "\n\n" + body
 
 
@@ -338,8 +355,8 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
             o.get("max_games")
     else:
         if not scenario_ref:
-            raise InputError("run: missing argument SCENARIO (a scenario file or bundled name; "
-                             "or --resume DIR)")
+            raise InputError("run: Missing argument 'SCENARIO' (a scenario file or bundled "
+                             "name; or --resume DIR)")
         sc = family.load(scenario_ref)
         d_games, d_seed, d_workers = family.run_defaults(sc)
         games = games or d_games

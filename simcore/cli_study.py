@@ -323,7 +323,8 @@ def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, 
                 workers if workers is not None else 0, o)
     for ref, w in zip(refs, what):
         if not ref:
-            raise InputError(f"{kind}: missing argument {w} (a scenario file or bundled name)")
+            raise InputError(f"{kind}: Missing argument '{w}' (a scenario file or bundled "
+                             f"name; or --resume DIR)")
     scenarios = [fam.load(r) for r in refs]
     games, seed, workers = _settings(fam, scenarios[0], games, seed, workers)
     opts = {**opts, "chunk_games": CHUNK_GAMES}
@@ -460,7 +461,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     if resume and sets:
         raise InputError("--resume DIR takes the grid from DIR: give no --set with it")
     if not resume and not sets:
-        raise InputError("sweep: missing option --set KEY=V1,V2,... (or --resume DIR)")
+        raise InputError("sweep: Missing option '--set' (KEY=V1,V2,...; or --resume DIR)")
     opts = dict(alpha=alpha, metrics=metrics_spec, sets=list(sets), target_ci=target_ci,
                 target_metric=target_metric, max_games=max_games, records=records)
     sink, (base, *_), games, seed, workers, opts = _open_sink(

@@ -101,3 +101,8 @@ def test_compare_and_sweep_reports(tmp_path):
                                   "--games", "400", "--workers", "1", "--out", str(d), "--quiet"])
     assert r.exit_code == 0, r.output
     assert (d / "figures" / "sweep_mean_winning_points.png").is_file()
+    shown = CliRunner().invoke(main, ["show", str(d)])
+    assert shown.exit_code == 0 and "sweep of new_edition: 2 variants, 400 games" in shown.stdout
+    assert "scoring.ron_bonus=2" in shown.stdout and "note: the rules that differ" in shown.stdout
+    shown = CliRunner().invoke(main, ["show", str(tmp_path / "cmp")])
+    assert shown.exit_code == 0 and "compare new_edition (a) with no_ron_bonus (b)" in shown.stdout

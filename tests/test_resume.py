@@ -118,4 +118,6 @@ def test_resume_refusals(reference, tmp_path):
     one_line(["run", "--resume", str(tmp_path / "nope")], "not a directory")
     one_line(["run", "new_edition", "--resume", reference], "give no SCENARIO")
     one_line(["compare", "--resume", reference], "a run result")
-    one_line(["run"], "missing argument SCENARIO")
+    one_line(["run"], "Missing argument 'SCENARIO'")
+    one_line(["compare", "new_edition"], "Missing argument 'B'")
+    one_line(["sweep", "new_edition"], "Missing option '--set'")
