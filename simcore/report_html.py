@@ -517,6 +517,22 @@ def _render_compare(doc, s, prov, fam, cat):
         doc.h(3, "Different")
         for r in sorted(diff, key=lambda r: r["p"]):
             doc.p(sentence(r, cat[r["metric"]], b))
+    variants = s.get("per_variant", [])
+    if diff and variants:
+        doc.h(3, "Games that show the differences")
+        ex_rows = []
+        for r in sorted(diff, key=lambda r: r["p"]):
+            cells = [r["metric"]]
+            for v, pv in enumerate(variants[:2]):
+                games = pv.get("examples", {}).get(r["metric"], [])[:MAX_EXAMPLES]
+                ref = os.path.join(doc.path, prov["variants"][v]["file"])
+                cells.append("–" if not games else
+                             f"<code>{html.escape(fam.replay_command(ref, s['seed'], games[0]))}"
+                             f"</code>" + (f"<br><span class='muted'>also --game "
+                                           f"{', '.join(map(str, games[1:]))}</span>"
+                                           if games[1:] else ""))
+            ex_rows.append(cells)
+        doc.table(["metric", f"a: {a}", f"b: {b}"], ex_rows, raw_cols=(1, 2))
     table = []
     for r in rows:
         c = cat[r["metric"]]

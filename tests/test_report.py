@@ -96,6 +96,7 @@ def test_compare_and_sweep_reports(tmp_path):
     html = (d / "report.html").read_text()
     assert "What changes from a to b" in (d / "report.md").read_text() or "forest" in html
     assert (d / "figures" / "forest.png").is_file()
+    assert "Games that show the differences" in html and "scenario-1.yaml --seed" in html
     d = tmp_path / "swp"
     r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "scoring.ron_bonus=0,2",
                                   "--games", "400", "--workers", "1", "--out", str(d), "--quiet"])
