@@ -20,7 +20,7 @@ import yaml
 from policies.params import check_params
 
 from ..errors import InputError
-from .schema import NEW_YAKU, PICTURES, SCHEMA, Field, defaults
+from .schema import FRUITS, NEW_YAKU, PICTURES, SCHEMA, Field, defaults
 from .shapes import HandRules
 from .yaku_conditions import (
     NEW_YAKU_HINT, YAKU_TABLE_PREFIX, check_requirements, check_yaku_table, is_new_yaku,
@@ -360,7 +360,7 @@ class Scenario:
             momo_wild=deck["wild_fruit"] == "momo",
             rank1_substitutes=tuple(PICTURES.index(p) for p in deck["rank1_substitutes"]),
             picture_copies=tuple(deck["picture_copies"][p] for p in PICTURES),
-            fruits=tuple(("momo", "lemon", "mikan", "ichigo").index(f) for f in deck["fruits"]),
+            fruits=tuple(FRUITS.index(f) for f in deck["fruits"]),
             ranks=deck["ranks"],
         )
 

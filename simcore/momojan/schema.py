@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-FRUITS = ("momo", "lemon", "mikan", "ichigo")
-PICTURES = ("dog", "monkey", "pheasant", "sun", "moon")
+from .cards import FRUIT_NAMES as FRUITS, PICTURE_NAMES as PICTURES  # one spelling of the names
+
 SET_BONUS_NAMES = ("tabi", "onigashima", "momotaro", "nihonichi")  # 4, 5, 6, 7+ sets
 DRAW_ROUNDING = ("ceil", "floor")
 DECLINED_RON = ("none", "riichi_rest_of_round")
