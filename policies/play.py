@@ -42,7 +42,7 @@ from simcore.momojan.rules_array import (
     RA_DORA_PER_CARD, RA_RANKS, RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y_DOG, Y_KERAI,
 )
 from simcore.bits import popcount
-from simcore.momojan.shanten import candidate_kinds, shanten, unit, unseen_copies, useful_cards
+from simcore.momojan.shanten import candidate_kinds, shanten, unit, unseen_copies, useful_cards_from
 from simcore.rng import next_u64
 
 from .defence import danger, threatened
@@ -245,17 +245,27 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
         if score[k] <= best + 1e-9:
             n_ties += 1
     if n_ties > 1:
+        # Without noise only the winner matters: a tie whose score minus an upper bound of its
+        # count (the unseen copies of the kinds that could help it) cannot beat the best score
+        # found so far (an earlier kind wins a tie) is skipped; its score stays higher, so the
+        # pick is the one counting every tie would make.
+        prune = temperature <= 0
+        found = BIG
         for k in range(N_KIND):
             if score[k] <= best + 1e-9:
                 after = hand - unit(k)
                 if dist[k] > EXACT_USEFUL_MAX_DISTANCE:  # far from tenpai: the cheap proxy
                     score[k] -= _connected_unseen(after, seen, core) / 1000.0
+                    found = min(found, score[k])
                     continue
-                n_useful, kinds = useful_cards(after, n_rev, seen, core)
+                if prune and score[k] - _connected_unseen(after, seen, core) / 1000.0 >= found:
+                    continue
+                n_useful, kinds = useful_cards_from(after, dist[k], n_rev, seen, core)
                 if dist[k] == 0 and (kinds & (np.uint64(obs[OBS_OWN_DISCARDS]) | (U1 << np.uint64(k)))
                                      & ~np.uint64(0x1FF)):
                     n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)
                 score[k] -= n_useful / 1000.0
+                found = min(found, score[k])
     if temperature > 0:
         for k in range(N_KIND):
             if score[k] < BIG:

@@ -132,3 +132,21 @@ def test_defensive_loses_fewer_points_to_riichi_than_greedy(new_edition):
     d = _ron_points_lost_to_riichi(new_edition, "defensive", "greedy", 1000, 13)
     g = _ron_points_lost_to_riichi(new_edition, "greedy", "greedy", 1000, 13)
     assert d < g
+
+
+def test_useful_cards_from_matches_useful_cards():
+    # the bots' incremental count (policies.play) against the kernel it replaces, on random hands
+    # of 1-8 cards with random seen cards, both editions
+    from simcore.momojan.shanten import shanten, useful_cards, useful_cards_from
+    rng = np.random.default_rng(5)
+    deck = list(range(36)) + [36 + p for p in range(5) for _ in range(4)]
+    for name in ("new_edition", "old_edition"):
+        core = Simulator(scenario.load(name)).T.core
+        for _ in range(4000):
+            cards = [deck[i] for i in rng.choice(len(deck), 14, replace=False)]
+            size = int(rng.integers(1, 9))
+            hand = np.uint64(mask_from_kinds(cards[:size]))
+            seen = np.uint64(mask_from_kinds(cards[:size + int(rng.integers(0, 7))]))
+            n_rev = int(rng.integers(0, 4))
+            base = shanten(hand, n_rev, core)
+            assert useful_cards_from(hand, base, n_rev, seen, core) == useful_cards(hand, n_rev, seen, core)

@@ -483,6 +483,108 @@ def useful_cards(hand, n_revealed, seen, core):
     return total, kset
 
 
+@nb.njit(cache=True, inline="always")
+def _best_byte(core, pid, nid, G):
+    w = core[CORE_SH_BEST + N_NUMBER_IDS * pid + nid]
+    return np.int64((w >> np.uint64(8 * G)) & np.uint64(255))
+
+
+@nb.njit(cache=True)
+def useful_cards_from(hand, base, n_revealed, seen, core):
+    """:func:`useful_cards` of ``hand`` whose distance ``base`` is known, with the same results.
+
+    New edition: the hand's number and picture parts are looked up once, and each added card
+    changes one of them only: an added picture costs one picture-word load and one best-value load;
+    an added number card re-ranks the number part incrementally (colex rank, walking the candidates
+    in increasing order) when it stays within the table. Larger number parts and the old edition
+    call :func:`shanten` as :func:`useful_cards` does.
+    """
+    hand = np.uint64(hand)
+    rest = candidate_kinds(core, hand)
+    total = 0
+    kset = U0
+    if core[CORE_RULES + HR_N_SUBS] != 0:
+        while rest:
+            low = rest & (~rest + U1)
+            rest ^= low
+            q = popcount(low - U1)
+            n = unseen_copies(core, seen, q)
+            if n > 0 and shanten(hand + unit(q), n_revealed, core) < base:
+                total += n
+                kset |= low
+        return total, kset
+    G = max((hand_size(hand) + 1) // 3, 3 - n_revealed)
+    need = 2 * G - base + 1  # useful: best value of hand + q at least this (shanten below base)
+    n_part = hand & NUM
+    m = popcount(n_part)
+    pw = picture_word(core, hand)
+    pid = np.int64(pw >> np.uint64(32))
+    small = m <= SH_SMALL
+    nid = small_number_id(core, n_part) if small else 0
+    fnum = U0 if small else _upto9(core, n_part)
+    # Incremental colex rank of n_part + q (m + 1 <= SH_SMALL): with c_1 < ... < c_m the cards
+    # of n_part and r of them below q, rank = off[m + 1] + A + C(q, r + 1) + B where
+    # A = sum_{j <= r} C(c_j, j) and B = sum_{j > r} C(c_j, j + 1).
+    grow = m + 1 <= SH_SMALL
+    rb = CORE_SH_RANK + 8
+    off = np.int64(core[CORE_SH_RANK + m + 1]) if grow else 0
+    A = 0
+    B = 0
+    if grow:
+        s = n_part
+        j = 1
+        while s:
+            low = s & (~s + U1)
+            s ^= low
+            B += np.int64(core[rb + 8 * popcount(low - U1) + j + 1])
+            j += 1
+    r = 0
+    above = n_part  # cards of n_part not yet passed
+    nums = rest & NUM
+    while nums:
+        low = nums & (~nums + U1)
+        nums ^= low
+        q = popcount(low - U1)
+        n = unseen_copies(core, seen, q)
+        if n <= 0:
+            continue
+        if low & n_part:  # a kind already held (not unseen when seen holds the hand)
+            better = shanten(hand + low, n_revealed, core) < base
+        elif grow:
+            while above and (above & (~above + U1)) < low:
+                c_low = above & (~above + U1)
+                above ^= c_low
+                c = popcount(c_low - U1)
+                r += 1
+                A += np.int64(core[rb + 8 * c + r])
+                B -= np.int64(core[rb + 8 * c + r + 1])
+            i = off + A + np.int64(core[rb + 8 * q + r + 1]) + B
+            nid2 = np.int64((core[CORE_SH_NUM + (i >> 3)] >> np.uint64(8 * (i & 7))) & np.uint64(255))
+            better = _best_byte(core, pid, nid2, G) >= need
+        else:
+            better = best_value(_upto9(core, n_part | low), pw & LOW32, G) >= need
+        if better:
+            total += n
+            kset |= low
+    pics = rest & ~NUM
+    while pics:
+        low = pics & (~pics + U1)
+        pics ^= low
+        q = popcount(low - U1)
+        n = unseen_copies(core, seen, q)
+        if n <= 0:
+            continue
+        pw2 = picture_word(core, hand + unit(q))
+        if small:
+            better = _best_byte(core, np.int64(pw2 >> np.uint64(32)), nid, G) >= need
+        else:
+            better = best_value(fnum, pw2 & LOW32, G) >= need
+        if better:
+            total += n
+            kset |= low
+    return total, kset
+
+
 @nb.njit(cache=True)
 def shanten_batch(hands, n_revealed, core, out):
     for i in range(hands.shape[0]):
