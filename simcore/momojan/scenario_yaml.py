@@ -11,7 +11,6 @@ parameters by their declaration in ``policies.registry``.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
 import yaml
@@ -91,6 +90,9 @@ def flow(value: Any) -> str:
     """One value as single-line YAML (flow style), quoted only where YAML needs it."""
     text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30)
     text = text.removesuffix("\n...\n").rstrip("\n")
-    if "\n" in text:  # a string with line breaks: JSON's escapes are valid YAML, on one line
-        text = json.dumps(value, ensure_ascii=False)
+    if "\n" in text or yaml.safe_load(text) != value:
+        # A string with line breaks (also YAML's own, such as U+0085) does not survive plain or
+        # single-quoted style: YAML's double-quoted escapes keep it on one line.
+        text = yaml.safe_dump(value, default_flow_style=True, default_style='"', allow_unicode=False,
+                              width=1 << 30).removesuffix("\n...\n").rstrip("\n")
     return text
