@@ -318,10 +318,12 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
 @click.option("--max-games", type=click.IntRange(1, GAME_MAX), help="Cap for --target-ci "
               "[1,000,000].")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("--players", metavar="SEATS", help="Seats instead of the scenario's players: "
+              "greedy,value or value:call=0.8,greedy (one entry seats both).")
 @cli_errors
 @backend_options
 def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, debug,
-        target_ci, target_metric, max_games, quiet):
+        target_ci, target_metric, max_games, quiet, players):
     """Play games of SCENARIO between its two seats, summarise them and keep the result.
 
     The result directory (results/<name>-<UTC time>/, or --out DIR) holds the resolved scenario,
@@ -340,9 +342,10 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     sink = None
     if resume:
         if scenario_ref or out or no_save or records or games or seed is not None \
-                or target_ci or max_games or target_metric:
+                or target_ci or max_games or target_metric or players:
             raise InputError("--resume DIR takes the scenario and settings from DIR: give no "
-                             "SCENARIO, --out, --games, --seed, --records or --target-* with it")
+                             "SCENARIO, --out, --games, --seed, --records, --players or "
+                             "--target-* with it")
         sink = ResultDir.reopen(resume, family, "run")
         if sink.prov["kind"] != "run":
             raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
@@ -357,7 +360,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
         if not scenario_ref:
             raise InputError("run: Missing argument 'SCENARIO' (a scenario file or bundled "
                              "name; or --resume DIR)")
-        sc = family.load(scenario_ref)
+        sc = family.with_players(family.load(scenario_ref), players)
         d_games, d_seed, d_workers = family.run_defaults(sc)
         games = games or d_games
         seed = d_seed if seed is None else seed
@@ -438,8 +441,10 @@ def _write_out(path, text):
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), help="Base seed [scenario run.seed].")
 @click.option("--game", type=click.IntRange(0, GAME_MAX), default=0, show_default=True,
               help="Game index within the seed.")
+@click.option("--players", metavar="SEATS", help="Seats instead of the scenario's players: "
+              "greedy,value or value:call=0.8,greedy (one entry seats both).")
 @input_errors_exit_2
-def replay(scenario_ref, seed, game):
+def replay(scenario_ref, seed, game, players):
     """A readable play-by-play of one game: hands, draws, calls, discards, wins, scores.
 
     The same (scenario, seed, game) is the same game that `run` played.
@@ -448,7 +453,8 @@ def replay(scenario_ref, seed, game):
     from .momojan.report import replay_text
     from .momojan.simulate import Simulator
 
-    sc = scenario_mod.load(scenario_ref)
+    from .momojan import family
+    sc = family.with_players(scenario_mod.load(scenario_ref), players)
     seed = sc.get("run.seed") if seed is None else seed
     sim = Simulator(sc)
     events, batch = sim.replay_events(seed, game)

@@ -244,10 +244,13 @@ def _with_common(fn):
               help=TARGET_HELP.format(what="the difference B - A"))
 @click.option("--no-pairing", is_flag=True,
               help="Give B independent randomness (to see what the pairing buys).")
+@click.option("--players", metavar="SEATS", help="Seats for both variants instead of their "
+              "players: greedy,value or value:call=0.8,greedy (one entry seats both).")
 @cli_errors
 @backend_options
 def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, target_metric,
-            as_json, quiet, out, no_save, records, resume, margins, target_ci, no_pairing):
+            as_json, quiet, out, no_save, records, resume, margins, target_ci, no_pairing,
+            players):
     """Compare rule variant B with A on the same deals: every metric's difference with a 95%
     interval, p-value, Holm-adjusted p-value and a verdict (different, equivalent, inconclusive).
 
@@ -272,7 +275,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         return
     opts = dict(alpha=alpha, metrics=metrics_spec, margins=list(margins), no_pairing=no_pairing,
                 target_ci=target_ci, target_metric=target_metric, max_games=max_games,
-                records=records)
+                records=records, players=players)
     sink, (sc_a, sc_b), games, seed, workers, opts = _open_sink(
         fam, "compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out, no_save,
         resume)
@@ -325,7 +328,7 @@ def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, 
         if not ref:
             raise InputError(f"{kind}: Missing argument '{w}' (a scenario file or bundled "
                              f"name; or --resume DIR)")
-    scenarios = [fam.load(r) for r in refs]
+    scenarios = [fam.with_players(fam.load(r), opts.get("players")) for r in refs]
     games, seed, workers = _settings(fam, scenarios[0], games, seed, workers)
     opts = {**opts, "chunk_games": CHUNK_GAMES}
     if no_save or (out and out.lower().endswith(".json")):

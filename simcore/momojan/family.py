@@ -23,6 +23,15 @@ def load(ref):
     return _scenario.load(ref)
 
 
+def with_players(sc, text: str | None):
+    """``sc`` with its seats replaced from a ``--players`` string (``greedy,value``,
+    ``value:call=0.8,greedy``; one entry seats both), validated like YAML seats."""
+    if not text:
+        return sc
+    from policies.players import parse_players, with_players as replace_seats
+    return replace_seats(sc, parse_players(text, n_seats=len(sc["players"])))
+
+
 def payload(sc) -> dict:
     """Resolved scenario data (plain, picklable): a worker rebuilds the scenario from it."""
     return sc.to_dict()
