@@ -49,7 +49,7 @@ def with_overrides(sc, overrides: dict, name: str):
     "x"``.
     """
     data = sc.to_dict()
-    merged = _deep_merge(data, overrides)
+    merged = _scenario.deep_merge(data, overrides)
     merged["name"] = name
     try:
         return _scenario.from_dict(merged, name=name)
@@ -57,16 +57,6 @@ def with_overrides(sc, overrides: dict, name: str):
         msg = str(exc)
         _, _, rest = msg.partition(": ")  # drop the "<scenario>" placeholder file name
         raise _scenario.ScenarioError(f"--set {rest or msg}") from None
-
-
-def _deep_merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _deep_merge(out[k], v)
-        else:
-            out[k] = v
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

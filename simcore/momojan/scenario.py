@@ -112,11 +112,12 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
-def _deep_merge(base: dict, over: dict) -> dict:
+def deep_merge(base: dict, over: dict) -> dict:
+    """``base`` with ``over`` merged in: mappings merge key by key, anything else is replaced."""
     out = dict(base)
     for k, v in over.items():
         if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _deep_merge(out[k], v)
+            out[k] = deep_merge(out[k], v)
         else:
             out[k] = v
     return out
@@ -143,7 +144,7 @@ def _raw_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, dict[str,
         merged, origin = _raw_chain(base_path, (*seen, path))
     for key_path in _leaf_paths(data):
         origin[key_path] = path
-    return _deep_merge(merged, data), origin
+    return deep_merge(merged, data), origin
 
 
 def _leaf_paths(d, prefix=""):
@@ -386,6 +387,6 @@ def load(ref: str | Path = DEFAULT_SCENARIO) -> Scenario:
 
 def from_dict(raw: dict, name: str = "inline") -> Scenario:
     """A scenario from Python data (a notebook user's overrides of the defaults)."""
-    data = validate(_deep_merge(defaults(), raw))
+    data = validate(deep_merge(defaults(), raw))
     data["name"] = data["name"] or name
     return Scenario(data["name"], None, _freeze(data))
