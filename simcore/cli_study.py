@@ -246,11 +246,15 @@ def _with_common(fn):
               help="Give B independent randomness (to see what the pairing buys).")
 @click.option("--players", metavar="SEATS", help="Seats for both variants instead of their "
               "players: greedy,value or value:call=0.8,greedy (one entry seats both).")
+@click.option("--pairings", metavar="P1,P2,...", help="Compare under each bot pairing (e.g. "
+              "greedy:greedy,value:value,value:greedy; value:call=0.8:greedy passes a "
+              "parameter), all on the same deals, and flag the metrics whose verdict changes "
+              "with the pairing. Prints only (no result directory).")
 @cli_errors
 @backend_options
 def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, target_metric,
             as_json, quiet, out, no_save, records, resume, margins, target_ci, no_pairing,
-            players):
+            players, pairings):
     """Compare rule variant B with A on the same deals: every metric's difference with a 95%
     interval, p-value, Holm-adjusted p-value and a verdict (different, equivalent, inconclusive).
 
@@ -273,6 +277,12 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         text, data = compare_saved(fam, a_ref, b_ref, alpha, metrics_spec, margins)
         click.echo(json.dumps(data) if as_json else text)
         return
+    if pairings:
+        if resume or out or records or target_ci or players:
+            raise InputError("--pairings prints one table and keeps no result directory: give "
+                             "no --resume, --out, --records, --target-ci or --players with it")
+        return _compare_pairings(fam, a_ref, b_ref, pairings, games, seed, workers, alpha,
+                                 metrics_spec, margins, no_pairing, quiet, as_json)
     opts = dict(alpha=alpha, metrics=metrics_spec, margins=list(margins), no_pairing=no_pairing,
                 target_ci=target_ci, target_metric=target_metric, max_games=max_games,
                 records=records, players=players)
@@ -358,6 +368,41 @@ def _finish(fam, sink, kind, data, result, scenarios):
         data.update(summary)
         sink.finish(summary, result.seconds, result.workers)
         _render_report(sink.path, notice)
+
+
+def _compare_pairings(fam, a_ref, b_ref, spec, games, seed, workers, alpha, metrics_spec,
+                      margins, no_pairing, quiet, as_json):
+    """``compare --pairings``: both variants under every pairing in one study (same deals)."""
+    from .compare import compare_rows, parse_margins, select_metrics
+    from .pairings import pairing_json, pairing_table, pairing_text, parse_pairings
+    from .study import run_study
+
+    if not (a_ref and b_ref):
+        raise InputError("compare: Missing argument 'A' or 'B' (two scenario files or bundled "
+                         "names)")
+    pairs = parse_pairings(spec)
+    sc_a, sc_b = fam.load(a_ref), fam.load(b_ref)
+    games, seed, workers = _settings(fam, sc_a, games, seed, workers)
+    scenarios = []
+    for _, seats in pairs:
+        scenarios += [fam.with_players(sc_a, seats), fam.with_players(sc_b, seats)]
+    names = select_metrics(metrics_spec, fam.CATALOGUE)
+    margin = parse_margins(margins, fam.CATALOGUE)
+    progress = Progress(quiet, family=fam)
+    progress.starting(fam)
+    result = run_study(fam, scenarios, seed, games, workers, paired=not no_pairing,
+                       progress=progress, notice=notice)
+    progress.done()
+    rows = compare_rows(fam.CATALOGUE, result.sums, [(2 * i, 2 * i + 1) for i in range(len(pairs))],
+                        names, margin, alpha, paired=not no_pairing)
+    labels = [label for label, _ in pairs]
+    by_pairing, changes = pairing_table(labels, rows, len(names))
+    if as_json:
+        click.echo(json.dumps(pairing_json(sc_a.name, sc_b.name, result.games, seed, alpha,
+                                           not no_pairing, by_pairing, changes)))
+    else:
+        click.echo(pairing_text(sc_a.name, sc_b.name, result.games, seed, alpha, by_pairing,
+                                changes))
 
 
 def _saved_note(sink, out, data, quiet=False):
