@@ -29,9 +29,10 @@ def test_perfect_records_stay_finite():
 
 def test_tournament_command_json():
     r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies",
-                                  "random,greedy:call=0.5", "--games", "20", "--json"])
+                                  "random,greedy:call=0.5", "--games", "20", "--json",
+                                  "--no-save"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["games_per_pair"] == 40
     cell = out["win_rate"]["greedy:call=0.5"]["random"]
     assert cell["n"] == 40 and cell["value"] > 0.9
@@ -42,9 +43,23 @@ def test_tournament_command_json():
 
 def test_tournament_table_and_bad_input():
     r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline,random",
-                                  "--games", "5"])
+                                  "--games", "5", "--no-save"])
     assert r.exit_code == 0 and "win rate of row against column" in r.output
     r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline,grredy"])
     assert r.exit_code == 2 and "did you mean 'greedy'" in r.output
     r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline"])
     assert r.exit_code == 2
+
+
+def test_tournament_keeps_a_result_directory(tmp_path):
+    """issue 10 item 1: tournament writes a result directory like run and compare."""
+    import json as _json
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "random,baseline",
+                                  "--games", "6", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    data = _json.loads(r.stdout)
+    assert data["result_dir"] == str(out)
+    prov = _json.loads((out / "provenance.json").read_text())
+    assert prov["kind"] == "tournament" and prov["games"] == 6
+    assert _json.loads((out / "summary.json").read_text())["kind"] == "tournament"
