@@ -103,7 +103,7 @@ class Progress:
     def _slow(self):
         if self.first is None and not self._said_compiling:
             notice("still starting after 10 s: loading or compiling the game kernels (a "
-                   "compile takes about 60 s on 2 cores, once; a busy machine slows the load)")
+                   "compile takes 1-3 minutes on 2 cores, once; a busy machine slows the load)")
 
     def __call__(self, done: int, planned: int, res=None):
         if self._timer is not None:
@@ -165,8 +165,8 @@ class Progress:
             Progress._open_line = False
 
 
-COMPILE_NOTE = ("compiling the game kernels (first run after an install or a change: about 60 s "
-                "on 2 cores; cached after that)")
+COMPILE_NOTE = ("compiling the game kernels (first run after an install or a change: 1-3 "
+                "minutes on 2 cores; cached after that)")
 
 
 def _hms(seconds: float) -> str:
