@@ -1,10 +1,15 @@
 import os
 import sys
+import tempfile
 
 import pytest
 from hypothesis import settings
 
 sys.path.insert(0, os.path.dirname(__file__))  # tests/handgen.py
+
+# Commands a test runs without --out write their result directories to a scratch folder, not into
+# the checkout's results/ (subprocesses inherit it).
+os.environ.setdefault("MOMOJAN_SIM_RESULTS", tempfile.mkdtemp(prefix="momojan-test-results-"))
 
 # No per-example deadline anywhere (a first call may compile a kernel; CI machines are shared),
 # and under CI the examples are derived from the test itself, so a submission's result does not
