@@ -14,6 +14,8 @@ import difflib
 import math
 from typing import Any, Callable, Mapping, NamedTuple
 
+from simcore.errors import shown as _shown  # the wording scenario errors use
+
 KINDS = ("int", "float", "bool")
 
 
@@ -97,15 +99,3 @@ def check_declaration(policy: str, declared: tuple[Param, ...]) -> None:
         assert p.kind in KINDS, f"{policy}.{p.name}: kind {p.kind!r} not in {KINDS}"
         assert p.doc and "\n" not in p.doc, f"{policy}.{p.name}: needs a one-line doc"
         assert value_error(p, p.default) is None, f"{policy}.{p.name}: default out of its range"
-
-
-def _shown(v: Any) -> str:
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, str):
-        return f'"{v}"'
-    if v is None:
-        return "null"
-    if isinstance(v, (list, dict)):
-        return "a list" if isinstance(v, list) else "a mapping"
-    return repr(v)

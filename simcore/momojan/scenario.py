@@ -19,7 +19,7 @@ import yaml
 
 from policies.params import check_params
 
-from ..errors import InputError
+from ..errors import InputError, shown as _kind  # one wording of a bad value
 from .schema import FRUITS, NEW_YAKU, PICTURES, SCHEMA, Field, defaults
 from .shapes import HandRules
 from .yaku_conditions import (
@@ -153,18 +153,6 @@ def _leaf_paths(d, prefix=""):
         if isinstance(v, dict) and v:
             yield from _leaf_paths(v, p + ".")
         yield p
-
-
-def _kind(v) -> str:
-    if isinstance(v, bool):
-        return f"{str(v).lower()}"
-    if isinstance(v, str):
-        return f'"{v}"'
-    if v is None:
-        return "null"
-    if isinstance(v, (list, dict)):
-        return "a list" if isinstance(v, list) else "a mapping"
-    return repr(v)
 
 
 class _Checker:
