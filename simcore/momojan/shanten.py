@@ -503,16 +503,8 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
     rest = candidate_kinds(core, hand)
     total = 0
     kset = U0
-    if core[CORE_RULES + HR_N_SUBS] != 0:
-        while rest:
-            low = rest & (~rest + U1)
-            rest ^= low
-            q = popcount(low - U1)
-            n = unseen_copies(core, seen, q)
-            if n > 0 and shanten(hand + unit(q), n_revealed, core) < base:
-                total += n
-                kset |= low
-        return total, kset
+    if core[CORE_RULES + HR_N_SUBS] != 0:  # old edition: the plain loop (one shanten more)
+        return useful_cards(hand, n_revealed, seen, core)
     G = max((hand_size(hand) + 1) // 3, 3 - n_revealed)
     need = 2 * G - base + 1  # useful: best value of hand + q at least this (shanten below base)
     n_part = hand & NUM
