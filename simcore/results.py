@@ -298,15 +298,7 @@ class ResultDir:
         atomic_json(os.path.join(self.path, "provenance.json"), self.prov)
 
     def _chunk_files(self):
-        d = os.path.join(self.path, "chunks")
-        out = []
-        for f in os.listdir(d) if os.path.isdir(d) else ():
-            m = re.fullmatch(r"(\d{15})\.json", f)
-            if m:
-                out.append((int(m.group(1)), os.path.join(d, f)))
-            elif f.startswith(".tmp-"):
-                _remove(os.path.join(d, f))
-        return sorted(out)
+        return _scan(os.path.join(self.path, "chunks"), r"(\d{15})\.json")
 
 
 def _part(start: int, v: int, res) -> str:
@@ -314,9 +306,15 @@ def _part(start: int, v: int, res) -> str:
 
 
 def _parts(d: str):
+    return _scan(d, r"part-(\d{15})(-v\d+)?\.parquet")
+
+
+def _scan(d: str, pattern: str) -> list:
+    """Sorted (first game, path) of the files in ``d`` named by ``pattern`` (group 1: the first
+    game); leftovers of an interrupted atomic write (``.tmp-*``) are removed on the way."""
     out = []
     for f in os.listdir(d) if os.path.isdir(d) else ():
-        m = re.fullmatch(r"part-(\d{15})(-v\d+)?\.parquet", f)
+        m = re.fullmatch(pattern, f)
         if m:
             out.append((int(m.group(1)), os.path.join(d, f)))
         elif f.startswith(".tmp-"):
