@@ -82,19 +82,22 @@ def pairing_text(a, b, games, seed, alpha, by_pairing, changes) -> str:
                     + ", ".join(changes) + " (not a balance finding on its own)")
     else:
         head.append("every metric has the same verdict under every pairing")
-    width = max(12, *(len(lab) for lab in labels))
-    lines = ["", "cells: difference b - a and verdict (DIFF different, DIFF~ different but inside "
-             "the margin, equiv equivalent, ? inconclusive, - never happened)",
+    table = {m: [_cell(by_pairing[lab][m]) for lab in labels] for m in by_pairing[labels[0]]}
+    width = max(12, *(len(lab) for lab in labels), *(len(c) for cs in table.values() for c in cs))
+    lines = ["", "cells: difference b - a [95% interval] and verdict (DIFF different, DIFF~ "
+             "different but inside the margin, equiv equivalent, ? inconclusive, - never happened)",
              f"{'metric':<30}" + "".join(f"{lab:>{width + 2}}" for lab in labels) + "  changes"]
-    for m in by_pairing[labels[0]]:
-        cells = []
-        for lab in labels:
-            r = by_pairing[lab][m]
-            diff = "" if r["diff"] is None else f"{r['diff']:+.3g} "
-            cells.append(f"{diff}{_short(r['verdict'])}{'~' if r.get('negligible') else ''}")
+    for m, cells in table.items():
         lines.append(f"{m:<30}" + "".join(f"{c:>{width + 2}}" for c in cells)
                      + ("  <- yes" if m in changes else ""))
     return "\n".join(head + lines)
+
+
+def _cell(r: dict) -> str:
+    verdict = f"{_short(r['verdict'])}{'~' if r.get('negligible') else ''}"
+    if r["diff"] is None or r["ci"][0] is None:
+        return verdict
+    return f"{r['diff']:+.3g} [{r['ci'][0]:+.3g}, {r['ci'][1]:+.3g}] {verdict}"
 
 
 def _short(verdict: str) -> str:

@@ -43,3 +43,10 @@ def test_compare_pairings_cli():
     r = CliRunner().invoke(main, ["compare", "new_edition", "no_ron_bonus", "--pairings",
                                   "greedy", "--games", "10"])
     assert r.exit_code == 2 and "not two seats" in r.output
+
+
+def test_pairing_table_text_gives_every_difference_its_interval():
+    from simcore.pairings import pairing_text
+    row = {"metric": "x", "verdict": "different", "diff": 0.2, "ci": [0.1, 0.3], "negligible": False}
+    text = pairing_text("a", "b", 10, 1, 0.05, {"p1": {"x": row}}, [])
+    assert "+0.2 [+0.1, +0.3] DIFF" in text
