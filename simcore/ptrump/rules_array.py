@@ -1,0 +1,232 @@
+"""The flat int64 rules array the P-style trump kernels read, built from a validated Scenario.
+
+One source of truth: :data:`_SCALARS` names every scalar once, with the scenario key path it
+comes from; the module-level ``RA_<NAME>`` index constants (ints numba folds in) and
+:data:`RULES_LEN` are derived from it. Enumerations are stored as their code, the index of the
+value in the schema's choices; the code constants below carry their names (compare
+``ra[RA_ONE_COLOUR] == ONE_COLOUR_SUIT``, never ``== 0``).
+
+Score items (the breakdown of :func:`simcore.ptrump.scoring.score_win`) occupy :data:`N_SLOTS`
+slots named by :data:`SLOTS` (``SL_<NAME>`` constants): the 1-point yaku, the additive items, the
+pon deduction, the yakuman, and ``floor`` (what ``negative_win: floor_zero`` adds back). Per slot
+the array holds whether the item is enabled (``RA_ITEM_ENABLED + slot``) and its points
+(``RA_ITEM_POINTS + slot``; the pon slot holds the points subtracted per pon, as a positive
+number).
+
+Hand-shape options travel separately, in H-hand's ``hr`` array: :func:`build_hand_rules`.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .schema import (
+    ADDITIVE, DEPOSITS, FURITEN, IPPATSU_WINDOW, MULTIPLE_RON, NAGASHI, NEGATIVE_WIN, NEXT_DEALER,
+    NOTEN_DECLARATION, NUKIDORA_MODE, ONE_COLOUR, OPEN_KAN_FROM, OPEN_RIICHI, PON_PENALTY,
+    RENHOU_WINDOW, RIICHI_MIN_STOCK, ROB_NUKIDORA, TARGET_TIE, URA_JOKER, YAKU,
+)
+
+# --- score slots ------------------------------------------------------------------------------
+YAKU_KEYS = tuple(YAKU)                       # the 1-point yaku (is_yaku always)
+ADDITIVE_KEYS = tuple(ADDITIVE)               # bonuses
+NOT_YAKU_ADDITIVE = ("dora", "ura", "ura_joker", "nukidora", "nagashi")  # never satisfy the yaku rule
+YAKUMAN_KEYS = ("paaren", "chinroutou", "kokushi", "kokushi_double")
+SLOTS = YAKU_KEYS + ADDITIVE_KEYS + ("pon",) + YAKUMAN_KEYS + ("floor",)
+YAKU_SLOTS = SLOTS                            # the name the contract uses
+N_SLOTS = len(SLOTS)
+SLOT = {name: i for i, name in enumerate(SLOTS)}
+for _name, _i in SLOT.items():
+    globals()[f"SL_{_name.upper()}"] = _i      # SL_TSUMO, ..., SL_FLOOR
+SL_FIRST_ADDITIVE = SLOT[ADDITIVE_KEYS[0]]
+SL_FIRST_YAKUMAN = SLOT[YAKUMAN_KEYS[0]]
+
+# --- enum codes (index in the schema's choices) ------------------------------------------------
+ONE_COLOUR_SUIT, ONE_COLOUR_RED_BLACK, ONE_COLOUR_NUMBERS, ONE_COLOUR_OFF = (
+    ONE_COLOUR.index(n) for n in ("suit", "red_black", "numbers", "off"))
+FIRST_DEALER_RANDOM = -1                       # else the seat number
+NEXT_DEALER_ROTATE, NEXT_DEALER_WINNER = (NEXT_DEALER.index(n) for n in ("rotate", "winner"))
+OPEN_KAN_ANY, OPEN_KAN_PREVIOUS_ONLY = (OPEN_KAN_FROM.index(n) for n in ("any", "previous_only"))
+NUKIDORA_REPLACE, NUKIDORA_INSTEAD_OF_DISCARD = (
+    NUKIDORA_MODE.index(n) for n in ("replace", "instead_of_discard"))
+ROB_NUKI_KOKUSHI_ONLY, ROB_NUKI_ANY_JOKER_WAIT = (
+    ROB_NUKIDORA.index(n) for n in ("kokushi_only", "any_joker_wait"))
+MULTIPLE_RON_HEAD_BUMP, MULTIPLE_RON_ALL = (MULTIPLE_RON.index(n) for n in ("head_bump", "all"))
+NOTEN_DECLARATION_AUTO = NOTEN_DECLARATION.index("auto")
+NEGATIVE_FLOOR_ZERO, NEGATIVE_LITERAL, NEGATIVE_FORBIDDEN = (
+    NEGATIVE_WIN.index(n) for n in ("floor_zero", "literal", "forbidden"))
+FURITEN_FULL, FURITEN_DISCARD_ONLY, FURITEN_NONE = (
+    FURITEN.index(n) for n in ("full", "discard_only", "none"))
+DEPOSITS_CARRY, DEPOSITS_LOST_AT_DRAW = (DEPOSITS.index(n) for n in ("carry", "lost_at_draw"))
+RIICHI_MIN_STOCK_PLAYERS, RIICHI_MIN_STOCK_ONE = (
+    RIICHI_MIN_STOCK.index(n) for n in ("players", "one"))
+IPPATSU_NEXT_DISCARD = IPPATSU_WINDOW.index("next_discard")
+OPEN_RIICHI_OFF, OPEN_RIICHI_ON = (OPEN_RIICHI.index(n) for n in ("off", "on"))
+RENHOU_OWN_FIRST_DRAW, RENHOU_FIRST_GO_AROUND = (
+    RENHOU_WINDOW.index(n) for n in ("own_first_draw", "first_go_around"))
+NAGASHI_AT_WIN, NAGASHI_AT_DRAW, NAGASHI_OFF = (NAGASHI.index(n) for n in ("at_win", "at_draw", "off"))
+URA_JOKER_RIICHI_ONLY, URA_JOKER_ANY_WIN = (URA_JOKER.index(n) for n in ("riichi_only", "any_win"))
+PON_PENALTY_WIN_ONLY, PON_PENALTY_ALWAYS = (PON_PENALTY.index(n) for n in ("win_only", "always"))
+TARGET_TIE_SHARED, TARGET_TIE_PLAY_ON = (TARGET_TIE.index(n) for n in ("shared", "play_on"))
+
+_ENUMS = {
+    "cards.one_colour": ONE_COLOUR, "match.next_dealer": NEXT_DEALER,
+    "kan.open_kan_from": OPEN_KAN_FROM, "nukidora.mode": NUKIDORA_MODE,
+    "nukidora.rob": ROB_NUKIDORA, "calls.multiple_ron": MULTIPLE_RON,
+    "tenpai.noten_declaration": NOTEN_DECLARATION, "scoring.negative_win": NEGATIVE_WIN,
+    "furiten": FURITEN, "riichi.deposits": DEPOSITS, "riichi.min_stock": RIICHI_MIN_STOCK,
+    "riichi.ippatsu_window": IPPATSU_WINDOW, "riichi.open_riichi": OPEN_RIICHI,
+    "scoring.additive.renhou.window": RENHOU_WINDOW, "scoring.additive.nagashi.when": NAGASHI,
+    "scoring.additive.ura_joker.when": URA_JOKER,
+    "scoring.deductions.pon_penalty": PON_PENALTY, "match.target_tie": TARGET_TIE,
+}
+
+# --- scalars: (NAME, scenario key path); None = computed below ----------------------------------
+_SCALARS = (
+    ("N_PLAYERS", None),                      # 2 or 3: the number of seats
+    ("BEGINNER", "beginner"),
+    ("ONE_COLOUR", "cards.one_colour"),
+    ("YAOCHU_HONOURS", "cards.yaochu_honours"),
+    ("KOUTSU_COUNTS_KANS", "hand.koutsu_counts_kans"),
+    ("SUTOITSU_SAME_PAIRS", "hand.sutoitsu_same_pairs"),
+    ("OPEN_KAN_BREAKS_MENZEN", "hand.open_kan_breaks_menzen"),
+    ("TENPAI_NEEDS_YAKU", "tenpai.needs_yaku"),
+    ("TENPAI_NEEDS_LIVE_WAIT", "tenpai.needs_live_wait"),
+    ("NOTEN_DECLARATION", "tenpai.noten_declaration"),
+    ("INDICATORS_IN_STOCK", "stock.indicators_in_stock"),
+    ("REPLACEMENT_RESERVE", "stock.replacement_reserve"),
+    ("KAN_AFTER_PON", "calls.kan_after_pon"),
+    ("KUIKAE", "calls.kuikae"),
+    ("CALL_LAST_DISCARD", "calls.call_last_discard"),
+    ("MULTIPLE_RON", "calls.multiple_ron"),
+    ("MAY_DECLINE_WIN", "calls.may_decline_win"),
+    ("MAX_KANS", "kan.max_per_round"),
+    ("OPEN_KAN_FROM", "kan.open_kan_from"),
+    ("ADDED_KAN", "kan.added_kan"),
+    ("REPLACEMENT_NEEDS_STOCK", "kan.replacement_needs_stock"),
+    ("CHANKAN_ADDED_KAN", "kan.chankan_added_kan"),
+    ("KOKUSHI_ROBS_ANKAN", "kan.kokushi_robs_ankan"),
+    ("NUKIDORA_MODE", "nukidora.mode"),
+    ("NUKI_IN_CONTENT_CHECKS", "nukidora.in_content_checks"),
+    ("ROB_NUKIDORA", "nukidora.rob"),
+    ("NUKIDORA_INTERRUPTS", "nukidora.interrupts"),
+    ("FURITEN", "furiten"),
+    ("RIICHI_REQUIRES_MENZEN", "riichi.requires_menzen"),
+    ("RIICHI_MIN_STOCK", "riichi.min_stock"),
+    ("RIICHI_ANKAN", "riichi.ankan"),
+    ("RIICHI_DEPOSIT", "riichi.deposit"),
+    ("DEPOSITS", "riichi.deposits"),
+    ("ALLOW_NEGATIVE_SCORE", "riichi.allow_negative_score"),
+    ("IPPATSU_WINDOW", "riichi.ippatsu_window"),
+    ("OPEN_RIICHI", "riichi.open_riichi"),
+    ("YAKU_REQUIRED", "scoring.yaku_required"),
+    ("ADDITIVE_ARE_YAKU", "scoring.additive_are_yaku"),
+    ("NEGATIVE_WIN", "scoring.negative_win"),
+    ("BEST_DECOMPOSITION", "scoring.best_decomposition"),
+    ("RYANKANTSU_STACKS", "scoring.yaku.ryankantsu.stacks"),
+    ("CHANTA_NEEDS_TERMINAL", "scoring.yaku.chanta.needs_terminal"),
+    ("CHANTA_ON_PAIRS", "scoring.yaku.chanta.on_pairs"),
+    ("YAKUHAI_PER_SET", "scoring.yaku.yakuhai.per_set"),
+    ("RINSHAN_ON_NUKIDORA", "scoring.yaku.rinshan.on_nukidora"),
+    ("DOUBLE_RIICHI_STACKS", "scoring.additive.double_riichi.stacks"),
+    ("RENHOU_WINDOW", "scoring.additive.renhou.window"),
+    ("NAGASHI", "scoring.additive.nagashi.when"),
+    ("NAGASHI_ENABLED", "scoring.additive.nagashi.enabled"),
+    ("NAGASHI_POINTS", "scoring.additive.nagashi.points"),
+    ("HAITEI_ON_REPLACEMENT", "scoring.additive.haitei.on_replacement"),
+    ("FIRST_DRAW_EXCLUDES_REPLACEMENT", "scoring.additive.chiihou.excludes_replacement"),
+    ("URA_JOKER", "scoring.additive.ura_joker.when"),
+    ("PON_POINTS", "scoring.deductions.pon"),
+    ("PON_PENALTY", "scoring.deductions.pon_penalty"),
+    ("KAKAN_KEEPS_PON_PENALTY", "scoring.deductions.kakan_keeps_pon_penalty"),
+    ("NOTEN_POINTS", "scoring.deductions.noten"),
+    ("CHOMBO_POINTS", "scoring.deductions.chombo"),
+    ("YAKUMAN_POINTS", "scoring.yakuman.points"),
+    ("YAKUMAN_DOUBLE_POINTS", "scoring.yakuman.double_points"),
+    ("YAKUMAN_EXCLUSIVE", "scoring.yakuman.exclusive"),
+    ("PAAREN_ONE_COLOUR", "scoring.yakuman.paaren.one_colour"),
+    ("NOTEN_TO_TENPAI", "exhaustive_draw.noten_to_tenpai"),
+    ("NAGASHI_KEEPS_NOTEN", "exhaustive_draw.nagashi_keeps_noten"),
+    ("START_SCORE", "match.start_score"),
+    ("TARGET_SCORE", "match.target_score"),
+    ("TARGET_TIE", "match.target_tie"),
+    ("MAX_ROUNDS", "match.max_rounds"),
+    ("FIRST_DEALER", "match.first_dealer"),
+    ("NEXT_DEALER", "match.next_dealer"),
+)
+SCALAR_NAMES = tuple(n for n, _ in _SCALARS)
+for _i, _n in enumerate(SCALAR_NAMES):
+    globals()[f"RA_{_n}"] = _i                 # RA_N_PLAYERS, RA_ONE_COLOUR, ...
+RA_ITEM_ENABLED = len(_SCALARS)                # N_SLOTS entries, by score slot
+RA_ITEM_POINTS = RA_ITEM_ENABLED + N_SLOTS     # N_SLOTS entries, by score slot
+RULES_LEN = RA_ITEM_POINTS + N_SLOTS
+
+# The same indices as one namedtuple instance (numba reads a global tuple as constants):
+# ``ra[RA.TARGET_SCORE]`` equals ``ra[RA_TARGET_SCORE]``.
+RA = namedtuple("RulesIndex", SCALAR_NAMES + ("ITEM_ENABLED", "ITEM_POINTS"))(
+    *range(len(_SCALARS)), RA_ITEM_ENABLED, RA_ITEM_POINTS)
+
+
+def _item_path(slot_name: str) -> tuple[str, str | None]:
+    """(enabled key path, points key path) of a score slot; None where the schema has none."""
+    if slot_name in YAKU:
+        base = f"scoring.yaku.{slot_name}"
+        return f"{base}.enabled", f"{base}.points"
+    if slot_name in ADDITIVE:
+        base = f"scoring.additive.{slot_name}"
+        return f"{base}.enabled", f"{base}.points"
+    if slot_name == "pon":
+        return None, "scoring.deductions.pon"
+    if slot_name in YAKUMAN_KEYS:
+        pts = "scoring.yakuman.double_points" if slot_name == "kokushi_double" \
+            else "scoring.yakuman.points"
+        return f"scoring.yakuman.{slot_name}.enabled", pts
+    return None, None   # floor
+
+
+def build_rules_array(scenario) -> np.ndarray:
+    """int64[RULES_LEN] for ``scenario`` (a validated :class:`simcore.ptrump.scenario.Scenario`)."""
+    ra = np.zeros(RULES_LEN, dtype=np.int64)
+    for i, (name, path) in enumerate(_SCALARS):
+        if path is None:
+            continue
+        v = scenario.get(path)
+        if path == "match.first_dealer":
+            ra[i] = FIRST_DEALER_RANDOM if v == "random" else int(v)
+        elif path in _ENUMS:
+            ra[i] = _ENUMS[path].index(v)
+        else:
+            ra[i] = int(v)
+    ra[RA_N_PLAYERS] = len(scenario.get("players"))  # noqa: F821 (defined from _SCALARS)
+    for slot, name in enumerate(SLOTS):
+        en, pts = _item_path(name)
+        ra[RA_ITEM_ENABLED + slot] = 1 if en is None else int(scenario.get(en))
+        ra[RA_ITEM_POINTS + slot] = 0 if pts is None else int(scenario.get(pts))
+    if scenario.get("scoring.additive.nagashi.when") != "at_win":
+        ra[RA_ITEM_ENABLED + SLOT["nagashi"]] = 0   # a draw bonus (at_draw) or off: not at a win
+    if scenario.get("riichi.open_riichi") == "off":
+        ra[RA_ITEM_ENABLED + SLOT["open_riichi"]] = 0
+    return ra
+
+
+def build_hand_rules(scenario) -> np.ndarray:
+    """H-hand's shape-rules array ``hr`` (:func:`simcore.ptrump.hand.hand_rules_array`) for
+    ``scenario``: a special shape is a winning shape when its yaku is enabled."""
+    from .hand import hand_rules_array
+
+    kwargs = dict(
+        sutoitsu_same_pairs=scenario.get("hand.sutoitsu_same_pairs"),
+        sutoitsu=scenario.get("scoring.yaku.sutoitsu.enabled"),
+        paaren=scenario.get("scoring.yakuman.paaren.enabled"),
+        kokushi=scenario.get("scoring.yakuman.kokushi.enabled"),
+    )
+    import inspect
+    if "chinroutou" in inspect.signature(hand_rules_array).parameters:
+        kwargs["chinroutou"] = scenario.get("scoring.yakuman.chinroutou.enabled")
+    return hand_rules_array(**kwargs)
+
+
+def rules_summary(ra) -> dict:
+    """``{RA name: value}`` of the scalars (for debugging and tests)."""
+    return {name: int(ra[i]) for i, name in enumerate(SCALAR_NAMES)}

@@ -1,0 +1,572 @@
+"""P-style trump mahjong scenario files: load, resolve ``extends:``, validate, freeze.
+
+A scenario is YAML matching :data:`simcore.ptrump.schema.SCHEMA` and saying ``game: ptrump``.
+Keys it leaves out take the schema's defaults; ``extends: BASE`` (a path relative to the file, or
+a bundled name such as ``ptrump_2p``) starts from BASE instead, deep-merged (mappings merge, lists
+are replaced whole). Every problem is one :class:`ScenarioError` line naming the file and the key
+path, e.g. ``ptrump_2p.yaml: riichi.min_stock: expected one of players, one, got "x"``.
+
+The API mirrors :mod:`simcore.momojan.scenario` (``load``, ``from_dict``, ``deep_merge``,
+``validate``, ``bundled_names``, ``Scenario.get/to_dict/to_yaml``) so the family module can mirror
+MOMOJAN's ``family.py``.
+
+What this implementation simplifies: ``beginner: true`` sets its three values (spec §10) after
+the merge; a file that sets one of them to something else beside ``beginner: true`` is refused,
+so nothing is silently overridden. Seat policies are checked against
+``simcore.ptrump.bots.POLICY_SPECS`` once that registry exists, else against
+:data:`~simcore.ptrump.schema.POLICIES_FALLBACK` with any numeric params.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from ..errors import InputError, shown as _kind  # one wording of a bad value
+from .schema import (
+    BEGINNER_SETS, GAME, POLICIES_FALLBACK, SCHEMA, Field, defaults, field_at,
+)
+
+DEFAULT_SCENARIO = "ptrump_2p"
+MIN_SEATS, MAX_SEATS = 2, 3
+
+
+def _bundled_dir() -> Path:
+    """The repository's top-level scenarios/ folder (installed as the package simcore.scenarios);
+    the checkout's folder when the package mapping is not installed."""
+    try:
+        return Path(str(importlib.resources.files("simcore.scenarios")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "scenarios"
+
+
+BUNDLED_DIR = _bundled_dir()
+
+
+class ScenarioError(InputError):
+    """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
+
+
+def _names_game(path: Path, seen=()) -> bool:
+    """Whether a YAML file (following ``extends``) says ``game: ptrump``; unreadable: False."""
+    if path in seen or len(seen) > 20:
+        return False
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    if not isinstance(data, dict):
+        return False
+    if isinstance(data.get("game"), str):
+        return data["game"] == GAME
+    base = data.get("extends")
+    if not isinstance(base, str):
+        return False
+    for cand in (path.parent / base, BUNDLED_DIR / f"{base.removesuffix('.yaml')}.yaml"):
+        if cand.is_file():
+            return _names_game(cand.resolve(), (*seen, path))
+    return False
+
+
+def bundled_names() -> list[str]:
+    """The bundled scenarios of this family (their chain says ``game: ptrump``)."""
+    return sorted(p.stem for p in BUNDLED_DIR.glob("*.yaml") if _names_game(p.resolve()))
+
+
+def bundled_descriptions() -> list[tuple[str, str]]:
+    """(name, one-line description) of every bundled scenario of this family."""
+    return [(name, load(name).get("description") or "") for name in bundled_names()]
+
+
+def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
+    """A scenario reference: an existing path (relative to ``relative_to`` first) or a bundled name."""
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / ref)
+    candidates.append(Path(ref))
+    for c in candidates:
+        if c.is_file():
+            return c.resolve()
+        if c.is_dir():
+            raise ScenarioError(f"{ref}: is a directory, not a scenario file")
+    bundled = BUNDLED_DIR / f"{ref.removesuffix('.yaml')}.yaml"
+    if "/" not in ref and bundled.is_file():
+        return bundled.resolve()
+    names = bundled_names()
+    hint = difflib.get_close_matches(ref, names, n=1)
+    raise ScenarioError(f"{ref}: no such scenario file or bundled scenario"
+                        + (f" (did you mean {hint[0]!r}?)" if hint else
+                           f" (bundled: {', '.join(names)})"))
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a key given twice in one mapping is an error (PyYAML
+    keeps the last one silently). Same as MOMOJAN's."""
+
+    def construct_mapping(self, node, deep=False):
+        first_line = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` overrides on purpose
+            key = self.construct_object(key_node, deep=True)
+            try:
+                seen = first_line.get(key)
+            except TypeError:
+                continue  # an unhashable key: the base class reports it
+            if seen is not None:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first given at line {seen})",
+                    key_node.start_mark)
+            first_line[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at "
+                            f"offset {exc.start}); a scenario is YAML text") from None
+    try:
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"{path}: not valid YAML{where}: {problem}") from None
+    if data is None:
+        raise ScenarioError(f"{path}: the file is empty (no keys); a scenario that changes "
+                            f"nothing is `extends: {DEFAULT_SCENARIO}`")
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: expected a mapping of keys at the top, got {_kind(data)}")
+    return data
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    """``base`` with ``over`` merged in: mappings merge key by key, anything else is replaced."""
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def _raw_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, dict[str, Path],
+                                                               list[Path]]:
+    """The merged raw data of ``path`` and its ``extends`` chain, which file set each key, and
+    the chain's files, base first."""
+    if path in seen:
+        chain = " -> ".join(str(p) for p in (*seen, path))
+        raise ScenarioError(f"{path}: extends: cycle ({chain})")
+    data = _read_yaml(path)
+    base_ref = data.pop("extends", None)
+    origin: dict[str, Path] = {}
+    files: list[Path] = []
+    if base_ref is None:
+        merged = {}
+    else:
+        if not isinstance(base_ref, str):
+            raise ScenarioError(f"{path}: extends: expected a scenario path or name, got "
+                                f"{_kind(base_ref)}")
+        try:
+            base_path = resolve_path(base_ref, path.parent)
+        except ScenarioError as exc:
+            raise ScenarioError(f"{path}: extends: {exc}") from None
+        merged, origin, files = _raw_chain(base_path, (*seen, path))
+    for key_path in _leaf_paths(data):
+        origin[key_path] = path
+    return deep_merge(merged, data), origin, [*files, path]
+
+
+def _leaf_paths(d, prefix=""):
+    for k, v in d.items():
+        p = f"{prefix}{k}"
+        if isinstance(v, dict) and v:
+            yield from _leaf_paths(v, p + ".")
+        yield p
+
+
+def _has(raw: dict, dotted: str) -> bool:
+    node = raw
+    for k in dotted.split("."):
+        if not isinstance(node, dict) or k not in node:
+            return False
+        node = node[k]
+    return True
+
+
+def _get(raw: dict, dotted: str):
+    node = raw
+    for k in dotted.split("."):
+        node = node[k]
+    return node
+
+
+class _Checker:
+    def __init__(self, origin: dict[str, Path], fallback: Path):
+        self.origin = origin
+        self.fallback = fallback
+
+    def fail(self, key_path: str, message: str):
+        # Name the file that set the key (or its nearest parent), so an extends chain points home.
+        where = self.fallback
+        parts = key_path.split(".")
+        for i in range(len(parts), 0, -1):
+            p = ".".join(parts[:i])
+            if p in self.origin:
+                where = self.origin[p]
+                break
+        raise ScenarioError(f"{where.name if where.is_absolute() else where}: {key_path}: "
+                            f"{message}")
+
+    def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
+        if not isinstance(data, dict):
+            self.fail(prefix.rstrip(".") or "(top)", f"expected a mapping, got {_kind(data)}")
+        for key in data:
+            if key not in schema:
+                hint = difflib.get_close_matches(str(key), list(schema), n=1)
+                self.fail(f"{prefix}{key}", "unknown key"
+                          + (f" (did you mean {hint[0]!r}?)" if hint else
+                             f" (expected one of: {', '.join(schema)})"))
+        out = {}
+        for key, node in schema.items():
+            path = f"{prefix}{key}"
+            if isinstance(node, Field):
+                out[key] = self.leaf(path, node, data.get(key, node.default))
+            else:
+                out[key] = self.check(data.get(key, {}), node, path + ".")
+        return out
+
+    def leaf(self, path: str, f: Field, v: Any):
+        if f.kind == "int":
+            if isinstance(v, bool) or not isinstance(v, int):
+                self.fail(path, f"expected {_int_range(f)}, got {_kind(v)}")
+            if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
+                self.fail(path, f"expected {_int_range(f)}, got {v}")
+            return v
+        if f.kind == "bool":
+            if not isinstance(v, bool):
+                self.fail(path, f"expected true or false, got {_kind(v)}")
+            return v
+        if f.kind == "str":
+            if v is not None and not isinstance(v, str):
+                self.fail(path, f"expected a string, got {_kind(v)}")
+            return v
+        if f.kind == "game":
+            if v != GAME:
+                self.fail(path, f"expected {GAME} (this loader reads P-style trump mahjong "
+                          f"scenarios), got {_kind(v)}")
+            return v
+        if f.kind == "enum":
+            if isinstance(v, bool) and ("off" if v is False else "on") in f.choices:
+                return "off" if v is False else "on"   # YAML 1.1 reads a bare off/on as a bool
+            if isinstance(v, bool) or v not in f.choices:
+                self.fail(path, f"expected one of {', '.join(map(str, f.choices))}, "
+                          f"got {_kind(v)}")
+            return v
+        if f.kind == "players":
+            return self.players(path, v)
+        raise AssertionError(f.kind)
+
+    def players(self, path: str, v: Any):
+        if not isinstance(v, list) or not MIN_SEATS <= len(v) <= MAX_SEATS:
+            got = f"{len(v)} seats" if isinstance(v, list) else _kind(v)
+            self.fail(path, f"expected a list of {MIN_SEATS} or {MAX_SEATS} seats (the seat "
+                      f"count is the number of players), got {got}")
+        seats = []
+        for i, seat in enumerate(v):
+            p = f"{path}[{i}]"
+            if not isinstance(seat, dict):
+                self.fail(p, f"expected a mapping with policy and params, got {_kind(seat)}")
+            for k in seat:
+                if k not in ("policy", "params"):
+                    hint = difflib.get_close_matches(str(k), ["policy", "params"], n=1)
+                    self.fail(f"{p}.{k}", "unknown key"
+                              + (f" (did you mean {hint[0]!r}?)" if hint else
+                                 " (expected policy, params)"))
+            params = seat.get("params", {}) or {}
+            if not isinstance(params, dict):
+                self.fail(f"{p}.params", "expected a mapping of parameter names to values, "
+                          f"got {_kind(params)}")
+            name, params = check_seat(seat.get("policy"), params,
+                                      lambda key, message, p=p: self.fail(f"{p}.{key}", message))
+            seats.append({"policy": name, "params": params})
+        return seats
+
+
+def policy_specs() -> dict | None:
+    """``{name: spec}`` from H-engine's registry ``simcore.ptrump.bots.POLICY_SPECS`` (each spec
+    with ``.params``, a tuple of :class:`policies.params.Param`), or None before it exists."""
+    try:
+        from . import bots
+    except ImportError:
+        return None
+    return getattr(bots, "POLICY_SPECS", None)
+
+
+def policy_names() -> list[str]:
+    specs = policy_specs()
+    return list(specs) if specs is not None else list(POLICIES_FALLBACK)
+
+
+def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
+    """The one place a seat's policy name and params are checked: ``fail(key, message)`` with
+    key ``policy`` or ``params.NAME``. Returns (name, params with defaults filled)."""
+    specs = policy_specs()
+    names = list(specs) if specs is not None else list(POLICIES_FALLBACK)
+    if name not in names:
+        hint = difflib.get_close_matches(str(name), names, n=1)
+        fail("policy", f"unknown policy {_kind(name)}"
+             + (f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(names)})"))
+    if specs is not None:
+        from policies.params import check_params
+        return name, check_params(name, specs[name].params, params,
+                                  lambda key, message: fail(f"params.{key}", message))
+    for key, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if not isinstance(value, bool):
+                fail(f"params.{key}", f"expected a number or true/false, got {_kind(value)}")
+    return name, dict(params)
+
+
+def _bound(v: int) -> str:
+    """2^64-1 rather than 18446744073709551615 for the machine-word limits."""
+    if v >= 2**32 and (v + 1) & v == 0:
+        return f"2^{v.bit_length()}-1"
+    return str(v)
+
+
+def _int_range(f: Field) -> str:
+    if f.min is not None and f.max is not None:
+        return f"an integer {f.min}..{_bound(f.max)}"
+    if f.min is not None:
+        return f"an integer >= {f.min}"
+    return "an integer"
+
+
+def _apply_beginner(raw: dict, fail, explicit) -> dict:
+    """``beginner: true`` sets the spec §10 values over whatever it extends; a value set
+    explicitly beside it (``explicit(key)``: in the file that says beginner: true or a later one,
+    or in the same overrides) that differs is refused."""
+    if raw.get("beginner") is not True:
+        return raw
+    over: dict = {}
+    for key, value in BEGINNER_SETS.items():
+        if _has(raw, key) and _get(raw, key) != value and explicit(key):
+            fail(key, f"beginner: true sets {key} to {_kind(value)}; drop {key} or set "
+                 "beginner: false")
+        node = over
+        parts = key.split(".")
+        for k in parts[:-1]:
+            node = node.setdefault(k, {})
+        node[parts[-1]] = value
+    return deep_merge(raw, over)
+
+
+def _check_consistency(d: dict, fail) -> None:
+    """Options that combine badly, each refused with its reason."""
+    n = len(d["players"])
+    fd = d["match"]["first_dealer"]
+    if fd != "random" and fd >= n:
+        fail("match.first_dealer", f"seat {fd} does not exist with {n} players (seats 0.."
+             f"{n - 1})")
+    m = d["match"]
+    if m["start_score"] >= m["target_score"]:
+        fail("match.start_score", f"{m['start_score']} already reaches match.target_score "
+             f"({m['target_score']}): the match would end before it starts")
+    sc = d["scoring"]
+    if sc["yaku"]["rinshan"]["on_nukidora"] and d["nukidora"]["mode"] == "instead_of_discard":
+        fail("scoring.yaku.rinshan.on_nukidora", "nukidora.mode: instead_of_discard draws no "
+             "replacement, so no win comes on a nukidora replacement")
+    if sc["yakuman"]["kokushi_double"]["enabled"] and not sc["yakuman"]["kokushi"]["enabled"]:
+        fail("scoring.yakuman.kokushi.enabled", "false, but scoring.yakuman.kokushi_double."
+             "enabled is true: double kokushi is a kokushi (turn both off)")
+    if d["tenpai"]["needs_yaku"] and not sc["yaku_required"]:
+        fail("tenpai.needs_yaku", "a win needs no yaku (scoring.yaku_required: false), so "
+             "tenpai cannot need one")
+    if sc["yakuman"]["double_points"] < sc["yakuman"]["points"]:
+        fail("scoring.yakuman.double_points", f"{sc['yakuman']['double_points']} is less than a "
+             f"single yakuman ({sc['yakuman']['points']})")
+    if d["riichi"]["open_riichi"] == "on" and not sc["additive"]["open_riichi"]["enabled"]:
+        fail("scoring.additive.open_riichi.enabled", "riichi.open_riichi: on needs its item "
+             "(set riichi.open_riichi: off instead)")
+    reserve = d["stock"]["replacement_reserve"]
+    stock = 54 - 7 * n - (0 if d["stock"]["indicators_in_stock"] else 2)
+    if reserve >= stock - n:
+        fail("stock.replacement_reserve", f"a reserve of {reserve} leaves fewer than one draw "
+             f"each from a stock of {stock} with {n} players")
+    if d["beginner"]:
+        for key, value in BEGINNER_SETS.items():
+            if _get(d, key) != value:
+                fail(key, f"beginner: true needs {key}: {_kind(value)}")
+
+
+def _freeze(v):
+    if isinstance(v, dict):
+        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _thaw(v):
+    if isinstance(v, (dict, MappingProxyType)):
+        return {k: _thaw(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return [_thaw(x) for x in v]
+    return v
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated, fully resolved scenario. ``data`` is a read-only nested mapping."""
+
+    name: str
+    path: Path | None
+    data: MappingProxyType
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def get(self, dotted: str):
+        v = self.data
+        for k in dotted.split("."):
+            v = v[k]
+        return v
+
+    @property
+    def n_players(self) -> int:
+        return len(self.data["players"])
+
+    def to_dict(self) -> dict:
+        return _thaw(self.data)
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+
+    def annotated_yaml(self) -> str:
+        """The scenario as YAML with each value's tag and meaning in a comment."""
+        return annotated_yaml(self.to_dict(), title=f"{self.name} (P-style trump mahjong)")
+
+
+def validate(raw: dict, origin: dict[str, Path] | None = None, path: Path | None = None,
+             explicit=None) -> dict:
+    """Check raw scenario data against the schema; the complete data with defaults filled in.
+
+    ``explicit(key) -> bool``: whether a value of ``key`` in ``raw`` was set beside ``beginner:
+    true`` (and so may not contradict it); by default every key of ``raw`` was."""
+    fallback = path or Path("<scenario>")
+    checker = _Checker(origin or {}, fallback)
+    if not isinstance(raw, dict):
+        checker.fail("(top)", f"expected a mapping, got {_kind(raw)}")
+    if "game" not in raw:
+        checker.fail("game", f"missing: a P-style trump mahjong scenario says `game: {GAME}`")
+    raw = _apply_beginner(raw, checker.fail, explicit or (lambda key: True))
+    data = checker.check(raw, SCHEMA)
+    _check_consistency(data, checker.fail)
+    return data
+
+
+def load(ref: str | Path = DEFAULT_SCENARIO) -> Scenario:
+    """Load a scenario file or bundled name, resolve ``extends:`` and validate it."""
+    path = resolve_path(str(ref))
+    raw, origin, files = _raw_chain(path)
+    explicit = None
+    if "beginner" in origin:
+        late = set(files[files.index(origin["beginner"]):])
+
+        def explicit(key):
+            return origin.get(key) in late
+    data = validate(raw, origin, path, explicit)
+    name = data["name"] or path.stem
+    data["name"] = name
+    return Scenario(name, path, _freeze(data))
+
+
+def from_dict(raw: dict, name: str = "inline") -> Scenario:
+    """A scenario from Python data: ``raw`` overrides the defaults (``game:`` may be left out)."""
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"<scenario>: (top): expected a mapping, got {_kind(raw)}")
+    data = validate(deep_merge(defaults(), raw), explicit=lambda key: _has(raw, key))
+    data["name"] = data["name"] or name
+    return Scenario(data["name"], None, _freeze(data))
+
+
+def with_overrides(sc: Scenario, overrides: dict, name: str) -> Scenario:
+    """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and validated
+    like YAML; errors read ``--set: key.path: ...``. ``{"beginner": True}`` turns a scenario
+    into its beginner version (the base's furiten etc. give way; an override beside it may not)."""
+    merged = deep_merge(sc.to_dict(), overrides)
+    merged["name"] = name
+    origin = {k: Path("--set") for k in _leaf_paths(overrides)}
+    data = validate(merged, origin, Path("--set"), explicit=lambda key: _has(overrides, key))
+    data["name"] = name
+    return Scenario(name, None, _freeze(data))
+
+
+# --------------------------------------------------------------------------------------------
+# Annotated YAML (what `show` prints): each leaf followed by `# [R]/[I]/[X] doc`.
+# --------------------------------------------------------------------------------------------
+
+COMMENT_COLUMN = 50
+INDENT = "  "
+TAG_LABELS = {"R": "[R]", "I": "[I]", "X": "[X] reconstructed"}
+
+
+def annotated_yaml(data: dict, title: str | None = None) -> str:
+    """``data`` (a resolved scenario as plain data) as commented YAML that loads back to it."""
+    lines = [f"# {title}"] if title else []
+    lines.append("# Tags: [R] stated by the source, [I] our reading (an option), [X] reconstructed")
+    _mapping(data, SCHEMA, 0, lines)
+    return "\n".join(lines) + "\n"
+
+
+def _mapping(data: dict, schema: dict, depth: int, lines: list[str]) -> None:
+    pad = INDENT * depth
+    for key, value in data.items():
+        node = schema.get(key)
+        if isinstance(node, Field) and node.kind == "players":
+            lines.append(_comment_at(f"{pad}{key}:", f"{TAG_LABELS[node.tag]} {node.doc}"))
+            for seat in value:
+                lines.append(f"{pad}  - policy: {_flow(seat['policy'])}")
+                lines.append(f"{pad}    params: {_flow(seat.get('params') or {})}")
+        elif isinstance(node, Field) or not isinstance(value, dict):
+            note = f"{TAG_LABELS[node.tag]} {node.doc}" if isinstance(node, Field) else ""
+            lines.append(_comment_at(f"{pad}{key}: {_flow(value)}", note))
+        else:
+            lines.append(f"{pad}{key}:")
+            _mapping(value, node or {}, depth + 1, lines)
+
+
+def _comment_at(line: str, comment: str) -> str:
+    if not comment:
+        return line
+    return f"{line:<{COMMENT_COLUMN - 2}}  # {comment}"
+
+
+def _flow(value: Any) -> str:
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30)
+    text = text.removesuffix("\n...\n").rstrip("\n")
+    if "\n" in text or yaml.safe_load(text) != value:
+        text = yaml.safe_dump(value, default_flow_style=True, default_style='"',
+                              allow_unicode=False, width=1 << 30)
+        text = text.removesuffix("\n...\n").rstrip("\n")
+    return text
+
+
+def describe(path: str) -> str:
+    """``[I] doc`` of one key path (for error hints and `show`)."""
+    f = field_at(path)
+    return f"{TAG_LABELS[f.tag]} {f.doc}"
