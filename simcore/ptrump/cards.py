@@ -21,7 +21,8 @@ Ranks ``1``-``9`` (``A`` = 1), ``T``, ``J``, ``Q``, ``K``, ``X`` (joker). An opt
 * ``nuki:X`` / ``nuki:XX``: jokers set aside;
 * ``+8``: the winning card (one card; written last by convention);
 * context words ``tsumo`` | ``ron``, ``riichi`` | ``wriichi``, ``ippatsu``, ``rinshan``, ``last``,
-  ``first``, ``nagashi``; indicators ``dora:K``, ``ura:X``.
+  ``first``, ``nagashi``, ``dealer`` (the winner is the dealer: tenhou rather than chiihou);
+  indicators ``dora:K``, ``ura:X``.
 
 A card written without a suit still needs an id: it gets the lowest copy of its rank that no
 suited card of the whole string (hand, sets, win card, indicators) uses, and is recorded in
@@ -61,7 +62,8 @@ RANK_ALIASES = {"A": 0}          # accepted on input besides RANK_CHARS
 
 REVEALED_KINDS = ("pon", "kan", "kakan", "ankan")
 SET_SIZE = {"pon": 3, "kan": 4, "kakan": 4, "ankan": 4}
-FLAG_WORDS = ("tsumo", "ron", "riichi", "wriichi", "ippatsu", "rinshan", "last", "first", "nagashi")
+FLAG_WORDS = ("tsumo", "ron", "riichi", "wriichi", "ippatsu", "rinshan", "last", "first", "nagashi",
+              "dealer")
 INDICATOR_WORDS = ("dora", "ura")
 EXCLUSIVE = (("tsumo", "ron"), ("riichi", "wriichi"))
 
