@@ -215,16 +215,13 @@ def build_hand_rules(scenario) -> np.ndarray:
     ``scenario``: a special shape is a winning shape when its yaku is enabled."""
     from .hand import hand_rules_array
 
-    kwargs = dict(
+    return hand_rules_array(
         sutoitsu_same_pairs=scenario.get("hand.sutoitsu_same_pairs"),
         sutoitsu=scenario.get("scoring.yaku.sutoitsu.enabled"),
         paaren=scenario.get("scoring.yakuman.paaren.enabled"),
         kokushi=scenario.get("scoring.yakuman.kokushi.enabled"),
+        chinroutou=scenario.get("scoring.yakuman.chinroutou.enabled"),
     )
-    import inspect
-    if "chinroutou" in inspect.signature(hand_rules_array).parameters:
-        kwargs["chinroutou"] = scenario.get("scoring.yakuman.chinroutou.enabled")
-    return hand_rules_array(**kwargs)
 
 
 def rules_summary(ra) -> dict:
