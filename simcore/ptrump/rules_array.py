@@ -175,6 +175,8 @@ def _item_path(slot_name: str) -> tuple[str, str | None]:
         return f"{base}.enabled", f"{base}.points"
     if slot_name in ADDITIVE:
         base = f"scoring.additive.{slot_name}"
+        if slot_name == "ura":   # one dora_value for dora and ura (spec §8)
+            return f"{base}.enabled", "scoring.additive.dora.points"
         return f"{base}.enabled", f"{base}.points"
     if slot_name == "pon":
         return None, "scoring.deductions.pon"

@@ -131,7 +131,8 @@ ADDITIVE = {
                                                 "first_draw_excludes_replacement)", "I")),
     "dora": _item(1, "dora, per card (hand, revealed sets, win card) of the rank after the "
                   "indicator (spec dora_value)", "I"),
-    "ura": _item(1, "ura dora, per card, riichi wins only"),
+    "ura": {"enabled": _bool(True, "ura dora, per card, riichi wins only; each worth "
+                             "scoring.additive.dora.points (the spec's one dora_value)")},
     "ura_joker": _item(1, "ura indicator is a joker: flat, instead of ura dora",
                        when=_enum("riichi_only", URA_JOKER, "riichi_only: on riichi wins; "
                                   "any_win: on every win (spec ura_joker)")),
@@ -337,7 +338,8 @@ SPEC_OPTIONS = {
     "renhou_window": "scoring.additive.renhou.window", "nagashi": "scoring.additive.nagashi.when",
     "haitei_on_replacement": "scoring.additive.haitei.on_replacement",
     "first_draw_excludes_replacement": "scoring.additive.chiihou.excludes_replacement",
-    "dora_value": "scoring.additive.dora.points", "ura_joker": "scoring.additive.ura_joker.when",
+    "dora_value": "scoring.additive.dora.points",
+    "ura_joker": "scoring.additive.ura_joker.when",
     "pon_penalty": "scoring.deductions.pon_penalty",
     "kakan_keeps_pon_penalty": "scoring.deductions.kakan_keeps_pon_penalty",
     "paaren_one_colour": "scoring.yakuman.paaren.one_colour",

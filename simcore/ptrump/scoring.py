@@ -209,7 +209,7 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, win, flags, dora_ind, ura_ind
         total += _put(bd, ra, SL_IPPATSU, 1, _pts(ra, SL_IPPATSU))
     if _one_colour(cards, n_cards, flags, ra[RA_ONE_COLOUR]):
         total += _put(bd, ra, SL_CHINITSU, 1, _pts(ra, SL_CHINITSU))
-    first = (flags & F_FIRST) != 0
+    first = (flags & F_FIRST) != 0 and rev_kind[0] < 0 and rev_kind[1] < 0  # no pon/kan yet
     if first and not tsumo:
         total += _put(bd, ra, SL_RENHOU, 1, _pts(ra, SL_RENHOU))
     if first and tsumo and not (replacement and ra[RA_FIRST_DRAW_EXCLUDES_REPLACEMENT] != 0):
@@ -493,16 +493,24 @@ class Scorer:
         or ron; the JSON-able result of :func:`score_text`."""
         if parsed.win is None:
             raise CardError("no winning card: write it last as +CARD (e.g. +8)")
-        if not (parsed.tsumo or parsed.ron):
+        words = set(parsed.flags)
+        if "rinshan" in words:
+            if parsed.ron:
+                raise CardError("'rinshan' is a tsumo on a replacement card: not with 'ron'")
+            words.add("tsumo")
+            if not any(g.kind in ("kan", "kakan", "ankan") for g in parsed.revealed):
+                if not parsed.nuki:
+                    raise CardError("'rinshan': no kan or nukidora gave a replacement card")
+                words.discard("rinshan")        # the replacement came after a nukidora
+                nuki_replacement = True
+        if not ({"tsumo", "ron"} & words):
             raise CardError("say how the hand won: tsumo or ron")
-        if "ippatsu" in parsed.flags and not ({"riichi", "wriichi"} & parsed.flags):
+        if "ippatsu" in words and not ({"riichi", "wriichi"} & words):
             raise CardError("'ippatsu' needs 'riichi' or 'wriichi'")
-        if "rinshan" in parsed.flags and not parsed.tsumo:
-            raise CardError("'rinshan' is a tsumo on a kan replacement: it needs 'tsumo'")
         if parsed.dora is not None and parsed.dora >= FIRST_JOKER:
             raise CardError("dora:X: a joker dora indicator is reshuffled away (spec §3)")
         flags = 0
-        for word in parsed.flags:
+        for word in words:
             flags |= _FLAG_OF_WORD.get(word, 0)
         if dealer:
             flags |= F_DEALER
