@@ -45,7 +45,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..errors import InputError
 from .cards import (
     FIRST_JOKER, JACK, JOKER, KING, N_RANKS, REVEALED_KINDS, TEN, CardError, format_cards,
     parse_hand, rank_char,
@@ -56,7 +55,7 @@ from .hand import (
 )
 from .rules_array import (  # noqa: F401  (RA_* names are made from a tuple in rules_array)
     N_SLOTS, NEGATIVE_FLOOR_ZERO, NEGATIVE_FORBIDDEN, NOT_YAKU_ADDITIVE, ONE_COLOUR_NUMBERS,
-    ONE_COLOUR_OFF, ONE_COLOUR_RED_BLACK, ONE_COLOUR_SUIT, PON_PENALTY_WIN_ONLY, RA_ADDITIVE_ARE_YAKU,
+    ONE_COLOUR_OFF, ONE_COLOUR_SUIT, PON_PENALTY_WIN_ONLY, RA_ADDITIVE_ARE_YAKU,
     RA_BEST_DECOMPOSITION, RA_CHANTA_NEEDS_TERMINAL, RA_CHANTA_ON_PAIRS, RA_DOUBLE_RIICHI_STACKS,
     RA_FIRST_DRAW_EXCLUDES_REPLACEMENT, RA_HAITEI_ON_REPLACEMENT, RA_ITEM_ENABLED, RA_ITEM_POINTS,
     RA_KAKAN_KEEPS_PON_PENALTY, RA_KOUTSU_COUNTS_KANS, RA_NEGATIVE_WIN, RA_NUKI_IN_CONTENT_CHECKS,
@@ -96,6 +95,8 @@ YAKU_IF_ADDITIVE = np.array([SLOT[s] >= SLOT["riichi"] and SLOT[s] < SLOT["pon"]
                              and s not in NOT_YAKU_ADDITIVE for s in SLOTS], np.bool_)
 
 SUIT_COLOUR = np.array([0, 1, 1, 0], np.int64)   # red_black: s c black (0), h d red (1)
+# _reading_items walks the two concealed sets of a reading as (RD_SET0_RUN + 2j, RD_SET0_RANK + 2j)
+assert RD_SET1_RUN == RD_SET0_RUN + 2 and RD_SET1_RANK == RD_SET0_RANK + 2
 
 
 @nb.njit(cache=True)
@@ -622,11 +623,6 @@ def score_text(text: str, sc, dealer: bool | None = None, open_riichi: bool = Fa
     if isinstance(sc, str):
         from . import scenario as _scenario
         sc = _scenario.load(sc)
-    try:
-        parsed = parse_hand(text)
-    except CardError:
-        raise
-    except InputError:
-        raise
+    parsed = parse_hand(text)
     return score_parsed(parsed, sc, dealer=bool(dealer), open_riichi=open_riichi,
                         nuki_replacement=nuki_replacement)
