@@ -9,7 +9,8 @@ from simcore.ptrump import scenario
 from simcore.ptrump.cards import CardError, parse_cards
 from simcore.ptrump.rules_array import N_SLOTS, SLOT, build_hand_rules, build_rules_array
 from simcore.ptrump.scoring import (
-    BD_COUNT, BD_POINTS, F_TSUMO, REV_NONE, REV_PON, score_text, score_win,
+    BD_COUNT, BD_POINTS, CTX_TSUMO, F_TSUMO, REV_NONE, REV_PON, SK_PON, score_text, score_win,
+    score_win_ctx,
 )
 
 _SC = {}
@@ -283,3 +284,22 @@ def test_score_win_kernel_breakdown_sums_to_the_value():
     hand[3] = parse_cards("9c")[0]
     value, has_yaku, ok = score_win(hand, rev_kind, rev_cards, 0, win, F_TSUMO, -1, -1, ra, hr, bd)
     assert (value, has_yaku, ok) == (0, False, False) and not bd.any()
+
+
+def test_score_win_ctx_the_engine_view():
+    s = sc()
+    ra, hr = build_rules_array(s), build_hand_rules(s)
+    sets = np.full((2, 4), -1, np.int64)
+    sets[0, :3] = parse_cards("1h1d1c")
+    sets[1, :3] = parse_cards("9s9d9c")
+    kinds = np.array([SK_PON, SK_PON], np.int64)
+    out = np.zeros(N_SLOTS, np.int64)
+    conc = np.array(parse_cards("1s"), np.int64)
+    value, raw, has_yaku = score_win_ctx(conc, sets, kinds, 2, 0, parse_cards("9h")[0],
+                                         CTX_TSUMO, -1, -1, ra, hr, out)
+    assert (value, raw, has_yaku) == (0, 0, False)           # 1s + 9h: no head, no win
+    conc = np.array(parse_cards("5s"), np.int64)
+    value, raw, has_yaku = score_win_ctx(conc, sets, kinds, 2, 0, parse_cards("5h")[0],
+                                         CTX_TSUMO, -1, -1, ra, hr, out)
+    assert (value, raw, has_yaku) == (0, -1, True)           # ryankoutsu 1 - 2 pons, floored
+    assert out[SLOT["ryankoutsu"]] == 1 and out[SLOT["pon"]] == -2 and out[SLOT["floor"]] == 1

@@ -85,6 +85,13 @@ F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_OPEN_RIICHI, F_IPPATSU, F_RINSHAN, F_NUKI_
 # (tenhou/chiihou) or a ron inside the renhou window; F_DOUBLE_RIICHI implies a riichi;
 # F_NO_COLOUR: some card has no known suit (text input).
 
+# The names H-engine's round driver uses (same values).
+CTX_TSUMO, CTX_RIICHI, CTX_DOUBLE_RIICHI, CTX_OPEN_RIICHI, CTX_IPPATSU, CTX_RINSHAN = (
+    F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_OPEN_RIICHI, F_IPPATSU, F_RINSHAN)
+CTX_NUKI_REPLACEMENT, CTX_LAST, CTX_FIRST, CTX_NAGASHI, CTX_DEALER = (
+    F_NUKI_REPLACEMENT, F_LAST, F_FIRST, F_NAGASHI, F_DEALER)
+SK_PON, SK_KAN, SK_KAKAN, SK_ANKAN = REV_PON, REV_KAN, REV_KAKAN, REV_ANKAN
+
 # Breakdown rows.
 BD_POINTS, BD_COUNT = 0, 1
 
@@ -469,6 +476,45 @@ def score_win(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_ind, 
     value, has_yaku, ok, _ = score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags,
                                             dora_ind, ura_ind, ra, hr, bd, readings)
     return value, has_yaku, ok
+
+
+@nb.njit(cache=True)
+def score_win_ctx(conc, sets, set_kind, n_sets, n_nuki, win, flags, dora_ind, ura_ind, ra, hr,
+                  breakdown):
+    """:func:`score_win` in the round driver's terms.
+
+    Parameters
+    ----------
+    conc : int64[:]
+        The concealed cards without the win card (every entry a card id).
+    sets, set_kind : int64[MAX_SETS, 4], int64[MAX_SETS]
+        The revealed sets' card ids (-1 padding) and kinds (``SK_*`` = ``REV_*``); rows from
+        ``n_sets`` on are ignored.
+    breakdown : int64[N_SLOTS]
+        Written: points per slot (``SLOTS``), 0 where absent.
+
+    Returns
+    -------
+    (value, raw, has_yaku)
+        ``raw``: the value before ``negative_win`` (``floor_zero`` lifts a negative ``raw`` to a
+        0 ``value``). A hand whose ranks look complete but that is no win (a mixed-colour paaren
+        under ``paaren_one_colour``) gives (0, 0, False): check :func:`score_win`'s ``ok`` where
+        ``scoring.yaku_required`` is off.
+    """
+    rev_kind = np.full(MAX_REVEALED, REV_NONE, np.int64)
+    rev_cards = np.full((MAX_REVEALED, 4), -1, np.int64)
+    for g in range(min(n_sets, MAX_REVEALED)):
+        rev_kind[g] = set_kind[g]
+        for j in range(4):
+            rev_cards[g, j] = sets[g, j]
+    bd = np.zeros((2, N_SLOTS), np.int64)
+    readings = np.empty((MAX_READINGS, READING_W), np.int64)
+    value, has_yaku, ok, best = score_readings(conc, rev_kind, rev_cards, n_nuki, win, flags,
+                                               dora_ind, ura_ind, ra, hr, bd, readings)
+    for s in range(N_SLOTS):
+        breakdown[s] = bd[BD_POINTS, s]
+    raw = value - bd[BD_POINTS, SL_FLOOR]
+    return value, raw, has_yaku
 
 
 # ---------------------------------------------------------------------------------------------
