@@ -161,7 +161,7 @@ def _pts(ra, slot):
 
 
 @nb.njit(cache=True)
-def _fixed_items(cards, n_cards, rev_kind, n_nuki, win, flags, dora_ind, ura_ind, ra, bd):
+def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra, bd):
     """Items that do not depend on the reading (additive items, tanyao, jqk, tsumo, rinshan,
     ryankantsu, pons) into ``bd``; returns their points."""
     total = 0
@@ -393,7 +393,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
     if n == 0:
         return np.int64(0), False, False, -1
     fixed_bd = np.zeros((2, N_SLOTS), np.int64)
-    fixed = _fixed_items(cards, n_cards, rev_kind, n_nuki, win, flags, dora_ind, ura_ind, ra,
+    fixed = _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
                          fixed_bd)
     mode = ra[RA_ONE_COLOUR]
     colour = _one_colour(cards, concealed_cards, flags, mode)
