@@ -74,14 +74,20 @@ def test_layout():
         [ref.REGULAR, ref.SUTOITSU, ref.PAAREN, ref.KOKUSHI, ref.CHINROUTOU]
 
 
-def test_part_index_is_dense():
-    """The index weights number the part vectors 0..n-1 in the order the tables were filled."""
-    for caps, lo, w_off in ((H.NUM_CAPS, 0, H.HR_NUM_W), (H.HON_CAPS, H.N_NUM, H.HR_HON_W)):
-        vecs = H._part_vectors(caps)
-        cnt = np.zeros(14, np.int64)
-        for j in range(0, len(vecs), 97):
-            cnt[lo:lo + len(caps)] = vecs[j]
-            assert H._vector_index(cnt, lo, len(caps), HR, w_off) == j
+def test_part_lookup_finds_each_vector():
+    """START + SUB give each number-part vector its dense (lexicographic) index, the one the
+    tables were filled in, and the over-copy / over-size hands are refused."""
+    vecs = H._part_vectors(H.NUM_CAPS)
+    weights = H._index_weights(H.NUM_CAPS)
+    caps = np.array(H.NUM_CAPS, np.int64)
+    for j in range(0, len(vecs), 53):
+        low = int((vecs[j, :5] * 5 ** np.arange(5)).sum())
+        high = int((vecs[j, 5:] * 5 ** np.arange(4)).sum())
+        left = 8 - int(vecs[j, :5].sum())
+        assert HR[H.HR_NUM_START + low] + HR[H.HR_NUM_SUB + left * H.HIGH_CODES + high] == j
+        assert H._index_of(vecs[j], caps, weights) == j
+    assert H.shanten(np.array([5] + [0] * 13), 2, HR) == 98
+    assert H.win_mask(np.array([2] * 5 + [0] * 9), 0, HR) == 0        # 10 cards
 
 
 # -- exhaustive against the reference ---------------------------------------------------------

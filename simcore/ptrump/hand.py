@@ -16,7 +16,7 @@ win or drawn card where the question is about an 8 - 3k-card hand). ``k`` = reve
 ``hr`` -- the hand rules array (int64[HR_LEN], built by :func:`hand_rules_array`)
 ----------------------------------------------------------------------------------
 * ``hr[HR_SUTOITSU .. HR_CHINROUTOU]``: 0/1 shape switches (names in :data:`HR_NAMES`);
-* then the lookup tables the kernels read (``HR_NUM_W`` ..): they are the same for every rules
+* then the lookup tables the kernels read (``HR_NUM_START`` ..): they are the same for every rules
   setting, built once per process (about 0.3 s) and copied in, so a kernel needs just ``cnt``,
   ``k`` and ``hr`` (one array argument: cheap to pass, as momojan's ``core``).
 
@@ -67,6 +67,7 @@ from itertools import combinations_with_replacement
 import numba as nb
 import numpy as np
 
+from ..bits import popcount
 from .cards import JOKER, N_RANKS, RANK_COPIES
 
 # ---------------------------------------------------------------------------------------------
@@ -119,11 +120,20 @@ HON_CAPS = RANK_COPIES[N_NUM:]
 N_NUM_VECTORS = int(_part_vectors(NUM_CAPS).shape[0])
 N_HON_VECTORS = int(_part_vectors(HON_CAPS).shape[0])
 
-HR_NUM_W = HR_N_FLAGS                                # index weights of the number part
-HR_HON_W = HR_NUM_W + N_NUM * W_WIDTH * W_WIDTH      # ... of the honour part
-HR_NUM_TAB = HR_HON_W + N_HON * W_WIDTH * W_WIDTH    # number-part table words
-HR_HON_TAB = HR_NUM_TAB + N_NUM_VECTORS              # honour-part table words
-HR_LEN = HR_HON_TAB + N_HON_VECTORS
+# Lookup: the number part's dense index is START[base-5 code of ranks A..5] + SUB[8 - cards in
+# A..5][base-5 code of ranks 6..9] (the vectors sharing ranks A..5 are consecutive in
+# lexicographic order; SUB ranks the rest among those of at most 8 - t cards). The honour part
+# is small enough to index directly by its code cT + 5 cJ + 25 cQ + 125 cK + 625 cX.
+N_LOW = 5                                            # ranks A..5: the START half
+LOW_CODES = 5 ** N_LOW                               # 3125
+HIGH_CODES = 5 ** (N_NUM - N_LOW)                    # 625 codes of ranks 6..9
+HON_CODES = 5 ** 4 * 3                               # 1875 codes of T J Q K (0..4) and X (0..2)
+ENTRY_W = 2                                          # table words per part vector
+HR_NUM_START = HR_N_FLAGS                            # int64[3125]
+HR_NUM_SUB = HR_NUM_START + LOW_CODES                # int64[9 * 625]
+HR_NUM_TAB = HR_NUM_SUB + W_WIDTH * HIGH_CODES       # number-part table (ENTRY_W words each)
+HR_HON_TAB = HR_NUM_TAB + ENTRY_W * N_NUM_VECTORS    # honour-part table, by code
+HR_LEN = HR_HON_TAB + ENTRY_W * HON_CODES
 
 # Table word layout (module docstring).
 D_BITS = 4
@@ -132,12 +142,14 @@ F_HEAD = np.int64(1) << np.int64(25)
 WS_SHIFT = 32
 WH_SHIFT = 48
 PART_MASK_BITS = 9
+COUNT_SHIFT = 16    # second word: bit 16 * (c - 1) + r set if the part holds exactly c of rank r
 
 # Rank masks (bit r = rank index r).
 NUM_RANKS_MASK = (1 << N_NUM) - 1
 KOKUSHI_MASK = (1 << 0) | (1 << 8) | (((1 << N_HON) - 1) << N_NUM)   # A 9 T J Q K X
 PAAREN_LOW = 0xFF                    # A..8
 PAAREN_HIGH = 0x1FE                  # 2..9
+CHINROUTOU_MASK = (1 << 0) | (1 << 8)  # A, 9
 ALL_RANKS_MASK = (1 << N_RANKS) - 1
 
 # ---------------------------------------------------------------------------------------------
@@ -196,103 +208,134 @@ def _part_shapes(sets, heads):
 
 
 @nb.njit(cache=True)
-def _vector_index(v, lo, n, hr, w_off):
-    """Dense index of ``v[lo:lo + n]`` among the part's vectors; negative if a count is over the
-    copies or the part holds more than MAX_CARDS cards."""
-    left = MAX_CARDS
+def _index_of(v, caps, weights):
+    """Dense (lexicographic) index of a part vector among those within ``caps`` of at most
+    MAX_CARDS cards; -1 if it is not one of them. For building the tables."""
     idx = 0
-    for i in range(n):
-        c = v[lo + i]
-        if c > left:
+    left = MAX_CARDS
+    for q in range(v.shape[0]):
+        c = v[q]
+        if c > caps[q] or c > left:
             return -1
-        idx += hr[w_off + (i * W_WIDTH + left) * W_WIDTH + c]
+        idx += weights[(q * W_WIDTH + left) * W_WIDTH + c]
         left -= c
     return idx
 
 
 @nb.njit(cache=True)
 def _fill_part_table(vecs, shapes, slots, caps, weights, out):
-    """Fill ``out[j]`` (table words) for every part vector ``vecs[j]``.
+    """Fill the table entries ``out[2 j], out[2 j + 1]`` of every part vector ``vecs[j]``.
 
-    D[s][h] = min over the shapes within ``caps`` of that slot of the cards the vector lacks;
-    the complete flags; and the wait masks from every shape one card above a valid vector."""
+    D[s][h] (fewest cards lacking to some shape of that slot within ``caps``) is ``size - M`` with
+    M(v) the most cards of v that fit in one shape: M(v) = |v| if v is below some shape, else the
+    best M(v - e_i) (dynamic programming in index order: v - e_i precedes v lexicographically).
+    Then the complete flags, the wait masks from every shape (copies unchecked) less one card, and
+    the exact-count masks."""
     n, L = vecs.shape
     m = shapes.shape[0]
-    inf = 15
-    capped = np.ones(m, np.bool_)
+    below = np.zeros((6, n), np.bool_)          # vector below some capped shape of the slot
+    tmp = np.zeros(L, np.int64)
     for j in range(m):
+        capped = True
         for r in range(L):
             if shapes[j, r] > caps[r]:
-                capped[j] = False
+                capped = False
+        if not capped:
+            continue
+        # every sub-vector of the shape: an odometer over 0..shape[r]
+        for r in range(L):
+            tmp[r] = 0
+        while True:
+            below[slots[j], _index_of(tmp, caps, weights)] = True
+            r = 0
+            while r < L and tmp[r] == shapes[j, r]:
+                tmp[r] = 0
+                r += 1
+            if r == L:
+                break
+            tmp[r] += 1
+    fit = np.zeros((6, n), np.int64)
     for i in range(n):
-        best = np.full(6, inf, np.int64)
         total = 0
         for r in range(L):
             total += vecs[i, r]
-        for j in range(m):
-            if not capped[j]:
-                continue
-            cost = 0
-            for r in range(L):
-                d = shapes[j, r] - vecs[i, r]
-                if d > 0:
-                    cost += d
-            if cost < best[slots[j]]:
-                best[slots[j]] = cost
         word = np.int64(0)
-        for s in range(6):
-            word |= best[s] << np.int64(D_BITS * s)
-        if total % 3 == 0 and best[2 * (total // 3)] == 0:
+        for sl in range(6):
+            if below[sl, i]:
+                fit[sl, i] = total
+            else:
+                best = 0
+                for r in range(L):
+                    if vecs[i, r] > 0:
+                        for q in range(L):
+                            tmp[q] = vecs[i, q]
+                        tmp[r] -= 1
+                        f = fit[sl, _index_of(tmp, caps, weights)]
+                        if f > best:
+                            best = f
+                fit[sl, i] = best
+            size = 3 * (sl // 2) + 2 * (sl % 2)
+            word |= np.int64(size - fit[sl, i]) << np.int64(D_BITS * sl)
+        if total % 3 == 0 and fit[2 * (total // 3), i] == total:
             word |= F_SETS
-        if total % 3 == 2 and best[2 * (total // 3) + 1] == 0:
+        if total % 3 == 2 and fit[2 * (total // 3) + 1, i] == total:
             word |= F_HEAD
-        out[i] = word
-    # waits: a shape (copies not checked) minus one card of rank r that is a valid vector
-    tmp = np.zeros(L, np.int64)
-    for j in range(m):
-        total = 0
+        counts = np.int64(0)
         for r in range(L):
-            total += shapes[j, r]
+            if vecs[i, r] > 0:
+                counts |= np.int64(1) << np.int64(COUNT_SHIFT * (vecs[i, r] - 1) + r)
+        out[ENTRY_W * i] = word
+        out[ENTRY_W * i + 1] = counts
+    # waits: a shape (copies not checked) minus one card of rank r that is a valid vector
+    for j in range(m):
         for r in range(L):
             if shapes[j, r] == 0:
                 continue
             for q in range(L):
                 tmp[q] = shapes[j, q]
             tmp[r] -= 1
-            idx = 0
-            left = MAX_CARDS
-            ok = True
-            for q in range(L):
-                c = tmp[q]
-                if c > caps[q] or c > left:
-                    ok = False
-                    break
-                idx += weights[(q * W_WIDTH + left) * W_WIDTH + c]
-                left -= c
-            if not ok:
+            idx = _index_of(tmp, caps, weights)
+            if idx < 0:
                 continue
             shift = WH_SHIFT if slots[j] % 2 == 1 else WS_SHIFT
-            out[idx] |= np.int64(1) << np.int64(shift + r)
+            out[ENTRY_W * idx] |= np.int64(1) << np.int64(shift + r)
+
+
+def _codes(vecs):
+    """Base-5 code of each row (the first column least significant)."""
+    return (vecs * (5 ** np.arange(vecs.shape[1]))).sum(axis=1)
 
 
 @lru_cache(maxsize=None)
 def _tables() -> np.ndarray:
-    """int64[HR_LEN - HR_N_FLAGS]: the index weights and part tables (rules-independent)."""
+    """int64[HR_LEN - HR_N_FLAGS]: the lookup tables (the same for every rules setting)."""
     out = np.zeros(HR_LEN, np.int64)
-    for caps, runs, w_off, t_off, n_vec in ((NUM_CAPS, True, HR_NUM_W, HR_NUM_TAB, N_NUM_VECTORS),
-                                            (HON_CAPS, False, HR_HON_W, HR_HON_TAB, N_HON_VECTORS)):
+    for caps, runs in ((NUM_CAPS, True), (HON_CAPS, False)):
         L = len(caps)
         weights = _index_weights(caps)
-        out[w_off:w_off + L * W_WIDTH * W_WIDTH] = weights
-        heads = [True] * L
         sets = _part_sets(L, runs)
         if not runs:            # honour part: no joker triplet
             sets = [v for v in sets if v[L - 1] == 0]
-        shapes, slots = _part_shapes(sets, heads)
+        shapes, slots = _part_shapes(sets, [True] * L)
         vecs = _part_vectors(caps)
-        assert vecs.shape[0] == n_vec
-        _fill_part_table(vecs, shapes, slots, np.array(caps, np.int64), weights,
-                         out[t_off:t_off + n_vec])
+        table = np.zeros(ENTRY_W * len(vecs), np.int64)
+        _fill_part_table(vecs, shapes, slots, np.array(caps, np.int64), weights, table)
+        if runs:
+            assert len(vecs) == N_NUM_VECTORS
+            out[HR_NUM_TAB:HR_NUM_TAB + len(table)] = table
+            low, high = _codes(vecs[:, :N_LOW]), _codes(vecs[:, N_LOW:])
+            left = MAX_CARDS - vecs[:, :N_LOW].sum(axis=1)
+            j = np.arange(len(vecs))
+            start = np.full(LOW_CODES, len(vecs), np.int64)     # codes of no vector: unused
+            np.minimum.at(start, low, j)
+            out[HR_NUM_START:HR_NUM_START + LOW_CODES] = start
+            sub = np.zeros(W_WIDTH * HIGH_CODES, np.int64)
+            sub[left * HIGH_CODES + high] = j - start[low]
+            out[HR_NUM_SUB:HR_NUM_SUB + len(sub)] = sub
+        else:
+            code = _codes(vecs)
+            for w in range(ENTRY_W):
+                out[HR_HON_TAB + ENTRY_W * code + w] = table[w::ENTRY_W]
     out.setflags(write=False)
     return out[HR_N_FLAGS:]
 
@@ -325,62 +368,34 @@ def hand_rules_array(sutoitsu_same_pairs=True, sutoitsu=True, paaren=True, kokus
 
 @nb.njit(cache=True)
 def _part_words(cnt, hr):
-    """(number word, honour word, ok): the two table words; ok False if the hand is over the
-    copies or bigger than MAX_CARDS in a part."""
-    a = _vector_index(cnt, 0, N_NUM, hr, HR_NUM_W)
-    b = _vector_index(cnt, N_NUM, N_HON, hr, HR_HON_W)
-    if a < 0 or b < 0:
-        return np.int64(0), np.int64(0), False
-    return hr[HR_NUM_TAB + a], hr[HR_HON_TAB + b], True
-
-
-@nb.njit(cache=True)
-def _special_complete(cnt, hr):
-    """Is the 8-card count vector one of the enabled special shapes?"""
-    total = 0
-    present = 0
-    odd = False
-    over = False          # a count other than 0, 2 (4 with same pairs)
-    maxc = 0
+    """(number word, honour word, count masks, ok) of a hand: the two parts' first table words and
+    the exact-count rank masks m1..m4 of the whole hand packed as ``m_c << (16 * (c - 1))``
+    (14 bits each); ok False if the hand is over the copies or holds more than 8 cards."""
+    low = cnt[0] + 5 * (cnt[1] + 5 * (cnt[2] + 5 * (cnt[3] + 5 * cnt[4])))
+    high = cnt[5] + 5 * (cnt[6] + 5 * (cnt[7] + 5 * cnt[8]))
+    hon = cnt[9] + 5 * (cnt[10] + 5 * (cnt[11] + 5 * (cnt[12] + 5 * cnt[13])))
+    n_low = cnt[0] + cnt[1] + cnt[2] + cnt[3] + cnt[4]
+    total = n_low + cnt[5] + cnt[6] + cnt[7] + cnt[8] + cnt[9] + cnt[10] + cnt[11] + cnt[12] + cnt[13]
+    over = 0                      # (c + 3) & 8: set for c = 5..12, so 0 iff every c <= 4
     for r in range(N_RANKS):
-        c = cnt[r]
-        total += c
-        if c > 0:
-            present |= 1 << r
-        if c > maxc:
-            maxc = c
-        if c & 1:
-            odd = True
-        elif c == 4 and (hr[HR_SUTOITSU_SAME_PAIRS] == 0 or r == JOKER):
-            over = True
-        elif c > 4:
-            over = True
-    if total != 8:
-        return False
-    if hr[HR_SUTOITSU] != 0 and not odd and not over:
-        return True
-    if hr[HR_PAAREN] != 0 and maxc == 1 and (present == PAAREN_LOW or present == PAAREN_HIGH):
-        return True
-    if hr[HR_KOKUSHI] != 0 and present == KOKUSHI_MASK and maxc == 2:
-        return True
-    if hr[HR_CHINROUTOU] != 0 and cnt[0] == 4 and cnt[8] == 4:
-        return True
-    return False
+        over |= (cnt[r] + 3) & 8
+    if over != 0 or cnt[JOKER] > 2 or total > MAX_CARDS:
+        return np.int64(0), np.int64(0), np.int64(0), False
+    pa = HR_NUM_TAB + ENTRY_W * (hr[HR_NUM_START + low]
+                                 + hr[HR_NUM_SUB + (MAX_CARDS - n_low) * HIGH_CODES + high])
+    pb = HR_HON_TAB + ENTRY_W * hon
+    masks = hr[pa + 1] | ((hr[pb + 1] & HON_COUNT_BITS) << N_NUM)
+    return hr[pa], hr[pb], masks, True
+
+
+HON_COUNT_BITS = np.int64(sum(((1 << N_HON) - 1) << (COUNT_SHIFT * c) for c in range(4)))
+RANK_BITS = np.int64((1 << N_RANKS) - 1)
+JOKER_BIT = np.int64(1) << JOKER
 
 
 @nb.njit(cache=True)
-def _regular_complete(cnt, hr):
-    a, b, ok = _part_words(cnt, hr)
-    if not ok:
-        return False
-    return ((a & F_SETS) != 0 and (b & F_HEAD) != 0) or ((a & F_HEAD) != 0 and (b & F_SETS) != 0)
-
-
-@nb.njit(cache=True)
-def _regular_waits(cnt, hr):
-    a, b, ok = _part_words(cnt, hr)
-    if not ok:
-        return np.int64(0)
+def _regular_waits(a, b):
+    """Regular waits of a 7 - 3k-card hand from its part words."""
     pm = np.int64((1 << PART_MASK_BITS) - 1)
     m = np.int64(0)
     if b & F_SETS:
@@ -395,48 +410,57 @@ def _regular_waits(cnt, hr):
 
 
 @nb.njit(cache=True)
-def _special_waits(cnt, hr):
-    """Ranks completing a 7-card hand as an enabled special shape (shape only)."""
-    present = 0
-    n_present = 0
-    maxc = 0
-    n_odd = 0
-    odd = -1
-    bad_pairs = False     # some count that no pair reading allows (4 without same pairs, joker 4)
-    total = 0
-    for r in range(N_RANKS):
-        c = cnt[r]
-        total += c
-        if c > 0:
-            present |= 1 << r
-            n_present += 1
-        if c > maxc:
-            maxc = c
-        if c & 1:
-            n_odd += 1
-            odd = r
-        if c >= 4 and (hr[HR_SUTOITSU_SAME_PAIRS] == 0 or r == JOKER or c > 4):
-            bad_pairs = True
+def _special_waits(masks, hr):
+    """Ranks completing a 7-card hand (count masks ``masks``) as an enabled special shape."""
+    m1 = masks & RANK_BITS
+    m2 = (masks >> COUNT_SHIFT) & RANK_BITS
+    m3 = (masks >> (2 * COUNT_SHIFT)) & RANK_BITS
+    m4 = (masks >> (3 * COUNT_SHIFT)) & RANK_BITS
+    present = m1 | m2 | m3 | m4
+    same = hr[HR_SUTOITSU_SAME_PAIRS] != 0
     m = np.int64(0)
-    if total != 7:
-        return m
-    if hr[HR_SUTOITSU] != 0 and n_odd == 1 and not bad_pairs:
-        c = cnt[odd]
-        if c == 1 or (c == 3 and hr[HR_SUTOITSU_SAME_PAIRS] != 0 and odd != JOKER):
-            m |= np.int64(1) << odd
-    if hr[HR_PAAREN] != 0 and maxc == 1:
+    if hr[HR_SUTOITSU] != 0:
+        odd = m1 | m3
+        if odd != 0 and (odd & (odd - 1)) == 0 and (m4 == 0 or same):   # one odd rank
+            if m1 != 0:
+                m |= m1                      # a single: its pair
+            elif same:
+                m |= m3                      # three: the fourth makes two pairs
+    if hr[HR_PAAREN] != 0 and (m2 | m3 | m4) == 0:
         if (present & ~PAAREN_LOW) == 0:
             m |= PAAREN_LOW & ~present
         if (present & ~PAAREN_HIGH) == 0:
             m |= PAAREN_HIGH & ~present
-    if hr[HR_KOKUSHI] != 0 and maxc <= 2 and (present & ~KOKUSHI_MASK) == 0:
-        if present == KOKUSHI_MASK:
-            m |= KOKUSHI_MASK
-        elif n_present == 6:          # one rank doubled, one missing
-            m |= KOKUSHI_MASK & ~present
-    if hr[HR_CHINROUTOU] != 0 and cnt[0] + cnt[8] == 7 and cnt[0] >= 3 and cnt[8] >= 3:
-        m |= np.int64(1) << (0 if cnt[0] == 3 else 8)
+    if hr[HR_KOKUSHI] != 0 and (m3 | m4) == 0 and (present & ~KOKUSHI_MASK) == 0:
+        if m2 == 0:
+            m |= KOKUSHI_MASK                # all seven once: any of them
+        elif (m2 & (m2 - 1)) == 0:
+            m |= KOKUSHI_MASK & ~present     # one doubled: the missing one
+    if hr[HR_CHINROUTOU] != 0 and present == CHINROUTOU_MASK:
+        if (m4 & 1) != 0 and (m3 >> 8) & 1 != 0:
+            m |= np.int64(1) << 8
+        elif (m3 & 1) != 0 and (m4 >> 8) & 1 != 0:
+            m |= np.int64(1)
     return m
+
+
+@nb.njit(cache=True)
+def _special_complete(masks, hr):
+    """Is the 8-card hand (count masks ``masks``) one of the enabled special shapes?"""
+    m1 = masks & RANK_BITS
+    m2 = (masks >> COUNT_SHIFT) & RANK_BITS
+    m3 = (masks >> (2 * COUNT_SHIFT)) & RANK_BITS
+    m4 = (masks >> (3 * COUNT_SHIFT)) & RANK_BITS
+    present = m1 | m2 | m3 | m4
+    if hr[HR_SUTOITSU] != 0 and (m1 | m3) == 0 and (m4 == 0 or hr[HR_SUTOITSU_SAME_PAIRS] != 0):
+        return True
+    if hr[HR_PAAREN] != 0 and (m2 | m3 | m4) == 0 and (present == PAAREN_LOW
+                                                       or present == PAAREN_HIGH):
+        return True
+    if (hr[HR_KOKUSHI] != 0 and present == KOKUSHI_MASK and (m3 | m4) == 0 and m2 != 0
+            and (m2 & (m2 - 1)) == 0):
+        return True
+    return hr[HR_CHINROUTOU] != 0 and m4 == CHINROUTOU_MASK and (m1 | m2 | m3) == 0
 
 
 @nb.njit(cache=True)
@@ -452,17 +476,24 @@ def is_complete(cnt, k, hr):
     hr : int64[HR_LEN]
         :func:`hand_rules_array`.
     """
-    over = -1
+    a, b, masks, ok = _part_words(cnt, hr)
+    if not ok:
+        return _over_copies_complete(cnt, k, hr)
+    if ((a & F_SETS) != 0 and (b & F_HEAD) != 0) or ((a & F_HEAD) != 0 and (b & F_SETS) != 0):
+        return True
+    return k == 0 and _special_complete(masks, hr)
+
+
+@nb.njit(cache=True)
+def _over_copies_complete(cnt, k, hr):
+    """is_complete for a shape-only probe with one rank a copy over: the hand less that card
+    waits on its rank."""
     for r in range(N_RANKS):
         if cnt[r] > (2 if r == JOKER else 4):
-            over = r
-    if over >= 0:                          # shape-only probe with a copy too many
-        tmp = cnt.copy()
-        tmp[over] -= 1
-        return (win_mask(tmp, k, hr) >> over) & 1 == 1
-    if _regular_complete(cnt, hr):
-        return True
-    return k == 0 and _special_complete(cnt, hr)
+            tmp = cnt.copy()
+            tmp[r] -= 1
+            return (win_mask(tmp, k, hr) >> r) & 1 == 1
+    return False
 
 
 @nb.njit(cache=True)
@@ -470,9 +501,12 @@ def win_mask(cnt, k, hr):
     """int64 rank mask: bit r set if one more card of rank r completes the 7 - 3k-card hand
     (shape only: it ignores whether a copy is left; mask with :func:`held_out_mask` for live
     waits). 0 = not tenpai."""
-    m = _regular_waits(cnt, hr)
+    a, b, masks, ok = _part_words(cnt, hr)
+    if not ok:
+        return np.int64(0)
+    m = _regular_waits(a, b)
     if k == 0:
-        m |= _special_waits(cnt, hr)
+        m |= _special_waits(masks, hr)
     return m
 
 
@@ -488,29 +522,25 @@ def held_out_mask(held):
 
 
 @nb.njit(cache=True)
-def _special_lacking(cnt, hr):
-    """Fewest cards the hand lacks to become an enabled special shape (99 if none is enabled)."""
+def _special_lacking(masks, hr):
+    """Fewest cards a hand (count masks ``masks``) lacks to become an enabled special shape (99 if
+    none is enabled)."""
+    m1 = masks & RANK_BITS
+    m2 = (masks >> COUNT_SHIFT) & RANK_BITS
+    m3 = (masks >> (2 * COUNT_SHIFT)) & RANK_BITS
+    m4 = (masks >> (3 * COUNT_SHIFT)) & RANK_BITS
+    present = m1 | m2 | m3 | m4
     best = 99
     if hr[HR_SUTOITSU] != 0:
-        # pair slots: each rank's first pair costs max(0, 2 - c); a second pair of a non-joker
-        # rank (same pairs) costs max(0, 4 - c) - that; take the 4 cheapest (costs 0, 1, 2;
-        # second pairs never cost less than first ones, so the greedy choice is feasible)
-        zeros = 0
-        ones = 0
-        same = hr[HR_SUTOITSU_SAME_PAIRS] != 0
-        for r in range(N_RANKS):
-            c = cnt[r]
-            first = 2 - c if c < 2 else 0
-            if first == 0:
-                zeros += 1
-            elif first == 1:
-                ones += 1
-            if same and r != JOKER:
-                second = (4 - c if c < 4 else 0) - first
-                if second == 0:
-                    zeros += 1
-                elif second == 1:
-                    ones += 1
+        # pair slots: a rank's first pair lacks max(0, 2 - c) cards; with same pairs a second
+        # pair of a non-joker rank lacks max(0, 4 - c) - that more (0 for 4, 1 for 3, else 2).
+        # Take the 4 cheapest slots (costs 0, 1, 2; a second pair never costs less than the
+        # first of its rank, so the cheapest four are always a valid choice).
+        zeros = popcount(m2 | m3 | m4)
+        ones = popcount(m1)
+        if hr[HR_SUTOITSU_SAME_PAIRS] != 0:
+            zeros += popcount(m4 & ~JOKER_BIT)
+            ones += popcount(m3 & ~JOKER_BIT)
         if zeros >= 4:
             cost = 0
         elif zeros + ones >= 4:
@@ -519,24 +549,16 @@ def _special_lacking(cnt, hr):
             cost = ones + 2 * (4 - zeros - ones)
         best = min(best, cost)
     if hr[HR_PAAREN] != 0:
-        for lo in range(2):
-            miss = 0
-            for r in range(lo, lo + 8):
-                if cnt[r] == 0:
-                    miss += 1
-            best = min(best, miss)
+        best = min(best, 8 - max(popcount(present & PAAREN_LOW), popcount(present & PAAREN_HIGH)))
     if hr[HR_KOKUSHI] != 0:
-        miss = 0
-        pair = False
-        for r in range(N_RANKS):
-            if (KOKUSHI_MASK >> r) & 1:
-                if cnt[r] == 0:
-                    miss += 1
-                elif cnt[r] >= 2:
-                    pair = True
-        best = min(best, miss + (0 if pair else 1))
+        best = min(best, 7 - popcount(present & KOKUSHI_MASK)
+                   + (0 if ((m2 | m3 | m4) & KOKUSHI_MASK) != 0 else 1))
     if hr[HR_CHINROUTOU] != 0:
-        best = min(best, max(0, 4 - cnt[0]) + max(0, 4 - cnt[8]))
+        held = 0
+        for c in range(4):          # cards of rank A and 9 held (at most 4 count)
+            held += (c + 1) * (((masks >> (COUNT_SHIFT * c)) & 1)
+                               + ((masks >> (COUNT_SHIFT * c + 8)) & 1))
+        best = min(best, 8 - held)
     return best
 
 
@@ -547,7 +569,7 @@ def shanten(cnt, k, hr):
 
     Parameters as :func:`is_complete` (``cnt`` within the copies). Returns an int; 98 for a hand
     over the copies or with more than 8 cards."""
-    a, b, ok = _part_words(cnt, hr)
+    a, b, masks, ok = _part_words(cnt, hr)
     if not ok:
         return 98
     n_sets = 2 - k
@@ -559,7 +581,7 @@ def shanten(cnt, k, hr):
             if da + db < best:
                 best = da + db
     if k == 0:
-        sp = _special_lacking(cnt, hr)
+        sp = _special_lacking(masks, hr)
         if sp < best:
             best = sp
     return best - 1
