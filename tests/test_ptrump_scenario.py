@@ -208,3 +208,16 @@ def test_annotated_yaml_loads_back_to_the_same_scenario(tmp_path):
         assert "# [I]" in text and "# [X] reconstructed" in text
         again = scenario.load(_write(tmp_path, text, f"{name}_shown.yaml"))
         assert again.to_dict() == sc.to_dict()
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_payload_round_trip(name):
+    """A worker rebuilds a scenario from its plain data (family.payload -> from_dict)."""
+    sc = scenario.load(name)
+    assert scenario.from_dict(sc.to_dict(), name=name).to_dict() == sc.to_dict()
+
+
+def test_seat_check_is_one_function():
+    name, params = scenario.check_seat("random", {}, lambda key, msg: pytest.fail(msg))
+    assert name == "random" and isinstance(params, dict)
+    assert "random" in scenario.policy_names()
