@@ -168,8 +168,11 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
     menzen = True
     n_kans = 0
     n_pons = 0
+    k = 0
     for g in range(rev_kind.shape[0]):
         kd = rev_kind[g]
+        if kd >= 0:
+            k += 1
         if kd == REV_PON or kd == REV_KAKAN:
             menzen = False
         if kd == REV_KAN and ra[RA_OPEN_KAN_BREAKS_MENZEN] != 0:
@@ -217,7 +220,7 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
         total += _put(bd, ra, SL_IPPATSU, 1, _pts(ra, SL_IPPATSU))
     if _one_colour(cards, n_cards, flags, ra[RA_ONE_COLOUR]):
         total += _put(bd, ra, SL_CHINITSU, 1, _pts(ra, SL_CHINITSU))
-    first = (flags & F_FIRST) != 0 and rev_kind[0] < 0 and rev_kind[1] < 0  # no pon/kan yet
+    first = (flags & F_FIRST) != 0 and k == 0       # no pon/kan of one's own yet
     if first and not tsumo:
         total += _put(bd, ra, SL_RENHOU, 1, _pts(ra, SL_RENHOU))
     if first and tsumo and not (replacement and ra[RA_FIRST_DRAW_EXCLUDES_REPLACEMENT] != 0):
