@@ -13,7 +13,13 @@ the array holds whether the item is enabled (``RA_ITEM_ENABLED + slot``) and its
 (``RA_ITEM_POINTS + slot``; the pon slot holds the points subtracted per pon, as a positive
 number).
 
-Hand-shape options travel separately, in H-hand's ``hr`` array: :func:`build_hand_rules`.
+Hand-shape options travel separately, in H-hand's ``hr`` array: :func:`build_hand_rules` (a special
+shape is a winning shape when its yaku or yakuman is enabled).
+
+What this implementation simplifies: ``ura`` has no points of its own (each ura dora is worth
+``scoring.additive.dora.points``, the spec's one ``dora_value``); the nagashi slot is enabled only
+under ``nagashi.when: at_win`` (an ``at_draw`` bonus is the engine's: ``RA_NAGASHI_ENABLED``,
+``RA_NAGASHI_POINTS``); the open_riichi slot only with ``riichi.open_riichi: on``.
 """
 
 from __future__ import annotations
