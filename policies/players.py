@@ -15,13 +15,17 @@ import yaml
 from simcore.errors import InputError
 
 
-def parse_players(text: str, n_seats: int = 2, option: str = "--players") -> list[dict]:
-    """``[{"policy": name, "params": {...}}, ...]`` for ``n_seats`` seats (one entry: both seats).
+def parse_players(text: str, n_seats: int = 2, option: str = "--players",
+                  names=None) -> list[dict]:
+    """``[{"policy": name, "params": {...}}, ...]`` for ``n_seats`` seats (one entry: every seat).
 
-    Raises :class:`InputError` naming the bad entry: an unknown policy (with a suggestion), a
-    parameter without ``=``, a seat count other than 1 or ``n_seats``.
+    ``names``: the policies a seat may use (default: MOMOJAN's registry; a game family passes
+    its own). Raises :class:`InputError` naming the bad entry: an unknown policy (with a
+    suggestion), a parameter without ``=``, a seat count other than 1 or ``n_seats``.
     """
-    from .registry import POLICY_NAMES
+    if names is None:
+        from .registry import POLICY_NAMES as names
+    known = list(names)
     entries = [e.strip() for e in text.split(",")]
     if any(not e for e in entries):
         raise InputError(f"{option} {text!r}: an empty entry (expected e.g. greedy,value)")
@@ -32,11 +36,11 @@ def parse_players(text: str, n_seats: int = 2, option: str = "--players") -> lis
     seats = []
     for entry in entries:
         name, *pairs = [p.strip() for p in entry.split(":")]
-        if name not in POLICY_NAMES:
-            hint = difflib.get_close_matches(name, POLICY_NAMES, n=1)
+        if name not in known:
+            hint = difflib.get_close_matches(name, known, n=1)
             raise InputError(f"{option}: unknown policy {name!r}"
                              + (f" (did you mean {hint[0]!r}?)" if hint else
-                                f" (known: {', '.join(POLICY_NAMES)})"))
+                                f" (known: {', '.join(known)})"))
         params = {}
         for pair in pairs:
             key, sep, raw = pair.partition("=")

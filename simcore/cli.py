@@ -110,43 +110,61 @@ def _open(path):
         raise InputError(f"--file: cannot read {path}: {exc.strerror}") from None
 
 
+def _hand_family(game, rules):
+    """(family, scenario) for the hand commands: ``--game`` names the family (its default
+    scenario unless ``--rules``), else the ``--rules`` scenario's family, else MOMOJAN."""
+    from . import families
+
+    if game is None:
+        if rules is None:
+            game = families.DEFAULT
+        else:
+            return families.load(rules)
+    fam = families.get(game)
+    if rules is not None and families.family_name_of(rules) != fam.NAME:
+        raise InputError(f"--rules {rules}: a {families.family_name_of(rules)} scenario, "
+                         f"not a {fam.NAME} one (--game {game})")
+    return fam, fam.load(rules or fam.DEFAULT_SCENARIO)
+
+
+def _game_help() -> str:
+    from .families import DEFAULT, FAMILIES
+    return f"The game family ({', '.join(FAMILIES)}) [the --rules scenario's; else {DEFAULT}]."
+
+
+_GAME_HELP = _game_help()
+_RULES_HELP = "Scenario file or bundled scenario name [the game family's default scenario]."
+
+
 @main.command()
 @click.argument("hands", nargs=-1)
 @click.option("--file", "file", metavar="PATH", help="Read one hand per line ('-' for stdin).")
-@click.option("--rules", default="new_edition", show_default=True,
-              help="Scenario file or bundled scenario name.")
+@click.option("--rules", metavar="SCENARIO", help=_RULES_HELP)
+@click.option("--game", metavar="NAME", help=_GAME_HELP)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand, in input order.")
 @input_errors_exit_2
-def waits(hands, file, rules, as_json):
+def waits(hands, file, rules, game, as_json):
     """Waits, completeness and distance to tenpai of hands in card notation.
 
     Example: momojan-sim waits "kai:111z chi:789o 23o 44z 123l"
     """
-    from .momojan.analysis import describe, parse_hand_for
-    from .momojan.editions import hand_input_rules
-    from .momojan.hand import HandAnalyzer
-
     lines = _read_lines(hands, file)
-    input_rules = hand_input_rules(rules)
-    # Parse everything first: a bad line stops the run before anything is printed.
-    parsed = []
+    fam, sc = _hand_family(game, rules)
+    # Everything first: a bad line stops the run before anything is printed.
+    reports = []
     for label, text in lines:
         try:
-            parsed.append(parse_hand_for(text, input_rules.hand, input_rules.kan_allowed))
+            reports.append(fam.waits_json(text, sc))
         except InputError as exc:
             raise InputError(f"{label}: {exc}") from None
-    analyzer = HandAnalyzer(input_rules.hand)
-    reports = [describe(text, analyzer, hand) for (_, text), hand in zip(lines, parsed)]
     if as_json:
         for r in reports:
             click.echo(json.dumps(r, ensure_ascii=False))
-        return
-    width = max(len("hand"), *(len(r["input"]) for r in reports))
-    click.echo(f"{'hand':<{width}}  cards  tenpai  complete  shanten  waits")
-    for r in reports:
-        click.echo(f"{r['input']:<{width}}  {r['concealed']:>2}+{r['revealed']}"
-                   f"  {'yes' if r['tenpai'] else 'no':<6}  {'yes' if r['complete'] else 'no':<8}"
-                   f"  {r['shanten']:>7}  {' '.join(r['waits']) or '-'}")
+    elif hasattr(fam, "waits_table"):
+        click.echo(fam.waits_table(reports))
+    else:
+        for _, text in lines:
+            click.echo(fam.waits_text(text, sc))
 
 
 @main.command()
@@ -154,12 +172,12 @@ def waits(hands, file, rules, as_json):
 def validate(files):
     """Check scenario files (and what they extend): OK or the error, for every file; exit status 2
     if any was bad."""
-    from .momojan import scenario
+    from . import families
 
     bad = 0
     for f in files:
         try:
-            sc = scenario.load(f)
+            _, sc = families.load(f)
         except InputError as exc:
             click.echo(f"momojan-sim: error: {exc}", err=True)
             bad += 1
@@ -178,25 +196,24 @@ def show(file):
 
     Given a result directory, print its summary (the table `run` printed; JSON of compare and
     sweep results) and where it came from."""
-    from .momojan import scenario
-    from .momojan.scenario_yaml import annotated_yaml
+    from . import families
     from .results import is_result_dir
 
     if is_result_dir(file):
         click.echo(_show_result(file))
         return
-    sc = scenario.load(file)
+    fam, sc = families.load(file)
     title = f"{sc.name}: resolved from {sc.path}" if sc.path else sc.name
-    click.echo(annotated_yaml(sc.to_dict(), title=title), nl=False)
+    click.echo(fam.scenario_yaml(sc, title), nl=False)
 
 
 def _show_result(path):
-    from .report_html import family_of
+    from .families import of_result
     from .results import load
 
     res = load(path)
     prov = res.provenance
-    fam = family_of(prov)
+    fam = of_result(prov)
     head = (f"{path}: {prov['kind']}, {prov['status']}, {prov.get('games_played'):,} games, "
             f"seed {prov['seed']}, {prov['started_utc']} .. {prov.get('finished_utc') or '-'}; "
             f"{prov['command_line']}")
@@ -256,41 +273,51 @@ def report(directory):
 @main.command("scenarios")
 @input_errors_exit_2
 def list_scenarios():
-    """List the bundled scenarios (usable by name anywhere a scenario is asked for)."""
-    from .momojan import scenario
+    """List the bundled scenarios (usable by name anywhere a scenario is asked for), each with
+    its game family and description."""
+    from . import families
 
-    rows = scenario.bundled_descriptions()
-    width = max(len(name) for name, _ in rows)
-    for name, description in rows:
-        click.echo(f"{name:<{width}}  {description}")
+    rows = families.bundled()
+    width = max(len(name) for name, _, _ in rows)
+    fwidth = max(len(f) for _, f, _ in rows)
+    for name, fam_name, description in rows:
+        click.echo(f"{name:<{width}}  {fam_name:<{fwidth}}  {description}")
 
 
 @main.command()
 @click.argument("hand")
-@click.option("--win", "win", required=True, metavar="CARD", help="The winning card.")
-@click.option("--by", "by", type=click.Choice(["ron", "tsumo"]), default="tsumo", show_default=True)
+@click.option("--win", "win", metavar="CARD", help="The winning card (in a family whose hand "
+              "text does not carry it, e.g. the default).")
+@click.option("--by", "by", type=click.Choice(["ron", "tsumo"]), help="How the win came [tsumo].")
 @click.option("--riichi", is_flag=True, help="The winner had declared riichi.")
 @click.option("--ippatsu", is_flag=True, help="Won before their next discard after riichi.")
 @click.option("--dora-indicator", "dora", metavar="CARD", help="The face-up dead-wall card.")
 @click.option("--last-card", is_flag=True, help="Tsumo on the last stock card / ron on the last discard.")
 @click.option("--rinshan", is_flag=True, help="Won on a kan replacement card (old edition).")
-@click.option("--rules", default="new_edition", show_default=True,
-              help="Scenario file or bundled scenario name.")
+@click.option("--rules", metavar="SCENARIO", help=_RULES_HELP)
+@click.option("--game", metavar="NAME", help=_GAME_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @input_errors_exit_2
-def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_json):
-    """Score a win: HAND holds the revealed groups and the concealed cards without the winning card.
+def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game, as_json):
+    """Score a win: HAND holds the revealed groups and the concealed cards without the winning card
+    (given with --win and the other options); in a game family whose hand text carries the win
+    and its context, HAND alone (README, "Game families").
 
     Example: momojan-sim score "kai:111z kai:456o chi:789o 23o 44z" --win 1o --by ron --riichi
     --dora-indicator 3l --rules new_edition_confirmed_only
     """
-    from .momojan.scoring import score_text
-
-    result = score_text(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules)
+    fam, sc = _hand_family(game, rules)
+    given = {"win": win, "by": by, "riichi": riichi, "ippatsu": ippatsu, "dora": dora,
+             "last_card": last_card, "rinshan": rinshan}
+    # Only the options given reach the family (one whose hand text carries the context gets
+    # none; an option it does not know is its error to report).
+    opts = {k: v for k, v in given.items() if v not in (None, False)}
     if as_json:
-        click.echo(json.dumps(result.to_json()))
-        return
-    click.echo(result.describe())
+        click.echo(json.dumps(fam.score_json(hand, sc, **opts)))
+    elif hasattr(fam, "score_text"):
+        click.echo(fam.score_text(hand, sc, **opts))
+    else:
+        click.echo(json.dumps(fam.score_json(hand, sc, **opts), indent=1, ensure_ascii=False))
 
 
 @main.command()
@@ -319,7 +346,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, as_js
               "[1,000,000].")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--players", metavar="SEATS", help="Seats instead of the scenario's players: "
-              "greedy,value or value:call=0.8,greedy (one entry seats both).")
+              "greedy,value or value:call=0.8,greedy (one entry per seat, or one for all).")
 @cli_errors
 @backend_options
 def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, debug,
@@ -334,9 +361,9 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
 
     Example: momojan-sim run scenarios/new_edition.yaml --games 20000 --seed 1
     """
+    from . import families
     from .cli_study import Progress, notice, target_for
-    from .momojan import family
-    from .results import ResultDir, default_dir
+    from .results import ResultDir, default_dir, read_provenance
     from .study import CHUNK_GAMES, run_study
 
     sink = None
@@ -346,6 +373,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
             raise InputError("--resume DIR takes the scenario and settings from DIR: give no "
                              "SCENARIO, --out, --games, --seed, --records, --players or "
                              "--target-* with it")
+        family = families.of_result(read_provenance(resume, "--resume"))
         sink = ResultDir.reopen(resume, family, "run")
         if sink.prov["kind"] != "run":
             raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
@@ -360,7 +388,8 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
         if not scenario_ref:
             raise InputError("run: Missing argument 'SCENARIO' (a scenario file or bundled "
                              "name; or --resume DIR)")
-        sc = family.with_players(family.load(scenario_ref), players)
+        family, sc = families.load(scenario_ref)
+        sc = family.with_players(sc, players)
         d_games, d_seed, d_workers = family.run_defaults(sc)
         games = games or d_games
         seed = d_seed if seed is None else seed
@@ -442,23 +471,19 @@ def _write_out(path, text):
 @click.option("--game", type=click.IntRange(0, GAME_MAX), default=0, show_default=True,
               help="Game index within the seed.")
 @click.option("--players", metavar="SEATS", help="Seats instead of the scenario's players: "
-              "greedy,value or value:call=0.8,greedy (one entry seats both).")
+              "greedy,value or value:call=0.8,greedy (one entry per seat, or one for all).")
 @input_errors_exit_2
 def replay(scenario_ref, seed, game, players):
     """A readable play-by-play of one game: hands, draws, calls, discards, wins, scores.
 
     The same (scenario, seed, game) is the same game that `run` played.
     """
-    from .momojan import scenario as scenario_mod
-    from .momojan.report import replay_text
-    from .momojan.simulate import Simulator
+    from . import families
 
-    from .momojan import family
-    sc = family.with_players(scenario_mod.load(scenario_ref), players)
-    seed = sc.get("run.seed") if seed is None else seed
-    sim = Simulator(sc)
-    events, batch = sim.replay_events(seed, game)
-    click.echo(replay_text(sc, seed, game, events, batch, sim.ET.rows))
+    family, sc = families.load(scenario_ref)
+    sc = family.with_players(sc, players)
+    seed = family.run_defaults(sc)[1] if seed is None else seed
+    click.echo(family.replay_text(sc, seed, game))
 
 
 _register_study(main)

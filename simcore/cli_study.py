@@ -24,12 +24,6 @@ TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric 
                "estimate or its significance, so the intervals stay honest.")
 
 
-def _family():
-    # One family for now; issue 13 picks it from the scenario's `game:` key.
-    from .momojan import family
-    return family
-
-
 def fail(message: str) -> None:
     click.echo(f"momojan-sim: error: {message}", err=True)
     sys.exit(2)
@@ -49,6 +43,8 @@ def cli_errors(fn):
             Progress.clear_line()
             click.echo("momojan-sim: interrupted" + _resume_hint(), err=True)
             sys.exit(130)
+        finally:  # an error after progress.starting(): its slow-start line must not come later
+            Progress.cancel_timers()
 
     return wrapper
 
@@ -76,6 +72,7 @@ class Progress:
     SLOW_START = 10.0
     _open_line = False
     _bar = None
+    _timers: list = []        # slow-start timers not yet cancelled (every Progress)
 
     def __init__(self, quiet: bool = False, label: str = "games", family=None):
         self.quiet, self.label, self.family = quiet, label, family
@@ -99,6 +96,13 @@ class Progress:
         self._timer = threading.Timer(self.SLOW_START, self._slow)
         self._timer.daemon = True
         self._timer.start()
+        Progress._timers.append(self._timer)
+
+    @staticmethod
+    def cancel_timers():
+        """Cancel every pending slow-start line (a command that failed after starting)."""
+        while Progress._timers:
+            Progress._timers.pop().cancel()
 
     def _slow(self):
         if self.first is None and not self._said_compiling:
@@ -271,23 +275,22 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     from .results import is_result_dir
     from .study import run_study
 
-    fam = _family()
     if a_ref and b_ref and not resume and is_result_dir(a_ref) and is_result_dir(b_ref):
         from .saved_compare import compare_saved
-        text, data = compare_saved(fam, a_ref, b_ref, alpha, metrics_spec, margins)
+        text, data = compare_saved(None, a_ref, b_ref, alpha, metrics_spec, margins)
         click.echo(json.dumps(data) if as_json else text)
         return
     if pairings:
         if resume or out or records or target_ci or players:
             raise InputError("--pairings prints one table and keeps no result directory: give "
                              "no --resume, --out, --records, --target-ci or --players with it")
-        return _compare_pairings(fam, a_ref, b_ref, pairings, games, seed, workers, alpha,
+        return _compare_pairings(a_ref, b_ref, pairings, games, seed, workers, alpha,
                                  metrics_spec, margins, no_pairing, quiet, as_json)
     opts = dict(alpha=alpha, metrics=metrics_spec, margins=list(margins), no_pairing=no_pairing,
                 target_ci=target_ci, target_metric=target_metric, max_games=max_games,
                 records=records, players=players)
-    sink, (sc_a, sc_b), games, seed, workers, opts = _open_sink(
-        fam, "compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out, no_save,
+    fam, sink, (sc_a, sc_b), games, seed, workers, opts = _open_sink(
+        "compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out, no_save,
         resume)
     alpha, metrics_spec, margins, no_pairing = (opts["alpha"], opts["metrics"], opts["margins"],
                                                 opts["no_pairing"])
@@ -318,34 +321,39 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     _saved_note(sink, out, data, quiet or as_json)
 
 
-def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, resume):
-    """(sink factory or resumed sink or None, scenarios, games, seed, workers, options)."""
-    from .results import ResultDir
+def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resume):
+    """(family, sink factory or resumed sink or None, scenarios, games, seed, workers, options).
+
+    The family is the saved result's (``--resume``) or the scenarios' (one family for all)."""
+    from . import families
+    from .results import ResultDir, read_provenance
     from .study import CHUNK_GAMES
 
     if resume:
         if any(refs) or out or no_save:
             raise InputError(f"--resume DIR takes the scenarios and settings from DIR: give no "
                              f"{' or '.join(what)}, --out or --no-save with it")
+        fam = families.of_result(read_provenance(resume, "--resume"))
         sink = ResultDir.reopen(resume, fam, kind)
         if sink.prov["kind"] != kind:
             raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
                              f"momojan-sim {sink.prov['kind']} --resume)")
         o = sink.prov["options"]
-        return (sink, sink.scenarios(), sink.prov["games"], sink.prov["seed"],
+        return (fam, sink, sink.scenarios(), sink.prov["games"], sink.prov["seed"],
                 workers if workers is not None else 0, o)
     for ref, w in zip(refs, what):
         if not ref:
             raise InputError(f"{kind}: Missing argument '{w}' (a scenario file or bundled "
                              f"name; or --resume DIR)")
-    scenarios = [fam.with_players(fam.load(r), opts.get("players")) for r in refs]
+    fam, loaded = families.load_all(refs, kind)
+    scenarios = [fam.with_players(sc, opts.get("players")) for sc in loaded]
     games, seed, workers = _settings(fam, scenarios[0], games, seed, workers)
     opts = {**opts, "chunk_games": CHUNK_GAMES}
     if no_save or (out and out.lower().endswith(".json")):
         if out:
             from .cli import _check_writable
             _check_writable(out)
-        return None, scenarios, games, seed, workers, opts
+        return fam, None, scenarios, games, seed, workers, opts
     from .results import default_dir
 
     def make(scs, games_, seed_, workers_, labels=None):
@@ -355,7 +363,7 @@ def _open_sink(fam, kind, refs, what, games, seed, workers, opts, out, no_save, 
     if out:  # refuse a bad --out before anything is played
         from .results import _make_dir
         _make_dir(out)
-    return make, scenarios, games, seed, workers, opts
+    return fam, make, scenarios, games, seed, workers, opts
 
 
 def _finish(fam, sink, kind, data, result, scenarios):
@@ -370,9 +378,10 @@ def _finish(fam, sink, kind, data, result, scenarios):
         _render_report(sink.path, notice)
 
 
-def _compare_pairings(fam, a_ref, b_ref, spec, games, seed, workers, alpha, metrics_spec,
+def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_spec,
                       margins, no_pairing, quiet, as_json):
     """``compare --pairings``: both variants under every pairing in one study (same deals)."""
+    from . import families
     from .compare import compare_rows, parse_margins, select_metrics
     from .pairings import pairing_json, pairing_table, pairing_text, parse_pairings
     from .study import run_study
@@ -380,8 +389,8 @@ def _compare_pairings(fam, a_ref, b_ref, spec, games, seed, workers, alpha, metr
     if not (a_ref and b_ref):
         raise InputError("compare: Missing argument 'A' or 'B' (two scenario files or bundled "
                          "names)")
+    fam, (sc_a, sc_b) = families.load_all([a_ref, b_ref], "compare")
     pairs = parse_pairings(spec)
-    sc_a, sc_b = fam.load(a_ref), fam.load(b_ref)
     games, seed, workers = _settings(fam, sc_a, games, seed, workers)
     scenarios = []
     for _, seats in pairs:
@@ -505,15 +514,14 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     from .compare import compare_rows, select_metrics, sweep_json, sweep_text
     from .study import run_study
 
-    fam = _family()
     if resume and sets:
         raise InputError("--resume DIR takes the grid from DIR: give no --set with it")
     if not resume and not sets:
         raise InputError("sweep: Missing option '--set' (KEY=V1,V2,...; or --resume DIR)")
     opts = dict(alpha=alpha, metrics=metrics_spec, sets=list(sets), target_ci=target_ci,
                 target_metric=target_metric, max_games=max_games, records=records)
-    sink, (base, *_), games, seed, workers, opts = _open_sink(
-        fam, "sweep", [scenario_ref], ["SCENARIO"], games, seed, workers, opts, out, no_save,
+    fam, sink, (base, *_), games, seed, workers, opts = _open_sink(
+        "sweep", [scenario_ref], ["SCENARIO"], games, seed, workers, opts, out, no_save,
         resume)
     grid = parse_sets(opts["sets"])
     scenarios, labels = sweep_variants(fam, base, grid)
@@ -567,6 +575,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
 @click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @cli_errors
+@backend_options
 def plan(a_ref, b_ref, metric, detect, power, alpha, pilot_games, seed, workers, as_json, quiet):
     """How many games a run (A alone: a difference from the metric's current value) or a
     comparison (A vs B, paired) needs to detect a difference D, and how long that takes here.
@@ -576,8 +585,9 @@ def plan(a_ref, b_ref, metric, detect, power, alpha, pilot_games, seed, workers,
     from .compare import select_metrics
     from .plan import plan_games, plan_text
 
-    fam = _family()
-    scenarios = [fam.load(a_ref)] + ([fam.load(b_ref)] if b_ref else [])
+    from . import families
+
+    fam, scenarios = families.load_all([a_ref] + ([b_ref] if b_ref else []), "plan")
     _, seed, workers = _settings(fam, scenarios[0], 1, seed, workers)
     metric = select_metrics(metric or fam.HEADLINE, fam.CATALOGUE)[0]
     progress = Progress(quiet)
@@ -588,10 +598,20 @@ def plan(a_ref, b_ref, metric, detect, power, alpha, pilot_games, seed, workers,
 
 
 @click.command(name="metrics")
+@click.argument("scenario_ref", metavar="[SCENARIO]", required=False)
+@click.option("--game", metavar="NAME", help="The game family whose catalogue to list "
+              "[the SCENARIO's; momojan].")
 @click.option("--json", "as_json", is_flag=True, help="Print the catalogue as JSON.")
-def metrics_cmd(as_json):
-    """The metric catalogue: every metric's name, what it counts, and its equivalence margin."""
-    fam = _family()
+@cli_errors
+def metrics_cmd(scenario_ref, game, as_json):
+    """The metric catalogue of a game family (``--game NAME``, or the family of SCENARIO): every
+    metric's name, what it counts, and its equivalence margin."""
+    from . import families
+
+    if game and scenario_ref:
+        raise InputError("metrics: give --game NAME or a SCENARIO, not both")
+    fam = families.family_of(scenario_ref) if scenario_ref else \
+        families.get(game or families.DEFAULT)
     rows = [{"name": m.name, "kind": m.kind, "numerator": m.numerator,
              "denominator": m.denominator, "description": m.description, "margin": m.margin,
              "reference": m.reference} for m in fam.CATALOGUE]

@@ -3,69 +3,113 @@
 from __future__ import annotations
 
 import json
-import sys
-import time
 
 import click
 
+from .backends import backend_options
 from .cli_study import cli_errors
 
 
 @click.command()
-@click.argument("scenario_ref", metavar="SCENARIO")
-@click.option("--policies", "entrants", required=True, metavar="LIST",
+@click.argument("scenario_ref", metavar="SCENARIO", required=False)
+@click.option("--policies", "entrants", metavar="LIST",
               help="Comma-separated entrants, each a policy with optional name=value parameters "
                    "joined by ':' (random,baseline,greedy,value:call=0.8,defensive).")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=500, show_default=True,
-              help="Games per pair and seating (each pair plays twice this many).")
+              help="Games per seating (2 seats: each pair plays twice this many).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=0),
+              help="Worker processes, 0 = one per core [scenario run.workers].")
 @click.option("--json", "as_json", is_flag=True, help="Print only the JSON result on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--out", metavar="DIR", help="Result directory [results/tournament-<name>-<UTC "
               "time>].")
 @click.option("--no-save", is_flag=True, help="Write nothing; print only.")
+@click.option("--resume", metavar="DIR", help="Finish an interrupted tournament's result "
+              "directory (its scenario, entrants, games and seed; no SCENARIO argument).")
 @cli_errors
-def tournament(scenario_ref, entrants, games, seed, as_json, out, no_save):
-    """Duplicate round robin of policies under SCENARIO: every deal twice with the seats swapped
-    (same seed), a win-rate matrix with 95% intervals and a Bradley-Terry rating per policy.
+@backend_options
+def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out, no_save,
+               resume):
+    """Duplicate tournament of policies under SCENARIO (2 or 3 seats): every deal in every
+    seating (same seed), a win-rate matrix (row finishes ahead of column) with 95% intervals and
+    a Bradley-Terry rating per policy. 2 seats: each pair both ways round; 3 seats: each group
+    of three in all 6 seat orders (two entrants: the 6 seatings where both play).
 
     Example: momojan-sim tournament new_edition --policies random,baseline,greedy,value,defensive
     """
+    from . import families
+    from .cli import _render_report
+    from .cli_study import Progress, notice
     from .errors import InputError
-    from .momojan import scenario as scenario_mod
-    from .tournament import run_tournament, tournament_table
+    from .results import ResultDir, default_dir, read_provenance
+    from .tournament import run_tournament, saved_scenario, tournament_table
 
-    names = [e.strip() for e in entrants.split(",") if e.strip()]
-    if len(names) < 2:
-        raise InputError("--policies: a tournament needs at least two entrants")
-    if len(set(names)) != len(names):
-        raise InputError("--policies: an entrant is listed twice")
-    sc = scenario_mod.load(scenario_ref)
+    if resume:
+        if scenario_ref or entrants or out or no_save:
+            raise InputError("--resume DIR takes the scenario, entrants and settings from DIR: "
+                             "give no SCENARIO, --policies, --out or --no-save with it")
+        prov = read_provenance(resume, "--resume")
+        fam = families.of_result(prov)
+        rd = ResultDir.reopen(resume, fam, "tournament")
+        names, games, seed = prov["options"]["policies"], prov["games"], prov["seed"]
+        sc = saved_scenario(fam, resume)  # its first seating: the seats are replaced anyway
+        workers = 0 if workers is None else workers
+        chunk = prov["options"].get("chunk_games")
 
-    def progress(a, b):
-        if not as_json and sys.stderr.isatty():
-            click.echo(f"  {a} vs {b} done", err=True)
+        def sink(view, scenarios, labels, chunk_games):
+            rd.family = view
+            rd.records = False
+            return rd
+    else:
+        if not scenario_ref:
+            raise InputError("tournament: Missing argument 'SCENARIO' (a scenario file or "
+                             "bundled name; or --resume DIR)")
+        if not entrants:
+            raise InputError("tournament: Missing option '--policies' (e.g. greedy,value)")
+        names = [e.strip() for e in entrants.split(",") if e.strip()]
+        fam, sc = families.load(scenario_ref)
+        workers = fam.run_defaults(sc)[2] if workers is None else workers
+        chunk = None
+        if out and not no_save:  # refuse a bad --out before anything is played
+            from .results import _make_dir
+            _make_dir(out)
 
-    started = time.monotonic()
-    t = run_tournament(sc, names, games, seed, progress)
+        def sink(view, scenarios, labels, chunk_games):
+            if no_save:
+                return None
+            opts = {"policies": names, "chunk_games": chunk_games}
+            rd = ResultDir.create(out or default_dir(f"tournament-{sc.name}"), view,
+                                  "tournament", scenarios, seed, games, opts, workers, labels)
+            rd.records = False   # the seat metrics only: no per-game tables
+            return rd
+
+    made = []
+
+    def keep(view, scenarios, labels, chunk_games):
+        rd = sink(view, scenarios, labels, chunk_games)
+        made.append(rd)
+        return rd
+
+    from .tournament import check_entrants
+    check_entrants(fam, names)   # before the progress line starts
+    progress = Progress(quiet or as_json, family=None)
+    progress.starting(fam)
+    t = run_tournament(sc, names, games, seed, progress, family=fam, workers=workers,
+                       notice=notice, sink=keep, chunk_games=chunk)
+    progress.done()
     data = t.to_json()
-    path, error = None, None
-    if not no_save:
-        from .momojan import family
-        from .results import save_result
-        try:  # a finished tournament is printed even when it cannot be saved
-            path = save_result(family, "tournament", [sc], seed, games, data, out=out,
-                               options={"policies": names}, workers=1,
-                               seconds=time.monotonic() - started)
-        except InputError as exc:
-            error = exc
+    rd = made[0] if made else None
+    if rd is not None:
+        summary = {"kind": "tournament", **data}
+        rd.finish(summary, t.study.seconds, t.study.workers)
+        _render_report(rd.path, notice)
     if as_json:
-        click.echo(json.dumps({**data, "result_dir": path} if path else data))
+        click.echo(json.dumps({**data, "result_dir": rd.path} if rd else data))
     else:
         click.echo(tournament_table(t))
-    if error is not None:
-        raise error
-    if path and not as_json:
-        click.echo(f"momojan-sim: saved {path}", err=True)
+        if rd is not None and not quiet:
+            notice(f"saved {rd.path}/")
 
 
 def register(group):

@@ -42,7 +42,7 @@ def metric_summary(metric, sums, j: int, v: int = 0) -> dict:
     games), the delta method otherwise (rounds and wins are clustered in games)."""
     r = ratio(sums, j, v)
     if metric.kind == "game_rate":
-        out = wilson(r.num, r.den)
+        out = wilson(*_wilson_counts(sums, j, v))
     else:
         lo, hi = ratio_ci(r)
         if metric.is_rate and lo is not None:
@@ -53,6 +53,20 @@ def metric_summary(metric, sums, j: int, v: int = 0) -> dict:
         out["reference"] = metric.reference
         out["contains_reference"] = out["ci"][0] <= metric.reference <= out["ci"][1]
     return out
+
+
+def _wilson_counts(sums, j: int, v: int = 0):
+    """(successes, games) for the Wilson interval of game-level rate ``j``: the plain counts when
+    every game's denominator is 0 or 1; otherwise (a share out of 6 per game, a tournament's
+    seat shares) the effective game count (sum y)^2 / sum y^2 and the rate times it."""
+    num, den = int(sums.s[j, 2 * v]), int(sums.s[j, 2 * v + 1])
+    den_sq = int(sums.c[j, 2 * v + 1, 2 * v + 1])
+    if den_sq == den or den == 0:
+        return num, den
+    n_eff = den * den / den_sq
+    if abs(n_eff - round(n_eff)) < 1e-9:
+        n_eff = int(round(n_eff))
+    return num / den * n_eff, n_eff
 
 
 def summarize_run(catalogue, sums, v: int = 0) -> dict:

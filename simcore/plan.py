@@ -26,8 +26,10 @@ def plan_games(family, scenarios, metric: str, detect: float, power: float, alph
         if progress:
             progress(done, planned)
 
-    # A short warm-up outside the timing: loading compiled kernels and building tables.
-    run_study(family, scenarios, seed, 50, 1)
+    # A short warm-up outside the timing, in this process (local workers inherit it): loading
+    # compiled kernels and building tables. The pilot runs on the selected backend.
+    from .parallel import ChunkRunner
+    run_study(family, scenarios, seed, 50, 1, runner=ChunkRunner)
     res = run_study(family, scenarios, seed, pilot_games, workers, progress=tick, notice=notice,
                     chunk_games=PILOT_CHUNK)
     # Speed from the first finished chunk to the last (worker start-up excluded).

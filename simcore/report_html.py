@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import html
-import importlib
 import io
 import json
 import os
@@ -30,11 +29,9 @@ MAX_EXAMPLES = 3
 
 
 def family_of(prov: dict):
-    name = prov.get("family", "momojan")
-    try:
-        return importlib.import_module(f"simcore.{name}.family")
-    except ImportError:
-        raise InputError(f"result of an unknown game family {name!r}") from None
+    """The family a result was played with (:func:`simcore.families.of_result`)."""
+    from .families import of_result
+    return of_result(prov)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,6 +458,8 @@ def render(path: str) -> tuple[str, str]:
         title = f"{names[0]} vs {names[1]}"
     elif kind == "sweep":
         title = f"sweep of {names[0]}"
+    elif kind == "tournament" and s.get("scenario"):
+        title = f"tournament under {s['scenario']}: {', '.join(s.get('entrants', []))}"
     else:
         title = names[0] if kind == "run" else f"{kind}: {names[0]}"
     when = prov.get("finished_utc") or prov.get("started_utc")
@@ -475,6 +474,8 @@ def render(path: str) -> tuple[str, str]:
         _render_compare(doc, s, prov, fam, cat)
     elif kind == "sweep":
         _render_sweep(doc, s, prov, fam, cat)
+    elif kind == "tournament" and "ratings" in s:
+        _render_tournament(doc, s)
     else:
         doc.raw("<pre>" + html.escape(json.dumps(s, indent=1)[:20000]) + "</pre>")
     _provenance_section(doc, prov)
@@ -581,6 +582,26 @@ def _render_sweep(doc, s, prov, fam, cat):
                          _fmt_diff(m.get("diff"), c) if "diff" in m else "",
                          m.get("verdict", "(base)")])
     doc.table(["variant", "metric", "value", "95% interval", "diff", "verdict"], rows)
+
+
+def _render_tournament(doc, s):
+    doc.p(f"{s.get('format', 'duplicate tournament')}; {s.get('games_per_seating')} games per "
+          f"seating, {s.get('games_per_pair')} comparisons per pair, seed {s['seed']}.")
+    doc.h(3, "Ratings (Bradley-Terry, Elo scale, 95% interval)")
+    doc.table(["entrant", "rating", "95% interval"],
+              [[r["entrant"], f"{r['rating']:.1f}", f"[{r['ci'][0]:.1f}, {r['ci'][1]:.1f}]"]
+               for r in s["ratings"]])
+    doc.h(3, "Win rate of row against column (finishing ahead; level = 1/2)")
+    names = s["entrants"]
+    rows = []
+    for a in names:
+        cells = [a]
+        for b in names:
+            w = s["win_rate"][a][b]
+            cells.append("–" if w is None or w["value"] is None else
+                         f"{w['value']:.3f} [{w['ci'][0]:.2f}, {w['ci'][1]:.2f}]")
+        rows.append(cells)
+    doc.table([""] + names, rows)
 
 
 def _provenance_section(doc, prov):

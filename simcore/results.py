@@ -1,7 +1,7 @@
 """Result directories: what a run, comparison or sweep keeps on disk, resumable chunk by chunk.
 
 Game-agnostic: the family supplies the scenario YAML, the rules, the seats, the tables and the
-summaries (``simcore.momojan.family``). Layout of a result directory (schema in the README)::
+summaries (the family module :mod:`simcore.families` finds). Layout of a result directory (schema in the README)::
 
     provenance.json         tool version, git commit, command line, seed, games, rules sha256,
                             seats, cores, workers, UTC start/end, rounds/s, "status"

@@ -74,9 +74,17 @@ class _Result:
 
 
 def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
+    """Compare two saved run results; ``fam``: their game family (None: the one their
+    provenance.json names; two families are one line)."""
     from .compare import compare_rows, comparison_json, comparison_text, parse_margins, \
         select_metrics
+    from .families import DEFAULT, of_result
     pa, pb = _check(dir_a), _check(dir_b)
+    fa, fb = pa.get("family", DEFAULT), pb.get("family", DEFAULT)
+    if fa != fb:
+        raise InputError(f"compare: {dir_a} is a {fa} result and {dir_b} a {fb} one; compare "
+                         f"needs results of one game family")
+    fam = fam or of_result(pa)
     names = select_metrics(metrics_spec, fam.CATALOGUE)
     margin = parse_margins(margins, fam.CATALOGUE)
     same = pa["seed"] == pb["seed"] and pa["games_played"] == pb["games_played"]

@@ -1,9 +1,11 @@
-"""MOMOJAN as seen by the game-agnostic harness (``simcore.study``, ``simcore.compare``).
+"""MOMOJAN as seen by the game-agnostic harness: the family interface (issue 13).
 
-The harness needs: load a scenario (by path or bundled name), apply overrides with the same
-validation as YAML, the picklable payload a worker rebuilds a scenario from, the metric
-catalogue, and the pure chunk function. Issue 13 turns this into the interface every family
-implements.
+The harness (``simcore.study``, ``simcore.compare``, ``simcore.results``, the CLI) reaches a game
+only through a family module found by :mod:`simcore.families`; this is MOMOJAN's. It provides:
+load a scenario (by path or bundled name), apply overrides with the same validation as YAML, the
+picklable payload a worker rebuilds a scenario from, the metric catalogue, the pure chunk
+function, what result directories and reports need, and what the hand and replay commands print
+(every function is listed with one line in the README, "Game families").
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from .metrics import CATALOGUE, HEADLINE  # noqa: F401  (part of the interface)
 from .simulate import chunk_stats  # noqa: F401
 
 NAME = "momojan"
+DEFAULT_SCENARIO = "new_edition"   # what `waits`, `score` and `metrics --game momojan` use
+ROUNDS_METRIC = "mean_rounds_per_game"   # per-game numerator: rounds played
 
 # The metrics a sweep tabulates unless told otherwise.
 SWEEP_METRICS = ("first_dealer_win_rate", "dealer_round_win_rate", "draw_rate",
@@ -23,13 +27,25 @@ def load(ref):
     return _scenario.load(ref)
 
 
-def with_players(sc, text: str | None):
+def with_players(sc, text: str | None, option: str = "--players"):
     """``sc`` with its seats replaced from a ``--players`` string (``greedy,value``,
     ``value:call=0.8,greedy``; one entry seats both), validated like YAML seats."""
     if not text:
         return sc
     from policies.players import parse_players, with_players as replace_seats
-    return replace_seats(sc, parse_players(text, n_seats=len(sc["players"])))
+    return replace_seats(sc, parse_players(text, n_seats=n_seats(sc), option=option,
+                                           names=policy_names()))
+
+
+def n_seats(sc) -> int:
+    """Seats (players) of the scenario: always 2 in MOMOJAN."""
+    return len(sc["players"])
+
+
+def policy_names() -> list:
+    """The policies a seat may use (``--players``, ``tournament --policies``)."""
+    from policies.registry import POLICY_NAMES
+    return list(POLICY_NAMES)
 
 
 def payload(sc) -> dict:
@@ -232,3 +248,69 @@ def play_note(scenarios) -> str | None:
     return (f"note: the rules that differ ({keys}) are point values, and no seated policy "
             f"({', '.join(policies)}) reads point values: every round is played the same; "
             f"differences come only through the scores (doubling, busts, when games end)")
+
+
+# ---------------------------------------------------------------------------------------------
+# What the replay and hand commands print (``replay``, ``waits``, ``score``)
+# ---------------------------------------------------------------------------------------------
+
+def replay_text(sc, seed: int, game: int) -> str:
+    """The play-by-play of game ``game`` of ``seed`` (the same game ``run`` played)."""
+    from .report import replay_text as _replay_text
+    from .simulate import Simulator
+    sim = Simulator(sc)
+    events, batch = sim.replay_events(seed, game)
+    return _replay_text(sc, seed, game, events, batch, sim.ET.rows)
+
+
+_ANALYZERS: dict = {}
+
+
+def _analyzer(sc):
+    from .hand import HandAnalyzer
+    hr = sc.hand_rules
+    if hr not in _ANALYZERS:
+        _ANALYZERS[hr] = HandAnalyzer(hr)
+    return _ANALYZERS[hr]
+
+
+def waits_json(hand_text: str, sc) -> dict:
+    """Waits, completeness and shanten of one hand in card notation under ``sc``'s rules
+    (:func:`simcore.momojan.analysis.describe`)."""
+    from .analysis import describe, parse_hand_for
+    hand = parse_hand_for(hand_text, sc.hand_rules, sc.get("kan.enabled"))
+    return describe(hand_text, _analyzer(sc), hand)
+
+
+def waits_table(reports) -> str:
+    """Several :func:`waits_json` reports as one aligned table."""
+    width = max(len("hand"), *(len(r["input"]) for r in reports))
+    lines = [f"{'hand':<{width}}  cards  tenpai  complete  shanten  waits"]
+    for r in reports:
+        lines.append(f"{r['input']:<{width}}  {r['concealed']:>2}+{r['revealed']}"
+                     f"  {'yes' if r['tenpai'] else 'no':<6}  {'yes' if r['complete'] else 'no':<8}"
+                     f"  {r['shanten']:>7}  {' '.join(r['waits']) or '-'}")
+    return "\n".join(lines)
+
+
+def waits_text(hand_text: str, sc) -> str:
+    return waits_table([waits_json(hand_text, sc)])
+
+
+def _score(hand_text, sc, win=None, by="tsumo", riichi=False, ippatsu=False, dora=None,
+           last_card=False, rinshan=False):
+    from ..errors import InputError
+    from .scoring import score_text as _score_text
+    if win is None:
+        raise InputError("score: Missing option '--win' (the winning card)")
+    rules = str(sc.path) if sc.path else sc.name
+    return _score_text(hand_text, win, by, riichi, ippatsu, dora, last_card, rinshan, rules)
+
+
+def score_json(hand_text: str, sc, **opts) -> dict:
+    """The score of a win (``opts``: win, by, riichi, ippatsu, dora, last_card, rinshan)."""
+    return _score(hand_text, sc, **opts).to_json()
+
+
+def score_text(hand_text: str, sc, **opts) -> str:
+    return _score(hand_text, sc, **opts).describe()

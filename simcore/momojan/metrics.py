@@ -50,6 +50,7 @@ def slot_display_names(scenario) -> dict:
 COMEBACK_AFTER_ROUND = 2
 
 HEADLINE = "first_dealer_win_rate"
+MAX_SEATS = 3           # seat metrics exist for seats 0..2 in every family (simcore.families)
 RATE_MARGIN = 0.01      # one percentage point
 USE_MARGIN = 0.02       # calls / Kai / draws per round
 
@@ -63,6 +64,13 @@ def _catalogue() -> tuple:
         Metric("tied_game_rate", "game_rate", "tied", "games",
                "games ending with no winner (tie break: draw)", RATE_MARGIN / 2),
     ]
+    # The family interface's seat shares (a tournament's scores): per game 6 for the sole
+    # winner, 3 each for a tied game, out of 6; seat 2 does not exist in MOMOJAN (always 0).
+    for s in range(MAX_SEATS):
+        m.append(Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share6", "games6",
+                        f"share of the games won by seat {s} (a tied game counts 1/2 to each "
+                        f"seat)" + (" (no such seat in MOMOJAN: always 0)" if s >= 2 else ""),
+                        RATE_MARGIN, 0.5 if s < 2 else None))
     for reason in END_REASON_NAMES:
         m.append(Metric(f"end_{reason}_rate", "game_rate", f"end_{reason}", "games",
                         f"games that end by {reason.replace('_', ' ')}", RATE_MARGIN))
@@ -152,6 +160,10 @@ def _game_quantities(g: np.ndarray, rounds_sum: dict, behind_after: np.ndarray) 
         "first_dealer_won": w == g[:, GF_FIRST_DEALER],
         "seat0_won": w == 0,
         "tied": w < 0,
+        "games6": np.full(len(g), 6, np.int64),
+        "seat0_share6": np.where(w == 0, 6, np.where(w < 0, 3, 0)),
+        "seat1_share6": np.where(w == 1, 6, np.where(w < 0, 3, 0)),
+        "seat2_share6": np.zeros(len(g), np.int64),
         "final_margin": np.abs(g[:, GF_SCORE0] - g[:, GF_SCORE1]),
     }
     for code, reason in enumerate(END_REASON_NAMES):
@@ -211,5 +223,6 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
 
 
 QUANTITIES = tuple(_ROUND_QUANTITIES) + (
-    "games", "rounds", "first_dealer_won", "seat0_won", "tied", "final_margin",
+    "games", "rounds", "first_dealer_won", "seat0_won", "tied", "final_margin", "games6",
+    "seat0_share6", "seat1_share6", "seat2_share6",
     "decided_after_round_2", "comeback") + tuple(f"end_{r}" for r in END_REASON_NAMES)

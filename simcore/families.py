@@ -1,0 +1,184 @@
+"""The game families the harness can run, and which one a scenario belongs to (issue 13).
+
+The harness (``run``, ``compare``, ``sweep``, ``plan``, ``tournament``, result directories,
+reports, backends, the CLI) never imports a game package: it asks this registry for a *family
+module* and calls the functions every family provides (listed in the README, "Game families").
+A family is one package with a ``family`` module; registering it is one line in :data:`FAMILIES`.
+
+Which family a scenario belongs to is read from its raw YAML before any validation: a string
+``game:`` names the family (``game: ptrump``); a file without one inherits its ``extends:`` base's;
+no string ``game:`` anywhere in the chain means :data:`DEFAULT` (MOMOJAN files use ``game:`` as a
+*mapping* of end-of-game rules, which therefore also means MOMOJAN). The family's own ``load``
+then validates the file and reports every other problem (missing file, bad YAML, cycles) in its
+own words.
+
+What this implementation simplifies: the raw reading follows ``extends`` the way the families
+resolve it (relative to the file, then the working directory, then a bundled name) but stops
+quietly at anything it cannot read; the family's ``load`` reports that problem.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.resources
+from pathlib import Path
+
+import yaml
+
+from .errors import InputError
+
+# name -> the module implementing the family interface (imported on first use)
+FAMILIES = {
+    "momojan": "simcore.momojan.family",
+    "ptrump": "simcore.ptrump.family",
+}
+DEFAULT = "momojan"
+MAX_SEATS = 3   # seat metrics (seat{s}_win_share, seat{s}_ahead_of_seat{t}) exist for s < 3
+
+
+def register(name: str, module_path: str) -> None:
+    """Add (or replace) a family: ``module_path`` is imported when the family is first used.
+    Tests register fake families this way."""
+    FAMILIES[name] = module_path
+
+
+def unregister(name: str) -> None:
+    FAMILIES.pop(name, None)
+
+
+def names() -> list[str]:
+    return list(FAMILIES)
+
+
+def get(name: str):
+    """The family module called ``name``; an unknown name is an :class:`InputError`."""
+    if name not in FAMILIES:
+        raise InputError(f"unknown game family {name!r}{_known(name)}")
+    try:
+        return importlib.import_module(FAMILIES[name])
+    except ModuleNotFoundError as exc:
+        if not FAMILIES[name].startswith(str(exc.name)):
+            raise   # a module the family imports is missing: a real error, shown in full
+        raise InputError(f"game family {name!r} is not available ({FAMILIES[name]} cannot be "
+                         f"imported: {exc})") from None
+
+
+def _known(name) -> str:
+    hint = difflib.get_close_matches(str(name), names(), n=1)
+    return f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(names())})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Which family a scenario file belongs to
+# ---------------------------------------------------------------------------------------------
+
+def bundled_dir() -> Path:
+    """The bundled scenarios (the repository's scenarios/ folder, installed as simcore.scenarios)."""
+    return Path(str(importlib.resources.files("simcore.scenarios")))
+
+
+def _resolve(ref: str, relative_to: Path | None = None) -> Path | None:
+    """The file a scenario reference names (a path, relative to ``relative_to`` first, or a
+    bundled name), or None: the family's loader reports why."""
+    for c in ([relative_to / ref] if relative_to is not None else []) + [Path(ref)]:
+        if c.is_file():
+            return c.resolve()
+    bundled = bundled_dir() / f"{ref.removesuffix('.yaml')}.yaml"
+    if "/" not in ref and bundled.is_file():
+        return bundled.resolve()
+    return None
+
+
+def _raw(path: Path):
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _chain(path: Path | None):
+    """(path, raw data) of a scenario file and then each ``extends`` base, while readable."""
+    seen = set()
+    while path is not None and path not in seen:
+        seen.add(path)
+        data = _raw(path)
+        if data is None:
+            return
+        yield path, data
+        base = data.get("extends")
+        path = _resolve(base, path.parent) if isinstance(base, str) else None
+
+
+def family_name_of(ref) -> str:
+    """The family name a scenario file (path or bundled name) declares, following ``extends``.
+
+    Raises :class:`InputError` (``FILE: game: unknown game family 'x' (known: ...)``) for a
+    string ``game:`` that names no registered family.
+    """
+    for path, data in _chain(_resolve(str(ref))):
+        game = data.get("game")
+        if isinstance(game, str):
+            if game not in FAMILIES:
+                raise InputError(f"{path}: game: unknown game family {game!r}{_known(game)}")
+            return game
+        if game is not None:       # a mapping (MOMOJAN's end-of-game rules): the default family
+            return DEFAULT
+    return DEFAULT
+
+
+def family_of(ref):
+    """The family module of a scenario file or bundled name (see :func:`family_name_of`)."""
+    return get(family_name_of(ref))
+
+
+def load(ref):
+    """``(family module, scenario)``: the scenario validated by its own family's loader."""
+    fam = family_of(ref)
+    return fam, fam.load(ref)
+
+
+def load_all(refs, what: str = "compare"):
+    """The family shared by every reference and their scenarios; scenarios of two families are
+    one line: ``compare: A is a momojan scenario and B a ptrump one; ...``."""
+    found = [(r, family_name_of(r)) for r in refs]
+    (r0, f0), *rest = found
+    for r, f in rest:
+        if f != f0:
+            raise InputError(f"{what}: {r0} is a {f0} scenario and {r} a {f} one; "
+                             f"{what} needs scenarios of one game family")
+    fam = get(f0)
+    return fam, [fam.load(r) for r in refs]
+
+
+def of_result(prov: dict):
+    """The family a saved result directory was played with (its provenance.json ``family``;
+    results written before families existed are MOMOJAN's)."""
+    name = prov.get("family", DEFAULT)
+    if name not in FAMILIES:
+        raise InputError(f"result of an unknown game family {name!r}{_known(name)}")
+    return get(name)
+
+
+def bundled() -> list[tuple[str, str, str]]:
+    """``(scenario name, family name, description)`` of every bundled scenario file, by name
+    (the description as the file or the nearest base it extends gives it)."""
+    out = []
+    for p in sorted(bundled_dir().glob("*.yaml")):
+        try:
+            fam = family_name_of(p)
+        except InputError:
+            fam = "?"
+        description = next((str(d["description"]) for _, d in _chain(p.resolve())
+                            if d.get("description")), "")
+        out.append((p.stem, fam, description))
+    return out
+
+
+def seat_metric_names(n_seats: int) -> list[str]:
+    """The seat metrics a tournament reads: ``seat{s}_win_share`` per seat and
+    ``seat{s}_ahead_of_seat{t}`` per pair of seats (see the README, "Game families")."""
+    out = [f"seat{s}_win_share" for s in range(n_seats)]
+    out += [f"seat{s}_ahead_of_seat{t}" for s in range(n_seats) for t in range(s + 1, n_seats)]
+    return out

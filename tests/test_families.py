@@ -1,0 +1,267 @@
+"""The family registry (simcore.families): which family a scenario names, errors, and the harness
+running a family it does not know: a 3-seat fake family (this module) through the tournament,
+the CLI and result directories."""
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from simcore import families
+from simcore.cli import main
+from simcore.errors import InputError
+from simcore.metrics import Metric
+from simcore.stats import MomentSums
+from simcore.study import ChunkResult
+
+# ---------------------------------------------------------------------------------------------
+# A 3-seat fake family: each seat's final score is its policy's strength plus noise drawn from
+# (seed, game, seat) alone, so every seating of a game sees the same noise per seat.
+# ---------------------------------------------------------------------------------------------
+
+NAME = "fake3"
+TITLE = "Fake three-seat game"
+DEFAULT_SCENARIO = None
+ROUNDS_METRIC = "mean_rounds_per_game"
+HISTOGRAMS = {}
+STRENGTH = {"strong": 1.5, "medium": 0.75, "weak": 0.0}
+SEATS = 3
+
+
+def _catalogue():
+    m = [Metric(f"seat{s}_win_share", "game_rate", f"share{s}", "games6", f"seat {s}", 0.01)
+         for s in range(3)]
+    m += [Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"ahead{s}{t}", "games6",
+                 f"seat {s} ahead of seat {t}", 0.01) for s in range(3) for t in range(s + 1, 3)]
+    m.append(Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1))
+    return tuple(m)
+
+
+CATALOGUE = _catalogue()
+HEADLINE = "seat0_win_share"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    path: object
+    players: tuple
+
+    def to_dict(self):
+        return {"game": NAME, "name": self.name,
+                "players": [{"policy": p, "params": {}} for p in self.players]}
+
+    def get(self, key):
+        return {"description": "a fake game", "run.seed": 1}.get(key)
+
+
+def load(ref):
+    data = yaml.safe_load(open(ref))
+    return Scenario(data.get("name", "fake"), ref, tuple(p["policy"] for p in data["players"]))
+
+
+def from_payload(data):
+    return Scenario(data["name"], None, tuple(p["policy"] for p in data["players"]))
+
+
+def payload(sc):
+    return sc.to_dict()
+
+
+def rules_data(data):
+    return {}
+
+
+def seats(sc):
+    return [{"seat": i, "policy": p, "params": {}} for i, p in enumerate(sc.players)]
+
+
+def scenario_yaml(sc, title):
+    return f"# {title}\n" + yaml.safe_dump(sc.to_dict())
+
+
+def n_seats(sc):
+    return len(sc.players)
+
+
+def policy_names():
+    return list(STRENGTH)
+
+
+def with_players(sc, text):
+    from policies.players import parse_players
+    if not text:
+        return sc
+    seated = parse_players(text, n_seats=n_seats(sc), names=policy_names())
+    return Scenario(sc.name, sc.path, tuple(s["policy"] for s in seated))
+
+
+def run_defaults(sc):
+    return 100, 1, 1
+
+
+def kernels_cached():
+    return True
+
+
+def rounds_played(sums, v=0):
+    return int(sums.s[-1, 2 * v])
+
+
+def chunk_stats(task):
+    idx = np.arange(task.start, task.stop)
+    z = np.zeros((len(idx), len(CATALOGUE), 2 * len(task.variants)), np.int64)
+    for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
+        strength = np.array([STRENGTH[p["policy"]] for p in data["players"]])
+        for i, g in enumerate(idx):
+            noise = np.random.default_rng([seed, g]).normal(size=SEATS)
+            score = np.round(strength + noise, 1)
+            best = score == score.max()
+            q = {"games6": 6, "games": 1, "rounds": 1}
+            for s in range(SEATS):
+                q[f"share{s}"] = 6 // best.sum() if best[s] else 0
+                for t in range(s + 1, SEATS):
+                    q[f"ahead{s}{t}"] = 6 if score[s] > score[t] else 3 if score[s] == score[t] else 0
+            for j, m in enumerate(CATALOGUE):
+                z[i, j, 2 * v], z[i, j, 2 * v + 1] = q[m.numerator], q[m.denominator]
+    return ChunkResult(task.start, task.stop, MomentSums.from_values(z))
+
+
+@pytest.fixture
+def fake(tmp_path):
+    families.register(NAME, __name__)
+    path = tmp_path / "fake.yaml"
+    path.write_text("game: fake3\nname: fake\nplayers: [{policy: weak}, {policy: weak}, "
+                    "{policy: weak}]\n")
+    yield path
+    families.unregister(NAME)
+
+
+# ---------------------------------------------------------------------------------------------
+# Which family a scenario names
+# ---------------------------------------------------------------------------------------------
+
+def test_game_string_names_the_family_and_extends_inherits_it(fake, tmp_path):
+    assert families.family_name_of(fake) == "fake3"
+    child = tmp_path / "sub" / "child.yaml"
+    child.parent.mkdir()
+    child.write_text("extends: ../fake.yaml\nname: child\n")
+    grandchild = tmp_path / "gc.yaml"
+    grandchild.write_text(f"extends: {child}\n")
+    assert families.family_name_of(child) == families.family_name_of(grandchild) == "fake3"
+    fam, sc = families.load(fake)
+    assert fam.NAME == "fake3" and sc.players == ("weak",) * 3
+
+
+def test_a_game_mapping_or_no_game_means_momojan(tmp_path):
+    (tmp_path / "m.yaml").write_text("extends: new_edition\ngame: {dealer_streak_win: 4}\n")
+    (tmp_path / "n.yaml").write_text("extends: new_edition\nstarting_points: 30\n")
+    for f in ("m.yaml", "n.yaml"):
+        fam, sc = families.load(tmp_path / f)
+        assert fam.NAME == "momojan" and families.family_name_of(tmp_path / f) == "momojan"
+    assert families.family_name_of("new_edition") == "momojan"
+    # unreadable or missing: the default family, whose loader says what is wrong
+    assert families.family_name_of(tmp_path / "missing.yaml") == "momojan"
+
+
+def test_unknown_family_is_one_line_naming_file_and_game(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: ptrunp\nname: x\n")
+    with pytest.raises(InputError, match=r"bad.yaml: game: unknown game family 'ptrunp' "
+                                         r"\(did you mean 'ptrump'\?\)"):
+        families.family_name_of(bad)
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: bad.yaml\n")
+    for args in (["validate", str(child)], ["run", str(bad), "--no-save"], ["show", str(bad)]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, (args, r.output)
+        assert "bad.yaml: game: unknown game family 'ptrunp'" in r.output
+
+
+def test_mixed_families_are_refused_in_one_line(fake):
+    for args in (["compare", "new_edition", str(fake), "--no-save"],
+                 ["plan", str(fake), "new_edition", "--detect", "0.1"]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+        assert "a momojan scenario" in r.output and "a fake3 one" in r.output or \
+            "a fake3 scenario" in r.output and "a momojan one" in r.output
+
+
+def test_metrics_lists_the_named_family(fake):
+    r = CliRunner().invoke(main, ["metrics", "--game", "fake3", "--json"])
+    assert r.exit_code == 0, r.output
+    assert [m["name"] for m in json.loads(r.output)] == [m.name for m in CATALOGUE]
+    r = CliRunner().invoke(main, ["metrics", str(fake), "--json"])
+    assert r.exit_code == 0 and len(json.loads(r.output)) == len(CATALOGUE)
+    r = CliRunner().invoke(main, ["metrics", "--game", "nope"])
+    assert r.exit_code == 2 and "unknown game family 'nope'" in r.output
+
+
+# ---------------------------------------------------------------------------------------------
+# Tournaments of three seats (through the fake family)
+# ---------------------------------------------------------------------------------------------
+
+def test_seatings():
+    from simcore.tournament import seatings
+    assert seatings(2, 2) == [(0, 1), (1, 0)]
+    assert len(seatings(4, 2)) == 12 and len(seatings(4, 3)) == 24
+    assert sorted(seatings(2, 3)) == [(0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1),
+                                      (1, 1, 0)]
+
+
+def test_three_seat_tournament_ranks_by_strength(fake):
+    from simcore.tournament import run_tournament
+    fam, sc = families.load(fake)
+    t = run_tournament(sc, ["weak", "strong", "medium"], 150, seed=3, family=fam)
+    assert [r["entrant"] for r in t.ratings] == ["strong", "medium", "weak"]
+    assert len(t.seatings) == 6
+    # duplicate: every game of a pair counted once per seating, shares of a pair sum to it
+    assert np.all(t.played + np.eye(3, dtype=int) * 900 == 900)
+    assert np.allclose(t.wins + t.wins.T, t.played)
+    # two entrants at three seats: the 6 seatings, two comparisons per game where one sits twice
+    t2 = run_tournament(sc, ["strong", "weak"], 50, seed=3, family=fam)
+    assert t2.played[0, 1] == 6 * 50 * 2 and t2.wins[0, 1] / t2.played[0, 1] > 0.7
+
+
+def test_tournament_command_on_a_three_seat_family(fake, tmp_path):
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, ["tournament", str(fake), "--policies", "medium,strong,weak",
+                                  "--games", "40", "--out", str(out), "--json", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["n_seats"] == 3 and len(data["seatings"]) == 6 and data["result_dir"] == str(out)
+    assert data["ratings"][0]["entrant"] == "strong"
+    prov = json.loads((out / "provenance.json").read_text())
+    assert prov["family"] == "fake3" and prov["kind"] == "tournament"
+    assert prov["status"] == "complete" and len(prov["variants"]) == 6
+    r = CliRunner().invoke(main, ["tournament", str(fake), "--policies", "strong,strnog"])
+    assert r.exit_code == 2 and "did you mean 'strong'" in r.output
+
+
+def test_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, monkeypatch):
+    import sys
+    args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "700",
+            "--workers", "1", "--json"]
+    whole = CliRunner().invoke(main, args + ["--no-save"])
+    assert whole.exit_code == 0, whole.output
+    real = chunk_stats
+
+    def interrupted(task):
+        if task.start > 0:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(sys.modules[__name__], "chunk_stats", interrupted)
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, args + ["--out", str(out)])
+    assert r.exit_code == 130 and f"tournament --resume {out}" in r.output
+    assert json.loads((out / "provenance.json").read_text())["status"] == "incomplete"
+    monkeypatch.setattr(sys.modules[__name__], "chunk_stats", real)
+    r = CliRunner().invoke(main, ["tournament", "--resume", str(out), "--json", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    resumed = json.loads(r.stdout)
+    assert resumed.pop("result_dir") == str(out)
+    assert resumed == json.loads(whole.stdout)
