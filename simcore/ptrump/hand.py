@@ -81,7 +81,7 @@ HR_N_FLAGS = 8                      # slots reserved for switches (HR_NAMES and 
 MAX_CARDS = 8                       # the largest concealed hand (7 + the drawn card)
 N_NUM = 9                           # number part: ranks 0..8
 N_HON = N_RANKS - N_NUM             # honour part: ranks 9..13 (T J Q K X)
-W_WIDTH = MAX_CARDS + 1             # index weights per (position, cards left): counts 0..8
+W_WIDTH = MAX_CARDS + 1             # rows of SUB: cards left for ranks 6..9 (0..8)
 
 
 def _part_vectors(caps):
@@ -93,26 +93,6 @@ def _part_vectors(caps):
                           np.tile(np.arange(cap + 1), rows.shape[0])[:, None]])
         rows = rows[rows.sum(axis=1) <= MAX_CARDS]
     return rows
-
-
-def _index_weights(caps):
-    """int64[len(caps) * W_WIDTH * W_WIDTH]: ``w[(i * W + left) * W + c]`` = how many valid vectors
-    precede, at position i with ``left`` cards still allowed, those having count c there; a count
-    over the copies gets a large negative weight, so the index of such a vector is negative."""
-    L = len(caps)
-    below = np.zeros((L + 1, W_WIDTH), np.int64)   # below[i][t]: vectors of positions i.. with total <= t
-    below[L, :] = 1
-    for i in range(L - 1, -1, -1):
-        for t in range(W_WIDTH):
-            below[i, t] = sum(below[i + 1, t - c] for c in range(min(caps[i], t) + 1))
-    w = np.full((L, W_WIDTH, W_WIDTH), -(1 << 40), np.int64)
-    for i in range(L):
-        for left in range(W_WIDTH):
-            acc = 0
-            for c in range(min(caps[i], left) + 1):
-                w[i, left, c] = acc
-                acc += below[i + 1, left - c]
-    return w.reshape(-1)
 
 
 NUM_CAPS = RANK_COPIES[:N_NUM]
@@ -207,98 +187,65 @@ def _part_shapes(sets, heads):
     return np.array(shapes, np.int64), np.array(slots, np.int64)
 
 
-@nb.njit(cache=True)
-def _index_of(v, caps, weights):
-    """Dense (lexicographic) index of a part vector among those within ``caps`` of at most
-    MAX_CARDS cards; -1 if it is not one of them. For building the tables."""
-    idx = 0
-    left = MAX_CARDS
-    for q in range(v.shape[0]):
-        c = v[q]
-        if c > caps[q] or c > left:
-            return -1
-        idx += weights[(q * W_WIDTH + left) * W_WIDTH + c]
-        left -= c
-    return idx
+def _fill_part_table(caps, sets):
+    """int64[n, ENTRY_W]: the table entries of the part's vectors (:func:`_part_vectors` order).
 
+    Plain NumPy, level by level over the number of cards (nothing to compile):
 
-@nb.njit(cache=True)
-def _fill_part_table(vecs, shapes, slots, caps, weights, out):
-    """Fill the table entries ``out[2 j], out[2 j + 1]`` of every part vector ``vecs[j]``.
-
-    D[s][h] (fewest cards lacking to some shape of that slot within ``caps``) is ``size - M`` with
-    M(v) the most cards of v that fit in one shape: M(v) = |v| if v is below some shape, else the
-    best M(v - e_i) (dynamic programming in index order: v - e_i precedes v lexicographically).
-    Then the complete flags, the wait masks from every shape (copies unchecked) less one card, and
-    the exact-count masks."""
-    n, L = vecs.shape
-    m = shapes.shape[0]
-    below = np.zeros((6, n), np.bool_)          # vector below some capped shape of the slot
-    tmp = np.zeros(L, np.int64)
-    for j in range(m):
-        capped = True
-        for r in range(L):
-            if shapes[j, r] > caps[r]:
-                capped = False
-        if not capped:
-            continue
-        # every sub-vector of the shape: an odometer over 0..shape[r]
-        for r in range(L):
-            tmp[r] = 0
-        while True:
-            below[slots[j], _index_of(tmp, caps, weights)] = True
-            r = 0
-            while r < L and tmp[r] == shapes[j, r]:
-                tmp[r] = 0
-                r += 1
-            if r == L:
-                break
-            tmp[r] += 1
+    * ``below[slot, v]``: v fits inside some shape of the slot within ``caps``: the shapes, then
+      any vector one card under a vector that fits (from 8 cards down);
+    * ``fit[slot, v]``: the most cards of v one shape holds: |v| if v fits, else the best over
+      v less one card (from 0 cards up); D = the slot's size - fit;
+    * the flags, the wait bits (every shape, copies unchecked, less one card of rank r, that is a
+      vector of the table waits on r) and the exact-count masks.
+    """
+    L = len(caps)
+    caps = np.array(caps, np.int64)
+    vecs = _part_vectors(caps)
+    n = len(vecs)
+    pw = 5 ** np.arange(L)
+    codes = vecs @ pw
+    dense = np.full(5 ** L, -1, np.int64)
+    dense[codes] = np.arange(n)
+    totals = vecs.sum(axis=1)
+    shapes, slots = _part_shapes(sets, [True] * L)
+    capped = (shapes <= caps).all(axis=1)
+    below = np.zeros((6, n), np.bool_)
+    below[slots[capped], dense[shapes[capped] @ pw]] = True
+    for t in range(MAX_CARDS - 1, -1, -1):
+        lvl = np.flatnonzero(totals == t)
+        for i in range(L):
+            src = lvl[vecs[lvl, i] < caps[i]]
+            below[:, src] |= below[:, dense[codes[src] + pw[i]]]
     fit = np.zeros((6, n), np.int64)
-    for i in range(n):
-        total = 0
+    for t in range(1, MAX_CARDS + 1):
+        lvl = np.flatnonzero(totals == t)
+        best = np.zeros((6, len(lvl)), np.int64)
+        for i in range(L):
+            has = vecs[lvl, i] > 0
+            pred = dense[codes[lvl[has]] - pw[i]]
+            best[:, has] = np.maximum(best[:, has], fit[:, pred])
+        fit[:, lvl] = np.where(below[:, lvl], t, best)
+    size = np.array([3 * (sl // 2) + 2 * (sl % 2) for sl in range(6)], np.int64)
+    word = np.zeros(n, np.int64)
+    for sl in range(6):
+        word |= (size[sl] - fit[sl]) << (D_BITS * sl)
+    n_sets = totals // 3
+    word |= np.where((totals % 3 == 0) & (fit[2 * n_sets, np.arange(n)] == totals), F_SETS, 0)
+    word |= np.where((totals % 3 == 2) & (fit[np.minimum(2 * n_sets + 1, 5), np.arange(n)] == totals),
+                     F_HEAD, 0)
+    for r in range(L):
+        has = shapes[:, r] > 0
+        v = shapes[has].copy()
+        v[:, r] -= 1
+        ok = (v <= caps).all(axis=1) & (v.sum(axis=1) <= MAX_CARDS)
+        shift = np.where(slots[has][ok] % 2 == 1, WH_SHIFT, WS_SHIFT)
+        np.bitwise_or.at(word, dense[v[ok] @ pw], np.int64(1) << (shift + r))
+    counts = np.zeros(n, np.int64)
+    for c in range(1, 5):
         for r in range(L):
-            total += vecs[i, r]
-        word = np.int64(0)
-        for sl in range(6):
-            if below[sl, i]:
-                fit[sl, i] = total
-            else:
-                best = 0
-                for r in range(L):
-                    if vecs[i, r] > 0:
-                        for q in range(L):
-                            tmp[q] = vecs[i, q]
-                        tmp[r] -= 1
-                        f = fit[sl, _index_of(tmp, caps, weights)]
-                        if f > best:
-                            best = f
-                fit[sl, i] = best
-            size = 3 * (sl // 2) + 2 * (sl % 2)
-            word |= np.int64(size - fit[sl, i]) << np.int64(D_BITS * sl)
-        if total % 3 == 0 and fit[2 * (total // 3), i] == total:
-            word |= F_SETS
-        if total % 3 == 2 and fit[2 * (total // 3) + 1, i] == total:
-            word |= F_HEAD
-        counts = np.int64(0)
-        for r in range(L):
-            if vecs[i, r] > 0:
-                counts |= np.int64(1) << np.int64(COUNT_SHIFT * (vecs[i, r] - 1) + r)
-        out[ENTRY_W * i] = word
-        out[ENTRY_W * i + 1] = counts
-    # waits: a shape (copies not checked) minus one card of rank r that is a valid vector
-    for j in range(m):
-        for r in range(L):
-            if shapes[j, r] == 0:
-                continue
-            for q in range(L):
-                tmp[q] = shapes[j, q]
-            tmp[r] -= 1
-            idx = _index_of(tmp, caps, weights)
-            if idx < 0:
-                continue
-            shift = WH_SHIFT if slots[j] % 2 == 1 else WS_SHIFT
-            out[ENTRY_W * idx] |= np.int64(1) << np.int64(shift + r)
+            counts |= np.where(vecs[:, r] == c, np.int64(1) << (COUNT_SHIFT * (c - 1) + r), 0)
+    return np.stack([word, counts], axis=1)
 
 
 def _codes(vecs):
@@ -312,14 +259,11 @@ def _tables() -> np.ndarray:
     out = np.zeros(HR_LEN, np.int64)
     for caps, runs in ((NUM_CAPS, True), (HON_CAPS, False)):
         L = len(caps)
-        weights = _index_weights(caps)
         sets = _part_sets(L, runs)
         if not runs:            # honour part: no joker triplet
             sets = [v for v in sets if v[L - 1] == 0]
-        shapes, slots = _part_shapes(sets, [True] * L)
         vecs = _part_vectors(caps)
-        table = np.zeros(ENTRY_W * len(vecs), np.int64)
-        _fill_part_table(vecs, shapes, slots, np.array(caps, np.int64), weights, table)
+        table = _fill_part_table(caps, sets).reshape(-1)
         if runs:
             assert len(vecs) == N_NUM_VECTORS
             out[HR_NUM_TAB:HR_NUM_TAB + len(table)] = table
@@ -657,6 +601,10 @@ def decompositions(cnt, k, hr, out):
     -------
     n : int
         Rows written (0: not complete).
+
+    Regular readings: for each head, the sets are taken one by one at the lowest rank left (a
+    triplet of it or a run starting at it: the lowest card of any reading is in such a set), each
+    way (bit i of ``choice`` = set i is a run), duplicates dropped.
     """
     n = 0
     n_sets = 2 - k
@@ -667,132 +615,81 @@ def decompositions(cnt, k, hr, out):
         total += cnt[r]
     if total == 3 * n_sets + 2:
         for head in range(N_RANKS):
-            if rest[head] < 2:
+            if cnt[head] < 2:
                 continue
-            rest[head] -= 2
-            # sets by the lowest rank left: a triplet of it or a run starting at it
-            n = _sets_readings(rest, n_sets, head, out, n, row)
-            rest[head] += 2
-    if k == 0 and total == 8:
-        for r in range(READING_W):
-            row[r] = -1
-        sp = hr[HR_SUTOITSU]
-        if sp != 0:
-            ok = True
-            for r in range(N_RANKS):
-                c = cnt[r]
-                if c & 1 or c > 4 or (c == 4 and (hr[HR_SUTOITSU_SAME_PAIRS] == 0 or r == JOKER)):
-                    ok = False
-            if ok:
-                row[RD_KIND] = RK_SUTOITSU
-                n = _add_reading(out, n, row)
-        present = 0
-        maxc = 0
-        for r in range(N_RANKS):
-            if cnt[r] > 0:
-                present |= 1 << r
-            if cnt[r] > maxc:
-                maxc = cnt[r]
-        if hr[HR_PAAREN] != 0 and maxc == 1 and (present == PAAREN_LOW or present == PAAREN_HIGH):
-            row[RD_KIND] = RK_PAAREN
-            n = _add_reading(out, n, row)
-        if hr[HR_KOKUSHI] != 0 and present == KOKUSHI_MASK and maxc == 2:
-            row[RD_KIND] = RK_KOKUSHI
-            for r in range(N_RANKS):
-                if cnt[r] == 2:
-                    row[RD_HEAD] = r
-            n = _add_reading(out, n, row)
-            row[RD_HEAD] = -1
-        if hr[HR_CHINROUTOU] != 0 and cnt[0] == 4 and cnt[8] == 4:
-            row[RD_KIND] = RK_CHINROUTOU
-            n = _add_reading(out, n, row)
-    return n
-
-
-@nb.njit(cache=True)
-def _sets_readings(rest, n_sets, head, out, n, row):
-    """Add every reading of ``rest`` as ``n_sets`` (0..2) sets, with ``head``."""
-    lo = -1
-    for r in range(N_RANKS):
-        if rest[r] > 0:
-            lo = r
-            break
-    if n_sets == 0:
-        if lo < 0:
-            for j in range(READING_W):
-                row[j] = -1
-            row[RD_KIND] = RK_REGULAR
-            row[RD_HEAD] = head
-            n = _add_reading(out, n, row)
-        return n
-    if lo < 0:
-        return n
-    # first set: at the lowest rank (triplet or run); the second then at the new lowest rank
-    for first_run in range(2):
-        if not _can_take(rest, lo, first_run):
-            continue
-        _take(rest, lo, first_run, -1)
-        if n_sets == 1:
-            if _is_empty(rest):
+            for choice in range(1 << n_sets):
+                for r in range(N_RANKS):
+                    rest[r] = cnt[r]
+                rest[head] -= 2
                 for j in range(READING_W):
                     row[j] = -1
+                ok = True
+                for i in range(n_sets):
+                    lo = 0
+                    while lo < N_RANKS and rest[lo] == 0:
+                        lo += 1
+                    is_run = (choice >> i) & 1
+                    if lo == N_RANKS:
+                        ok = False
+                    elif is_run == 1:
+                        if lo + 2 < N_NUM and rest[lo + 1] > 0 and rest[lo + 2] > 0:
+                            rest[lo] -= 1
+                            rest[lo + 1] -= 1
+                            rest[lo + 2] -= 1
+                        else:
+                            ok = False
+                    elif lo != JOKER and rest[lo] >= 3:
+                        rest[lo] -= 3
+                    else:
+                        ok = False
+                    if not ok:
+                        break
+                    row[RD_SET0_RUN + 2 * i] = is_run
+                    row[RD_SET0_RANK + 2 * i] = lo
+                if not ok:
+                    continue
+                for r in range(N_RANKS):
+                    if rest[r] != 0:
+                        ok = False
+                if not ok:
+                    continue
                 row[RD_KIND] = RK_REGULAR
                 row[RD_HEAD] = head
-                row[RD_SET0_RUN] = first_run
-                row[RD_SET0_RANK] = lo
+                if n_sets == 2 and (row[RD_SET1_RANK], row[RD_SET1_RUN]) < (row[RD_SET0_RANK],
+                                                                             row[RD_SET0_RUN]):
+                    a_run, a_rank = row[RD_SET0_RUN], row[RD_SET0_RANK]
+                    row[RD_SET0_RUN], row[RD_SET0_RANK] = row[RD_SET1_RUN], row[RD_SET1_RANK]
+                    row[RD_SET1_RUN], row[RD_SET1_RANK] = a_run, a_rank
                 n = _add_reading(out, n, row)
-        else:
-            lo2 = -1
-            for r in range(N_RANKS):
-                if rest[r] > 0:
-                    lo2 = r
-                    break
-            for second_run in range(2):
-                if lo2 < 0 or not _can_take(rest, lo2, second_run):
-                    continue
-                _take(rest, lo2, second_run, -1)
-                if _is_empty(rest):
-                    # sets in (rank, is_run) order
-                    a_run, a_rank, b_run, b_rank = first_run, lo, second_run, lo2
-                    if (b_rank, b_run) < (a_rank, a_run):
-                        a_run, a_rank, b_run, b_rank = b_run, b_rank, a_run, a_rank
-                    for j in range(READING_W):
-                        row[j] = -1
-                    row[RD_KIND] = RK_REGULAR
-                    row[RD_HEAD] = head
-                    row[RD_SET0_RUN] = a_run
-                    row[RD_SET0_RANK] = a_rank
-                    row[RD_SET1_RUN] = b_run
-                    row[RD_SET1_RANK] = b_rank
-                    n = _add_reading(out, n, row)
-                _take(rest, lo2, second_run, 1)
-        _take(rest, lo, first_run, 1)
+    if k == 0 and total == 8:
+        a, b, masks, ok = _part_words(cnt, hr)
+        if ok and _special_complete(masks, hr):
+            m2 = (masks >> COUNT_SHIFT) & RANK_BITS
+            m4 = (masks >> (3 * COUNT_SHIFT)) & RANK_BITS
+            present = (masks | (masks >> COUNT_SHIFT) | (masks >> (2 * COUNT_SHIFT))
+                       | (masks >> (3 * COUNT_SHIFT))) & RANK_BITS
+            for j in range(READING_W):
+                row[j] = -1
+            if (hr[HR_SUTOITSU] != 0 and (present & ~(m2 | m4)) == 0
+                    and (m4 == 0 or hr[HR_SUTOITSU_SAME_PAIRS] != 0)):
+                row[RD_KIND] = RK_SUTOITSU
+                n = _add_reading(out, n, row)
+            if hr[HR_PAAREN] != 0 and present == masks & RANK_BITS and (
+                    present == PAAREN_LOW or present == PAAREN_HIGH):
+                row[RD_KIND] = RK_PAAREN
+                n = _add_reading(out, n, row)
+            if (hr[HR_KOKUSHI] != 0 and present == KOKUSHI_MASK and m2 != 0
+                    and (m2 & (m2 - 1)) == 0 and (present & ~(m2 | (masks & RANK_BITS))) == 0):
+                row[RD_KIND] = RK_KOKUSHI
+                for r in range(N_RANKS):
+                    if (m2 >> r) & 1:
+                        row[RD_HEAD] = r
+                n = _add_reading(out, n, row)
+                row[RD_HEAD] = -1
+            if hr[HR_CHINROUTOU] != 0 and m4 == CHINROUTOU_MASK and present == CHINROUTOU_MASK:
+                row[RD_KIND] = RK_CHINROUTOU
+                n = _add_reading(out, n, row)
     return n
-
-
-@nb.njit(cache=True)
-def _can_take(rest, r, is_run):
-    if is_run:
-        return r + 2 < N_NUM and rest[r] > 0 and rest[r + 1] > 0 and rest[r + 2] > 0
-    return r != JOKER and rest[r] >= 3
-
-
-@nb.njit(cache=True)
-def _take(rest, r, is_run, sign):
-    if is_run:
-        rest[r] += sign
-        rest[r + 1] += sign
-        rest[r + 2] += sign
-    else:
-        rest[r] += 3 * sign
-
-
-@nb.njit(cache=True)
-def _is_empty(rest):
-    for r in range(N_RANKS):
-        if rest[r] != 0:
-            return False
-    return True
 
 
 # ---------------------------------------------------------------------------------------------
