@@ -655,8 +655,9 @@ def decompositions(cnt, k, hr, out):
                     continue
                 row[RD_KIND] = RK_REGULAR
                 row[RD_HEAD] = head
-                if n_sets == 2 and (row[RD_SET1_RANK], row[RD_SET1_RUN]) < (row[RD_SET0_RANK],
-                                                                             row[RD_SET0_RUN]):
+                # sets in (rank, is_run) order: rank * 2 + is_run compares both at once
+                if n_sets == 2 and (2 * row[RD_SET1_RANK] + row[RD_SET1_RUN]
+                                    < 2 * row[RD_SET0_RANK] + row[RD_SET0_RUN]):
                     a_run, a_rank = row[RD_SET0_RUN], row[RD_SET0_RANK]
                     row[RD_SET0_RUN], row[RD_SET0_RANK] = row[RD_SET1_RUN], row[RD_SET1_RANK]
                     row[RD_SET1_RUN], row[RD_SET1_RANK] = a_run, a_rank
