@@ -37,7 +37,17 @@ class ScenarioError(InputError):
 
 
 def bundled_names() -> list[str]:
-    return sorted(p.stem for p in BUNDLED_DIR.glob("*.yaml"))
+    """The bundled MOMOJAN scenarios (the folder also holds other game families' files: a string
+    ``game:`` names theirs, :mod:`simcore.families`)."""
+    from ..families import family_name_of
+    out = []
+    for p in sorted(BUNDLED_DIR.glob("*.yaml")):
+        try:
+            if family_name_of(p) == "momojan":
+                out.append(p.stem)
+        except InputError:
+            pass   # an unknown family: not MOMOJAN's
+    return out
 
 
 def bundled_descriptions() -> list[tuple[str, str]]:
