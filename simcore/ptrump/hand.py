@@ -17,28 +17,32 @@ win or drawn card where the question is about an 8 - 3k-card hand). ``k`` = reve
 ----------------------------------------------------------------------------------
 * ``hr[HR_SUTOITSU .. HR_CHINROUTOU]``: 0/1 shape switches (names in :data:`HR_NAMES`);
 * then the lookup tables the kernels read (``HR_NUM_START`` ..): they are the same for every rules
-  setting, built once per process (about 0.3 s) and copied in, so a kernel needs just ``cnt``,
-  ``k`` and ``hr`` (one array argument: cheap to pass, as momojan's ``core``).
+  setting, built once per process with NumPy (about 0.1 s; nothing to compile) and copied in, so
+  a kernel needs just ``cnt``, ``k`` and ``hr`` (one array argument: cheap to pass, as momojan's
+  ``core``). A table change is tested against the reference (tests/test_ptrump_hand.py); the
+  builder is :func:`_fill_part_table`.
 
 How the fast path works
 -----------------------
 No set mixes the number ranks A..9 with the honour ranks T J Q K X, so a hand splits into a
-*number part* (ranks 0..8) and an *honour part* (ranks 9..13). Each part of at most 8 cards has a
-dense index (lexicographic rank of its count vector among all vectors within the copies and of
-total <= 8: 43,758 number vectors (less the over-copy ones), 1,150 honour vectors; the index is a
-sum of 9 or 5 small-table entries) and one int64 table word:
+*number part* (ranks 0..8) and an *honour part* (ranks 9..13). Every part vector within the copies
+and of at most 8 cards has a table entry: the 22,330 number vectors by dense index (lexicographic;
+found as ``START[code of A..5] + SUB[8 - cards in A..5][code of 6..9]``, codes in base 5), the
+honour vectors directly by their base-5 code (1,875 slots). An entry is two int64 words:
 
-* bits ``4 * (2 s + h)`` (s = 0..2 sets, h = 0/1 head): D[s][h], the fewest cards the part lacks
-  to become s sets (+ a head if h) within the copies;
-* bit ``F_SETS``: the part is sets only (the empty part too); ``F_HEAD``: sets + one head;
-* bits ``WS_SHIFT``..: the ranks that make it sets only if added (shape only: a fifth copy counts);
-  ``WH_SHIFT``..: ranks that make it sets + head.
+* word 0, bits ``4 * (2 s + h)`` (s = 0..2 sets, h = 0/1 head): D[s][h], the fewest cards the part
+  lacks to become s sets (+ a head if h) within the copies; bit ``F_SETS``: the part is sets only
+  (the empty part too); ``F_HEAD``: sets + one head; bits ``WS_SHIFT``..: the ranks that make it
+  sets only if added (shape only: a fifth copy counts); ``WH_SHIFT``..: ranks that make it sets +
+  head;
+* word 1: bit ``16 (c - 1) + r`` set if the part holds exactly c (1..4) cards of rank r. The two
+  parts' masks together give the special shapes as a few bit tests.
 
 Then a 7 - 3k hand's waits are the number part's WH when the honour part is sets only, its WS when
 the honours are sets + head, and the same the other way round; completeness is
 ``(num sets & hon head) | (num head & hon sets)``; and the distance is
 ``min over s, h of D_num[s][h] + D_hon[2 - k - s][1 - h] - 1`` (the lacking cards of a shape are
-the sum over its two parts). Special shapes are short formulas over the 14 counts.
+the sum over its two parts). Special shapes are short formulas over the count masks.
 
 Distance to tenpai (``shanten``)
 --------------------------------
