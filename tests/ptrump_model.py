@@ -22,6 +22,8 @@ word (``first`` means the first own draw/discard window, ``nagashi`` that the di
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
+import numpy as np
+
 RANK_CHARS = "A23456789TJQKX"
 JOKER = 13
 TEN, JACK, QUEEN, KING = 9, 10, 11, 12
@@ -118,7 +120,7 @@ def _sets(counts, n):
     if lowest is None:
         return
     r = lowest
-    if counts[r] >= 3:  # a triplet of the lowest card
+    if counts[r] >= 3 and r != JOKER:  # a triplet of the lowest card (jokers: only a head or nuki)
         counts[r] -= 3
         for rest in _sets(counts, n - 1):
             yield [("t", r)] + rest
@@ -195,7 +197,7 @@ def waits(counts, k, **shape):
 def complete_hands(k, sutoitsu_same_pairs=True, sutoitsu=True, paaren=True, kokushi=True):
     """Every physically possible complete (8 - 3k)-card rank multiset, as count tuples."""
     n = 8 - 3 * k
-    units = [("t", r) for r in range(N_RANKS)] + [("r", r) for r in range(7)]
+    units = [("t", r) for r in range(JOKER)] + [("r", r) for r in range(7)]
     found = set()
     for head in range(N_RANKS):
         for sets in combinations_with_replacement(units, 2 - k):
@@ -248,15 +250,17 @@ def shanten(counts, k, **shape):
     if n not in (full, full - 1):
         raise ValueError(f"{n} cards with {k} revealed sets")
     key = tuple(shape.get(s, True) for s in SHAPE_KEYS)
-    best = None
-    for target in complete_hands(k, *key):
-        overlap = sum(min(a, b) for a, b in zip(counts, target))
-        missing = full - overlap  # cards to draw (as many to discard)
-        if n == full and missing == 0:
-            return -1
-        d = missing - 1 if n == full - 1 else missing - 1
-        best = d if best is None else min(best, d)
-    return best
+    targets = _target_matrix(k, key)
+    overlap = np.minimum(targets, np.array(counts)).sum(axis=1).max()  # most cards kept
+    missing = full - int(overlap)  # cards still to draw (as many to discard)
+    if n == full and missing == 0:
+        return -1
+    return missing - 1
+
+
+@lru_cache(maxsize=None)
+def _target_matrix(k, key):
+    return np.array(complete_hands(k, *key), dtype=np.int64)
 
 
 # ------------------------------------------------------------------------------------------ parser
@@ -286,7 +290,7 @@ class Win:
         self.ura = None  # indicator Card
 
 
-CONTEXT = {"tsumo", "ron", "riichi", "wriichi", "ippatsu", "rinshan", "last", "first", "nagashi"}
+CONTEXT = {"tsumo", "ron", "riichi", "wriichi", "ippatsu", "rinshan", "last", "first", "nagashi", "dealer"}
 REVEALED = {"pon": 3, "kan": 4, "kakan": 4, "ankan": 4}
 
 
@@ -329,7 +333,8 @@ def parse(text):
             head = head.lower()
             cards = _cards(token, body)
             if head in REVEALED:
-                if len(cards) != REVEALED[head] or len({c.rank for c in cards}) != 1 or cards[0].rank == JOKER:
+                ranks = {c.rank for c in cards}
+                if len(cards) != REVEALED[head] or len(ranks) != 1 or JOKER in ranks:
                     raise ValueError(f"malformed {head} {token!r}")
                 w.revealed.append((head, cards))
             elif head == "nuki":
@@ -417,7 +422,8 @@ def score(text, **kw):
     counts = [0] * N_RANKS
     for c in hand:
         counts[c.rank] += 1
-    is_yaochu = (lambda r: r in TERMINALS or r in HONOURS) if o["yaochu_honours"] else (lambda r: r in TERMINALS)
+    yaochu = TERMINALS + HONOURS if o["yaochu_honours"] else TERMINALS
+    is_yaochu = yaochu.__contains__
     colour = one_colour(seen, o["one_colour"])
 
     # ----- items not depending on the reading
@@ -447,7 +453,10 @@ def score(text, **kw):
             add("riichi", 1, ay)
         add("double_riichi", 2, ay)
     elif "riichi" in flags:
-        add("riichi", 2 if o["open_riichi"] else 1, ay)
+        if o["open_riichi"]:  # the model's riichi is open whenever open riichi is allowed
+            add("open_riichi", 2, ay)  # "worth 2 replacing 1"
+        else:
+            add("riichi", 1, ay)
     if "ippatsu" in flags and riichi:
         add("ippatsu", 1, ay)
     if colour:
@@ -468,7 +477,7 @@ def score(text, **kw):
     if first_draw and "rinshan" in flags and o["first_draw_excludes_replacement"]:
         first_draw = False
     if first_draw:
-        add("tenhou", 8, ay)  # tenhou (dealer) or chiihou: the notation does not say, same value
+        add("tenhou" if "dealer" in flags else "chiihou", 8, ay)
     if w.dora is not None:
         d = next_rank(w.dora.rank)
         add("dora", o["dora_value"] * sum(c.rank == d for c in seen), False)
@@ -523,7 +532,7 @@ def score(text, **kw):
             yaku.update(items)
             readings.append((("regular", head, sets, place), items, yaku, 0))
     if k == 0:
-        for shape in special_shapes(counts, 0, o["sutoitsu_same_pairs"], o["sutoitsu"], o["paaren"], o["kokushi"]):
+        for shape in special_shapes(counts, 0, *(o[key] for key in SHAPE_KEYS)):
             items = {}
             if shape == "sutoitsu":
                 items["sutoitsu"] = 1
@@ -569,7 +578,8 @@ def score(text, **kw):
     best = max(results, key=lambda r: (r["raw"], r["has_yaku"]))
     raw = best["raw"]
     total = max(raw, 0) if o["negative_win"] == "floor_zero" else raw
-    legal = (best["has_yaku"] or not o["yaku_required"]) and not (o["negative_win"] == "forbidden" and raw < 0)
+    forbidden = o["negative_win"] == "forbidden" and raw < 0
+    legal = (best["has_yaku"] or not o["yaku_required"]) and not forbidden
     best.update(total=total, legal=legal)
     return best
 
