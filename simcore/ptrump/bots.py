@@ -1,0 +1,350 @@
+"""The ptrump bots: numba policies deciding inside the compiled round loop, and their registry.
+
+Every policy has one signature::
+
+    policy(obs: int64[OBS_LEN], mask: bool[N_ACTIONS], params: float64[:], rng: uint64[4],
+           hr: int64[...], ra: int64[RULES_LEN]) -> int action
+
+``obs`` is the deciding seat's view (``layout.OBS_*``), ``mask`` the legal actions
+(``layout.A_*``), ``params`` the seat's declared parameters in declared order, ``rng`` the seat's
+stream of the round, ``hr`` the hand-rules array (:mod:`simcore.ptrump.hand`), ``ra`` the rules
+array. :func:`decide` dispatches on the policy id with plain branches (no function pointers).
+
+- ``random``: uniform over the legal actions.
+- ``baseline``: tsumo / ron whenever offered; never calls, kans or sets a joker aside; discards
+  the card that leaves the hand closest to tenpai (``hand.shanten``), lowest card first on ties;
+  riichi whenever that discard allows it.
+- ``greedy``: wins whenever it may; discards to minimise shanten, ties broken by the unseen cards
+  that would bring the hand closer (ukeire), then by keeping dora and suits; Pon / open kan when
+  the hand gets closer to a win and keeps a yaku and an estimated value of at least
+  ``pon_min_value`` after the -1 per pon (tanyao, yakuhai, ryankoutsu, dora, nukidora counted);
+  closed and added kans when they do not set the hand back; nukidora whenever allowed unless the
+  joker is needed as the head; riichi when tenpai and menzen.
+
+To add a policy: write it here, append a :class:`PolicySpec` to :data:`POLICIES` and a branch to
+:func:`decide` (the id is the position in ``POLICIES``).
+
+What this implementation simplifies: the bots do not read opponents (no defence); value
+estimates ignore chanta, iipeikou, pinfu and chinitsu; a scripted policy (id ``SCRIPTED``, tests
+only) plays a list of actions from its params row and falls back to ``baseline``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from policies.params import Param, check_declaration, param_index, param_vector
+
+from .hand import shanten
+from .layout import (
+    A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
+    JOKER, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS, OBS_CNT, OBS_DORA_RANK,
+    OBS_HAND_MASK, OBS_K, OBS_MENZEN, OBS_NUKI, OBS_OFFER, OBS_PHASE, OBS_PONS, OBS_SEEN,
+    OBS_SET_RANK, PH_DRAW, PH_OFFER, PH_ROB,
+)
+from ..rng import next_u64, randint
+
+
+class PolicySpec(NamedTuple):
+    """What the registry knows of a policy besides its kernel."""
+
+    name: str                  # what a seat's ``policy:`` says
+    doc: str                   # one line, for listings
+    params: tuple              # the Params it reads, in the order of its params row
+    reads_point_values: bool = False
+
+
+GREEDY_PARAMS = (
+    Param("pon", "float", 1.0, "probability of taking a Pon / open kan that passes the tests "
+          "(0: never calls)", 0.0, 1.0),
+    Param("pon_min_value", "int", 1, "estimated value (yaku + dora + nukidora - pons) a hand must "
+          "keep after a Pon", -3, 10),
+    Param("riichi", "float", 1.0, "probability of declaring riichi when tenpai and menzen",
+          0.0, 1.0),
+    Param("kan", "bool", True, "declare closed / added kans that do not set the hand back"),
+    Param("nuki", "bool", True, "set jokers aside (nukidora) unless the joker is needed"),
+)
+_PON, _PON_MIN, _RIICHI, _KAN, _NUKI = (param_index(GREEDY_PARAMS, n) for n in (
+    "pon", "pon_min_value", "riichi", "kan", "nuki"))
+
+POLICIES = (
+    PolicySpec("random", "uniform over the legal actions", ()),
+    PolicySpec("baseline", "wins when it can, never calls, discards by shanten, riichi when "
+               "tenpai", ()),
+    PolicySpec("greedy", "fastest win: shanten and useful cards, Pon/kan when closer and still "
+               "worth it, nukidora, riichi when tenpai and menzen", GREEDY_PARAMS,
+               reads_point_values=True),
+)
+POLICY_NAMES = tuple(p.name for p in POLICIES)
+POLICY_IDS = {p.name: i for i, p in enumerate(POLICIES)}
+POLICY_SPECS = {p.name: p for p in POLICIES}
+SCRIPTED = 99          # tests: plays the action list in its params row (see scripted_policy)
+MAX_PARAMS = 8
+for _spec in POLICIES:
+    check_declaration(_spec.name, _spec.params)
+    assert len(_spec.params) <= MAX_PARAMS
+
+
+def param_row(policy: str, values) -> list:
+    """The params row the engine passes to ``policy``: declared order, defaults filled."""
+    return param_vector(POLICY_SPECS[policy].params, values)
+
+
+def policy_names() -> list:
+    return list(POLICY_NAMES)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared pieces
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def uniform(rng):
+    """A float in [0, 1) from the seat's stream."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True)
+def random_policy(obs, mask, params, rng, hr, ra):
+    n = 0
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            n += 1
+    k = randint(rng, n)
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return A_PASS
+
+
+@nb.njit(cache=True)
+def _copies(r):
+    return 2 if r == JOKER else 4
+
+
+@nb.njit(cache=True)
+def _card_of_rank(obs, mask, base, r):
+    """A legal action ``base + c`` with card c of rank r, or -1: the copy whose suit is rarest
+    in the rest of the hand (keeps one suit together for chinitsu)."""
+    hm = obs[OBS_HAND_MASK]
+    best = -1
+    best_n = 99
+    first = 4 * r
+    for c in range(first, min(first + 4, N_CARDS)):
+        if mask[base + c]:
+            if c >= 52:
+                return base + c
+            suit = c % 4
+            same = 0
+            for q in range(13):
+                d = 4 * q + suit
+                if d != c and (hm >> d) & 1:
+                    same += 1
+            if same < best_n:
+                best_n = same
+                best = base + c
+    return best
+
+
+@nb.njit(cache=True)
+def _discardable_rank(obs, mask, r):
+    for c in range(4 * r, min(4 * r + 4, N_CARDS)):
+        if mask[A_DISCARD + c]:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _riichi_for_rank(obs, mask, r):
+    for c in range(4 * r, min(4 * r + 4, N_CARDS)):
+        if mask[A_RIICHI + c]:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
+    """The rank to discard: least shanten after it; ties by the unseen cards that reduce it
+    (``ukeire``), then not a dora, then the lowest rank. Returns (rank, shanten)."""
+    best_r = -1
+    best_s = 99
+    best_u = -1
+    dora = obs[OBS_DORA_RANK]
+    for r in range(N_RANKS):
+        if cnt[r] == 0 or not _discardable_rank(obs, mask, r):
+            continue
+        cnt[r] -= 1
+        s = shanten(cnt, k, hr)
+        u = 0
+        if ukeire and s <= best_s:
+            for q in range(N_RANKS):
+                left = _copies(q) - obs[OBS_SEEN + q]
+                if left <= 0:
+                    continue
+                cnt[q] += 1
+                if shanten(cnt, k, hr) < s:
+                    u += left
+                cnt[q] -= 1
+            u = 2 * u + (0 if r == dora else 1)
+        cnt[r] += 1
+        if s < best_s or (s == best_s and u > best_u):
+            best_s = s
+            best_u = u
+            best_r = r
+    return best_r, best_s
+
+
+@nb.njit(cache=True)
+def _discard_action(obs, mask, hr, rng, ukeire, riichi_p):
+    cnt = np.empty(N_RANKS, np.int64)
+    for r in range(N_RANKS):
+        cnt[r] = obs[OBS_CNT + r]
+    k = obs[OBS_K]
+    r, s = _best_discard_rank(obs, mask, hr, cnt, k, ukeire)
+    if r < 0:  # frozen in riichi (only the drawn card) or no discard at all
+        for a in range(A_DISCARD, N_ACTIONS):
+            if mask[a]:
+                return a
+        return A_PASS
+    if s == 0 and _riichi_for_rank(obs, mask, r) and obs[OBS_MENZEN] != 0 and \
+            (riichi_p >= 1.0 or uniform(rng) < riichi_p):
+        return _card_of_rank(obs, mask, A_RIICHI, r)
+    return _card_of_rank(obs, mask, A_DISCARD, r)
+
+
+@nb.njit(cache=True)
+def baseline_policy(obs, mask, params, rng, hr, ra):
+    if mask[A_TSUMO]:
+        return A_TSUMO
+    if mask[A_RON]:
+        return A_RON
+    ph = obs[OBS_PHASE]
+    if ph == PH_OFFER or ph == PH_ROB:
+        return A_PASS
+    return _discard_action(obs, mask, hr, rng, False, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# greedy
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _worth_a_pon(obs, cnt_after, set_rank_new, min_value):
+    """After a Pon of ``set_rank_new`` (``cnt_after``: the concealed counts left), does the hand
+    keep a yaku and an estimated value of at least ``min_value``?"""
+    k = obs[OBS_K]
+    yaku = 0
+    simples = True
+    for r in range(N_RANKS):
+        if cnt_after[r] and (r == 0 or r >= 8):
+            simples = False
+    ranks = np.empty(MAX_SETS + 1, np.int64)
+    for g in range(k):
+        ranks[g] = obs[OBS_SET_RANK + g]
+    ranks[k] = set_rank_new
+    for g in range(k + 1):
+        r = ranks[g]
+        if r == 0 or r >= 8:
+            simples = False
+        if r >= 9:  # 10, J, Q, K triplets: yakuhai
+            yaku += 1
+    if simples:
+        yaku += 1  # tanyao
+    if k + 1 == 2:
+        yaku += 1  # two triplets: ryankoutsu
+    if yaku == 0:
+        return False
+    dora = obs[OBS_DORA_RANK]
+    value = yaku + cnt_after[dora] + obs[OBS_NUKI] - (obs[OBS_PONS] + 1)
+    for g in range(k + 1):
+        if ranks[g] == dora:
+            value += 3
+    return value >= min_value
+
+
+@nb.njit(cache=True)
+def greedy_policy(obs, mask, params, rng, hr, ra):
+    if mask[A_TSUMO]:
+        return A_TSUMO
+    if mask[A_RON]:
+        return A_RON
+    ph = obs[OBS_PHASE]
+    if ph == PH_ROB:
+        return A_PASS
+    cnt = np.empty(N_RANKS, np.int64)
+    for r in range(N_RANKS):
+        cnt[r] = obs[OBS_CNT + r]
+    k = obs[OBS_K]
+    if ph == PH_OFFER:
+        if not (mask[A_PON] or mask[A_KAN_OPEN]) or params[_PON] <= 0.0:
+            return A_PASS
+        r = obs[OBS_OFFER] // 4
+        s0 = shanten(cnt, k, hr)
+        if mask[A_KAN_OPEN]:
+            cnt[r] -= 3
+            s1 = shanten(cnt, k + 1, hr)
+            ok = s1 <= s0 and (obs[OBS_MENZEN] == 0 or _worth_a_pon(obs, cnt, r, -99))
+            cnt[r] += 3
+            if ok and (params[_PON] >= 1.0 or uniform(rng) < params[_PON]):
+                return A_KAN_OPEN
+        if mask[A_PON]:
+            cnt[r] -= 2
+            s1 = shanten(cnt, k + 1, hr)
+            ok = s1 < s0 and _worth_a_pon(obs, cnt, r, np.int64(params[_PON_MIN]))
+            cnt[r] += 2
+            if ok and (params[_PON] >= 1.0 or uniform(rng) < params[_PON]):
+                return A_PON
+        return A_PASS
+    if ph == PH_DRAW:
+        s8 = shanten(cnt, k, hr)  # the best after one discard
+        if params[_KAN] != 0.0:
+            for r in range(N_KAN_RANKS):
+                if mask[A_ANKAN + r]:
+                    cnt[r] -= 4
+                    s = shanten(cnt, k + 1, hr)
+                    cnt[r] += 4
+                    if s <= s8:
+                        return A_ANKAN + r
+            for g in range(MAX_SETS):
+                if mask[A_KAKAN + g]:
+                    r = obs[OBS_SET_RANK + g]
+                    cnt[r] -= 1
+                    s = shanten(cnt, k, hr)
+                    cnt[r] += 1
+                    if s <= s8:
+                        return A_KAKAN + g
+        if mask[A_NUKI] and params[_NUKI] != 0.0:
+            cnt[JOKER] -= 1
+            s = shanten(cnt, k, hr)
+            cnt[JOKER] += 1
+            if s <= s8:
+                return A_NUKI
+    return _discard_action(obs, mask, hr, rng, True, params[_RIICHI])
+
+
+@nb.njit(cache=True)
+def scripted_policy(obs, mask, params, rng, hr, ra):
+    """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; -1 (or the end of
+    the row) hands over to ``baseline``."""
+    i = np.int64(params[0])
+    if 1 + i < params.shape[0] and params[1 + i] >= 0:
+        params[0] += 1
+        return np.int64(params[1 + i])
+    return baseline_policy(obs, mask, params, rng, hr, ra)
+
+
+@nb.njit(cache=True)
+def decide(policy_id, obs, mask, params, rng, hr, ra):
+    """The action of policy ``policy_id`` (``POLICY_IDS``, or ``SCRIPTED``)."""
+    if policy_id == 2:
+        return greedy_policy(obs, mask, params, rng, hr, ra)
+    if policy_id == 1:
+        return baseline_policy(obs, mask, params, rng, hr, ra)
+    if policy_id == 0:
+        return random_policy(obs, mask, params, rng, hr, ra)
+    return scripted_policy(obs, mask, params, rng, hr, ra)

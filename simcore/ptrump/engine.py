@@ -1,0 +1,1496 @@
+"""The P-style trump mahjong round and match engine (spec ptrump.md §3-§9), whole matches compiled.
+
+Rules implemented: 2 or 3 seats; the deal of 7, dora and ura indicators from the bottom (a joker
+dora indicator reshuffles the stock), the stock with or without the indicators and a replacement
+reserve (§3); draw, tsumo, closed and added kans, nukidora (replace or instead of the discard),
+discard, riichi with its deposit, double riichi and the ippatsu window (§4, §7); pon (hand 7/4/1,
+play continues from the caller, kuikae and kan-after-pon options) and open kan (from any seat or
+the previous one), the limit of kans per round and replacement draws; robbing (kokushi on an ankan,
+the nukidora joker per ``nukidora.rob``, chankan on a kakan); ron priority with ``multiple_ron``
+head bump or all; furiten full / discard only / none (§6); may_decline_win; the exhaustive draw
+with automatic noten judgement, noten penalties (optionally paid to the tenpai players), nagashi at
+the draw or at a win; the pon penalty at the win or always; deposits carried or lost at a draw;
+the match to the target score with its tie rule, the round cap, the first dealer and the next
+dealer (§9). Scoring (yaku, bonuses, deductions, the yakuman) is :func:`simcore.ptrump.scoring
+.score_win`: the engine hands it the hand, the revealed sets, the nukidora, the win card and the
+context flags it tracks (tsumo/ron, riichi, double, open, ippatsu, rinshan, haitei/houtei,
+first-turn wins, nagashi, dealer), and the indicators.
+
+What this implementation simplifies:
+- Replacement draws (kans, nukidora) come from the replacement reserve while it lasts, else the
+  next card of the stock (the spec does not say which end: the source has no dead wall).
+- With ``stock.indicators_in_stock`` the two indicators are the last two ordinary draws (ura
+  first), still scored as indicators; with a replacement reserve they are never drawn.
+- Which copy goes where: a pon/kan takes the lowest card ids of the rank from the hand; nukidora
+  sets aside the drawn joker if it is one, else the lowest; bots choose discards by card id.
+- ``noten_to_tenpai``: the noten penalties are split evenly among the tenpai players, rounded
+  down (the remainder is lost).
+- ``next_dealer: winner``: after a draw the deal rotates; with several winners the first after
+  the discarder deals.
+- Chombo is not modelled (no bot makes one); ``open_riichi: on`` makes every riichi open.
+
+State lives in fixed-size arrays (:class:`RoundState`), each field commented with its encoding;
+one driver, :func:`play_round`, enforces the invariants in debug mode (card conservation, hand
+sizes 7/4/1 between turns, only legal actions) and :func:`play_match` the score bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from ..momojan.layout import define_fields
+from ..rng import randint, seed_keyed, shuffle
+from .layout import (
+    A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
+    HAND_MAX, JOKER, MAX_NUKI, MAX_SEATS, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS,
+    OBS_CNT, OBS_DEALER, OBS_DISC_RANKS, OBS_DORA_RANK, OBS_DRAWN, OBS_HAND_MASK, OBS_K,
+    OBS_KANS_LEFT, OBS_LEN, OBS_MENZEN, OBS_N_SEATS, OBS_NUKI, OBS_OFFER, OBS_OPP_RIICHI,
+    OBS_PHASE, OBS_PONS, OBS_RIICHI, OBS_SCORE, OBS_SEAT, OBS_SEEN, OBS_SET_RANK, OBS_STOCK,
+    PH_AFTER_PON, PH_DRAW, PH_OFFER, PH_ROB,
+)
+from . import rules_array as R
+from .hand import is_complete, win_mask
+from . import scoring as S
+from .scoring import BD_POINTS, N_SLOTS, score_win
+from .bots import decide
+
+MAX_DISC = 48          # discards per seat and round at most (stock 40 + replacements)
+MAX_EVENTS = 8192      # replay log rows per match
+MAX_ROUNDS_CAP = 100000
+EV_WIDTH = 6
+GAME_KEY = 1 << 40     # the "round" key of a match's own random stream (first dealer)
+
+# Round outcomes (RF_OUTCOME).
+OUTCOME_NAMES = ("tsumo", "ron", "draw")
+define_fields(globals(), "OUT", OUTCOME_NAMES)
+# Match end reasons (GF_END_REASON); the metrics' end_<name>_rate.
+END_REASON_NAMES = ("target", "round_limit")
+define_fields(globals(), "END", END_REASON_NAMES)
+# How a ron card came (RF_ROBBED): a discard, or robbed from a kakan, an ankan, a nukidora.
+ROB_NAMES = ("discard", "kakan", "ankan", "nuki")
+define_fields(globals(), "ROB", ROB_NAMES)
+# Revealed set kinds (RoundState.set_kind).
+SET_KIND_NAMES = ("pon", "kan", "kakan", "ankan")
+define_fields(globals(), "SK", SET_KIND_NAMES)
+# Draw kinds (ST_DRAWN_KIND): nothing drawn this turn, an ordinary draw, a kan replacement, a
+# nukidora replacement.
+DRAW_KIND_NAMES = ("none", "ordinary", "kan_replacement", "nuki_replacement")
+define_fields(globals(), "DK", DRAW_KIND_NAMES)
+
+# Round record fields (int64 columns of ``rounds_out``).
+ROUND_FIELDS = (
+    "game", "round", "dealer", "n_seats",
+    "outcome",              # OUT_*
+    "winners",              # bit s: seat s won (several with multiple_ron: all)
+    "winner",               # the first winner after the discarder (tsumo: the winner); -1: draw
+    "discarder",            # ron: the seat whose card was taken; -1 otherwise
+    "robbed",               # ROB_* of the ron card
+    "win_card",             # card id; -1 at a draw
+    "value",                # sum of the winners' values
+    "value0", "value1", "value2",        # each seat's win value (0 if it did not win)
+    "has_yaku0", "has_yaku1", "has_yaku2",
+    "yaku_bits0", "yaku_bits1", "yaku_bits2",  # bit i: breakdown slot i scored (scoring.SLOTS)
+    "deposits_taken",       # deposits the winner took
+    "deposits_lost",        # deposits forfeited at a draw (riichi.deposits: lost_at_draw)
+    "pons0", "pons1", "pons2",
+    "kans0", "kans1", "kans2",
+    "nuki0", "nuki1", "nuki2",
+    "riichi0", "riichi1", "riichi2",     # 1 riichi, 2 double riichi (0 when voided by a ron)
+    "tenpai0", "tenpai1", "tenpai2",     # at an exhaustive draw
+    "noten_penalty",        # points lost to noten penalties (all seats)
+    "noten_paid",           # of which paid to tenpai players (noten_to_tenpai)
+    "nagashi_bonus",        # nagashi at_draw points
+    "pon_penalty",          # pon_penalty always: points lost to pons (all seats)
+    "turns", "stock_left", "reshuffles",
+    "pool",                 # deposits on the table after the round
+    "score0", "score1", "score2",        # after the round
+)
+N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
+# Match record fields.
+GAME_FIELDS = (
+    "winner",        # seat; -1: shared
+    "winners",       # bit s: seat s shares the win
+    "n_winners",
+    "n_seats",
+    "end_reason",    # END_*
+    "rounds",
+    "first_dealer",
+    "score0", "score1", "score2",
+    "pool_left",     # deposits lost at match end
+)
+N_GF = define_fields(globals(), "GF", GAME_FIELDS)
+
+# Replay events: rows (type, seat, a, b, c, d) of ``RoundState.ev``.
+EV_TYPES = (
+    "round_start",  # dealer; dora indicator, ura indicator, reshuffles, round index
+    "deal",         # seat; card-id mask of the hand
+    "draw",         # seat; card, DK_* kind
+    "discard",      # seat; card, riichi (0, 1, 2 double), called-later 0
+    "pon",          # seat; card taken, from seat, card-id mask of the set
+    "kan",          # seat; SK_* kind, rank, card-id mask of the set
+    "nuki",         # seat; card
+    "deposit",      # seat; points, pool after
+    "win",          # seat; card, value, 1 ron / 0 tsumo, robbed kind
+    "win_detail",   # seat; yaku bits, card-id mask of the concealed hand, discarder, has_yaku
+    "exhaustive",   # -1; tenpai bits, noten penalty, nagashi bits, noten paid
+    "round_end",    # winner; winners bits, pool, scores s0 | s1 << 20 | s2 << 40 (offset), round
+    "game_end",     # winner; winners bits, end reason, rounds, pool left
+)
+define_fields(globals(), "EV", EV_TYPES)
+SCORE_OFFSET = 1 << 19   # round_end packs scores + offset in 20 bits each
+
+# Random streams of a round (rng.seed_keyed purposes): the shuffle, then one per seat.
+RNG_SHUFFLE, RNG_SEAT0 = 0, 1
+N_RNG = RNG_SEAT0 + MAX_SEATS
+
+RoundState = namedtuple("RoundState", [
+    "wall",       # int64[N_CARDS]: card ids; [0, 7n) the hands, 52 ura and 53 dora indicator,
+                  # [52 - reserve, 52) the replacement reserve, the rest the stock
+    "hand",       # int64[MAX_SEATS, HAND_MAX]: concealed card ids, unordered; nh[s] in use
+    "nh",         # int64[MAX_SEATS]
+    "cnt",        # int64[MAX_SEATS, N_RANKS]: concealed rank counts (always equal to ``hand``)
+    "sets",       # int64[MAX_SEATS, MAX_SETS, 4]: revealed sets' card ids, -1 padding
+    "set_kind",   # int64[MAX_SEATS, MAX_SETS]: SK_* (= scoring.REV_*), -1 unused
+    "set_rank",   # int64[MAX_SEATS, MAX_SETS]: rank of each set (-1: none)
+    "n_sets",     # int64[MAX_SEATS]
+    "nuki",       # int64[MAX_SEATS, MAX_NUKI]: jokers set aside (card ids)
+    "n_nuki",     # int64[MAX_SEATS]
+    "disc",       # int64[MAX_SEATS, MAX_DISC]: discards in order (card ids)
+    "disc_called",  # bool[MAX_SEATS, MAX_DISC]: taken by a pon / open kan
+    "n_disc",     # int64[MAX_SEATS]
+    "disc_ranks",  # int64[MAX_SEATS]: bit r: rank r among own discards (called ones too)
+    "riichi",     # int64[MAX_SEATS]: 0, 1 riichi, 2 double riichi
+    "ippatsu",    # int64[MAX_SEATS]: 1 while the ippatsu window is open
+    "temp_furiten",    # int64[MAX_SEATS]: 1 from a passed winning card to the own next discard
+    "riichi_furiten",  # int64[MAX_SEATS]: 1 once a riichi hand passed a winning card
+    "nagashi_bad",     # int64[MAX_SEATS]: 1 once a discard was not yaochu or was called
+    "n_draws",    # int64[MAX_SEATS]: own draws this round (ordinary and replacement)
+    "pons",       # int64[MAX_SEATS]: pons made (a later kakan does not undo it)
+    "kans",       # int64[MAX_SEATS]: kans made (any kind)
+    "wm",         # int64[MAX_SEATS]: cached win mask of the between-turns hand (-1: stale)
+    "st",         # int64[N_ST]: scalars below
+    "ev",         # int64[MAX_EVENTS or 1, EV_WIDTH]: replay log
+    "obs", "mask", "legal",  # policy inputs: int64[OBS_LEN], bool[N_ACTIONS], int64[N_ACTIONS]
+    "conc",       # int64[HAND_MAX + 1]: scratch, one seat's concealed ids for scoring
+    "bd",         # int64[2, N_SLOTS]: scoring's breakdown (row BD_POINTS: points per slot)
+    "tmp_cnt",    # int64[N_RANKS]: scratch counts
+])
+ST_FIELDS = (
+    "n",                    # seats
+    "pos", "stock_end",     # ordinary draws: wall[pos:stock_end], then the indicators if in stock
+    "ind_pos", "ind_end",   # indicators still drawable: wall[ind_pos:ind_end] (ind_end 52 if not)
+    "res_pos", "res_end",   # replacement reserve wall[res_pos:res_end]
+    "dora_ind", "ura_ind",  # indicator card ids
+    "kans",                 # kans this round (all seats)
+    "calls",                # pon/kan (and nukidora when it interrupts) this round: first-turn rules
+    "discards",             # discards this round (all seats)
+    "turns",
+    "drawn", "drawn_kind",  # the card drawn last this turn and its DK_* (-1 / DK_NONE)
+    "log", "n_ev",          # 1: log events; rows written
+    "n_legal",
+    "reshuffles",
+    "dealer",
+)
+N_ST = define_fields(globals(), "ST", ST_FIELDS)
+
+
+def new_round_state(log: bool) -> RoundState:
+    """A fresh :class:`RoundState` (``deal`` resets it each round); ``log``: room for the replay
+    event log (``MAX_EVENTS`` rows), else one row."""
+    z = np.zeros
+    return RoundState(
+        wall=z(N_CARDS, np.int64), hand=np.full((MAX_SEATS, HAND_MAX), -1, np.int64),
+        nh=z(MAX_SEATS, np.int64), cnt=z((MAX_SEATS, N_RANKS), np.int64),
+        sets=np.full((MAX_SEATS, MAX_SETS, 4), -1, np.int64),
+        set_kind=np.full((MAX_SEATS, MAX_SETS), -1, np.int64),
+        set_rank=np.full((MAX_SEATS, MAX_SETS), -1, np.int64), n_sets=z(MAX_SEATS, np.int64),
+        nuki=np.full((MAX_SEATS, MAX_NUKI), -1, np.int64), n_nuki=z(MAX_SEATS, np.int64),
+        disc=z((MAX_SEATS, MAX_DISC), np.int64), disc_called=z((MAX_SEATS, MAX_DISC), np.bool_),
+        n_disc=z(MAX_SEATS, np.int64), disc_ranks=z(MAX_SEATS, np.int64),
+        riichi=z(MAX_SEATS, np.int64), ippatsu=z(MAX_SEATS, np.int64),
+        temp_furiten=z(MAX_SEATS, np.int64), riichi_furiten=z(MAX_SEATS, np.int64),
+        nagashi_bad=z(MAX_SEATS, np.int64), n_draws=z(MAX_SEATS, np.int64),
+        pons=z(MAX_SEATS, np.int64), kans=z(MAX_SEATS, np.int64), wm=z(MAX_SEATS, np.int64),
+        st=z(N_ST, np.int64), ev=z((MAX_EVENTS if log else 1, EV_WIDTH), np.int64),
+        obs=z(OBS_LEN, np.int64), mask=z(N_ACTIONS, np.bool_), legal=z(N_ACTIONS, np.int64),
+        conc=z(HAND_MAX + 1, np.int64), bd=z((2, N_SLOTS), np.int64),
+        tmp_cnt=z(N_RANKS, np.int64),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def rank_of(c):
+    """Rank index of card id c (0..12; 13 for the jokers)."""
+    return c // 4 if c < 52 else JOKER
+
+
+@nb.njit(cache=True, inline="always")
+def copies_of(r):
+    return 2 if r == JOKER else 4
+
+
+@nb.njit(cache=True, inline="always")
+def _log(st, ev, typ, seat, a, b, c, d):
+    if st[ST_LOG] and st[ST_N_EV] < ev.shape[0]:
+        i = st[ST_N_EV]
+        ev[i, 0], ev[i, 1], ev[i, 2], ev[i, 3], ev[i, 4], ev[i, 5] = typ, seat, a, b, c, d
+        st[ST_N_EV] = i + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _allow(mask, legal, st, a):
+    if not mask[a]:
+        mask[a] = True
+        legal[st[ST_N_LEGAL]] = a
+        st[ST_N_LEGAL] += 1
+
+
+@nb.njit(cache=True, inline="always")
+def _clear(mask, legal, st):
+    for i in range(st[ST_N_LEGAL]):
+        mask[legal[i]] = False
+    st[ST_N_LEGAL] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def stock_left(st):
+    """Ordinary draws left (the reserve not counted)."""
+    return (st[ST_STOCK_END] - st[ST_POS]) + (st[ST_IND_END] - st[ST_IND_POS])
+
+
+@nb.njit(cache=True, inline="always")
+def _replacement_left(st):
+    return (st[ST_RES_END] - st[ST_RES_POS]) + stock_left(st)
+
+
+@nb.njit(cache=True)
+def _add_card(rs, s, c):
+    rs.hand[s, rs.nh[s]] = c
+    rs.nh[s] += 1
+    rs.cnt[s, rank_of(c)] += 1
+    rs.wm[s] = -1
+
+
+@nb.njit(cache=True)
+def _remove_card(rs, s, c):
+    n = rs.nh[s]
+    for i in range(n):
+        if rs.hand[s, i] == c:
+            rs.hand[s, i] = rs.hand[s, n - 1]
+            rs.hand[s, n - 1] = -1
+            rs.nh[s] = n - 1
+            rs.cnt[s, rank_of(c)] -= 1
+            rs.wm[s] = -1
+            return
+    raise AssertionError("card not in hand")
+
+
+@nb.njit(cache=True)
+def _lowest_of_rank(rs, s, r):
+    best = 999
+    for i in range(rs.nh[s]):
+        c = rs.hand[s, i]
+        if rank_of(c) == r and c < best:
+            best = c
+    return best
+
+
+@nb.njit(cache=True)
+def _hand_mask(rs, s):
+    m = np.int64(0)
+    for i in range(rs.nh[s]):
+        m |= np.int64(1) << np.int64(rs.hand[s, i])
+    return m
+
+
+@nb.njit(cache=True)
+def _set_mask(rs, s, g):
+    m = np.int64(0)
+    for j in range(4):
+        c = rs.sets[s, g, j]
+        if c >= 0:
+            m |= np.int64(1) << np.int64(c)
+    return m
+
+
+@nb.njit(cache=True)
+def _menzen(rs, s, ra):
+    """No open call: no pon, kakan, and (``hand.open_kan_breaks_menzen``) no open kan."""
+    for g in range(rs.n_sets[s]):
+        k = rs.set_kind[s, g]
+        if k == SK_PON or k == SK_KAKAN:
+            return False
+        if k == SK_KAN and ra[R.RA_OPEN_KAN_BREAKS_MENZEN]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _pon_count(rs, s, ra):
+    """Pons that cost points: pons, and kakans while ``kakan_keeps_pon_penalty``."""
+    n = 0
+    for g in range(rs.n_sets[s]):
+        k = rs.set_kind[s, g]
+        if k == SK_PON or (k == SK_KAKAN and ra[R.RA_KAKAN_KEEPS_PON_PENALTY]):
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _is_yaochu(r, ra):
+    if r == 0 or r == 8:
+        return True
+    return r >= 9 and ra[R.RA_YAOCHU_HONOURS] != 0
+
+
+@nb.njit(cache=True)
+def _wait_mask(rs, s, hr):
+    """Win mask of seat s's between-turns hand (cached until the hand changes)."""
+    if rs.wm[s] < 0:
+        rs.wm[s] = win_mask(rs.cnt[s], rs.n_sets[s], hr)
+    return rs.wm[s]
+
+
+@nb.njit(cache=True)
+def _live_waits(rs, s, wm, ra):
+    """``wm`` less the ranks all of whose copies seat s holds (``tenpai.needs_live_wait``)."""
+    if not ra[R.RA_TENPAI_NEEDS_LIVE_WAIT]:
+        return wm
+    out = wm
+    for r in range(N_RANKS):
+        if (wm >> r) & 1:
+            held = rs.cnt[s, r]
+            for g in range(rs.n_sets[s]):
+                if rs.set_rank[s, g] == r:
+                    held += 4 if rs.sets[s, g, 3] >= 0 else 3
+            if r == JOKER:
+                held += rs.n_nuki[s]
+            if held >= copies_of(r):
+                out &= ~(np.int64(1) << r)
+    return out
+
+
+@nb.njit(cache=True)
+def _kokushi_shape(cnt):
+    """Eight cards of the seven kokushi ranks (1, 9, 10, J, Q, K, joker), each present."""
+    for r in range(N_RANKS):
+        yao = r == 0 or r >= 8
+        if yao and cnt[r] == 0:
+            return False
+        if not yao and cnt[r] != 0:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring: the engine's context -> scoring.score_win_ctx
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _nagashi_state(rs, s, ra):
+    return rs.n_disc[s] >= 1 and rs.nagashi_bad[s] == 0
+
+
+@nb.njit(cache=True)
+def _score(rs, s, ra, hr, win_card, ron, dk, last, first):
+    """Score seat s winning on ``win_card`` (in the hand already for a tsumo; not for a ron).
+
+    ``dk`` is the ``DK_*`` kind of the tsumo card (rinshan, nukidora replacement); ``last`` and
+    ``first`` the engine's windows (haitei/houtei; tenhou/chiihou/renhou), whose options
+    (``haitei.on_replacement``, ``chiihou.excludes_replacement``) scoring applies.
+    Returns (value, has_yaku, ok) from :func:`simcore.ptrump.scoring.score_win`: ``ok`` says the
+    win may be declared. ``rs.bd`` holds the breakdown.
+    """
+    conc = rs.conc
+    conc[:] = -1
+    n = 0
+    skipped = False
+    for i in range(rs.nh[s]):
+        c = rs.hand[s, i]
+        if not ron and c == win_card and not skipped:
+            skipped = True  # the win card goes separately
+            continue
+        conc[n] = c
+        n += 1
+    flags = 0
+    if not ron:
+        flags |= S.F_TSUMO
+        if dk == DK_KAN_REPLACEMENT:
+            flags |= S.F_RINSHAN
+        elif dk == DK_NUKI_REPLACEMENT:
+            flags |= S.F_NUKI_REPLACEMENT
+    rch = rs.riichi[s]
+    if rch:
+        flags |= S.F_RIICHI
+        if rch == 2:
+            flags |= S.F_DOUBLE_RIICHI
+        if ra[R.RA_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
+            flags |= S.F_OPEN_RIICHI
+        if rs.ippatsu[s]:
+            flags |= S.F_IPPATSU
+    if last:
+        flags |= S.F_LAST
+    if first:
+        flags |= S.F_FIRST
+    if _nagashi_state(rs, s, ra):
+        flags |= S.F_NAGASHI
+    if s == rs.st[ST_DEALER]:
+        flags |= S.F_DEALER
+    return score_win(conc, rs.set_kind[s], rs.sets[s], rs.n_nuki[s], win_card, flags,
+                     rs.st[ST_DORA_IND], rs.st[ST_URA_IND], ra, hr, rs.bd)
+
+
+@nb.njit(cache=True)
+def _tenpai(rs, s, ra, hr):
+    """Tenpai at an exhaustive draw (§2): a live wait, and with ``tenpai.needs_yaku`` one that
+    scores with a yaku (a ron on an unseen-to-nobody copy: the lowest id not in the hand)."""
+    w = _live_waits(rs, s, _wait_mask(rs, s, hr), ra)
+    if w == 0:
+        return False
+    if not ra[R.RA_TENPAI_NEEDS_YAKU]:
+        return True
+    for r in range(N_RANKS):
+        if (w >> r) & 1:
+            first = 4 * r if r < JOKER else 52
+            for c in range(first, first + copies_of(r)):
+                held = False
+                for i in range(rs.nh[s]):
+                    if rs.hand[s, i] == c:
+                        held = True
+                if not held:
+                    _, has_yaku, _ = _score(rs, s, ra, hr, c, True, DK_NONE, False, False)
+                    if has_yaku:
+                        return True
+                    break
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def shuffle_wall(wall, n, rng):
+    """Fill ``wall`` with a random order of the 54 card ids, reshuffling the stock and both
+    indicators while the dora indicator (``wall[53]``) is a joker (§3.4).
+
+    Parameters
+    ----------
+    wall : int64[N_CARDS], written in place.
+    n : int, seats (the hands are ``wall[:7n]``, left alone by the reshuffles).
+    rng : uint64[4], the round's shuffle stream, advanced.
+
+    Returns
+    -------
+    int : reshuffles done.
+    """
+    for i in range(N_CARDS):
+        wall[i] = i
+    shuffle(rng, wall, N_CARDS)
+    k = 0
+    while wall[N_CARDS - 1] >= 52:
+        k += 1
+        sub = wall[7 * n:]
+        shuffle(rng, sub, sub.shape[0])
+    return k
+
+
+@nb.njit(cache=True)
+def deal(rs, ra, n, dealer):
+    """Reset the round state and deal from ``rs.wall`` as it stands (a test may stack it).
+
+    Seat s gets ``wall[7s:7s+7]``; ``wall[53]`` is the dora indicator, ``wall[52]`` the ura;
+    ``wall[52-reserve:52]`` the replacement reserve; the stock is ``wall[7n:52-reserve]`` (then
+    the indicators, ura first, with ``stock.indicators_in_stock`` and no reserve).
+    """
+    st = rs.st
+    _clear(rs.mask, rs.legal, st)
+    log, n_ev, resh = st[ST_LOG], st[ST_N_EV], st[ST_RESHUFFLES]
+    st[:] = 0
+    st[ST_LOG], st[ST_N_EV], st[ST_RESHUFFLES] = log, n_ev, resh
+    st[ST_N] = n
+    st[ST_DEALER] = dealer
+    res = ra[R.RA_REPLACEMENT_RESERVE]
+    st[ST_POS] = 7 * n
+    st[ST_STOCK_END] = 52 - res
+    st[ST_RES_POS] = 52 - res
+    st[ST_RES_END] = 52
+    st[ST_IND_POS] = 52
+    st[ST_IND_END] = 54 if (ra[R.RA_INDICATORS_IN_STOCK] and res == 0) else 52
+    st[ST_URA_IND] = rs.wall[52]
+    st[ST_DORA_IND] = rs.wall[53]
+    st[ST_DRAWN] = -1
+    for s in range(MAX_SEATS):
+        rs.nh[s] = 0
+        rs.hand[s, :] = -1
+        rs.cnt[s, :] = 0
+        rs.n_sets[s] = 0
+        rs.sets[s, :, :] = -1
+        rs.set_rank[s, :] = -1
+        rs.set_kind[s, :] = -1
+        rs.n_nuki[s] = 0
+        rs.nuki[s, :] = -1
+        rs.n_disc[s] = 0
+        rs.disc_ranks[s] = 0
+        rs.riichi[s] = 0
+        rs.ippatsu[s] = 0
+        rs.temp_furiten[s] = 0
+        rs.riichi_furiten[s] = 0
+        rs.nagashi_bad[s] = 0
+        rs.n_draws[s] = 0
+        rs.pons[s] = 0
+        rs.kans[s] = 0
+        rs.wm[s] = -1
+    for s in range(n):
+        for i in range(7):
+            _add_card(rs, s, rs.wall[7 * s + i])
+
+
+@nb.njit(cache=True)
+def check_invariants(rs, between_turns):
+    """Debug checks: every card id in exactly one place; concealed sizes 7 - 3k (7/4/1)."""
+    st = rs.st
+    n = st[ST_N]
+    seen = np.zeros(N_CARDS, np.int64)
+    for s in range(n):
+        for i in range(rs.nh[s]):
+            seen[rs.hand[s, i]] += 1
+        for g in range(rs.n_sets[s]):
+            for j in range(4):
+                if rs.sets[s, g, j] >= 0:
+                    seen[rs.sets[s, g, j]] += 1
+        for i in range(rs.n_nuki[s]):
+            seen[rs.nuki[s, i]] += 1
+        for i in range(rs.n_disc[s]):
+            if not rs.disc_called[s, i]:
+                seen[rs.disc[s, i]] += 1
+        cnt = np.zeros(N_RANKS, np.int64)
+        for i in range(rs.nh[s]):
+            cnt[rank_of(rs.hand[s, i])] += 1
+        for r in range(N_RANKS):
+            if cnt[r] != rs.cnt[s, r]:
+                raise AssertionError("rank counts out of step with the hand")
+        if between_turns and rs.nh[s] != 7 - 3 * rs.n_sets[s]:
+            raise AssertionError("concealed hand is not 7, 4 or 1 cards between turns")
+    for i in range(st[ST_POS], st[ST_STOCK_END]):
+        seen[rs.wall[i]] += 1
+    for i in range(st[ST_RES_POS], st[ST_RES_END]):
+        seen[rs.wall[i]] += 1
+    for i in range(52, 54):
+        if i >= st[ST_IND_POS] or st[ST_IND_END] == 52:
+            seen[rs.wall[i]] += 1
+    for c in range(N_CARDS):
+        if seen[c] != 1:
+            raise AssertionError("card conservation violated")
+
+
+# ---------------------------------------------------------------------------------------------
+# Observations and decisions
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _set_obs(rs, s, phase, offer, scores, ra):
+    """Seat s's observation of the decision at hand, written into ``rs.obs`` (layout.OBS_*)."""
+    o = rs.obs
+    st = rs.st
+    n = st[ST_N]
+    for r in range(N_RANKS):
+        o[OBS_CNT + r] = rs.cnt[s, r]
+        o[OBS_SEEN + r] = rs.cnt[s, r]
+    for t in range(n):
+        for g in range(rs.n_sets[t]):
+            for j in range(4):
+                c = rs.sets[t, g, j]
+                if c >= 0:
+                    o[OBS_SEEN + rank_of(c)] += 1
+        o[OBS_SEEN + JOKER] += rs.n_nuki[t]
+        for i in range(rs.n_disc[t]):
+            if not rs.disc_called[t, i]:
+                o[OBS_SEEN + rank_of(rs.disc[t, i])] += 1
+    o[OBS_SEEN + rank_of(st[ST_DORA_IND])] += 1
+    if offer >= 0:
+        o[OBS_SEEN + rank_of(offer)] += 0  # already counted (in a discard pile or a set)
+    o[OBS_PHASE] = phase
+    o[OBS_SEAT] = s
+    o[OBS_N_SEATS] = n
+    o[OBS_DEALER] = st[ST_DEALER]
+    o[OBS_K] = rs.n_sets[s]
+    o[OBS_PONS] = _pon_count(rs, s, ra)
+    for g in range(MAX_SETS):
+        o[OBS_SET_RANK + g] = rs.set_rank[s, g]
+    o[OBS_MENZEN] = 1 if _menzen(rs, s, ra) else 0
+    o[OBS_OFFER] = offer
+    o[OBS_DRAWN] = st[ST_DRAWN]
+    o[OBS_STOCK] = stock_left(st)
+    ind = rank_of(st[ST_DORA_IND])
+    o[OBS_DORA_RANK] = (ind + 1) % 13
+    o[OBS_RIICHI] = rs.riichi[s]
+    k = 0
+    for t in range(n):
+        if t != s and rs.riichi[t]:
+            k += 1
+    o[OBS_OPP_RIICHI] = k
+    o[OBS_NUKI] = rs.n_nuki[s]
+    o[OBS_DISC_RANKS] = rs.disc_ranks[s]
+    o[OBS_HAND_MASK] = _hand_mask(rs, s)
+    o[OBS_KANS_LEFT] = ra[R.RA_MAX_KANS] - st[ST_KANS]
+    o[OBS_SCORE] = scores[s]
+
+
+@nb.njit(cache=True)
+def _decide(rs, s, phase, offer, scores, ra, hr, pol_ids, params, rngs):
+    """Ask seat s's policy; check the answer is legal. One legal action: taken without asking."""
+    st = rs.st
+    if st[ST_N_LEGAL] == 1:
+        return rs.legal[0]
+    _set_obs(rs, s, phase, offer, scores, ra)
+    a = decide(pol_ids[s], rs.obs, rs.mask, params[s], rngs[RNG_SEAT0 + s], hr, ra)
+    if a < 0 or a >= N_ACTIONS or not rs.mask[a]:
+        raise AssertionError("policy chose an illegal action")
+    return a
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying actions
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _interrupt(rs, n):
+    """A pon or kan (or an interrupting nukidora): ends every ippatsu window and the
+    first-turn conditions."""
+    rs.st[ST_CALLS] += 1
+    for t in range(n):
+        rs.ippatsu[t] = 0
+
+
+@nb.njit(cache=True)
+def _draw_ordinary(rs, s):
+    st = rs.st
+    if st[ST_POS] < st[ST_STOCK_END]:
+        c = rs.wall[st[ST_POS]]
+        st[ST_POS] += 1
+    else:
+        c = rs.wall[st[ST_IND_POS]]
+        st[ST_IND_POS] += 1
+    _add_card(rs, s, c)
+    rs.n_draws[s] += 1
+    st[ST_DRAWN] = c
+    st[ST_DRAWN_KIND] = DK_ORDINARY
+    _log(st, rs.ev, EV_DRAW, s, c, DK_ORDINARY, 0, 0)
+    return c
+
+
+@nb.njit(cache=True)
+def _draw_replacement(rs, s, kind):
+    st = rs.st
+    if st[ST_RES_POS] < st[ST_RES_END]:
+        c = rs.wall[st[ST_RES_POS]]
+        st[ST_RES_POS] += 1
+    elif st[ST_POS] < st[ST_STOCK_END]:
+        c = rs.wall[st[ST_POS]]
+        st[ST_POS] += 1
+    elif st[ST_IND_POS] < st[ST_IND_END]:
+        c = rs.wall[st[ST_IND_POS]]
+        st[ST_IND_POS] += 1
+    else:
+        raise AssertionError("replacement draw with nothing left")
+    _add_card(rs, s, c)
+    rs.n_draws[s] += 1
+    st[ST_DRAWN] = c
+    st[ST_DRAWN_KIND] = kind
+    _log(st, rs.ev, EV_DRAW, s, c, kind, 0, 0)
+    return c
+
+
+@nb.njit(cache=True)
+def _replacement_ok(rs, ra):
+    """A kan or a replace-mode nukidora may draw its replacement (§4)."""
+    if ra[R.RA_REPLACEMENT_NEEDS_STOCK]:
+        return stock_left(rs.st) >= 1
+    return _replacement_left(rs.st) >= 1
+
+
+@nb.njit(cache=True)
+def _discard(rs, s, c, riichi_kind, ra):
+    st = rs.st
+    _remove_card(rs, s, c)
+    i = rs.n_disc[s]
+    rs.disc[s, i] = c
+    rs.disc_called[s, i] = False
+    rs.n_disc[s] = i + 1
+    r = rank_of(c)
+    rs.disc_ranks[s] |= np.int64(1) << r
+    if not _is_yaochu(r, ra):
+        rs.nagashi_bad[s] = 1
+    rs.ippatsu[s] = 0
+    rs.temp_furiten[s] = 0
+    if riichi_kind:
+        rs.riichi[s] = riichi_kind
+        rs.ippatsu[s] = 1
+    st[ST_DISCARDS] += 1
+    _log(st, rs.ev, EV_DISCARD, s, c, riichi_kind, 0, 0)
+
+
+@nb.njit(cache=True)
+def _take_from_discard(rs, d):
+    """Mark the last discard of seat d as called."""
+    i = rs.n_disc[d] - 1
+    rs.disc_called[d, i] = True
+    rs.nagashi_bad[d] = 1
+
+
+@nb.njit(cache=True)
+def _apply_pon(rs, s, d, c):
+    r = rank_of(c)
+    g = rs.n_sets[s]
+    rs.sets[s, g, 0] = c
+    for j in range(1, 3):
+        x = _lowest_of_rank(rs, s, r)
+        _remove_card(rs, s, x)
+        rs.sets[s, g, j] = x
+    rs.set_kind[s, g] = SK_PON
+    rs.set_rank[s, g] = r
+    rs.n_sets[s] = g + 1
+    rs.pons[s] += 1
+    _take_from_discard(rs, d)
+    _log(rs.st, rs.ev, EV_PON, s, c, d, _set_mask(rs, s, g), 0)
+
+
+@nb.njit(cache=True)
+def _apply_open_kan(rs, s, d, c):
+    r = rank_of(c)
+    g = rs.n_sets[s]
+    rs.sets[s, g, 0] = c
+    for j in range(1, 4):
+        x = _lowest_of_rank(rs, s, r)
+        _remove_card(rs, s, x)
+        rs.sets[s, g, j] = x
+    rs.set_kind[s, g] = SK_KAN
+    rs.set_rank[s, g] = r
+    rs.n_sets[s] = g + 1
+    rs.kans[s] += 1
+    rs.st[ST_KANS] += 1
+    _take_from_discard(rs, d)
+    _log(rs.st, rs.ev, EV_KAN, s, SK_KAN, r, _set_mask(rs, s, g), d)
+
+
+@nb.njit(cache=True)
+def _apply_ankan(rs, s, r):
+    g = rs.n_sets[s]
+    for j in range(4):
+        x = _lowest_of_rank(rs, s, r)
+        _remove_card(rs, s, x)
+        rs.sets[s, g, j] = x
+    rs.set_kind[s, g] = SK_ANKAN
+    rs.set_rank[s, g] = r
+    rs.n_sets[s] = g + 1
+    rs.kans[s] += 1
+    rs.st[ST_KANS] += 1
+    _log(rs.st, rs.ev, EV_KAN, s, SK_ANKAN, r, _set_mask(rs, s, g), -1)
+
+
+@nb.njit(cache=True)
+def _apply_kakan(rs, s, g):
+    r = rs.set_rank[s, g]
+    x = _lowest_of_rank(rs, s, r)
+    _remove_card(rs, s, x)
+    rs.sets[s, g, 3] = x
+    rs.set_kind[s, g] = SK_KAKAN
+    rs.kans[s] += 1
+    rs.st[ST_KANS] += 1
+    _log(rs.st, rs.ev, EV_KAN, s, SK_KAKAN, r, _set_mask(rs, s, g), -1)
+
+
+@nb.njit(cache=True)
+def _nuki_card(rs, s):
+    """The joker a nukidora sets aside: the drawn card if it is one, else the lowest id."""
+    d = rs.st[ST_DRAWN]
+    if d >= 52:
+        for i in range(rs.nh[s]):
+            if rs.hand[s, i] == d:
+                return d
+    return _lowest_of_rank(rs, s, JOKER)
+
+
+@nb.njit(cache=True)
+def _apply_nuki(rs, s, c):
+    _remove_card(rs, s, c)
+    rs.nuki[s, rs.n_nuki[s]] = c
+    rs.n_nuki[s] += 1
+    _log(rs.st, rs.ev, EV_NUKI, s, c, 0, 0, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _riichi_kind(rs, s, ra, scores):
+    """0 if seat s may not declare riichi on this discard, else 1 (riichi) or 2 (double)."""
+    st = rs.st
+    if rs.riichi[s]:
+        return 0
+    if ra[R.RA_RIICHI_REQUIRES_MENZEN] and not _menzen(rs, s, ra):
+        return 0
+    need = st[ST_N] if ra[R.RA_RIICHI_MIN_STOCK] == R.RIICHI_MIN_STOCK_PLAYERS else 1
+    if stock_left(st) < need:
+        return 0
+    if not ra[R.RA_ALLOW_NEGATIVE_SCORE] and scores[s] < ra[R.RA_RIICHI_DEPOSIT]:
+        return 0
+    if rs.n_disc[s] == 0 and st[ST_CALLS] == 0:
+        return 2
+    return 1
+
+
+@nb.njit(cache=True)
+def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
+    """Discard actions (and riichi discards that leave a live tenpai); ``kuikae_rank`` >= 0 is a
+    rank that may not be discarded (after a pon without kuikae). In riichi: the drawn card."""
+    st, mask, legal = rs.st, rs.mask, rs.legal
+    if rs.riichi[s]:
+        _allow(mask, legal, st, A_DISCARD + st[ST_DRAWN])
+        return
+    rk = _riichi_kind(rs, s, ra, scores)
+    tmp = rs.tmp_cnt
+    done = 0  # ranks whose riichi test ran (bit r), with the result in ``ok``
+    ok = 0
+    for i in range(rs.nh[s]):
+        c = rs.hand[s, i]
+        r = rank_of(c)
+        if r == kuikae_rank:
+            continue
+        _allow(mask, legal, st, A_DISCARD + c)
+        if rk:
+            if not (done >> r) & 1:
+                done |= np.int64(1) << r
+                for q in range(N_RANKS):
+                    tmp[q] = rs.cnt[s, q]
+                tmp[r] -= 1
+                w = win_mask(tmp, rs.n_sets[s], hr)
+                if w:
+                    rs.cnt[s, r] -= 1  # _live_waits reads the hand without the discard
+                    w = _live_waits(rs, s, w, ra)
+                    rs.cnt[s, r] += 1
+                if w:
+                    ok |= np.int64(1) << r
+            if (ok >> r) & 1:
+                _allow(mask, legal, st, A_RIICHI + c)
+
+
+@nb.njit(cache=True)
+def _mask_kans(rs, s, ra, hr):
+    """Ankan / kakan actions after a draw (or after a pon with ``calls.kan_after_pon``)."""
+    st, mask, legal = rs.st, rs.mask, rs.legal
+    if st[ST_KANS] >= ra[R.RA_MAX_KANS] or not _replacement_ok(rs, ra):
+        return
+    if rs.riichi[s]:
+        if not ra[R.RA_RIICHI_ANKAN]:
+            return
+        d = st[ST_DRAWN]
+        if d < 0 or d >= 52:
+            return
+        r = rank_of(d)
+        if rs.cnt[s, r] == 4 and rs.n_sets[s] < MAX_SETS:
+            # the wait must stay: compare the win masks before the draw and after the kan
+            tmp = rs.tmp_cnt
+            for q in range(N_RANKS):
+                tmp[q] = rs.cnt[s, q]
+            tmp[r] -= 1
+            before = win_mask(tmp, rs.n_sets[s], hr)
+            tmp[r] -= 3
+            after = win_mask(tmp, rs.n_sets[s] + 1, hr)
+            if before != 0 and before == after:
+                _allow(mask, legal, st, A_ANKAN + r)
+        return
+    if rs.n_sets[s] < MAX_SETS:
+        for r in range(N_KAN_RANKS):
+            if rs.cnt[s, r] == 4:
+                _allow(mask, legal, st, A_ANKAN + r)
+    if ra[R.RA_ADDED_KAN]:
+        for g in range(rs.n_sets[s]):
+            if rs.set_kind[s, g] == SK_PON and rs.cnt[s, rs.set_rank[s, g]] > 0:
+                _allow(mask, legal, st, A_KAKAN + g)
+
+
+@nb.njit(cache=True)
+def _nuki_ok(rs, s, ra):
+    if rs.cnt[s, JOKER] == 0 or rs.n_nuki[s] >= MAX_NUKI:
+        return False
+    if rs.riichi[s] and rs.st[ST_DRAWN] < 52:
+        return False  # frozen: only the drawn joker
+    if ra[R.RA_NUKIDORA_MODE] == R.NUKIDORA_REPLACE:
+        return _replacement_ok(rs, ra)
+    if ra[R.RA_REPLACEMENT_NEEDS_STOCK]:
+        return stock_left(rs.st) >= 1
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Ron (on discards and robbed cards)
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _ron_status(rs, t, c, kind, ra, hr):
+    """Can seat t ron card c (a ``ROB_*`` kind)? Returns (shape wait, allowed)."""
+    r = rank_of(c)
+    w = _wait_mask(rs, t, hr)
+    if not (w >> r) & 1:
+        return False, False
+    if kind == ROB_ANKAN or (kind == ROB_NUKI and ra[R.RA_ROB_NUKIDORA]
+                             == R.ROB_NUKI_KOKUSHI_ONLY):
+        if rs.n_sets[t] != 0:
+            return False, False
+        rs.cnt[t, r] += 1
+        kok = _kokushi_shape(rs.cnt[t])
+        rs.cnt[t, r] -= 1
+        if not kok or not ra[R.RA_ITEM_ENABLED + R.SL_KOKUSHI]:
+            return False, False
+        if kind == ROB_ANKAN and not ra[R.RA_KOKUSHI_ROBS_ANKAN]:
+            return True, False
+    if kind == ROB_KAKAN and not ra[R.RA_CHANKAN_ADDED_KAN]:
+        return True, False
+    f = ra[R.RA_FURITEN]
+    if f != R.FURITEN_NONE:
+        if w & rs.disc_ranks[t]:
+            return True, False
+        if f == R.FURITEN_FULL and (rs.temp_furiten[t] or rs.riichi_furiten[t]):
+            return True, False
+    return True, True
+
+
+@nb.njit(cache=True)
+def _ron_flags(rs, t, ra):
+    """(last, first) context of a ron by seat t on the card just offered."""
+    st = rs.st
+    last = stock_left(st) == 0
+    first = False
+    if st[ST_CALLS] == 0:
+        if ra[R.RA_RENHOU_WINDOW] == R.RENHOU_OWN_FIRST_DRAW:
+            first = rs.n_draws[t] == 0
+        else:
+            first = st[ST_DISCARDS] <= st[ST_N]
+    return last, first
+
+
+@nb.njit(cache=True)
+def _ron_round(rs, d, c, kind, ra, hr, scores, pol_ids, params, rngs, values, has_yaku):
+    """Offer card c from seat d (discard or robbed) to the other seats in order: ron or pass.
+
+    With no pon possible this is the whole offer; :func:`_offer_discard` adds the calls. Returns
+    the winners bitmask; ``values[t]``, ``has_yaku[t]`` written for winners. Passing a winning
+    card sets temporary (and in riichi, riichi) furiten.
+    """
+    n = rs.st[ST_N]
+    winners = 0
+    for i in range(1, n):
+        t = (d + i) % n
+        wait, ok = _ron_status(rs, t, c, kind, ra, hr)
+        if not wait:
+            continue
+        took = False
+        if ok:
+            last, first = _ron_flags(rs, t, ra)
+            if kind != ROB_DISCARD:
+                last = False
+            v, y, legal = _score(rs, t, ra, hr, c, True, DK_NONE, last, first)
+            if legal:
+                _clear(rs.mask, rs.legal, rs.st)
+                _allow(rs.mask, rs.legal, rs.st, A_RON)
+                if ra[R.RA_MAY_DECLINE_WIN]:
+                    _allow(rs.mask, rs.legal, rs.st, A_PASS)
+                a = _decide(rs, t, PH_ROB if kind != ROB_DISCARD else PH_OFFER, c, scores, ra, hr,
+                            pol_ids, params, rngs)
+                if a == A_RON:
+                    took = True
+                    winners |= 1 << t
+                    values[t] = v
+                    has_yaku[t] = 1 if y else 0
+                    if ra[R.RA_MULTIPLE_RON] == R.MULTIPLE_RON_HEAD_BUMP:
+                        return winners
+        if not took:
+            rs.temp_furiten[t] = 1
+            if rs.riichi[t]:
+                rs.riichi_furiten[t] = 1
+    return winners
+
+
+# ---------------------------------------------------------------------------------------------
+# One round
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _record_seats(rs, rec):
+    n = rs.st[ST_N]
+    for s in range(n):
+        rec[RF_PONS0 + s] = rs.pons[s]
+        rec[RF_KANS0 + s] = rs.kans[s]
+        rec[RF_NUKI0 + s] = rs.n_nuki[s]
+        rec[RF_RIICHI0 + s] = rs.riichi[s]
+    rec[RF_TURNS] = rs.st[ST_TURNS]
+    rec[RF_STOCK_LEFT] = stock_left(rs.st)
+
+
+@nb.njit(cache=True)
+def _settle_win(rs, ra, hr, scores, rec, winners, first_winner, discarder, c, kind, values,
+                has_yaku):
+    """Write the win into the record and the scores (value, deposits to the first winner)."""
+    st = rs.st
+    n = st[ST_N]
+    rec[RF_OUTCOME] = OUT_RON if discarder >= 0 else OUT_TSUMO
+    rec[RF_WINNERS] = winners
+    rec[RF_WINNER] = first_winner
+    rec[RF_DISCARDER] = discarder
+    rec[RF_ROBBED] = kind
+    rec[RF_WIN_CARD] = c
+    total = 0
+    for i in range(n):
+        t = (first_winner + i) % n
+        if not (winners >> t) & 1:
+            continue
+        # rescore for the breakdown of this winner (values were computed at the offer)
+        if discarder >= 0:
+            last, first = _ron_flags(rs, t, ra)
+            if kind != ROB_DISCARD:
+                last = False
+            v, y, _ = _score(rs, t, ra, hr, c, True, DK_NONE, last, first)
+        else:
+            v, y = values[t], has_yaku[t] != 0
+        bits = 0
+        for j in range(N_SLOTS):
+            if rs.bd[BD_POINTS, j] != 0:
+                bits |= np.int64(1) << j
+        rec[RF_VALUE0 + t] = v
+        rec[RF_HAS_YAKU0 + t] = 1 if y else 0
+        rec[RF_YAKU_BITS0 + t] = bits
+        scores[t] += v
+        total += v
+        _log(st, rs.ev, EV_WIN, t, c, v, 1 if discarder >= 0 else 0, kind)
+        _log(st, rs.ev, EV_WIN_DETAIL, t, bits, _hand_mask(rs, t), discarder, 1 if y else 0)
+    rec[RF_VALUE] = total
+    pool = scores[MAX_SEATS]
+    rec[RF_DEPOSITS_TAKEN] = pool
+    scores[first_winner] += pool
+    scores[MAX_SEATS] = 0
+
+
+@nb.njit(cache=True)
+def _settle_draw(rs, ra, hr, scores, rec):
+    st = rs.st
+    n = st[ST_N]
+    rec[RF_OUTCOME] = OUT_DRAW
+    rec[RF_WINNER] = -1
+    rec[RF_DISCARDER] = -1
+    rec[RF_WIN_CARD] = -1
+    tenpai_bits = 0
+    nagashi_bits = 0
+    n_tenpai = 0
+    for s in range(n):
+        if _tenpai(rs, s, ra, hr):
+            tenpai_bits |= 1 << s
+            n_tenpai += 1
+            rec[RF_TENPAI0 + s] = 1
+        if (ra[R.RA_NAGASHI] == R.NAGASHI_AT_DRAW and ra[R.RA_NAGASHI_ENABLED]
+                and _nagashi_state(rs, s, ra)):
+            nagashi_bits |= 1 << s
+    pen = ra[R.RA_NOTEN_POINTS]
+    lost = 0
+    for s in range(n):
+        if not (tenpai_bits >> s) & 1:
+            if (nagashi_bits >> s) & 1 and not ra[R.RA_NAGASHI_KEEPS_NOTEN]:
+                continue
+            scores[s] -= pen
+            lost += pen
+    paid = 0
+    if ra[R.RA_NOTEN_TO_TENPAI] and n_tenpai > 0:
+        share = lost // n_tenpai
+        for s in range(n):
+            if (tenpai_bits >> s) & 1:
+                scores[s] += share
+                paid += share
+    bonus = 0
+    for s in range(n):
+        if (nagashi_bits >> s) & 1:
+            scores[s] += ra[R.RA_NAGASHI_POINTS]
+            bonus += ra[R.RA_NAGASHI_POINTS]
+    if ra[R.RA_DEPOSITS] == R.DEPOSITS_LOST_AT_DRAW:
+        rec[RF_DEPOSITS_LOST] = scores[MAX_SEATS]
+        scores[MAX_SEATS] = 0
+    rec[RF_NOTEN_PENALTY] = lost
+    rec[RF_NOTEN_PAID] = paid
+    rec[RF_NAGASHI_BONUS] = bonus
+    _log(st, rs.ev, EV_EXHAUSTIVE, -1, tenpai_bits, lost, nagashi_bits, paid)
+
+
+@nb.njit(cache=True)
+def _first_bit(w, d, n):
+    """The first seat of bitmask w after seat d (in play order)."""
+    for i in range(1, n + 1):
+        t = (d + i) % n
+        if (w >> t) & 1:
+            return t
+    return -1
+
+
+@nb.njit(cache=True)
+def _offer_calls(rs, d, c, ra, hr, scores, pol_ids, params, rngs):
+    """Offer discard c of seat d for pon / open kan (after nobody ronned it).
+
+    Returns (caller, action): the seat that called and ``A_PON`` / ``A_KAN_OPEN``, or (-1,
+    ``A_PASS``). Only one seat can hold two of the rank, but every seat is asked in order.
+    """
+    st = rs.st
+    n = st[ST_N]
+    r = rank_of(c)
+    for i in range(1, n):
+        t = (d + i) % n
+        if rs.riichi[t] or rs.cnt[t, r] < 2 or rs.n_sets[t] >= MAX_SETS or rs.nh[t] < 4:
+            continue
+        _clear(rs.mask, rs.legal, st)
+        _allow(rs.mask, rs.legal, st, A_PASS)
+        _allow(rs.mask, rs.legal, st, A_PON)
+        if (rs.cnt[t, r] >= 3 and st[ST_KANS] < ra[R.RA_MAX_KANS]
+                and _replacement_ok(rs, ra)
+                and (ra[R.RA_OPEN_KAN_FROM] == R.OPEN_KAN_ANY or t == (d + 1) % n)):
+            _allow(rs.mask, rs.legal, st, A_KAN_OPEN)
+        a = _decide(rs, t, PH_OFFER, c, scores, ra, hr, pol_ids, params, rngs)
+        if a != A_PASS:
+            return t, a
+    return -1, A_PASS
+
+
+# How a turn starts (play_round): an ordinary draw, after a pon (discard), after an open kan's
+# replacement draw (as after a draw).
+START_DRAW, START_PON, START_KAN = 0, 1, 2
+
+
+@nb.njit(cache=True)
+def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec):
+    """Deal from ``rs.wall`` (shuffled or stacked by the caller) and play one round to its end.
+
+    Parameters
+    ----------
+    rs : RoundState, played in place (events appended to ``rs.ev`` when ``rs.st[ST_LOG]``).
+    ra : int64[RA_LEN], the rules array; hr : int64[...], the hand-rules array (hand.py).
+    n : int, seats (2 or 3); dealer : int, the seat that draws first.
+    scores : int64[MAX_SEATS + 1]
+        Seats' scores and, at ``[MAX_SEATS]``, the deposit pool; settled in place (wins,
+        deposits, noten penalties, nagashi, pon penalties under ``always``).
+    pol_ids : int64[MAX_SEATS]; params : float64[MAX_SEATS, n_params]
+        Each seat's policy id (``bots``) and parameter row.
+    rngs : uint64[N_RNG, 4], the round's streams; seat s decides with ``rngs[RNG_SEAT0 + s]``.
+    debug : bool, check :func:`check_invariants` at every turn start.
+    rec : int64[N_RF], the round record (game, round, dealer set by the caller; the rest here).
+    """
+    deal(rs, ra, n, dealer)
+    st = rs.st
+    rec[RF_N_SEATS] = n
+    values = np.zeros(MAX_SEATS, np.int64)
+    has_yaku = np.zeros(MAX_SEATS, np.int64)
+    _log(st, rs.ev, EV_ROUND_START, dealer, st[ST_DORA_IND], st[ST_URA_IND], st[ST_RESHUFFLES],
+         rec[RF_ROUND])
+    for s in range(n):
+        _log(st, rs.ev, EV_DEAL, s, _hand_mask(rs, s), 0, 0, 0)
+    seat = dealer
+    start = START_DRAW
+    kuikae_rank = -1
+    ended = False
+    while not ended:
+        # ---------------- the turn of ``seat`` ----------------
+        st[ST_TURNS] += 1
+        if start == START_DRAW:
+            if debug:
+                check_invariants(rs, True)
+            if stock_left(st) == 0:
+                _settle_draw(rs, ra, hr, scores, rec)
+                break
+            _draw_ordinary(rs, seat)
+            phase = PH_DRAW
+        elif start == START_PON:
+            phase = PH_AFTER_PON
+        else:
+            phase = PH_DRAW
+        turn_over = False  # nukidora instead of the discard ended the turn
+        c = -1
+        rk = 0
+        while True:
+            _clear(rs.mask, rs.legal, st)
+            if phase == PH_DRAW:
+                dk = st[ST_DRAWN_KIND]
+                win_ok = False
+                if is_complete(rs.cnt[seat], rs.n_sets[seat], hr):
+                    # raw windows; scoring applies haitei.on_replacement and
+                    # chiihou.excludes_replacement (a kan is a call: never first)
+                    last = stock_left(st) == 0
+                    first = rs.n_disc[seat] == 0 and st[ST_CALLS] == 0
+                    v, y, legal = _score(rs, seat, ra, hr, st[ST_DRAWN], False, dk, last, first)
+                    if legal:
+                        win_ok = True
+                        values[seat] = v
+                        has_yaku[seat] = 1 if y else 0
+                        _allow(rs.mask, rs.legal, st, A_TSUMO)
+                if not win_ok or ra[R.RA_MAY_DECLINE_WIN]:
+                    _mask_kans(rs, seat, ra, hr)
+                    if _nuki_ok(rs, seat, ra):
+                        _allow(rs.mask, rs.legal, st, A_NUKI)
+                    _mask_discards(rs, seat, ra, hr, scores, -1)
+            else:  # after a pon
+                if ra[R.RA_KAN_AFTER_PON]:
+                    _mask_kans(rs, seat, ra, hr)
+                _mask_discards(rs, seat, ra, hr, scores, kuikae_rank)
+            a = _decide(rs, seat, phase, -1, scores, ra, hr, pol_ids, params, rngs)
+            if a == A_TSUMO:
+                _record_seats(rs, rec)
+                _settle_win(rs, ra, hr, scores, rec, 1 << seat, seat, -1, st[ST_DRAWN],
+                            ROB_DISCARD, values, has_yaku)
+                ended = True
+                break
+            if a == A_NUKI or (a >= A_ANKAN and a < A_DISCARD):
+                if a == A_NUKI:
+                    c = _nuki_card(rs, seat)
+                    kind = ROB_NUKI
+                elif a < A_KAKAN:
+                    c = _lowest_of_rank(rs, seat, a - A_ANKAN)
+                    kind = ROB_ANKAN
+                else:
+                    c = _lowest_of_rank(rs, seat, rs.set_rank[seat, a - A_KAKAN])
+                    kind = ROB_KAKAN
+                w = _ron_round(rs, seat, c, kind, ra, hr, scores, pol_ids, params, rngs,
+                               values, has_yaku)
+                if w:  # robbed: the card goes to the winner(s)
+                    _remove_card(rs, seat, c)
+                    _record_seats(rs, rec)
+                    _settle_win(rs, ra, hr, scores, rec, w, _first_bit(w, seat, n), seat, c,
+                                kind, values, has_yaku)
+                    ended = True
+                    break
+                if kind == ROB_NUKI:
+                    _apply_nuki(rs, seat, c)
+                    if ra[R.RA_NUKIDORA_INTERRUPTS]:
+                        _interrupt(rs, n)
+                    if ra[R.RA_NUKIDORA_MODE] != R.NUKIDORA_REPLACE:
+                        turn_over = True
+                        break
+                    _draw_replacement(rs, seat, DK_NUKI_REPLACEMENT)
+                else:
+                    if kind == ROB_ANKAN:
+                        _apply_ankan(rs, seat, a - A_ANKAN)
+                    else:
+                        _apply_kakan(rs, seat, a - A_KAKAN)
+                    _interrupt(rs, n)
+                    _draw_replacement(rs, seat, DK_KAN_REPLACEMENT)
+                phase = PH_DRAW
+                continue
+            # a discard (maybe riichi)
+            if a >= A_RIICHI:
+                c = a - A_RIICHI
+                rk = _riichi_kind(rs, seat, ra, scores)
+            else:
+                c = a - A_DISCARD
+            _discard(rs, seat, c, rk, ra)
+            break
+        if ended:
+            break
+        kuikae_rank = -1
+        st[ST_DRAWN] = -1
+        st[ST_DRAWN_KIND] = DK_NONE
+        if turn_over:
+            seat = (seat + 1) % n
+            start = START_DRAW
+            continue
+        # ---------------- the discard c of ``seat`` is offered ----------------
+        last_discard = stock_left(st) == 0
+        w = _ron_round(rs, seat, c, ROB_DISCARD, ra, hr, scores, pol_ids, params, rngs,
+                       values, has_yaku)
+        if w:
+            if rk:
+                rs.riichi[seat] = 0  # ronned on the declaring discard: void, nothing deposited
+            _record_seats(rs, rec)
+            _settle_win(rs, ra, hr, scores, rec, w, _first_bit(w, seat, n), seat, c,
+                        ROB_DISCARD, values, has_yaku)
+            break
+        if rk:
+            dep = ra[R.RA_RIICHI_DEPOSIT]
+            scores[seat] -= dep
+            scores[MAX_SEATS] += dep
+            _log(st, rs.ev, EV_DEPOSIT, seat, dep, scores[MAX_SEATS], 0, 0)
+        caller, call = -1, A_PASS
+        if not last_discard or ra[R.RA_CALL_LAST_DISCARD]:
+            caller, call = _offer_calls(rs, seat, c, ra, hr, scores, pol_ids, params, rngs)
+        if caller < 0:
+            seat = (seat + 1) % n
+            start = START_DRAW
+            continue
+        if call == A_PON:
+            _apply_pon(rs, caller, seat, c)
+            _interrupt(rs, n)
+            kuikae_rank = -1 if ra[R.RA_KUIKAE] else rank_of(c)
+            start = START_PON
+        else:  # open kan: reveal, replacement, go on as after a draw
+            _apply_open_kan(rs, caller, seat, c)
+            _interrupt(rs, n)
+            _draw_replacement(rs, caller, DK_KAN_REPLACEMENT)
+            start = START_KAN
+        seat = caller
+    # ---------------- round end ----------------
+    if rec[RF_OUTCOME] == OUT_DRAW:
+        _record_seats(rs, rec)
+    if ra[R.RA_PON_PENALTY] == R.PON_PENALTY_ALWAYS:
+        lost = 0
+        for s in range(n):
+            p = _pon_count(rs, s, ra) * ra[R.RA_PON_POINTS]
+            scores[s] -= p
+            lost += p
+        rec[RF_PON_PENALTY] = lost
+    rec[RF_RESHUFFLES] = st[ST_RESHUFFLES]
+    rec[RF_POOL] = scores[MAX_SEATS]
+    for s in range(n):
+        rec[RF_SCORE0 + s] = scores[s]
+
+
+# ---------------------------------------------------------------------------------------------
+# A match, and many matches
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out, n_rounds_out,
+               game_rec):
+    """Play one match: rounds until a player reaches the target (or the round cap).
+
+    Parameters
+    ----------
+    game_index : int
+        With ``seed`` it keys every random stream (``rng.seed_keyed(seed, game, round,
+        purpose)``); the first dealer (``match.first_dealer: random``) comes from the match's own
+        stream (round key ``GAME_KEY``).
+    seed : uint64
+    rs, ra, hr, n, pol_ids, params, debug : as in :func:`play_round`.
+    rounds_out : int64[n_rows, N_RF], written from row ``n_rounds_out`` (one row per round).
+    game_rec : int64[N_GF], written.
+
+    Returns
+    -------
+    int : the new row count of ``rounds_out``, or -1 when it is full.
+    """
+    rngs = np.zeros((N_RNG, 4), np.uint64)
+    scores = np.zeros(MAX_SEATS + 1, np.int64)
+    for s in range(n):
+        scores[s] = ra[R.RA_START_SCORE]
+    fd = ra[R.RA_FIRST_DEALER]
+    if fd == R.FIRST_DEALER_RANDOM:
+        seed_keyed(seed, game_index, GAME_KEY, 0, rngs[0])
+        first_dealer = randint(rngs[0], n)
+    else:
+        first_dealer = fd % n  # a seat number
+    dealer = first_dealer
+    target = ra[R.RA_TARGET_SCORE]
+    max_rounds = ra[R.RA_MAX_ROUNDS]
+    rnd = 0
+    end_reason = END_ROUND_LIMIT
+    while rnd < max_rounds:
+        if n_rounds_out >= rounds_out.shape[0]:
+            return -1
+        rec = rounds_out[n_rounds_out]
+        rec[:] = 0
+        rec[RF_GAME] = game_index
+        rec[RF_ROUND] = rnd
+        rec[RF_DEALER] = dealer
+        for p in range(N_RNG):
+            seed_keyed(seed, game_index, rnd, p, rngs[p])
+        rs.st[ST_RESHUFFLES] = shuffle_wall(rs.wall, n, rngs[RNG_SHUFFLE])
+        before = scores[MAX_SEATS]
+        for s in range(n):
+            before += scores[s]
+        play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
+        if debug:
+            after = scores[MAX_SEATS]
+            for s in range(n):
+                after += scores[s]
+            if after - before != round_balance(rec):
+                raise AssertionError("score bookkeeping broken (spec §8)")
+        _log(rs.st, rs.ev, EV_ROUND_END, rec[RF_WINNER], rec[RF_WINNERS], scores[MAX_SEATS],
+             _pack_scores(scores, n), rnd)
+        n_rounds_out += 1
+        rnd += 1
+        top = scores[0]
+        for s in range(1, n):
+            top = max(top, scores[s])
+        if top >= target:
+            n_top = 0
+            for s in range(n):
+                if scores[s] == top:
+                    n_top += 1
+            if n_top == 1 or ra[R.RA_TARGET_TIE] == R.TARGET_TIE_SHARED:
+                end_reason = END_TARGET
+                break
+        w = rec[RF_WINNER]
+        if ra[R.RA_NEXT_DEALER] == R.NEXT_DEALER_WINNER and w >= 0:
+            dealer = w
+        else:
+            dealer = (dealer + 1) % n
+    top = scores[0]
+    for s in range(1, n):
+        top = max(top, scores[s])
+    winners = 0
+    n_win = 0
+    for s in range(n):
+        if scores[s] == top:
+            winners |= 1 << s
+            n_win += 1
+    game_rec[GF_WINNER] = _first_bit(winners, n - 1, n) if n_win == 1 else -1
+    game_rec[GF_WINNERS] = winners
+    game_rec[GF_N_WINNERS] = n_win
+    game_rec[GF_N_SEATS] = n
+    game_rec[GF_END_REASON] = end_reason
+    game_rec[GF_ROUNDS] = rnd
+    game_rec[GF_FIRST_DEALER] = first_dealer
+    for s in range(n):
+        game_rec[GF_SCORE0 + s] = scores[s]
+    game_rec[GF_POOL_LEFT] = scores[MAX_SEATS]
+    _log(rs.st, rs.ev, EV_GAME_END, game_rec[GF_WINNER], winners, end_reason, rnd,
+         scores[MAX_SEATS])
+    return n_rounds_out
+
+
+@nb.njit(cache=True)
+def round_balance(rec):
+    """What the scores plus the pool must change by in a round (spec §8): the win values, less
+    noten penalties (plus what went to tenpai players), plus nagashi at the draw, less pon
+    penalties under ``always``, less deposits forfeited at a draw."""
+    return (rec[RF_VALUE] - rec[RF_NOTEN_PENALTY] + rec[RF_NOTEN_PAID] + rec[RF_NAGASHI_BONUS]
+            - rec[RF_PON_PENALTY] - rec[RF_DEPOSITS_LOST])
+
+
+@nb.njit(cache=True)
+def _pack_scores(scores, n):
+    p = np.int64(0)
+    for s in range(n):
+        p |= (scores[s] + SCORE_OFFSET) << (20 * s)
+    return p
+
+
+def unpack_scores(p: int, n: int) -> list:
+    return [((int(p) >> (20 * s)) & ((1 << 20) - 1)) - SCORE_OFFSET for s in range(n)]
+
+
+@nb.njit(cache=True)
+def play_matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out,
+                 games_out):
+    """Play matches ``game_indices`` one after another with one round state.
+
+    Returns the round rows written to ``rounds_out``, or -1 when it filled up (callers retry
+    with more rows). ``games_out[i]`` is match ``game_indices[i]``'s record.
+    """
+    k = 0
+    for i in range(game_indices.shape[0]):
+        k = play_match(game_indices[i], seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out,
+                       k, games_out[i])
+        if k < 0:
+            return -1
+    return k

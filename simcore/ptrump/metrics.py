@@ -1,0 +1,205 @@
+"""The ptrump metric catalogue, and the per-match numerators and denominators behind it.
+
+Every metric appears once in :data:`CATALOGUE` (:class:`simcore.metrics.Metric`: name, kind,
+per-match numerator and denominator, a one-line description, the default equivalence margin).
+:func:`game_values` turns one chunk's match and round records (``engine.GAME_FIELDS``,
+``engine.ROUND_FIELDS``) into the integer per-match quantities the catalogue names.
+
+The match is the unit of independence: round- and win-level metrics are ratios of per-match sums.
+A *win* is one winner of a round (with ``multiple_ron: all`` a round can have two).
+
+What this implementation simplifies: the seat metrics exist for seats 0..2 whatever the seat
+count (a seat a scenario lacks stays 0, as the harness expects); a shared match counts 6/m to each
+of its m winners (``seat{s}_win_share``) and as won by the first dealer when they share it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..metrics import Metric
+from .engine import (
+    END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
+    GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_DISCARDER,
+    RF_GAME, RF_HAS_YAKU0, RF_KANS0, RF_NOTEN_PENALTY, RF_NUKI0, RF_OUTCOME, RF_PONS0,
+    RF_RIICHI0, RF_ROBBED, RF_VALUE, RF_VALUE0, RF_WINNERS, RF_YAKU_BITS0, ROB_DISCARD,
+)
+from .layout import MAX_SEATS
+from .rules_array import SLOTS
+
+HEADLINE = "first_dealer_win_share"
+RATE_MARGIN = 0.01
+USE_MARGIN = 0.02
+SHARE = 6
+
+
+def _catalogue() -> tuple:
+    m = [
+        Metric("first_dealer_win_share", "game_rate", "first_dealer_share6", "games6",
+               "share of the matches won by the seat that dealt first (a shared match counts "
+               "1/m to each of its m winners)", RATE_MARGIN),
+    ]
+    for s in range(MAX_SEATS):
+        m.append(Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share6", "games6",
+                        f"share of the matches won by seat {s} (a match shared by m seats counts "
+                        f"1/m to each; 0 where the scenario has no seat {s})", RATE_MARGIN))
+    for s in range(MAX_SEATS):
+        for t in range(s + 1, MAX_SEATS):
+            m.append(Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"seat{s}_ahead_{t}",
+                            "games6", f"matches seat {s} finished ahead of seat {t} (level: "
+                            f"1/2; 0 where a seat is missing)", RATE_MARGIN))
+    m.append(Metric("shared_win_rate", "game_rate", "shared", "games",
+                    "matches won by several seats with equal top scores", RATE_MARGIN / 2))
+    for reason in END_REASON_NAMES:
+        m.append(Metric(f"end_{reason}_rate", "game_rate", f"end_{reason}", "games",
+                        f"matches that end by {reason.replace('_', ' ')}", RATE_MARGIN))
+    m += [
+        Metric("mean_rounds_per_match", "per_game", "rounds", "games",
+               "rounds played per match", 0.25),
+        Metric("mean_final_margin", "per_game", "final_margin", "games",
+               "points between the top two seats at the end of a match", 0.5),
+        Metric("mean_deposits_lost", "per_game", "pool_left", "games",
+               "riichi deposits left on the table at match end (lost)", 0.1),
+        Metric("dealer_round_win_rate", "round_rate", "dealer_wins", "rounds",
+               "rounds the dealer won (alone or among several ron winners)", RATE_MARGIN),
+        Metric("draw_rate", "round_rate", "draws", "rounds",
+               "rounds ending in an exhaustive draw", RATE_MARGIN),
+        Metric("tsumo_rate", "round_rate", "tsumo", "rounds", "rounds won by tsumo",
+               RATE_MARGIN),
+        Metric("ron_rate", "round_rate", "ron", "rounds",
+               "rounds won by ron (robbed cards included)", RATE_MARGIN),
+        Metric("multiple_ron_rate", "round_rate", "multi_ron", "rounds",
+               "rounds with more than one winner (multiple_ron: all)", RATE_MARGIN / 2),
+        Metric("rob_rate", "round_rate", "robbed", "rounds",
+               "rounds won by robbing a kakan, an ankan or a nukidora", RATE_MARGIN / 2),
+        Metric("pon_per_round", "per_round", "pons", "rounds", "Pon calls per round (all seats)",
+               USE_MARGIN),
+        Metric("kan_per_round", "per_round", "kans", "rounds", "kans per round (all kinds, all "
+               "seats)", USE_MARGIN),
+        Metric("nukidora_per_round", "per_round", "nuki", "rounds",
+               "jokers set aside per round (all seats)", USE_MARGIN),
+        Metric("riichi_rate", "round_rate", "riichi_rounds", "rounds",
+               "rounds in which someone declared riichi (not voided)", RATE_MARGIN),
+        Metric("riichi_per_round", "per_round", "riichis", "rounds",
+               "riichi declarations per round (all seats)", USE_MARGIN),
+        Metric("double_riichi_per_round", "per_round", "double_riichis", "rounds",
+               "double riichi declarations per round (all seats)", USE_MARGIN / 2),
+        Metric("noten_penalty_per_round", "per_round", "noten_points", "rounds",
+               "noten penalty points per round (all seats)", USE_MARGIN),
+        Metric("mean_winning_value", "per_win", "win_value", "wins",
+               "points per win (one round may have several winners)", 0.25),
+        Metric("zero_value_win_share", "win_rate", "zero_wins", "wins",
+               "wins worth 0 points (legal with a yaku: 「役有り０点アガり」)", RATE_MARGIN),
+        Metric("yakuless_win_share", "win_rate", "yakuless_wins", "wins",
+               "wins without a yaku (only where scoring.yaku_required is false)", RATE_MARGIN),
+    ]
+    for name in SLOTS:
+        m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
+                        f"wins whose breakdown has {name}", RATE_MARGIN))
+    return tuple(m)
+
+
+CATALOGUE = _catalogue()
+
+
+def _seat_cols(r, first, n=MAX_SEATS):
+    return r[:, first:first + n]
+
+
+def _round_quantities(r: np.ndarray) -> dict:
+    """Per-round integer quantities (summed per match by :func:`game_values`)."""
+    winners = r[:, RF_WINNERS]
+    n_win = np.zeros(len(r), np.int64)
+    for s in range(MAX_SEATS):
+        n_win += (winners >> s) & 1
+    riichi = _seat_cols(r, RF_RIICHI0)
+    q = {
+        "rounds": np.ones(len(r), np.int64),
+        "dealer_wins": ((winners >> r[:, RF_DEALER]) & 1) * (r[:, RF_OUTCOME] != OUT_DRAW),
+        "draws": r[:, RF_OUTCOME] == OUT_DRAW,
+        "tsumo": r[:, RF_OUTCOME] == OUT_TSUMO,
+        "ron": r[:, RF_OUTCOME] == OUT_RON,
+        "multi_ron": n_win > 1,
+        "robbed": (r[:, RF_OUTCOME] == OUT_RON) & (r[:, RF_ROBBED] != ROB_DISCARD)
+                  & (r[:, RF_DISCARDER] >= 0),
+        "pons": _seat_cols(r, RF_PONS0).sum(axis=1),
+        "kans": _seat_cols(r, RF_KANS0).sum(axis=1),
+        "nuki": _seat_cols(r, RF_NUKI0).sum(axis=1),
+        "riichi_rounds": (riichi > 0).any(axis=1),
+        "riichis": (riichi > 0).sum(axis=1),
+        "double_riichis": (riichi == 2).sum(axis=1),
+        "noten_points": r[:, RF_NOTEN_PENALTY],
+        "wins": n_win,
+        "win_value": r[:, RF_VALUE],
+    }
+    won = np.stack([(winners >> s) & 1 for s in range(MAX_SEATS)], axis=1).astype(bool)
+    values = _seat_cols(r, RF_VALUE0)
+    q["zero_wins"] = (won & (values == 0)).sum(axis=1)
+    q["yakuless_wins"] = (won & (_seat_cols(r, RF_HAS_YAKU0) == 0)).sum(axis=1)
+    bits = _seat_cols(r, RF_YAKU_BITS0)
+    for i, name in enumerate(SLOTS):
+        q[f"slot_{name}"] = (won & (((bits >> i) & 1) != 0)).sum(axis=1)
+    return q
+
+
+def _game_quantities(g: np.ndarray) -> dict:
+    n = len(g)
+    winners = g[:, GF_WINNERS]
+    n_win = np.maximum(g[:, GF_N_WINNERS], 1)
+    share = SHARE // n_win   # 6, 3, 2: exact for 1, 2 or 3 winners
+    q = {
+        "games": np.ones(n, np.int64),
+        "games6": np.full(n, SHARE, np.int64),
+        "rounds": g[:, GF_ROUNDS],
+        "shared": g[:, GF_N_WINNERS] > 1,
+        "pool_left": g[:, GF_POOL_LEFT],
+        "first_dealer_share6": ((winners >> g[:, GF_FIRST_DEALER]) & 1) * share,
+    }
+    scores = g[:, GF_SCORE0:GF_SCORE0 + MAX_SEATS]
+    seats = g[:, GF_N_SEATS]
+    for s in range(MAX_SEATS):
+        q[f"seat{s}_share6"] = ((winners >> s) & 1) * share * (seats > s)
+        for t in range(s + 1, MAX_SEATS):
+            both = (seats > t)
+            a, b = scores[:, s], scores[:, t]
+            q[f"seat{s}_ahead_{t}"] = np.where(a > b, 6, np.where(a == b, 3, 0)) * both
+    srt = np.sort(np.where(np.arange(MAX_SEATS)[None, :] < seats[:, None], scores,
+                           np.iinfo(np.int64).min // 4), axis=1)
+    q["final_margin"] = srt[:, -1] - srt[:, -2]
+    for code, reason in enumerate(END_REASON_NAMES):
+        q[f"end_{reason}"] = g[:, GF_END_REASON] == code
+    return q
+
+
+def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
+                catalogue=CATALOGUE) -> tuple[np.ndarray, np.ndarray]:
+    """Per-match numerators and denominators of every metric of ``catalogue``.
+
+    Parameters
+    ----------
+    game_indices : int64[n], the chunk's match indices, ascending.
+    games : int64[n, N_GF]; rounds : int64[n_rounds, N_RF] (``RF_GAME`` = the match index).
+
+    Returns
+    -------
+    num, den : int64[n, k]
+    """
+    n = len(game_indices)
+    pos = np.searchsorted(game_indices, rounds[:, RF_GAME])
+    per = _round_quantities(rounds)
+    names = list(per)
+    mat = np.empty((len(rounds), len(names)), np.int64)
+    for j, name in enumerate(names):
+        mat[:, j] = per[name]
+    cum = np.zeros((len(rounds) + 1, len(names)), np.int64)
+    np.cumsum(mat, axis=0, out=cum[1:])
+    bounds = np.searchsorted(pos, np.arange(n + 1))
+    sums = cum[bounds[1:]] - cum[bounds[:-1]]
+    q = {name: sums[:, j] for j, name in enumerate(names)}
+    q.update(_game_quantities(games))
+    num = np.empty((n, len(catalogue)), np.int64)
+    den = np.empty((n, len(catalogue)), np.int64)
+    for j, m in enumerate(catalogue):
+        num[:, j] = q[m.numerator]
+        den[:, j] = q[m.denominator]
+    return num, den
