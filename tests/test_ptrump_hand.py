@@ -303,3 +303,16 @@ def test_benchmark_runs():
     r = bench_ptrump_hand.measure(hands=2000, repeats=1)
     assert set(r["jobs"]) >= {"wait detections (7 cards)", "distance to tenpai (7 cards)"}
     assert all(j["per_s"] > 0 for j in r["jobs"].values()) and 0 < r["tenpai_share"] < 0.5
+
+
+def test_analyse_report():
+    r = H.analyse(parse_hand("1111999"), HR)
+    assert (r["shanten"], r["waits"], r["live_waits"], r["useful"]) == (0, "19", "9", "9")
+    r = H.analyse(parse_hand("223344 5 +5"), HR)
+    assert r["complete"] and r["shanten"] == -1
+    assert r["readings"] == ["22 345 345", "55 234 234", "sutoitsu"]
+    assert H.analyse(parse_hand("A9TJQK X +X"), HR)["readings"] == ["kokushi XX"]
+    r = H.analyse(parse_hand("pon:555 5 234 +7"), HR)     # the pon's copies count as held
+    assert not r["complete"] and r["readings"] == []
+    r = H.analyse(parse_hand("pon:555 5 234"), HR)
+    assert (r["waits"], r["live_waits"]) == ("25", "2")

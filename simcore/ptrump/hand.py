@@ -72,7 +72,7 @@ import numba as nb
 import numpy as np
 
 from ..bits import popcount
-from .cards import JOKER, N_RANKS, RANK_COPIES
+from .cards import JOKER, N_RANKS, RANK_CHARS, RANK_COPIES, format_rank_mask
 
 # ---------------------------------------------------------------------------------------------
 # The hand rules array
@@ -732,3 +732,41 @@ def readings(cnt, k, hr) -> list[tuple[int, ...]]:
 def mask_ranks(mask: int) -> list[int]:
     """The rank indices of a rank bit mask, in order."""
     return [r for r in range(N_RANKS) if int(mask) >> r & 1]
+
+
+def reading_text(row) -> str:
+    """A reading row in notation: ``55 234 234``, ``sutoitsu``, ``kokushi XX``."""
+    kind = int(row[RD_KIND])
+    if kind == RK_KOKUSHI:
+        return "kokushi " + RANK_CHARS[int(row[RD_HEAD])] * 2
+    if kind != RK_REGULAR:
+        return READING_KINDS[kind]
+    parts = [RANK_CHARS[int(row[RD_HEAD])] * 2]
+    for i in range(2):
+        is_run, rank = int(row[RD_SET0_RUN + 2 * i]), int(row[RD_SET0_RANK + 2 * i])
+        if rank >= 0:
+            parts.append(RANK_CHARS[rank:rank + 3] if is_run else RANK_CHARS[rank] * 3)
+    return " ".join(parts)
+
+
+def analyse(hand, hr) -> dict:
+    """JSON-able shape facts of a :class:`simcore.ptrump.cards.ParsedHand` (for ``waits`` and
+    reports). A 7 - 3k-card hand without a win card: ``shanten``, ``waits`` (shape), ``live_waits``
+    (less the ranks whose every copy the hand and its revealed sets hold), ``useful`` (draws that
+    lower shanten). With the win card (or an 8 - 3k-card hand): ``complete``, ``shanten``,
+    ``readings``. Ranks are written as in the notation (``58X``)."""
+    k = hand.k
+    cnt = hand.full_counts
+    held = cnt.copy()
+    for g in hand.revealed:
+        held[g.rank] += len(g.cards)
+    out = {"hand": str(hand), "revealed_sets": k, "concealed_cards": int(cnt.sum())}
+    if int(cnt.sum()) == 7 - 3 * k:
+        wm = int(win_mask(cnt, k, hr))
+        out.update(shanten=int(shanten(cnt, k, hr)), waits=format_rank_mask(wm),
+                   live_waits=format_rank_mask(wm & ~int(held_out_mask(held))),
+                   useful=format_rank_mask(int(useful_mask(cnt, k, hr))))
+    else:
+        out.update(complete=bool(is_complete(cnt, k, hr)), shanten=int(shanten(cnt, k, hr)),
+                   readings=[reading_text(r) for r in readings(cnt, k, hr)])
+    return out
