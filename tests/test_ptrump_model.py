@@ -315,6 +315,18 @@ def test_generator_hands_are_complete_for_the_model():
         model.score(text)  # raises when the hand is not complete
 
 
+def test_generator_reaches_every_item():
+    """The random hands of the default cross-check score every item of §8 at least once."""
+    seen = set()
+    for text in random_hands(N_DEFAULT, 20261130):
+        seen.update(model.score(text)["items"])
+    every = {"tsumo", "tanyao", "pinfu", "iipeikou", "sutoitsu", "ryankoutsu", "ryankantsu", "chanta",
+             "yakuhai", "rinshan", "riichi", "double_riichi", "ippatsu", "chinitsu", "renhou", "jqk",
+             "nagashi", "haitei", "houtei", "tenhou", "chiihou", "dora", "ura", "ura_joker", "nukidora",
+             "pon", "paaren", "chinroutou", "kokushi", "kokushi_double"}
+    assert every <= seen, every - seen
+
+
 # ---------------------------------------------------------------------- production side (adapters)
 
 def _import(name):
