@@ -953,9 +953,9 @@ def _ron_status(rs, t, c, kind, ra, hr):
         if not kok or not ra[R.RA_ITEM_ENABLED + R.SL_KOKUSHI]:
             return False, False
         if kind == ROB_ANKAN and not ra[R.RA_KOKUSHI_ROBS_ANKAN]:
-            return True, False
+            return False, False  # not robbable: passing it is no furiten
     if kind == ROB_KAKAN and not ra[R.RA_CHANKAN_ADDED_KAN]:
-        return True, False
+        return False, False
     f = ra[R.RA_FURITEN]
     if f != R.FURITEN_NONE:
         if w & rs.disc_ranks[t]:
