@@ -398,7 +398,8 @@ def parse_hand(text: str, allow_drawn: bool = False) -> ParsedHand:
     k = len(revealed)
     want = 7 - 3 * k
     if want < 1:
-        raise CardError(f"{k} revealed sets: at most 2 (the concealed hand would have {want} cards)")
+        raise CardError(f"{k} revealed sets: at most 2 (the concealed hand would have {want} "
+                        "cards)")
     n = len(concealed)
     ok = n == want or (win is None and allow_drawn and n == want + 1)
     if not ok:
@@ -409,7 +410,8 @@ def parse_hand(text: str, allow_drawn: bool = False) -> ParsedHand:
     ids, suitless = a.assign()
     return ParsedHand(
         concealed=tuple(sorted(ids[i] for i in concealed)),
-        revealed=tuple(RevealedSet(kind, tuple(sorted(ids[i] for i in idx))) for kind, idx in revealed),
+        revealed=tuple(RevealedSet(kind, tuple(sorted(ids[i] for i in idx)))
+                       for kind, idx in revealed),
         nuki=tuple(sorted(ids[i] for i in nuki)),
         win=None if win is None else ids[win],
         flags=frozenset(flags),

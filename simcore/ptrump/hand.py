@@ -236,8 +236,8 @@ def _fill_part_table(caps, sets):
         word |= (size[sl] - fit[sl]) << (D_BITS * sl)
     n_sets = totals // 3
     word |= np.where((totals % 3 == 0) & (fit[2 * n_sets, np.arange(n)] == totals), F_SETS, 0)
-    word |= np.where((totals % 3 == 2) & (fit[np.minimum(2 * n_sets + 1, 5), np.arange(n)] == totals),
-                     F_HEAD, 0)
+    head_fit = fit[np.minimum(2 * n_sets + 1, 5), np.arange(n)]
+    word |= np.where((totals % 3 == 2) & (head_fit == totals), F_HEAD, 0)
     for r in range(L):
         has = shapes[:, r] > 0
         v = shapes[has].copy()
@@ -323,7 +323,8 @@ def _part_words(cnt, hr):
     high = cnt[5] + 5 * (cnt[6] + 5 * (cnt[7] + 5 * cnt[8]))
     hon = cnt[9] + 5 * (cnt[10] + 5 * (cnt[11] + 5 * (cnt[12] + 5 * cnt[13])))
     n_low = cnt[0] + cnt[1] + cnt[2] + cnt[3] + cnt[4]
-    total = n_low + cnt[5] + cnt[6] + cnt[7] + cnt[8] + cnt[9] + cnt[10] + cnt[11] + cnt[12] + cnt[13]
+    total = (n_low + cnt[5] + cnt[6] + cnt[7] + cnt[8] + cnt[9] + cnt[10] + cnt[11] + cnt[12]
+             + cnt[13])
     over = 0                      # (c + 3) & 8: set for c = 5..12, so 0 iff every c <= 4
     for r in range(N_RANKS):
         over |= (cnt[r] + 3) & 8

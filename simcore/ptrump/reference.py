@@ -95,7 +95,8 @@ def complete_shapes(k: int, rules: ShapeRules = ShapeRules()) -> dict:
                 out.setdefault(_vec([(r, 2) for r in pairs]), set()).add((SUTOITSU, *none))
         if rules.paaren:
             for lo in (0, 1):
-                out.setdefault(_vec([(r, 1) for r in range(lo, lo + 8)]), set()).add((PAAREN, *none))
+                v = _vec([(r, 1) for r in range(lo, lo + 8)])
+                out.setdefault(v, set()).add((PAAREN, *none))
         if rules.kokushi:
             for extra in YAOCHU_KOKUSHI:
                 v = _vec([(r, 1) for r in YAOCHU_KOKUSHI] + [(extra, 1)])
