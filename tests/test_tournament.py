@@ -63,3 +63,29 @@ def test_tournament_keeps_a_result_directory(tmp_path):
     prov = _json.loads((out / "provenance.json").read_text())
     assert prov["kind"] == "tournament" and prov["games"] == 6
     assert _json.loads((out / "summary.json").read_text())["kind"] == "tournament"
+
+
+def test_tournament_and_plan_take_the_backend_options():
+    """issue 11: --backend/--address on tournament and plan (a bad combination is one line)."""
+    for cmd in (["tournament", "new_edition", "--policies", "random,baseline"],
+                ["plan", "new_edition", "--detect", "0.1"]):
+        r = CliRunner().invoke(main, cmd + ["--address", "auto"])
+        assert r.exit_code == 2 and "--address needs --backend ray" in r.output, r.output
+
+
+def test_three_seat_tournament_on_ptrump():
+    """The real 3-seat family (skipped until simcore.ptrump.family exists): two entrants in the
+    6 seatings where both play, every comparison counted once per side."""
+    import pytest
+    from simcore import families
+    try:
+        fam = families.get("ptrump")
+    except Exception as exc:  # noqa: BLE001  not landed yet
+        pytest.skip(f"ptrump family not available: {exc}")
+    from simcore.tournament import run_tournament
+    sc = fam.load("ptrump_3p")
+    assert fam.n_seats(sc) == 3
+    a, b = fam.policy_names()[:2]
+    t = run_tournament(sc, [a, b], 10, seed=1, family=fam)
+    assert len(t.seatings) == 6 and t.played[0, 1] == 6 * 10 * 2
+    assert np.isclose(t.wins[0, 1] + t.wins[1, 0], t.played[0, 1])
