@@ -74,7 +74,7 @@ def _known(name) -> str:
 # ---------------------------------------------------------------------------------------------
 
 def bundled_dir() -> Path:
-    """The bundled scenarios (the repository's scenarios/ folder, installed as simcore.scenarios)."""
+    """The bundled scenarios: the repository's scenarios/ folder, installed as simcore.scenarios."""
     return Path(str(importlib.resources.files("simcore.scenarios")))
 
 

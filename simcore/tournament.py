@@ -51,7 +51,7 @@ class Tournament:
     entrants: list[str]          # entry strings as given (``value:call=0.8``)
     games_per_side: int          # games per seating (the study's games per variant)
     seed: int
-    wins: np.ndarray             # float[n, n]: comparisons row finished ahead of column (level: 1/2)
+    wins: np.ndarray             # float[n, n]: comparisons row finished ahead of column (level 1/2)
     played: np.ndarray           # int[n, n]: comparisons between row and column
     ratings: list[dict] = field(default_factory=list)
     n_seats: int = 2

@@ -124,7 +124,8 @@ def chunk_stats(task):
             for s in range(SEATS):
                 q[f"share{s}"] = 6 // best.sum() if best[s] else 0
                 for t in range(s + 1, SEATS):
-                    q[f"ahead{s}{t}"] = 6 if score[s] > score[t] else 3 if score[s] == score[t] else 0
+                    q[f"ahead{s}{t}"] = (6 if score[s] > score[t] else
+                                         3 if score[s] == score[t] else 0)
             for j, m in enumerate(CATALOGUE):
                 z[i, j, 2 * v], z[i, j, 2 * v + 1] = q[m.numerator], q[m.denominator]
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z))
@@ -243,7 +244,7 @@ def test_tournament_command_on_a_three_seat_family(fake, tmp_path):
 
 def test_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, monkeypatch):
     import sys
-    args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "700",
+    args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "400",
             "--workers", "1", "--json"]
     whole = CliRunner().invoke(main, args + ["--no-save"])
     assert whole.exit_code == 0, whole.output
