@@ -248,6 +248,9 @@ def _show_result(path):
                     if m.is_rate else f"{e['value']:.3f} [{e['ci'][0]:.3f}, {e['ci'][1]:.3f}]")
                 lines.append(f"  {v['label']:<40} {val:<30} {e.get('verdict', '(base)')}")
         body = "\n".join(lines)
+    elif prov["kind"] == "tournament" and "ratings" in res.summary:
+        from .tournament import tournament_table
+        body = tournament_table(res.summary)
     else:
         body = json.dumps(res.summary, indent=1)[:20000]
     if res.summary.get("note"):

@@ -325,24 +325,27 @@ def from_sums(view, scenario_name, entrants, order, games, seed, sums) -> Tourna
     return t
 
 
-def tournament_table(t: Tournament) -> str:
-    """The ratings, then the win-rate matrix (row's win rate against column, 95% interval)."""
-    lines = [f"{t.scenario}: {format_text(t.n_seats, len(t.entrants))}; "
-             f"{t.games_per_side} games per seating ({len(t.seatings)} seatings), "
-             f"{int(t.played[0, 1])} comparisons per pair, seed {t.seed}",
+def tournament_table(t) -> str:
+    """The ratings, then the win-rate matrix (row's win rate against column, 95% interval), of
+    a :class:`Tournament` or its JSON (:meth:`Tournament.to_json`, a saved summary.json)."""
+    d = t.to_json() if isinstance(t, Tournament) else t
+    names = d["entrants"]
+    per_seating = d.get("games_per_seating", d.get("games_per_pair", 0) // 2)
+    lines = [f"{d['scenario']}: {format_text(d.get('n_seats', 2), len(names))}; "
+             f"{per_seating} games per seating ({len(d.get('seatings', [])) or '-'} seatings), "
+             f"{d['games_per_pair']} comparisons per pair, seed {d['seed']}",
              "", f"{'rating (Elo scale, 95% CI)':<34}"]
-    for r in t.ratings:
-        lines.append(f"  {r['entrant']:<24} {r['rating']:7.1f}  [{r['ci'][0]:7.1f}, {r['ci'][1]:7.1f}]")
-    width = max(12, max(len(e) for e in t.entrants) + 2)
+    for r in d["ratings"]:
+        lines.append(f"  {r['entrant']:<24} {r['rating']:7.1f}  "
+                     f"[{r['ci'][0]:7.1f}, {r['ci'][1]:7.1f}]")
+    width = max(12, max(len(e) for e in names) + 2)
     lines += ["", "win rate of row against column (finishing ahead; level = 1/2):", " " * width
-              + "".join(f"{e[:18]:>20}" for e in t.entrants)]
-    for i, a in enumerate(t.entrants):
+              + "".join(f"{e[:18]:>20}" for e in names)]
+    for a in names:
         cells = []
-        for j in range(len(t.entrants)):
-            if i == j:
-                cells.append(f"{'-':>20}")
-            else:
-                w = wilson_half(t.wins[i, j], int(t.played[i, j]))
-                cells.append(f"{w['value']:.3f} [{w['ci'][0]:.2f},{w['ci'][1]:.2f}]".rjust(20))
+        for b in names:
+            w = d["win_rate"][a][b]
+            cells.append(f"{'-':>20}" if w is None or w["value"] is None else
+                         f"{w['value']:.3f} [{w['ci'][0]:.2f},{w['ci'][1]:.2f}]".rjust(20))
         lines.append(f"{a:<{width}}" + "".join(cells))
     return "\n".join(lines)

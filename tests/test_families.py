@@ -266,3 +266,18 @@ def test_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, monke
     resumed = json.loads(r.stdout)
     assert resumed.pop("result_dir") == str(out)
     assert resumed == json.loads(whole.stdout)
+
+
+def test_saved_results_of_two_families_are_not_compared(tmp_path):
+    from simcore.results import FORMAT
+    dirs = []
+    for fam in ("momojan", "fake3"):
+        d = tmp_path / fam
+        d.mkdir()
+        (d / "provenance.json").write_text(json.dumps(
+            {"format": FORMAT, "format_version": 1, "kind": "run", "status": "complete",
+             "family": fam}))
+        dirs.append(str(d))
+    r = CliRunner().invoke(main, ["compare", *dirs])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert "is a momojan result" in r.output and "a fake3 one" in r.output
