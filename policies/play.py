@@ -42,7 +42,9 @@ from simcore.momojan.rules_array import (
     RA_DORA_PER_CARD, RA_RANKS, RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y_DOG, Y_KERAI,
 )
 from simcore.bits import popcount
-from simcore.momojan.shanten import candidate_kinds, shanten, unit, unseen_copies, useful_cards_from
+from simcore.momojan.shanten import (
+    candidate_kinds, discard_distances, shanten, unit, unseen_copies, useful_cards_from,
+)
 from simcore.rng import next_u64
 
 from .defence import danger, threatened
@@ -51,7 +53,8 @@ DRAW3_SAMPLES = 6
 EXACT_USEFUL_MAX_DISTANCE = 1  # ties further from tenpai use the connectivity proxy
 VALUE_PER_STEP = 4.0   # points of estimated value worth one step of distance at value_weight 1
 BIG = 1e9
-U1 = np.uint64(1)
+UNKNOWN = -99  # a distance to tenpai not computed yet
+U0, U1 = np.uint64(0), np.uint64(1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -114,15 +117,24 @@ def _sets_at_win(hand_after_discard, n_rev):
 
 
 @nb.njit(cache=True)
-def _best_call(obs, mask, core, ra, call, value_weight, rng):
-    """The Pon/Chi to take, or -1 (module doc)."""
+def _best_call(obs, mask, core, ra, call, value_weight, rng, s0):
+    """The Pon/Chi to take, or -1 (module doc). ``s0``: the hand's distance to tenpai, or
+    ``UNKNOWN`` (then computed here, only when some call is legal)."""
+    first = -1
+    for r in range(MAX_SET_ROWS):
+        if mask[CALL + r]:
+            first = r
+            break
+    if first < 0:
+        return -1
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     d = obs[OBS_LAST_DISCARD]
-    s0 = shanten(hand, n_rev, core)
+    if s0 == UNKNOWN:
+        s0 = shanten(hand, n_rev, core)
     best_a = -1
     best_s = s0 + 1
-    for r in range(MAX_SET_ROWS):
+    for r in range(first, MAX_SET_ROWS):
         if not mask[CALL + r]:
             continue
         row = core[CORE_SET_ROWS + r]
@@ -140,8 +152,9 @@ def _best_call(obs, mask, core, ra, call, value_weight, rng):
 
 @nb.njit(cache=True)
 def _best_kai(obs, mask, core):
-    """The Kai leaving the hand closest to a win, -1 if none is legal or all make it worse (and
-    the bot may decline: when Kai is compulsory, discards are not legal and the best row is taken)."""
+    """(the Kai leaving the hand closest to a win, or -1 if none is legal or all make it worse,
+    and the hand's own distance if it was needed here, else ``UNKNOWN``). The bot may decline a
+    Kai; when Kai is compulsory, discards are not legal and the best row is taken."""
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     best_a = -1
@@ -153,15 +166,18 @@ def _best_kai(obs, mask, core):
                 best_s = s
                 best_a = KAI + r
     if best_a < 0:
-        return -1
+        return -1, UNKNOWN
     can_discard = False
     for k in range(N_KIND):
         if mask[DISCARD + k]:
             can_discard = True
             break
-    if can_discard and best_s > shanten(hand, n_rev, core):
-        return -1
-    return best_a
+    if not can_discard:
+        return best_a, UNKNOWN
+    s_hand = shanten(hand, n_rev, core)
+    if best_s > s_hand:
+        return -1, s_hand
+    return best_a, s_hand
 
 
 @nb.njit(cache=True)
@@ -224,12 +240,16 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
     score = np.full(N_KIND, BIG, np.float64)
     best = BIG
     best_dist = 1 << 20
+    kinds = U0
+    for k in range(N_KIND):
+        if mask[DISCARD + k]:
+            kinds |= U1 << np.uint64(k)
+    discard_distances(hand, n_rev, core, kinds, dist)
     for k in range(N_KIND):
         if not mask[DISCARD + k]:
             continue
         after = hand - unit(k)
-        s = shanten(after, n_rev, core)
-        dist[k] = s
+        s = dist[k]
         best_dist = min(best_dist, s)
         sc = np.float64(s)
         if value_weight > 0:
@@ -293,11 +313,16 @@ def play(obs, mask, rng, core, ra, call, draw_three, riichi, fold, value_weight,
     threat = threatened(obs)
     phase = obs[OBS_PHASE]
     if phase == PH_START:
-        if mask[DRAW] and (call <= 0 or (threat and shanten(hand, n_rev, core) >= fold)):
+        s_hand = UNKNOWN
+        if mask[DRAW] and call <= 0:
             return DRAW
-        a = _best_call(obs, mask, core, ra, call, value_weight, rng)
+        if mask[DRAW] and threat:
+            s_hand = shanten(hand, n_rev, core)
+            if s_hand >= fold:
+                return DRAW
+        a = _best_call(obs, mask, core, ra, call, value_weight, rng, s_hand)
         return a if a >= 0 else DRAW
-    a = _best_kai(obs, mask, core)
+    a, s_hand = _best_kai(obs, mask, core)
     if a >= 0:
         return a
     if obs[OBS_OWN_RIICHI]:  # frozen: the drawn card is the only legal discard
@@ -305,7 +330,11 @@ def play(obs, mask, rng, core, ra, call, draw_three, riichi, fold, value_weight,
             if mask[DISCARD + k]:
                 return DISCARD + k
     # A 3k+2 hand's distance is the one after its best discard, so it compares with ``fold``.
-    folding = threat and shanten(hand, n_rev, core) >= fold
+    folding = False
+    if threat:
+        if s_hand == UNKNOWN:
+            s_hand = shanten(hand, n_rev, core)
+        folding = s_hand >= fold
     k, s_now = _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature)
     if phase == PH_AFTER_REVEAL and mask[DRAW_THREE] and not folding:
         if _mean_after_draw_three(obs, core, rng) < s_now + draw_three:

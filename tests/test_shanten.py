@@ -6,7 +6,8 @@
   depth-first kernel ``hand.shanten_counts`` (itself checked against the reference in
   ``test_hand_small``/``test_hand_random``) on all of them, and against ``reference.shanten`` on one
   in a hundred (one in 400 for 8 and 9 cards: the Python reference takes 1-5 ms a hand).
-- ``useful_cards`` against trying every kind.
+- ``useful_cards`` against trying every kind; ``discard_distances`` against ``shanten`` of the hand
+  minus each card.
 """
 
 import itertools
@@ -19,7 +20,9 @@ import pytest
 from simcore.momojan import reference as ref
 from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS, format_cards, kinds_from_mask, mask_from_kinds, parse_hand
 from simcore.momojan.hand import counts_of, shanten_counts
-from simcore.momojan.shanten import MAX_CARDS, shanten, shanten_batch, unit, unseen_copies, useful_cards
+from simcore.momojan.shanten import (
+    MAX_CARDS, discard_distances, shanten, shanten_batch, unit, unseen_copies, useful_cards,
+)
 from simcore.momojan.shapes import build_heads, build_sets
 
 N_HANDS = int(os.environ.get("MOMOJAN_DIFF_HANDS", "100000"))
@@ -223,3 +226,22 @@ def test_useful_cards_match_trying_every_kind(analyzer):
                     want_total += n
             total, kset = useful_cards(m, r, seen, core)
             assert (int(total), int(kset)) == (want_total, want_set), format_cards(kinds_from_mask(int(m)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Distances after each discard (the bots' discard loop)
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", range(2, MAX_CARDS + 1))
+def test_discard_distances_match_shanten_of_each_discard(analyzer, size):
+    core = analyzer.tables.core
+    rng = np.random.default_rng(size)
+    masks, n_rev = _random_batch(analyzer.rules, size, 2000, seed=300 + size)
+    out = np.zeros(N_KINDS, np.int64)
+    for m, r in zip(masks, n_rev):
+        held = sorted(set(kinds_from_mask(int(m))))
+        tried = [k for k in held if rng.random() < 0.8] or held[:1]  # a subset too: only those
+        out[:] = 99
+        discard_distances(m, r, core, np.uint64(sum(1 << k for k in tried)), out)
+        want = [int(shanten(m - unit(k), r, core)) if k in tried else 99 for k in range(N_KINDS)]
+        assert out.tolist() == want, (format_cards(kinds_from_mask(int(m))), int(r), tried)

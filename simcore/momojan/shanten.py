@@ -578,6 +578,89 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
 
 
 @nb.njit(cache=True)
+def discard_distances(hand, n_revealed, core, kinds, out):
+    """:func:`shanten` of ``hand`` minus one card, for every kind in kind set ``kinds``.
+
+    Parameters
+    ----------
+    hand : uint64 hand mask (at most MAX_CARDS cards); every kind in ``kinds`` is held.
+    n_revealed : int.
+    core : uint64[CORE_LEN].
+    kinds : uint64 kind set (bit k: kind k, as ``cards.kind_bit``) of the cards to try.
+    out : int64[N_KINDS]; ``out[k]`` is written for every k in ``kinds``, nothing else.
+
+    Same results as ``shanten(hand - unit(k), n_revealed, core)`` for each k (the bots' discard
+    loop), with the shared work done once (new edition): G, the picture word and the number
+    part's id or frontier. Taking a picture changes only the picture word; taking a number card
+    re-ranks the number part in O(1) from prefix and suffix sums of its colex rank (when the rest
+    is within the table). Larger number parts and the old edition call :func:`shanten`.
+    """
+    hand = np.uint64(hand)
+    if core[CORE_RULES + HR_N_SUBS] != 0:  # old edition: the readings, one call per kind
+        rest = kinds
+        while rest:
+            low = rest & (~rest + U1)
+            rest ^= low
+            k = popcount(low - U1)
+            out[k] = shanten(hand - unit(k), n_revealed, core)
+        return
+    G = max((hand_size(hand) - 1) // 3, 3 - n_revealed)
+    n_part = hand & NUM
+    m = popcount(n_part)
+    pw = picture_word(core, hand)
+    pid = np.int64(pw >> np.uint64(32))
+    pics = kinds & ~NUM
+    if pics:
+        small = m <= SH_SMALL
+        nid = small_number_id(core, n_part) if small else 0
+        fnum = U0 if small else _upto9(core, n_part)
+        while pics:
+            low = pics & (~pics + U1)
+            pics ^= low
+            k = popcount(low - U1)
+            pw2 = picture_word(core, hand - unit(k))
+            if small:
+                out[k] = 2 * G - _best_byte(core, np.int64(pw2 >> np.uint64(32)), nid, G)
+            else:
+                out[k] = 2 * G - best_value(fnum, pw2 & LOW32, G)
+    nums = kinds & NUM
+    if not nums:
+        return
+    if m - 1 > SH_SMALL:
+        while nums:
+            low = nums & (~nums + U1)
+            nums ^= low
+            out[popcount(low - U1)] = 2 * G - best_value(_upto9(core, n_part ^ low), pw & LOW32, G)
+        return
+    # n_part = c_1 < ... < c_m; without c_r its colex rank is off[m - 1] + A + S with
+    # A = sum_{j < r} C(c_j, j) and S = sum_{j > r} C(c_j, j - 1).
+    rb = CORE_SH_RANK + 8
+    off = np.int64(core[CORE_SH_RANK + m - 1])
+    S = 0
+    s = n_part
+    j = 1
+    while s:
+        low = s & (~s + U1)
+        s ^= low
+        S += np.int64(core[rb + 8 * popcount(low - U1) + j - 1])
+        j += 1
+    A = 0
+    s = n_part
+    j = 1
+    while s:
+        low = s & (~s + U1)
+        s ^= low
+        c = popcount(low - U1)
+        S -= np.int64(core[rb + 8 * c + j - 1])
+        if low & nums:
+            i = off + A + S
+            nid2 = np.int64((core[CORE_SH_NUM + (i >> 3)] >> np.uint64(8 * (i & 7))) & np.uint64(255))
+            out[c] = 2 * G - _best_byte(core, pid, nid2, G)
+        A += np.int64(core[rb + 8 * c + j])
+        j += 1
+
+
+@nb.njit(cache=True)
 def shanten_batch(hands, n_revealed, core, out):
     for i in range(hands.shape[0]):
         out[i] = shanten(hands[i], n_revealed[i], core)
