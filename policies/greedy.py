@@ -27,7 +27,9 @@ _CALL, _DRAW3, _RIICHI, _FOLD, _TEMP = (param_index(GREEDY_PARAMS, n) for n in (
     "call", "draw_three", "riichi", "fold", "temperature"))
 
 
-@nb.njit(cache=True)
+# inline: a one-line wrapper; as its own function it would compile (and optimise) the whole
+# of play() once more (benchmarks/bench_coldstart.py).
+@nb.njit(cache=True, inline="always")
 def greedy_policy(obs, mask, params, rng, core, ra):
     return play(obs, mask, rng, core, ra, params[_CALL], params[_DRAW3], params[_RIICHI],
                 params[_FOLD], 0.0, params[_TEMP])

@@ -1,13 +1,14 @@
 """``random``: uniform over the legal actions."""
 
 import numba as nb
+import numpy as np
 
 from simcore.rng import randint
 
 
 @nb.njit(cache=True)
 def random_policy(obs, mask, params, rng, core, ra):
-    n = 0
+    n = np.int64(0)  # not a literal 0: randint compiles for one signature
     for a in range(mask.shape[0]):
         n += mask[a]
     pick = randint(rng, n)

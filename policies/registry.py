@@ -70,7 +70,9 @@ def param_row(policy: str, values: Mapping) -> list[float]:
     return param_vector(POLICY_SPECS[policy].params, values)
 
 
-@nb.njit(cache=True)
+# inline: a plain branch the engine writes into its round loop; as a function of its own it would
+# compile and optimise every policy's code once more (benchmarks/bench_coldstart.py).
+@nb.njit(cache=True, inline="always")
 def decide(policy_id, obs, mask, params, rng, T, ra):
     if policy_id == 0:
         return random_policy(obs, mask, params, rng, T, ra)

@@ -32,7 +32,9 @@ _CALL, _DRAW3, _RIICHI, _FOLD, _VALUE, _TEMP = (param_index(VALUE_PARAMS, n) for
     "call", "draw_three", "riichi", "fold", "value_weight", "temperature"))
 
 
-@nb.njit(cache=True)
+# inline: a one-line wrapper; as its own function it would compile (and optimise) the whole
+# of play() once more (benchmarks/bench_coldstart.py).
+@nb.njit(cache=True, inline="always")
 def value_policy(obs, mask, params, rng, core, ra):
     return play(obs, mask, rng, core, ra, params[_CALL], params[_DRAW3], params[_RIICHI],
                 params[_FOLD], params[_VALUE], params[_TEMP])

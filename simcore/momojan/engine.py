@@ -58,6 +58,10 @@ from policies.registry import decide
 from policies.scripted import SCRIPTED, scripted_policy
 
 U1 = np.uint64(1)
+# Calls from one kernel to another pass constants as np.int64(3), np.bool_(True): a bare 3 or True
+# is typed as a literal, and numba compiles the callee once per literal value (and once more for
+# the plain type), each time with all of its own callees (benchmarks/bench_coldstart.py lists
+# functions compiled for more than one signature).
 MAX_WALL = 64
 MAX_DISCARDS = 64
 MAX_ROUNDS = 200
@@ -357,7 +361,9 @@ def _add_group(rs, seat, c0, c1, c2, c3, n, origin):
 # Wins
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+# _score, _ron_scores, _tsumo_scores are inline: thin wrappers of score_hand, so they need no
+# compiled copy of the scoring code of their own (benchmarks/bench_coldstart.py).
+@nb.njit(cache=True, inline="always")
 def _score(rs, seat, hand_with_win, win_card, flags, ra, tables):
     """score_hand on one seat's revealed groups; returns (status, points, subtotal, sets)."""
     for g in range(MAX_REVEALED):
@@ -394,7 +400,7 @@ def _ron_allowed(card, wait_set, disc_set, riichi_furiten, ra):
     return can_ron_on(card, wait_set, disc_set, ra[RA_MOMO_EXEMPT] != 0, riichi_furiten != 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _ron_scores(rs, seat, card, ra, tables):
     """Does a ron on ``card`` (already a wait, not furiten) have a yaku? (rare: scores the hand)"""
     status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(card), card,
@@ -402,7 +408,7 @@ def _ron_scores(rs, seat, card, ra, tables):
     return status == VALID
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _tsumo_scores(rs, seat, ra, tables, rinshan):
     """Does a complete hand's tsumo have a yaku? (rare: scores the hand)"""
     last = _stock_left(rs.st) == 0 and not rinshan
@@ -574,7 +580,7 @@ def _mask_kans_after_draw(rs, et, seat, ra):
     hand = rs.hands[seat]
     if ra[RA_KAN_CLOSED] and rs.n_rev[seat] < MAX_REVEALED:
         for k in range(N_RANKS):
-            if _kan_group_count(hand, k, False) == 4:
+            if _kan_group_count(hand, k, np.bool_(False)) == 4:
                 _allow(rs, KAN_CLOSED + k)
         for k in range(N_NUMBER_KINDS, N_KINDS):
             # At least one real copy: four rank-1 cards alone are the rank-1 number kan.
@@ -752,7 +758,7 @@ def _apply_call(rs, et, ra, seat, a, d):
             and i == rs.n_disc[opp] - 1 and rs.ippatsu[opp]:
         rs.ippatsu[opp] = 0
     if a == KAN_OPEN:
-        c = _take_kan_group(rs, seat, d, 3, _stand_ins_ok(et, ra, d))
+        c = _take_kan_group(rs, seat, d, np.int64(3), _stand_ins_ok(et, ra, d))
         _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
         g = rs.n_rev[seat] - 1
         _sort_group(rs, seat, g)
@@ -800,7 +806,7 @@ def _apply_kai(rs, et, seat, r):
 @nb.njit(cache=True)
 def _apply_closed_kan(rs, et, ra, seat, k):
     """Reveal kind ``k``'s four-card kan group from the hand, then draw the replacement."""
-    c = _take_kan_group(rs, seat, k, 4, _stand_ins_ok(et, ra, k))
+    c = _take_kan_group(rs, seat, k, np.int64(4), _stand_ins_ok(et, ra, k))
     _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
     g = rs.n_rev[seat] - 1
     _sort_group(rs, seat, g)
@@ -937,7 +943,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         if passes_win and a != RON and riichi[seat] and ra[RA_DECLINED_RON] == DECLINED_RIICHI_REST:
             riichi_furiten[seat] = 1
         if a == RON:
-            return _finish_win(rs, seat, d, True, ra, tables, rec)
+            return _finish_win(rs, seat, d, np.bool_(True), ra, tables, rec, np.bool_(False))
         phase = PH_AFTER_DRAW
         drawn_by = -1  # the phase of this turn's last draw (-1: nothing drawn yet)
         rinshan = False
@@ -983,7 +989,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot, dealer)
             a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
             if a == TSUMO:
-                return _finish_win(rs, seat, st[ST_DRAWN], False, ra, tables, rec, rinshan)
+                return _finish_win(rs, seat, st[ST_DRAWN], np.bool_(False), ra, tables, rec, rinshan)
             if a == DRAW_THREE:
                 _apply_draw_three(rs, seat)
                 phase = PH_AFTER_DRAW3
@@ -1114,7 +1120,7 @@ def _record_sets(rs, rec):
 
 
 @nb.njit(cache=True)
-def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan=False):
+def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan):
     if ron:
         hand = rs.hands[seat] + _card_unit(card)
         last = rs.st[ST_LAST_WAS_EMPTY] != 0
@@ -1252,7 +1258,7 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
         rec[RF_DEALER] = dealer
         rec[RF_REPEAT] = repeat
         for purpose in range(N_RNG):
-            seed_keyed(seed, game_index, rnd, purpose, rngs[purpose])
+            seed_keyed(seed, game_index, np.int64(rnd), purpose, rngs[purpose])
         shuffle_wall(rs.wall, et, rngs[RNG_SHUFFLE])
         paid = play_round(rs, et, ra, tables, dealer, scores, pot, total, pol_ids, params, rngs, debug, rec)
         w = rec[RF_WINNER]
@@ -1338,7 +1344,7 @@ def play_games(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, r
     int
         Round rows written, or -1 when ``rounds_out`` filled up (callers retry with more rows).
     """
-    n = 0
+    n = np.int64(0)  # not a literal 0: play_game compiles for one signature
     for i in range(game_indices.shape[0]):
         n = play_game(game_indices[i], seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n,
                       games_out[i])

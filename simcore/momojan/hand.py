@@ -478,7 +478,7 @@ def _group_search(c, G, T, mode, out):
     best = 2 * G + 1
     n_out = 0
     d = 0
-    kk[0] = _next_kind(c, 0)
+    kk[0] = _next_kind(c, np.int64(0))
     while d >= 0:
         k = kk[d]
         if k == N_KINDS:  # everything placed
@@ -502,11 +502,11 @@ def _group_search(c, G, T, mode, out):
         o = took[d]
         if o >= 0:
             if o < 1000000:
-                _give(c, T.sets[o] if mode == MODE_DECOMPOSE else T.shape_sets[o], 3)
+                _give(c, T.sets[o] if mode == MODE_DECOMPOSE else T.shape_sets[o], np.int64(3))
             elif o < 2000000:
-                _give(c, T.heads[o - 1000000], 2)
+                _give(c, T.heads[o - 1000000], np.int64(2))
             elif o < 3000000:
-                _give(c, T.partials[o - 2000000], 2)
+                _give(c, T.partials[o - 2000000], np.int64(2))
             else:
                 c[k] += 1
             took[d] = -1
@@ -526,7 +526,8 @@ def _group_search(c, G, T, mode, out):
                 row = s0 + i
                 i += 1
                 if room and d < MAX_DEPTH - 1:
-                    if _take(c, T.sets[row] if mode == MODE_DECOMPOSE else T.shape_sets[row], 3):
+                    if _take(c, T.sets[row] if mode == MODE_DECOMPOSE else T.shape_sets[row],
+                             np.int64(3)):
                         took[d] = row
                         rows[d] = row
                         mm[d + 1], tt[d + 1], hh[d + 1] = mm[d] + 1, tt[d], hh[d]
@@ -534,14 +535,14 @@ def _group_search(c, G, T, mode, out):
             elif i < n_s + n_h:
                 row = h0 + i - n_s
                 i += 1
-                if hh[d] < 0 and _take(c, T.heads[row], 2):
+                if hh[d] < 0 and _take(c, T.heads[row], np.int64(2)):
                     took[d] = 1000000 + row
                     mm[d + 1], tt[d + 1], hh[d + 1] = mm[d], tt[d], row
                     placed = True
             elif mode == MODE_SHANTEN and i < n_s + n_h + n_p:
                 row = p0 + i - n_s - n_h
                 i += 1
-                if room and _take(c, T.partials[row], 2):
+                if room and _take(c, T.partials[row], np.int64(2)):
                     took[d] = 2000000 + row
                     mm[d + 1], tt[d + 1], hh[d + 1] = mm[d], tt[d] + 1, hh[d]
                     placed = True

@@ -109,7 +109,7 @@ def _stand_in_dora(cards, n_cards, pic, indicator, ranks):
     for j in range(n_cards):
         c = cards[j]
         if c >= 0 and c < N_NUMBER_KINDS:
-            adj += as_pic - (1 if _dora_kind_matches(c, indicator, ranks) else 0)
+            adj += as_pic - (1 if _dora_kind_matches(np.int64(c), indicator, ranks) else 0)
     return adj
 
 
@@ -256,8 +256,8 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
         if slot < 0:
             break
         if ra[RA_YAKU_ENABLED + slot]:
-            cond[slot] = _requirements_met(ra, row, set_pics, set_is_kan, n_pic_sets, pics_held,
-                                           kan_pics_held)
+            cond[slot] = _requirements_met(ra, row, set_pics, set_is_kan, np.int64(n_pic_sets),
+                                           np.int64(pics_held), np.int64(kan_pics_held))
 
     total = 0
     n_yaku = 0
@@ -294,7 +294,8 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
     for i in range(bonus_out.shape[0]):
         bonus_out[i] = 0
     if not is_complete(hand, n_rev, T.core):
-        if is_complete(hand, 99, T.core):
+        # np.int64(99), not 99: a literal argument would compile is_complete once more.
+        if is_complete(hand, np.int64(99), T.core):
             return TOO_FEW_SETS, 0, 0, 0
         return INCOMPLETE, 0, 0, 0
     counts = counts_of(hand)
@@ -343,7 +344,8 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
         head_has_win = head[0] == win_card or head[1] == win_card
         head_adj = 0  # dora of rank-1 stand-ins, per reading
         if dora_indicator >= 0 and head[2] == HEAD_PICTURE:
-            head_adj = _stand_in_dora(head, 2, head[3], dora_indicator, ra[RA_RANKS])
+            head_adj = _stand_in_dora(head, np.int64(2), np.int64(head[3]), dora_indicator,
+                                      ra[RA_RANKS])
         for c in range(combos):
             code = c
             adj = head_adj
@@ -363,7 +365,8 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
                 sets[i, 0], sets[i, 1], sets[i, 2], sets[i, 3] = srow[3], srow[4], srow[5], srow[6]
                 sets[i, A_ORIGIN] = ORIGIN_CONCEALED
                 if dora_indicator >= 0 and srow[3] == SET_PICTURE:
-                    adj += _stand_in_dora(srow, 3, srow[6], dora_indicator, ra[RA_RANKS])
+                    adj += _stand_in_dora(srow, np.int64(3), np.int64(srow[6]), dora_indicator,
+                                          ra[RA_RANKS])
                 sets[i, A_WIN] = 1 if (srow[0] == win_card or srow[1] == win_card
                                        or srow[2] == win_card) else 0
             ypts, n_y = _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku)
