@@ -70,6 +70,12 @@ def hand(quick):
                               search=not quick)
 
 
+def ptrump_hand(quick):
+    from benchmarks import bench_ptrump_hand
+    return bench_ptrump_hand.measure(hands=50_000 if quick else 1_000_000,
+                                     repeats=2 if quick else 5)
+
+
 def scoring(quick):
     from benchmarks import bench_score
     return bench_score.measure(reps=3000 if quick else 20000, repeats=2 if quick else 5)
@@ -191,7 +197,8 @@ def cold_start(quick):
             "compile_by_function": bench_coldstart.measure(top=25)}
 
 
-SECTIONS = [("hand", hand), ("scoring", scoring), ("pairings", pairings), ("run", run_cmd),
+SECTIONS = [("hand", hand), ("ptrump_hand", ptrump_hand), ("scoring", scoring),
+            ("pairings", pairings), ("run", run_cmd),
             ("compare", compare_cmd), ("scaling", scaling)]
 FULL_ONLY = [("ray_scaling", ray_scaling), ("memory", memory), ("cold_start", cold_start)]
 
@@ -263,6 +270,9 @@ def summary(record) -> str:
     if ok("hand"):
         for k, v in S["hand"]["data"]["jobs"].items():
             lines.append(f"  hand   {k:34s} {v['per_s'] / 1e6:8.2f} M/s")
+    if ok("ptrump_hand"):
+        for k, v in S["ptrump_hand"]["data"]["jobs"].items():
+            lines.append(f"  ptrump {k:34s} {v['per_s'] / 1e6:8.2f} M/s")
     if ok("scoring"):
         lines.append(f"  score  wins scored {S['scoring']['data']['scores_per_s'] / 1e6:8.2f} M/s")
     if ok("pairings"):
