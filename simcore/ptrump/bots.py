@@ -168,32 +168,63 @@ def _riichi_for_rank(obs, mask, r):
 
 
 @nb.njit(cache=True)
+def _near_ranks(cnt):
+    """Bit q: a draw of rank q can shorten the hand's distance (a rank held, or a number rank
+    within two of a held number rank); other draws never can."""
+    m = np.int64(0)
+    for r in range(N_RANKS):
+        if cnt[r]:
+            m |= np.int64(1) << r
+            if r <= 8:
+                for q in range(max(0, r - 2), min(8, r + 2) + 1):
+                    m |= np.int64(1) << q
+    return m
+
+
+@nb.njit(cache=True)
 def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
     """The rank to discard: least shanten after it; ties by the unseen cards that reduce it
     (``ukeire``), then not a dora, then the lowest rank. Returns (rank, shanten)."""
-    best_r = -1
+    sh = np.full(N_RANKS, 99, np.int64)
     best_s = 99
-    best_u = -1
-    dora = obs[OBS_DORA_RANK]
+    n_best = 0
+    first = -1
     for r in range(N_RANKS):
         if cnt[r] == 0 or not _discardable_rank(obs, mask, r):
             continue
         cnt[r] -= 1
-        s = shanten(cnt, k, hr)
-        u = 0
-        if ukeire and s <= best_s:
-            for q in range(N_RANKS):
-                left = _copies(q) - obs[OBS_SEEN + q]
-                if left <= 0:
-                    continue
-                cnt[q] += 1
-                if shanten(cnt, k, hr) < s:
-                    u += left
-                cnt[q] -= 1
-            u = 2 * u + (0 if r == dora else 1)
+        sh[r] = shanten(cnt, k, hr)
         cnt[r] += 1
-        if s < best_s or (s == best_s and u > best_u):
-            best_s = s
+        if sh[r] < best_s:
+            best_s = sh[r]
+            n_best = 1
+            first = r
+        elif sh[r] == best_s:
+            n_best += 1
+    if n_best <= 1 or not ukeire:
+        return first, best_s
+    dora = obs[OBS_DORA_RANK]
+    best_r = -1
+    best_u = -1
+    for r in range(N_RANKS):
+        if sh[r] != best_s:
+            continue
+        cnt[r] -= 1
+        near = _near_ranks(cnt)
+        u = 0
+        for q in range(N_RANKS):
+            if not (near >> q) & 1:
+                continue
+            left = _copies(q) - obs[OBS_SEEN + q]
+            if left <= 0:
+                continue
+            cnt[q] += 1
+            if shanten(cnt, k, hr) < best_s:
+                u += left
+            cnt[q] -= 1
+        cnt[r] += 1
+        u = 2 * u + (0 if r == dora else 1)
+        if u > best_u:
             best_u = u
             best_r = r
     return best_r, best_s

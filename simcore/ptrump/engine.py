@@ -52,7 +52,7 @@ from .layout import (
     PH_AFTER_PON, PH_DRAW, PH_OFFER, PH_ROB,
 )
 from . import rules_array as R
-from .hand import is_complete, win_mask
+from .hand import is_complete, shanten, win_mask
 from . import scoring as S
 from .scoring import BD_POINTS, N_SLOTS, score_win
 from .bots import decide
@@ -858,6 +858,8 @@ def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
         _allow(mask, legal, st, A_DISCARD + st[ST_DRAWN])
         return
     rk = _riichi_kind(rs, s, ra, scores)
+    if rk and ra[R.RA_TENPAI_NEEDS_LIVE_WAIT] and shanten(rs.cnt[s], rs.n_sets[s], hr) > 0:
+        rk = 0  # no discard leaves a live wait (shanten counts the copies outside the hand)
     tmp = rs.tmp_cnt
     done = 0  # ranks whose riichi test ran (bit r), with the result in ``ok``
     ok = 0
