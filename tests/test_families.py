@@ -281,3 +281,15 @@ def test_saved_results_of_two_families_are_not_compared(tmp_path):
     r = CliRunner().invoke(main, ["compare", *dirs])
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
     assert "is a momojan result" in r.output and "a fake3 one" in r.output
+
+
+def test_a_share_out_of_6_gets_the_per_game_wilson_interval():
+    """Seat shares are game rates with a per-game denominator of 6: the interval is the one of
+    the same share counted per game (effective n = (sum y)^2 / sum y^2), not 6 times narrower."""
+    from simcore.compare import metric_summary
+    from simcore.stats import wilson
+    share = np.array([6] * 30 + [3] * 10 + [0] * 60)            # 35 games' worth out of 100
+    z = np.stack([share, np.full(100, 6)], axis=1)[:, None, :]
+    out = metric_summary(CATALOGUE[0], MomentSums.from_values(z), 0)
+    assert out["n"] == 100 and out["value"] == 0.35
+    assert out["ci"] == wilson(35, 100)["ci"]
