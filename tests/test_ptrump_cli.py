@@ -40,9 +40,12 @@ def test_compare_with_an_override(tmp_path):
     assert "mean_rounds_per_match" in text
 
 
-def test_sweep_target_score():
-    out = _run(["sweep", "ptrump_2p", "--set", "match.target_score=20,30", "--games", "100",
-                "--seed", "2", "--players", "greedy,baseline"] + ARGS)
+def test_sweep_target_score(tmp_path):
+    gb = tmp_path / "gb.yaml"
+    gb.write_text("extends: ptrump_2p\nname: gb\nplayers:\n  - {policy: greedy}\n"
+                  "  - {policy: baseline}\n")
+    out = _run(["sweep", str(gb), "--set", "match.target_score=20,30", "--games", "100",
+                "--seed", "2"] + ARGS)
     assert "target_score" in out and "mean_rounds_per_match" in out
 
 
