@@ -100,16 +100,24 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
     progress.done()
     data = t.to_json()
     rd = made[0] if made else None
+    error = None
     if rd is not None:
-        summary = {"kind": "tournament", **data}
-        rd.finish(summary, t.study.seconds, t.study.workers)
-        _render_report(rd.path, notice)
+        try:  # a finished tournament is printed even when it cannot be saved
+            rd.finish({"kind": "tournament", **data}, t.study.seconds, t.study.workers)
+        except OSError as exc:
+            error = InputError(f"--out: the tournament finished (printed above) but {rd.path} "
+                               f"could not be completed: {exc.strerror}")
+            rd = None
+        else:
+            _render_report(rd.path, notice)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": rd.path} if rd else data))
     else:
         click.echo(tournament_table(t))
         if rd is not None and not quiet:
             notice(f"saved {rd.path}/")
+    if error is not None:
+        raise error
 
 
 def register(group):
