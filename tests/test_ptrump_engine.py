@@ -22,7 +22,7 @@ from simcore.ptrump.engine import (
     END_ROUND_LIMIT, END_TARGET, GF_END_REASON, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
     GF_ROUNDS, GF_SCORE0, GF_WINNER, GF_WINNERS, OUT_DRAW, RF_DEPOSITS_LOST, RF_DEPOSITS_TAKEN,
     RF_GAME, RF_KANS0, RF_NOTEN_PAID, RF_NOTEN_PENALTY, RF_NUKI0, RF_OUTCOME, RF_POOL,
-    RF_PONS0, RF_RIICHI0, RF_ROUND, RF_SCORE0, RF_TENPAI0, RF_VALUE, RF_VALUE0, RF_WINNERS,
+    RF_PONS0, RF_RIICHI0, RF_ROUND, RF_SCORE0, RF_TENPAI0, RF_VALUE, RF_VALUE0, RF_VALUE1, RF_VALUE2, RF_WINNERS,
     round_balance,
 )
 from simcore.ptrump.simulate import Simulator
@@ -255,3 +255,92 @@ def test_replay_matches_the_played_match():
     assert "round 1" in text and "match over" in text and "discards" in text
     b = Simulator(sc).play(np.array([2]), seed=4)
     assert f"after {b.games[0, GF_ROUNDS]} rounds" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# Scripted rounds: a stacked wall, scripted seats (then baseline), one exact situation each
+# ---------------------------------------------------------------------------------------------
+
+def _scripted_round(name, hands, draws, scripts, dora="Kc", overrides=None, dealer=0):
+    """Play one round of ``name`` with seat s dealt ``hands[s]`` (notation), the stock starting
+    with ``draws`` and the dora indicator ``dora``; seat s plays ``scripts[s]`` (action ids),
+    then baseline. Returns (record, events)."""
+    from simcore.ptrump.bots import SCRIPTED
+    from simcore.ptrump.cards import parse_cards
+    from simcore.ptrump.engine import N_RF, N_RNG, ST_LOG, ST_N_EV, new_round_state, play_round
+    from simcore.ptrump.layout import MAX_SEATS
+    s = sim(name, tuple("baseline" for _ in hands), **(overrides or {}))
+    n = len(hands)
+    front = [c for h in hands for c in parse_cards(h)] + parse_cards(draws)
+    ind = parse_cards(dora)[0]
+    rest = [c for c in range(54) if c not in front and c != ind]
+    rest.sort(key=lambda c: (c >= 52, c))    # jokers first in line: never an indicator
+    wall = front + rest + [ind]   # wall[52] (ura) is the highest id left, wall[53] the dora
+    assert sorted(wall) == list(range(54)), "stacked wall must hold every card once"
+    rs = new_round_state(True)
+    rs.st[ST_LOG] = 1
+    rs.wall[:] = np.array(wall, np.int64)
+    params = np.full((MAX_SEATS, 32), -1.0)
+    params[:, 0] = 0
+    for i, script in enumerate(scripts):
+        params[i, 1:1 + len(script)] = script
+    pol = np.full(MAX_SEATS, SCRIPTED, np.int64)
+    scores = np.zeros(MAX_SEATS + 1, np.int64)
+    rec = np.zeros(N_RF, np.int64)
+    play_round(rs, s.ra, s.hr, n, dealer, scores, pol, params, np.ones((N_RNG, 4), np.uint64),
+               True, rec)
+    return rec, rs.ev[:rs.st[ST_N_EV]].copy(), scores
+
+
+def _id(text):
+    from simcore.ptrump.cards import parse_cards
+    return parse_cards(text)[0]
+
+
+def test_scripted_pon_skips_a_seat_and_play_goes_on_from_the_caller():
+    from simcore.ptrump.engine import EV_DISCARD, EV_DRAW, EV_PON
+    from simcore.ptrump.layout import A_DISCARD, A_PON
+    rec, ev, _ = _scripted_round(
+        "ptrump_3p", ["5s 1h 9h Tc Jd Qs Kh", "1s 9s Th Jh Qh Kd 2c", "5h 5d 2s 3s 4s 7h 8c"],
+        "3c", [[A_DISCARD + _id("5s")], [], [A_PON, A_DISCARD + _id("8c")]])
+    kinds = [(int(e[0]), int(e[1])) for e in ev]
+    i = kinds.index((EV_PON, 2))
+    assert kinds[i - 1] == (EV_DISCARD, 0)           # seat 0's 5s, seat 1 skipped
+    assert kinds[i + 1] == (EV_DISCARD, 2)           # the caller discards without drawing
+    assert kinds[i + 2] == (EV_DRAW, 0)              # then play goes on after the caller
+    assert rec[RF_PONS0 + 2] == 1
+
+
+@pytest.mark.parametrize("mode, winners", [("head_bump", 0b010), ("all", 0b110)])
+def test_scripted_multiple_ron(mode, winners):
+    from simcore.ptrump.layout import A_DISCARD, A_RON
+    rec, ev, scores = _scripted_round(
+        "ptrump_3p", ["8s 1h 9h Tc Jd Qs Kh", "2s 3s 4s 3h 4h 5h 8h", "4d 5d 6d 5c 6c 7c 8d"],
+        "Ks", [[A_DISCARD + _id("8s")], [A_RON], [A_RON]],
+        overrides={"calls.multiple_ron": mode})
+    assert rec[RF_WINNERS] == winners and rec[RF_OUTCOME] != OUT_DRAW
+    # tanyao + renhou (a ron before one's first draw)
+    assert rec[RF_VALUE1] == 2 and rec[RF_VALUE2] == (2 if mode == "all" else 0)
+    assert scores[1] == 2 and scores[2] == rec[RF_VALUE2]
+
+
+def test_scripted_riichi_ronned_on_its_declaring_discard_is_void():
+    from simcore.ptrump.layout import A_RIICHI, A_RON
+    rec, ev, scores = _scripted_round(
+        "ptrump_2p", ["1s 2s 3s 4h 5h 6h 9c", "2d 3d 4d 3c 4c 5c 8d"], "8h",
+        [[A_RIICHI + _id("8h")], [A_RON]])
+    assert rec[RF_WINNERS] == 0b10
+    assert rec[RF_RIICHI0] == 0 and rec[RF_POOL] == 0 and scores[0] == 0 and scores[2] == 0
+    assert scores[1] == rec[RF_VALUE1] >= 1
+
+
+def test_scripted_nukidora_draws_a_replacement():
+    from simcore.ptrump.engine import DK_NUKI_REPLACEMENT, EV_DRAW, EV_NUKI
+    from simcore.ptrump.layout import A_DISCARD, A_NUKI
+    rec, ev, _ = _scripted_round(
+        "ptrump_2p", ["1s 2s 3s 4h 5h 6h 9c", "2d 3d 4d 3c 4c 5c 8d"], "X 7c",
+        [[A_NUKI, A_DISCARD + _id("7c")], []])
+    kinds = [int(e[0]) for e in ev]
+    i = kinds.index(EV_NUKI)
+    assert ev[i + 1][0] == EV_DRAW and ev[i + 1][3] == DK_NUKI_REPLACEMENT
+    assert ev[i + 1][2] == _id("7c") and rec[RF_NUKI0] == 1
