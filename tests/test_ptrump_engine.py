@@ -163,11 +163,11 @@ OPTION_VARIANTS = [
     ("ptrump_2p", {}, {"match.start_score": 10}, GR, 60),
     ("ptrump_2p", {}, {"match.max_rounds": 5}, GR, 60),
     ("ptrump_2p", {}, {"calls.may_decline_win": False}, GR, 60),
-    # tanyao worth 0: an open tanyao with a pon is worth -1
+    # negative values: pons with little else (spec §8 example B); tanyao worth 0 makes more
     ("ptrump_2p", {"scoring.yaku.tanyao.points": 0}, {"scoring.negative_win": "forbidden"},
-     CALLER, 300),
+     ("greedy:pon_min_value=-3", "random"), 300),
     ("ptrump_2p", {"scoring.yaku.tanyao.points": 0}, {"scoring.negative_win": "literal"},
-     CALLER, 300),
+     ("greedy:pon_min_value=-3", "random"), 300),
     ("ptrump_2p", {}, {"tenpai.needs_yaku": True}, GR, 60),
     ("ptrump_2p", {}, {"hand.open_kan_breaks_menzen": False}, CALLER, 300),
     ("ptrump_2p", {"scoring.additive.nagashi.when": "at_draw"}, {"cards.yaochu_honours": False},
