@@ -346,6 +346,30 @@ def _peel(core, s, below):
     return f
 
 
+@nb.njit(cache=True, inline="always")
+def _peel_card(core, s, x, f_without):
+    """Frontier of number mask ``s`` of SH_SMALL + 1 cards by its card ``x``: ``f_without`` (the
+    frontier of ``s`` less ``x``, x single) joined with every group holding x within ``s`` (the
+    rest has at most SH_SMALL - 1 cards: a table entry). Any card of ``s`` gives the frontier
+    (:func:`_peel` picks the one with the fewest partners); the bots' useful-card count peels the
+    card it adds, whose single case is the same for every card added."""
+    f = f_without
+    for e in range(np.int64(core[CORE_SH_GROUP_START + x]),
+                   np.int64(core[CORE_SH_GROUP_START + x + 1])):
+        entry = core[CORE_SH_GROUPS + e]
+        g = entry & MASK36
+        if (g & s) != g:
+            continue
+        sub = _small_frontier(core, s ^ g)
+        if entry & G_SET:
+            f = frontier_max(f, add_set(sub))
+        if entry & G_HEAD:
+            f = frontier_max(f, add_head(sub))
+        if entry & G_PARTIAL:
+            f = frontier_max(f, add_partial(sub))
+    return f
+
+
 @nb.njit(cache=True)
 def _upto7(core, s):
     if popcount(s) <= SH_SMALL:
@@ -514,6 +538,7 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
     small = m <= SH_SMALL
     nid = small_number_id(core, n_part) if small else 0
     fnum = U0 if small else _upto9(core, n_part)
+    fnum_small = core[CORE_SH_NUM_PALETTE + nid] if m == SH_SMALL else U0  # frontier of n_part
     # Incremental colex rank of n_part + q (m + 1 <= SH_SMALL): with c_1 < ... < c_m the cards
     # of n_part and r of them below q, rank = off[m + 1] + A + C(q, r + 1) + B where
     # A = sum_{j <= r} C(c_j, j) and B = sum_{j > r} C(c_j, j + 1).
@@ -553,6 +578,9 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
             i = off + A + np.int64(core[rb + 8 * q + r + 1]) + B
             nid2 = np.int64((core[CORE_SH_NUM + (i >> 3)] >> np.uint64(8 * (i & 7))) & np.uint64(255))
             better = _best_byte(core, pid, nid2, G) >= need
+        elif m == SH_SMALL:  # n_part + q has one card more than the table: peel q itself
+            better = best_value(_peel_card(core, n_part | low, q, fnum_small), pw & LOW32,
+                                G) >= need
         else:
             better = best_value(_upto9(core, n_part | low), pw & LOW32, G) >= need
         if better:
