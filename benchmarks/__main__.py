@@ -94,6 +94,19 @@ def pairings(quick):
     return out
 
 
+def ptrump_rounds(quick):
+    """P-style rounds/s on one core, greedy in every seat, 2 and 3 players (issue 13's target:
+    2 players at least MOMOJAN's greedy rate, 3 players at least two thirds of it)."""
+    from benchmarks import bench_ptrump_engine
+    games, repeats = (300, 1) if quick else (2000, 3)
+    out = {}
+    for sc in ("ptrump_2p", "ptrump_3p"):
+        setup, wall, cpu, rpg = bench_ptrump_engine.rounds_per_second(sc, "greedy", games, repeats)
+        out[sc] = {"rounds_per_s": wall, "cpu_rounds_per_s": cpu, "rounds_per_match": rpg,
+                   "setup_s": round(setup, 3), "games": games, "repeats": repeats}
+    return out
+
+
 def _cli(args, timeout=3600):
     t = time.perf_counter()
     r = subprocess.run(CLI + args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
@@ -198,7 +211,7 @@ def cold_start(quick):
 
 
 SECTIONS = [("hand", hand), ("ptrump_hand", ptrump_hand), ("scoring", scoring),
-            ("pairings", pairings), ("run", run_cmd),
+            ("pairings", pairings), ("ptrump_rounds", ptrump_rounds), ("run", run_cmd),
             ("compare", compare_cmd), ("scaling", scaling)]
 FULL_ONLY = [("ray_scaling", ray_scaling), ("memory", memory), ("cold_start", cold_start)]
 
@@ -278,6 +291,9 @@ def summary(record) -> str:
     if ok("pairings"):
         for k, v in S["pairings"]["data"].items():
             lines.append(f"  rounds {k:18s} {v['rounds_per_s']:9.0f} rounds/s (one core)")
+    if ok("ptrump_rounds"):
+        for k, v in S["ptrump_rounds"]["data"].items():
+            lines.append(f"  rounds {k + ' greedy':18s} {v['rounds_per_s']:9.0f} rounds/s (one core)")
     for n in ("run", "compare"):
         if ok(n):
             d = S[n]["data"]
