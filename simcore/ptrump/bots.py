@@ -38,7 +38,7 @@ import numpy as np
 
 from policies.params import Param, check_declaration, param_index, param_vector
 
-from .hand import shanten
+from .hand import shanten, win_mask
 from .layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
     JOKER, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS, OBS_CNT, OBS_DORA_RANK,
@@ -210,18 +210,26 @@ def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
         if sh[r] != best_s:
             continue
         cnt[r] -= 1
-        near = _near_ranks(cnt)
         u = 0
-        for q in range(N_RANKS):
-            if not (near >> q) & 1:
-                continue
-            left = _copies(q) - obs[OBS_SEEN + q]
-            if left <= 0:
-                continue
-            cnt[q] += 1
-            if shanten(cnt, k, hr) < best_s:
-                u += left
-            cnt[q] -= 1
+        if best_s == 0:  # tenpai: the useful draws are the waits (one call, not one per rank)
+            w = win_mask(cnt, k, hr)
+            for q in range(N_RANKS):
+                if (w >> q) & 1:
+                    left = _copies(q) - obs[OBS_SEEN + q]
+                    if left > 0:
+                        u += left
+        else:
+            near = _near_ranks(cnt)
+            for q in range(N_RANKS):
+                if not (near >> q) & 1:
+                    continue
+                left = _copies(q) - obs[OBS_SEEN + q]
+                if left <= 0:
+                    continue
+                cnt[q] += 1
+                if shanten(cnt, k, hr) < best_s:
+                    u += left
+                cnt[q] -= 1
         cnt[r] += 1
         u = 2 * u + (0 if r == dora else 1)
         if u > best_u:
