@@ -18,7 +18,8 @@ array. :func:`decide` dispatches on the policy id with plain branches (no functi
   that would bring the hand closer (ukeire), then by keeping dora and suits; Pon / open kan when
   the hand gets closer to a win and keeps a yaku and an estimated value of at least
   ``pon_min_value`` after the -1 per pon (tanyao, yakuhai, ryankoutsu, dora, nukidora counted);
-  closed and added kans when they do not set the hand back; nukidora whenever allowed unless the
+  closed and added kans (after a draw, or after a pon where the rules allow) when they do not
+  set the hand back; nukidora whenever allowed unless the
   joker is needed as the head; riichi when tenpai and menzen.
 
 To add a policy: write it here, append a :class:`PolicySpec` to :data:`POLICIES` and a branch to
@@ -43,7 +44,7 @@ from .layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
     JOKER, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS, OBS_CNT, OBS_DORA_RANK,
     OBS_HAND_MASK, OBS_K, OBS_MENZEN, OBS_NUKI, OBS_OFFER, OBS_PHASE, OBS_PONS, OBS_SEEN,
-    OBS_SET_RANK, PH_DRAW, PH_OFFER, PH_ROB,
+    OBS_SET_RANK, PH_AFTER_PON, PH_DRAW, PH_OFFER, PH_ROB,
 )
 from ..rng import next_u64, randint
 
@@ -339,7 +340,7 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
             if ok and (params[_PON] >= 1.0 or uniform(rng) < params[_PON]):
                 return A_PON
         return A_PASS
-    if ph == PH_DRAW:
+    if ph == PH_DRAW or ph == PH_AFTER_PON:  # kans after a pon only with calls.kan_after_pon
         s8 = shanten(cnt, k, hr)  # the best after one discard
         if params[_KAN] != 0.0:
             for r in range(N_KAN_RANKS):
