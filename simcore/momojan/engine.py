@@ -49,6 +49,7 @@ from .rules_array import (
     RA_POT_CARRY, RA_RIICHI_ENABLED, RA_RIICHI_MIN_STOCK, RA_START_POINTS, RA_STREAK_WIN,
     RA_DECLINED_RON, RA_TENPAI_NEEDS_YAKU, RA_TIE_BREAK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI,
     Y_OSHIMAI, DECLINED_RIICHI_REST, POT_TO_WINNER, RA_KAN_RANK1_STAND_INS, ROUND_FLOOR, TIE_DRAW, TIE_FIRST_DEALER,
+    SLOT_SET_COUNT,
 )
 from .scoring import (
     N_SCORE_SLOTS, ORIGIN_CHI, ORIGIN_KAI, ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_PON, VALID,
@@ -1145,6 +1146,8 @@ def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan):
     for y in range(N_SCORE_SLOTS):
         if rs.scratch_yaku[y] >= 0:
             bits |= 1 << y
+    if rs.scratch_bonus[2] > 0:  # a set-count bonus (new edition) marks its slot as the yaku does
+        bits |= 1 << (SLOT_SET_COUNT + min(n_sets, 7) - 4)
     rec[RF_YAKU_BITS] = bits
     _record_sets(rs, rec)
     _log(rs.st, rs.ev, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)

@@ -112,8 +112,10 @@ def _catalogue() -> tuple:
                "wins with a set-count bonus", RATE_MARGIN),
     ]
     for name in FIXED_SLOT_NAMES:
-        m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
-                        f"wins scoring {name}", RATE_MARGIN))
+        what = (f"wins scoring {name} (a set-count yaku in the old edition, bonus in the new)"
+                if name in SET_BONUS_NAMES else f"wins scoring {name}")
+        m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins", what,
+                        RATE_MARGIN))
     for j, name in enumerate(NEW_SLOT_NAMES):
         m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
                         f"wins scoring the scenario's new picture-set yaku number {j + 1} "

@@ -15,6 +15,7 @@ from .engine import (
 )
 from .metrics import CATALOGUE, NEW_SLOT_NAMES, game_values, slot_display_names
 from .yaku_conditions import score_slot_names
+from .schema import SET_BONUS_NAMES
 
 
 def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, v: int = 0,
@@ -184,6 +185,8 @@ def replay_text(scenario, seed: int, game: int, events: np.ndarray, batch, rows)
             if rec[RF_OUTCOME] != OUT_DRAW:
                 slots = score_slot_names(scenario)  # designer-added yaku included
                 yk = [slots[i] for i in range(len(slots)) if (int(rec[RF_YAKU_BITS]) >> i) & 1]
+                if rec[RF_SET_BONUS] > 0:  # its slot bit is set too; shown once, as the bonus
+                    yk = [n for n in yk if n not in SET_BONUS_NAMES]
                 table = scenario.get("scoring.yaku")
                 pts = {n: table[n]["points"] if n in table
                        else scenario.get(f"scoring.set_count_bonus.{n}") for n in yk}
