@@ -11,10 +11,9 @@ parameters by their declaration in ``policies.registry``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
-import yaml
-
+from ..scenario_files import comment_at, flow  # flow: this module's API too
 from .schema import NEW_YAKU, SCHEMA, Field
 
 _YAKU_TABLE = SCHEMA["scoring"]["yaku"]
@@ -81,18 +80,4 @@ def _commented(line: str, field: Field | None) -> str:
 
 
 def _comment_at(line: str, comment: str) -> str:
-    if not comment:
-        return line
-    return f"{line:<{COMMENT_COLUMN - 2}}  # {comment}"
-
-
-def flow(value: Any) -> str:
-    """One value as single-line YAML (flow style), quoted only where YAML needs it."""
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30)
-    text = text.removesuffix("\n...\n").rstrip("\n")
-    if "\n" in text or yaml.safe_load(text) != value:
-        # A string with line breaks (also YAML's own, such as U+0085) does not survive plain or
-        # single-quoted style: YAML's double-quoted escapes keep it on one line.
-        text = yaml.safe_dump(value, default_flow_style=True, default_style='"', allow_unicode=False,
-                              width=1 << 30).removesuffix("\n...\n").rstrip("\n")
-    return text
+    return comment_at(line, comment, COMMENT_COLUMN)
