@@ -19,7 +19,6 @@ so nothing is silently overridden. Seat policies are checked against
 
 from __future__ import annotations
 
-import difflib
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +27,12 @@ from typing import Any
 
 import yaml
 
+from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
+from ..scenario_files import (
+    comment_at, deep_merge, did_you_mean, file_that_set, flow as _flow, freeze, int_range,
+    leaf_paths, thaw,
+)
 from .schema import (
     BEGINNER_SETS, GAME, POLICIES_FALLBACK, SCHEMA, Field, defaults, field_at,
 )
@@ -86,116 +90,17 @@ def bundled_descriptions() -> list[tuple[str, str]]:
 
 def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
     """A scenario reference: an existing path (relative to ``relative_to`` first) or a bundled name."""
-    candidates = []
-    if relative_to is not None:
-        candidates.append(relative_to / ref)
-    candidates.append(Path(ref))
-    for c in candidates:
-        if c.is_file():
-            return c.resolve()
-        if c.is_dir():
-            raise ScenarioError(f"{ref}: is a directory, not a scenario file")
-    bundled = BUNDLED_DIR / f"{ref.removesuffix('.yaml')}.yaml"
-    if "/" not in ref and bundled.is_file():
-        return bundled.resolve()
-    names = bundled_names()
-    hint = difflib.get_close_matches(ref, names, n=1)
-    raise ScenarioError(f"{ref}: no such scenario file or bundled scenario"
-                        + (f" (did you mean {hint[0]!r}?)" if hint else
-                           f" (bundled: {', '.join(names)})"))
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, except that a key given twice in one mapping is an error (PyYAML
-    keeps the last one silently). Same as MOMOJAN's."""
-
-    def construct_mapping(self, node, deep=False):
-        first_line = {}
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                continue  # `<<: *base` overrides on purpose
-            key = self.construct_object(key_node, deep=True)
-            try:
-                seen = first_line.get(key)
-            except TypeError:
-                continue  # an unhashable key: the base class reports it
-            if seen is not None:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r} (first given at line {seen})",
-                    key_node.start_mark)
-            first_line[key] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep)
+    return scenario_files.resolve_path(ref, relative_to, BUNDLED_DIR, bundled_names, ScenarioError)
 
 
 def _read_yaml(path: Path) -> dict:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at "
-                            f"offset {exc.start}); a scenario is YAML text") from None
-    try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(f"{path}: not valid YAML{where}: {problem}") from None
-    if data is None:
-        raise ScenarioError(f"{path}: the file is empty (no keys); a scenario that changes "
-                            f"nothing is `extends: {DEFAULT_SCENARIO}`")
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{path}: expected a mapping of keys at the top, got {_kind(data)}")
-    return data
+    return scenario_files.read_yaml(path, ScenarioError, DEFAULT_SCENARIO)
 
 
-def deep_merge(base: dict, over: dict) -> dict:
-    """``base`` with ``over`` merged in: mappings merge key by key, anything else is replaced."""
-    out = dict(base)
-    for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = deep_merge(out[k], v)
-        else:
-            out[k] = v
-    return out
-
-
-def _raw_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, dict[str, Path],
-                                                               list[Path]]:
+def _raw_chain(path: Path) -> tuple[dict, dict[str, Path], list[Path]]:
     """The merged raw data of ``path`` and its ``extends`` chain, which file set each key, and
     the chain's files, base first."""
-    if path in seen:
-        chain = " -> ".join(str(p) for p in (*seen, path))
-        raise ScenarioError(f"{path}: extends: cycle ({chain})")
-    data = _read_yaml(path)
-    base_ref = data.pop("extends", None)
-    origin: dict[str, Path] = {}
-    files: list[Path] = []
-    if base_ref is None:
-        merged = {}
-    else:
-        if not isinstance(base_ref, str):
-            raise ScenarioError(f"{path}: extends: expected a scenario path or name, got "
-                                f"{_kind(base_ref)}")
-        try:
-            base_path = resolve_path(base_ref, path.parent)
-        except ScenarioError as exc:
-            raise ScenarioError(f"{path}: extends: {exc}") from None
-        merged, origin, files = _raw_chain(base_path, (*seen, path))
-    for key_path in _leaf_paths(data):
-        origin[key_path] = path
-    return deep_merge(merged, data), origin, [*files, path]
-
-
-def _leaf_paths(d, prefix=""):
-    for k, v in d.items():
-        p = f"{prefix}{k}"
-        if isinstance(v, dict) and v:
-            yield from _leaf_paths(v, p + ".")
-        yield p
+    return scenario_files.raw_chain(path, _read_yaml, resolve_path, ScenarioError)
 
 
 def _has(raw: dict, dotted: str) -> bool:
@@ -220,14 +125,7 @@ class _Checker:
         self.fallback = fallback
 
     def fail(self, key_path: str, message: str):
-        # Name the file that set the key (or its nearest parent), so an extends chain points home.
-        where = self.fallback
-        parts = key_path.split(".")
-        for i in range(len(parts), 0, -1):
-            p = ".".join(parts[:i])
-            if p in self.origin:
-                where = self.origin[p]
-                break
+        where = file_that_set(key_path, self.origin, self.fallback)
         raise ScenarioError(f"{where.name if where.is_absolute() else where}: {key_path}: "
                             f"{message}")
 
@@ -236,10 +134,8 @@ class _Checker:
             self.fail(prefix.rstrip(".") or "(top)", f"expected a mapping, got {_kind(data)}")
         for key in data:
             if key not in schema:
-                hint = difflib.get_close_matches(str(key), list(schema), n=1)
                 self.fail(f"{prefix}{key}", "unknown key"
-                          + (f" (did you mean {hint[0]!r}?)" if hint else
-                             f" (expected one of: {', '.join(schema)})"))
+                          + did_you_mean(key, schema, f" (expected one of: {', '.join(schema)})"))
         out = {}
         for key, node in schema.items():
             path = f"{prefix}{key}"
@@ -252,9 +148,9 @@ class _Checker:
     def leaf(self, path: str, f: Field, v: Any):
         if f.kind == "int":
             if isinstance(v, bool) or not isinstance(v, int):
-                self.fail(path, f"expected {_int_range(f)}, got {_kind(v)}")
+                self.fail(path, f"expected {int_range(f)}, got {_kind(v)}")
             if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
-                self.fail(path, f"expected {_int_range(f)}, got {v}")
+                self.fail(path, f"expected {int_range(f)}, got {v}")
             return v
         if f.kind == "bool":
             if not isinstance(v, bool):
@@ -292,10 +188,8 @@ class _Checker:
                 self.fail(p, f"expected a mapping with policy and params, got {_kind(seat)}")
             for k in seat:
                 if k not in ("policy", "params"):
-                    hint = difflib.get_close_matches(str(k), ["policy", "params"], n=1)
                     self.fail(f"{p}.{k}", "unknown key"
-                              + (f" (did you mean {hint[0]!r}?)" if hint else
-                                 " (expected policy, params)"))
+                              + did_you_mean(k, ["policy", "params"], " (expected policy, params)"))
             params = seat.get("params", {}) or {}
             if not isinstance(params, dict):
                 self.fail(f"{p}.params", "expected a mapping of parameter names to values, "
@@ -327,9 +221,8 @@ def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
     specs = policy_specs()
     names = list(specs) if specs is not None else list(POLICIES_FALLBACK)
     if name not in names:
-        hint = difflib.get_close_matches(str(name), names, n=1)
         fail("policy", f"unknown policy {_kind(name)}"
-             + (f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(names)})"))
+             + did_you_mean(name, names, f" (known: {', '.join(names)})"))
     if specs is not None:
         from policies.params import check_params
         return name, check_params(name, specs[name].params, params,
@@ -339,21 +232,6 @@ def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
             if not isinstance(value, bool):
                 fail(f"params.{key}", f"expected a number or true/false, got {_kind(value)}")
     return name, dict(params)
-
-
-def _bound(v: int) -> str:
-    """2^64-1 rather than 18446744073709551615 for the machine-word limits."""
-    if v >= 2**32 and (v + 1) & v == 0:
-        return f"2^{v.bit_length()}-1"
-    return str(v)
-
-
-def _int_range(f: Field) -> str:
-    if f.min is not None and f.max is not None:
-        return f"an integer {f.min}..{_bound(f.max)}"
-    if f.min is not None:
-        return f"an integer >= {f.min}"
-    return "an integer"
 
 
 def _apply_beginner(raw: dict, fail, explicit) -> dict:
@@ -413,22 +291,6 @@ def _check_consistency(d: dict, fail) -> None:
                 fail(key, f"beginner: true needs {key}: {_kind(value)}")
 
 
-def _freeze(v):
-    if isinstance(v, dict):
-        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    return v
-
-
-def _thaw(v):
-    if isinstance(v, (dict, MappingProxyType)):
-        return {k: _thaw(x) for k, x in v.items()}
-    if isinstance(v, tuple):
-        return [_thaw(x) for x in v]
-    return v
-
-
 @dataclass(frozen=True)
 class Scenario:
     """A validated, fully resolved scenario. ``data`` is a read-only nested mapping."""
@@ -451,7 +313,7 @@ class Scenario:
         return len(self.data["players"])
 
     def to_dict(self) -> dict:
-        return _thaw(self.data)
+        return thaw(self.data)
 
     def to_yaml(self) -> str:
         return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
@@ -492,7 +354,7 @@ def load(ref: str | Path = DEFAULT_SCENARIO) -> Scenario:
     data = validate(raw, origin, path, explicit)
     name = data["name"] or path.stem
     data["name"] = name
-    return Scenario(name, path, _freeze(data))
+    return Scenario(name, path, freeze(data))
 
 
 def from_dict(raw: dict, name: str = "inline") -> Scenario:
@@ -501,7 +363,7 @@ def from_dict(raw: dict, name: str = "inline") -> Scenario:
         raise ScenarioError(f"<scenario>: (top): expected a mapping, got {_kind(raw)}")
     data = validate(deep_merge(defaults(), raw), explicit=lambda key: _has(raw, key))
     data["name"] = data["name"] or name
-    return Scenario(data["name"], None, _freeze(data))
+    return Scenario(data["name"], None, freeze(data))
 
 
 def with_overrides(sc: Scenario, overrides: dict, name: str) -> Scenario:
@@ -510,10 +372,10 @@ def with_overrides(sc: Scenario, overrides: dict, name: str) -> Scenario:
     into its beginner version (the base's furiten etc. give way; an override beside it may not)."""
     merged = deep_merge(sc.to_dict(), overrides)
     merged["name"] = name
-    origin = {k: Path("--set") for k in _leaf_paths(overrides)}
+    origin = {k: Path("--set") for k in leaf_paths(overrides)}
     data = validate(merged, origin, Path("--set"), explicit=lambda key: _has(overrides, key))
     data["name"] = name
-    return Scenario(name, None, _freeze(data))
+    return Scenario(name, None, freeze(data))
 
 
 # --------------------------------------------------------------------------------------------
@@ -551,19 +413,7 @@ def _mapping(data: dict, schema: dict, depth: int, lines: list[str]) -> None:
 
 
 def _comment_at(line: str, comment: str) -> str:
-    if not comment:
-        return line
-    return f"{line:<{COMMENT_COLUMN - 2}}  # {comment}"
-
-
-def _flow(value: Any) -> str:
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30)
-    text = text.removesuffix("\n...\n").rstrip("\n")
-    if "\n" in text or yaml.safe_load(text) != value:
-        text = yaml.safe_dump(value, default_flow_style=True, default_style='"',
-                              allow_unicode=False, width=1 << 30)
-        text = text.removesuffix("\n...\n").rstrip("\n")
-    return text
+    return comment_at(line, comment, COMMENT_COLUMN)
 
 
 def describe(path: str) -> str:
