@@ -10,6 +10,10 @@ function, what result directories and reports need, and what the hand and replay
 
 from __future__ import annotations
 
+from .. import family_common as _common
+from ..family_common import (  # noqa: F401  (part of the interface, the same in every family)
+    payload, replay_command, run_defaults, seats, waits_table,
+)
 from . import scenario as _scenario
 from .metrics import CATALOGUE, HEADLINE  # noqa: F401  (part of the interface)
 from .simulate import chunk_stats  # noqa: F401
@@ -48,16 +52,6 @@ def policy_names() -> list:
     return list(POLICY_NAMES)
 
 
-def payload(sc) -> dict:
-    """Resolved scenario data (plain, picklable): a worker rebuilds the scenario from it."""
-    return sc.to_dict()
-
-
-def run_defaults(sc) -> tuple[int, int, int]:
-    """(games, seed, workers) the scenario's ``run:`` section asks for."""
-    return sc.get("run.games"), sc.get("run.seed"), sc.get("run.workers")
-
-
 def with_overrides(sc, overrides: dict, name: str):
     """``sc`` with ``overrides`` (nested mapping) applied, validated like a YAML file.
 
@@ -87,19 +81,13 @@ RUNNER_KEYS = ("name", "description", "extends", "run", "players")
 
 def from_payload(data: dict):
     """The scenario back from :func:`payload`'s data (a saved result's, when resuming)."""
-    return _scenario.from_dict(dict(data), name=data.get("name") or "inline")
+    return _common.from_payload(data, _scenario.from_dict)
 
 
 def rules_data(data: dict) -> dict:
     """The rules of a resolved scenario: everything but its name, description, seats and run
     settings (what the rules hash in provenance.json covers)."""
-    return {k: v for k, v in data.items() if k not in RUNNER_KEYS}
-
-
-def seats(sc) -> list:
-    """The seated policies and their parameters (defaults filled in)."""
-    return [{"seat": i, "policy": s["policy"], "params": dict(s.get("params") or {})}
-            for i, s in enumerate(sc["players"])]
+    return _common.rules_data(data, RUNNER_KEYS)
 
 
 def scenario_yaml(sc, title: str) -> str:
@@ -121,8 +109,7 @@ def summary_text(summary: dict) -> str:
 
 def rounds_played(sums, v: int = 0) -> int:
     """Rounds in ``sums`` (variant v), for rounds/s."""
-    j = [m.name for m in CATALOGUE].index("mean_rounds_per_game")
-    return int(sums.s[j, 2 * v])
+    return _common.rounds_played(sums, CATALOGUE, ROUNDS_METRIC, v)
 
 
 def metric_groups(metric_names) -> list:
@@ -135,10 +122,6 @@ def metric_groups(metric_names) -> list:
             ("Yaku and bonuses (share of wins)", yaku)]
 
 
-def replay_command(scenario_ref: str, seed: int, game: int) -> str:
-    return f"momojan-sim replay {scenario_ref} --seed {seed} --game {game}"
-
-
 # Compact column types of the per-game and per-round Parquet tables.
 _GAME_TYPES = {"winner": "int8", "end_reason": "int8", "rounds": "int16", "score0": "int32",
                "score1": "int32", "first_dealer": "int8", "pot_left": "int32"}
@@ -148,62 +131,32 @@ _ROUND_WIDE = {"game": "int64", "yaku_bits": "int64", "points": "int32", "subtot
                "dora": "int16", "ron_bonus": "int16", "set_bonus": "int16"}
 
 
-def _typed(values, dtype: str, column: str):
-    import numpy as np
-    info = np.iinfo(dtype)
-    if len(values) and (values.min() < info.min or values.max() > info.max):
-        raise OverflowError(f"column {column}: values outside {dtype}")
-    return values.astype(dtype)
-
-
 def game_table(batch, first_game: int) -> dict:
     """The per-game table of a chunk's records: column name -> compact integer array."""
-    import numpy as np
     from .engine import GAME_FIELDS
-    cols = {"game": np.arange(first_game, first_game + len(batch.games), dtype=np.int64)}
-    for i, name in enumerate(GAME_FIELDS):
-        cols[name] = _typed(batch.games[:, i], _GAME_TYPES.get(name, "int32"), name)
-    return cols
+    return _common.game_table(batch, first_game, GAME_FIELDS, _GAME_TYPES, "int32")
 
 
 def round_table(batch) -> dict:
     """The per-round table of a chunk's records (``--records``)."""
     from .engine import ROUND_FIELDS
-    return {name: _typed(batch.rounds[:, i], _ROUND_WIDE.get(name, "int8"), name)
-            for i, name in enumerate(ROUND_FIELDS)}
+    return _common.round_table(batch, ROUND_FIELDS, _ROUND_WIDE)
 
 
 def kernels_cached() -> bool:
     """Whether numba's on-disk cache holds the game kernel, newer than its source (else the
     first chunk compiles it: about a minute on 2 cores)."""
-    import glob
-    import os
     from . import engine
-    src = engine.__file__
-    dirs = [os.path.join(os.path.dirname(src), "__pycache__")]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        dirs.append(os.environ["NUMBA_CACHE_DIR"])
-    try:
-        mtime = os.path.getmtime(src)
-    except OSError:
-        return True
-    for d in dirs:
-        for f in glob.glob(os.path.join(d, "**", "engine.play_games-*.nbi"), recursive=True):
-            if os.path.getmtime(f) >= mtime:
-                return True
-    return False
+    return _common.kernels_cached(engine.__file__, "engine.play_games-*.nbi")
 
 
 def values_from_tables(games_cols: dict, rounds_cols: dict):
     """Per-game numerators and denominators of the catalogue (int64[n, k] each) from a chunk's
     saved per-game and per-round tables (what pairs two saved runs game by game)."""
-    import numpy as np
     from .engine import GAME_FIELDS, ROUND_FIELDS
     from .metrics import game_values
-    games = np.stack([np.asarray(games_cols[f], np.int64) for f in GAME_FIELDS], axis=1)
-    rounds = np.stack([np.asarray(rounds_cols[f], np.int64) for f in ROUND_FIELDS], axis=1) \
-        if len(rounds_cols[ROUND_FIELDS[0]]) else np.zeros((0, len(ROUND_FIELDS)), np.int64)
-    return game_values(np.asarray(games_cols["game"], np.int64), games, rounds)
+    return _common.values_from_tables(games_cols, rounds_cols, GAME_FIELDS, ROUND_FIELDS,
+                                      game_values)
 
 
 # Rule keys that are point values only (no condition, no flow of play): the bots that do not
@@ -218,33 +171,19 @@ def _is_point_value(key: str) -> bool:
                                            and key.endswith(".points"))
 
 
-def _flat(d, prefix=""):
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict) and v:
-            out.update(_flat(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
-
-
 def play_note(scenarios) -> str | None:
     """One line when the rules that differ between the variants are point values only and no
     seated policy reads point values: the bots' decisions cannot change, only the scores."""
     from policies.registry import POLICY_SPECS
     if len(scenarios) < 2:
         return None
-    base = _flat(rules_data(scenarios[0].to_dict()))
-    changed = set()
-    for sc in scenarios[1:]:
-        other = _flat(rules_data(sc.to_dict()))
-        changed |= {k for k in base.keys() | other.keys() if base.get(k) != other.get(k)}
+    changed = _common.changed_rules(scenarios, rules_data)
     if not changed or not all(_is_point_value(k) for k in changed):
         return None
     policies = sorted({s["policy"] for sc in scenarios for s in sc["players"]})
     if any(POLICY_SPECS[p].reads_point_values for p in policies):
         return None
-    keys = ", ".join(sorted(changed)[:6]) + (", ..." if len(changed) > 6 else "")
+    keys = _common.key_list(changed)
     return (f"note: the rules that differ ({keys}) are point values, and no seated policy "
             f"({', '.join(policies)}) reads point values: every round is played the same; "
             f"differences come only through the scores (doubling, busts, when games end)")
@@ -280,17 +219,6 @@ def waits_json(hand_text: str, sc) -> dict:
     from .analysis import describe, parse_hand_for
     hand = parse_hand_for(hand_text, sc.hand_rules, sc.get("kan.enabled"))
     return describe(hand_text, _analyzer(sc), hand)
-
-
-def waits_table(reports) -> str:
-    """Several :func:`waits_json` reports as one aligned table."""
-    width = max(len("hand"), *(len(r["input"]) for r in reports))
-    lines = [f"{'hand':<{width}}  cards  tenpai  complete  shanten  waits"]
-    for r in reports:
-        lines.append(f"{r['input']:<{width}}  {r['concealed']:>2}+{r['revealed']}"
-                     f"  {'yes' if r['tenpai'] else 'no':<6}  {'yes' if r['complete'] else 'no':<8}"
-                     f"  {r['shanten']:>7}  {' '.join(r['waits']) or '-'}")
-    return "\n".join(lines)
 
 
 def waits_text(hand_text: str, sc) -> str:

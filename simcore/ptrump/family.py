@@ -8,6 +8,10 @@ result directories and reports need, and what ``replay``, ``waits`` and ``score`
 
 from __future__ import annotations
 
+from .. import family_common as _common
+from ..family_common import (  # noqa: F401  (part of the interface, the same in every family)
+    payload, replay_command, run_defaults, seats, waits_table,
+)
 from . import scenario as _scenario
 from .metrics import CATALOGUE, HEADLINE  # noqa: F401  (part of the interface)
 from .simulate import HISTOGRAMS, chunk_stats  # noqa: F401
@@ -49,17 +53,8 @@ def with_players(sc, text: str | None, option: str = "--players"):
     return _scenario.from_dict(data, name=sc.name)
 
 
-def payload(sc) -> dict:
-    """Resolved scenario data (plain, picklable): a worker rebuilds the scenario from it."""
-    return sc.to_dict()
-
-
 def from_payload(data: dict):
-    return _scenario.from_dict(dict(data), name=data.get("name") or "inline")
-
-
-def run_defaults(sc) -> tuple[int, int, int]:
-    return sc.get("run.games"), sc.get("run.seed"), sc.get("run.workers")
+    return _common.from_payload(data, _scenario.from_dict)
 
 
 def with_overrides(sc, overrides: dict, name: str):
@@ -69,12 +64,7 @@ def with_overrides(sc, overrides: dict, name: str):
 
 def rules_data(data: dict) -> dict:
     """The rules of a resolved scenario (what the rules hash covers)."""
-    return {k: v for k, v in data.items() if k not in RUNNER_KEYS}
-
-
-def seats(sc) -> list:
-    return [{"seat": i, "policy": s["policy"], "params": dict(s.get("params") or {})}
-            for i, s in enumerate(sc["players"])]
+    return _common.rules_data(data, RUNNER_KEYS)
 
 
 def scenario_yaml(sc, title: str) -> str:
@@ -92,8 +82,7 @@ def summary_text(summary: dict) -> str:
 
 
 def rounds_played(sums, v: int = 0) -> int:
-    j = [m.name for m in CATALOGUE].index(ROUNDS_METRIC)
-    return int(sums.s[j, 2 * v])
+    return _common.rounds_played(sums, CATALOGUE, ROUNDS_METRIC, v)
 
 
 def metric_groups(metric_names) -> list:
@@ -108,10 +97,6 @@ def metric_groups(metric_names) -> list:
             ("Yaku and bonuses (share of wins)", yaku)]
 
 
-def replay_command(scenario_ref: str, seed: int, game: int) -> str:
-    return f"momojan-sim replay {scenario_ref} --seed {seed} --game {game}"
-
-
 # Compact column types of the per-game and per-round Parquet tables (default int8 / int32).
 _GAME_TYPES = {"rounds": "int32", "score0": "int32", "score1": "int32", "score2": "int32",
                "pool_left": "int32"}
@@ -123,57 +108,27 @@ _ROUND_WIDE = {"game": "int64", "yaku_bits0": "int64", "yaku_bits1": "int64",
                "pon_penalty": "int16", "turns": "int16"}
 
 
-def _typed(values, dtype: str, column: str):
-    import numpy as np
-    info = np.iinfo(dtype)
-    if len(values) and (values.min() < info.min or values.max() > info.max):
-        raise OverflowError(f"column {column}: values outside {dtype}")
-    return values.astype(dtype)
-
-
 def game_table(batch, first_game: int) -> dict:
-    import numpy as np
     from .engine import GAME_FIELDS
-    cols = {"game": np.arange(first_game, first_game + len(batch.games), dtype=np.int64)}
-    for i, name in enumerate(GAME_FIELDS):
-        cols[name] = _typed(batch.games[:, i], _GAME_TYPES.get(name, "int8"), name)
-    return cols
+    return _common.game_table(batch, first_game, GAME_FIELDS, _GAME_TYPES, "int8")
 
 
 def round_table(batch) -> dict:
     from .engine import ROUND_FIELDS
-    return {name: _typed(batch.rounds[:, i], _ROUND_WIDE.get(name, "int8"), name)
-            for i, name in enumerate(ROUND_FIELDS)}
+    return _common.round_table(batch, ROUND_FIELDS, _ROUND_WIDE)
 
 
 def values_from_tables(games_cols: dict, rounds_cols: dict):
-    import numpy as np
     from .engine import GAME_FIELDS, ROUND_FIELDS
     from .metrics import game_values
-    games = np.stack([np.asarray(games_cols[f], np.int64) for f in GAME_FIELDS], axis=1)
-    rounds = np.stack([np.asarray(rounds_cols[f], np.int64) for f in ROUND_FIELDS], axis=1) \
-        if len(rounds_cols[ROUND_FIELDS[0]]) else np.zeros((0, len(ROUND_FIELDS)), np.int64)
-    return game_values(np.asarray(games_cols["game"], np.int64), games, rounds)
+    return _common.values_from_tables(games_cols, rounds_cols, GAME_FIELDS, ROUND_FIELDS,
+                                      game_values)
 
 
 def kernels_cached() -> bool:
     """Whether numba's on-disk cache holds the match kernel, newer than its source."""
-    import glob
-    import os
     from . import engine
-    src = engine.__file__
-    dirs = [os.path.join(os.path.dirname(src), "__pycache__")]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        dirs.append(os.environ["NUMBA_CACHE_DIR"])
-    try:
-        mtime = os.path.getmtime(src)
-    except OSError:
-        return True
-    for d in dirs:
-        for f in glob.glob(os.path.join(d, "**", "engine.play_matches-*.nbi"), recursive=True):
-            if os.path.getmtime(f) >= mtime:
-                return True
-    return False
+    return _common.kernels_cached(engine.__file__, "engine.play_matches-*.nbi")
 
 
 # Rule keys that are point values only: the bots that do not read point values (PolicySpec
@@ -185,27 +140,13 @@ def _is_point_value(key: str) -> bool:
             and key.endswith("points")) or key == "scoring.deductions.pon"
 
 
-def _flat(d, prefix=""):
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict) and v:
-            out.update(_flat(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
-
-
 def play_note(scenarios) -> str | None:
     """One line when the rules that differ are point values only and no seated policy reads
     them (decisions cannot change, only the scores)."""
     from .bots import POLICY_SPECS
     if len(scenarios) < 2:
         return None
-    base = _flat(rules_data(scenarios[0].to_dict()))
-    changed = set()
-    for sc in scenarios[1:]:
-        other = _flat(rules_data(sc.to_dict()))
-        changed |= {k for k in base.keys() | other.keys() if base.get(k) != other.get(k)}
+    changed = _common.changed_rules(scenarios, rules_data)
     if not changed or not all(_is_point_value(k) for k in changed):
         return None
     if any(sc.get("scoring.negative_win") == "forbidden" for sc in scenarios):
@@ -213,7 +154,7 @@ def play_note(scenarios) -> str | None:
     policies = sorted({s["policy"] for sc in scenarios for s in sc["players"]})
     if any(POLICY_SPECS[p].reads_point_values for p in policies):
         return None
-    keys = ", ".join(sorted(changed)[:6]) + (", ..." if len(changed) > 6 else "")
+    keys = _common.key_list(changed)
     return (f"note: the rules that differ ({keys}) are point values, and no seated policy "
             f"({', '.join(policies)}) reads point values: every round is played the same; "
             f"differences come only through the scores (when matches end)")
@@ -264,16 +205,6 @@ def _allows_drawn() -> bool:
     import inspect
     from .cards import parse_hand
     return "allow_drawn" in inspect.signature(parse_hand).parameters
-
-
-def waits_table(reports) -> str:
-    width = max(len("hand"), *(len(r["input"]) for r in reports))
-    lines = [f"{'hand':<{width}}  cards  tenpai  complete  shanten  waits"]
-    for r in reports:
-        lines.append(f"{r['input']:<{width}}  {r['concealed']:>2}+{r['revealed']}"
-                     f"  {'yes' if r['tenpai'] else 'no':<6}  {'yes' if r['complete'] else 'no':<8}"
-                     f"  {r['shanten']:>7}  {' '.join(r['waits']) or '-'}")
-    return "\n".join(lines)
 
 
 def waits_text(hand_text: str, sc) -> str:

@@ -1,0 +1,158 @@
+"""What every game family's ``family.py`` does the same way, given the family's own pieces.
+
+A family module (:mod:`simcore.families`) names its engine's fields, column types, catalogue and
+scenario loader; these helpers do the game-agnostic rest once: the scenario payload and seats,
+the compact Parquet columns of a chunk's records and the numerators rebuilt from them, whether
+numba's cache holds a family's kernel, which rule keys differ between variants, and the table of
+``waits`` reports. Nothing here imports a game package or a numba kernel.
+
+What this implementation simplifies: nothing beyond the family modules; this is their common
+code moved, not changed.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping, Sequence
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenarios as the harness sees them
+# ---------------------------------------------------------------------------------------------
+
+def payload(sc) -> dict:
+    """Resolved scenario data (plain, picklable): a worker rebuilds the scenario from it."""
+    return sc.to_dict()
+
+
+def from_payload(data: dict, from_dict: Callable):
+    """The scenario back from :func:`payload`'s data, through the family's ``from_dict``."""
+    return from_dict(dict(data), name=data.get("name") or "inline")
+
+
+def run_defaults(sc) -> tuple[int, int, int]:
+    """(games, seed, workers) the scenario's ``run:`` section asks for."""
+    return sc.get("run.games"), sc.get("run.seed"), sc.get("run.workers")
+
+
+def rules_data(data: dict, runner_keys: Sequence[str]) -> dict:
+    """``data`` without the ``runner_keys`` (name, seats, run settings...): its rules."""
+    return {k: v for k, v in data.items() if k not in runner_keys}
+
+
+def seats(sc) -> list:
+    """The seated policies and their parameters (defaults filled in)."""
+    return [{"seat": i, "policy": s["policy"], "params": dict(s.get("params") or {})}
+            for i, s in enumerate(sc["players"])]
+
+
+def rounds_played(sums, catalogue, metric: str, v: int = 0) -> int:
+    """Rounds in ``sums`` (variant v): the numerator of ``metric`` in ``catalogue``."""
+    j = [m.name for m in catalogue].index(metric)
+    return int(sums.s[j, 2 * v])
+
+
+def replay_command(scenario_ref: str, seed: int, game: int) -> str:
+    return f"momojan-sim replay {scenario_ref} --seed {seed} --game {game}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Parquet tables of a chunk's records
+# ---------------------------------------------------------------------------------------------
+
+def typed(values, dtype: str, column: str):
+    """``values`` as the compact integer ``dtype``; OverflowError naming ``column`` if one
+    does not fit."""
+    import numpy as np
+    info = np.iinfo(dtype)
+    if len(values) and (values.min() < info.min or values.max() > info.max):
+        raise OverflowError(f"column {column}: values outside {dtype}")
+    return values.astype(dtype)
+
+
+def game_table(batch, first_game: int, fields: Sequence[str], types: Mapping[str, str],
+               default: str) -> dict:
+    """The per-game table of a chunk's records: ``game`` (int64) then each of ``fields``
+    (``batch.games`` columns) as ``types[name]``, else ``default``."""
+    import numpy as np
+    cols = {"game": np.arange(first_game, first_game + len(batch.games), dtype=np.int64)}
+    for i, name in enumerate(fields):
+        cols[name] = typed(batch.games[:, i], types.get(name, default), name)
+    return cols
+
+
+def round_table(batch, fields: Sequence[str], types: Mapping[str, str]) -> dict:
+    """The per-round table of a chunk's records (``batch.rounds`` columns; default int8)."""
+    return {name: typed(batch.rounds[:, i], types.get(name, "int8"), name)
+            for i, name in enumerate(fields)}
+
+
+def values_from_tables(games_cols: dict, rounds_cols: dict, game_fields: Sequence[str],
+                       round_fields: Sequence[str], game_values: Callable):
+    """Per-game numerators and denominators (``game_values`` of the family's metrics) from a
+    chunk's saved per-game and per-round tables."""
+    import numpy as np
+    games = np.stack([np.asarray(games_cols[f], np.int64) for f in game_fields], axis=1)
+    rounds = np.stack([np.asarray(rounds_cols[f], np.int64) for f in round_fields], axis=1) \
+        if len(rounds_cols[round_fields[0]]) else np.zeros((0, len(round_fields)), np.int64)
+    return game_values(np.asarray(games_cols["game"], np.int64), games, rounds)
+
+
+# ---------------------------------------------------------------------------------------------
+# numba's cache, rule differences, waits
+# ---------------------------------------------------------------------------------------------
+
+def kernels_cached(src: str, index_glob: str) -> bool:
+    """Whether numba's on-disk cache holds an index file matching ``index_glob`` (e.g.
+    ``engine.play_games-*.nbi``) newer than the kernel's source file ``src``."""
+    import glob
+    import os
+    dirs = [os.path.join(os.path.dirname(src), "__pycache__")]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        dirs.append(os.environ["NUMBA_CACHE_DIR"])
+    try:
+        mtime = os.path.getmtime(src)
+    except OSError:
+        return True
+    for d in dirs:
+        for f in glob.glob(os.path.join(d, "**", index_glob), recursive=True):
+            if os.path.getmtime(f) >= mtime:
+                return True
+    return False
+
+
+def flat(d, prefix=""):
+    """A nested mapping as ``{dotted key: value}`` (empty mappings kept as values)."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and v:
+            out.update(flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def changed_rules(scenarios, rules_data: Callable[[dict], dict]) -> set:
+    """The dotted rule keys whose values differ between the first scenario and any other."""
+    base = flat(rules_data(scenarios[0].to_dict()))
+    changed = set()
+    for sc in scenarios[1:]:
+        other = flat(rules_data(sc.to_dict()))
+        changed |= {k for k in base.keys() | other.keys() if base.get(k) != other.get(k)}
+    return changed
+
+
+def key_list(keys: Iterable[str]) -> str:
+    """Up to six keys, sorted, then ``...``."""
+    keys = sorted(keys)
+    return ", ".join(keys[:6]) + (", ..." if len(keys) > 6 else "")
+
+
+def waits_table(reports) -> str:
+    """Several ``waits_json`` reports as one aligned table."""
+    width = max(len("hand"), *(len(r["input"]) for r in reports))
+    lines = [f"{'hand':<{width}}  cards  tenpai  complete  shanten  waits"]
+    for r in reports:
+        lines.append(f"{r['input']:<{width}}  {r['concealed']:>2}+{r['revealed']}"
+                     f"  {'yes' if r['tenpai'] else 'no':<6}  {'yes' if r['complete'] else 'no':<8}"
+                     f"  {r['shanten']:>7}  {' '.join(r['waits']) or '-'}")
+    return "\n".join(lines)
