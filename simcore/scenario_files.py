@@ -214,6 +214,7 @@ def flow(value: Any) -> str:
     if "\n" in text or yaml.safe_load(text) != value:
         # A string with line breaks (also YAML's own, such as U+0085) does not survive plain or
         # single-quoted style: YAML's double-quoted escapes keep it on one line.
-        text = yaml.safe_dump(value, default_flow_style=True, default_style='"', allow_unicode=False,
-                              width=1 << 30).removesuffix("\n...\n").rstrip("\n")
+        text = yaml.safe_dump(value, default_flow_style=True, default_style='"',
+                              allow_unicode=False, width=1 << 30)
+        text = text.removesuffix("\n...\n").rstrip("\n")
     return text

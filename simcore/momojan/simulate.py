@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from .. import simulate_common as _common
 from ..errors import InputError
-from ..parallel import ChunkRunner, clamp_workers
-from ..stats import MomentSums
+from ..simulate_common import (  # noqa: F401  (CHUNK_GAMES etc.: this module's API too)
+    CHUNK_GAMES, EXAMPLES_PER_METRIC, TRAJECTORY_GAMES, Batch, bincount as _bincount,
+)
 from ..study import ChunkResult, ChunkTask
 from .engine import (
     GF_ROUNDS, MAX_EVENTS, N_GF, N_RF, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_POINTS, RF_SCORE0,
@@ -19,23 +19,11 @@ from .metrics import CATALOGUE, game_values
 from .rules_array import build_rules_array
 
 MAX_PARAMS = 16
-CHUNK_GAMES = 2000
-
 # Histograms every chunk accumulates (name -> (what is counted, per what, bins: values 0 ..
 # bins - 2, the last bin holds everything larger)); examples kept per metric and chunk; score
 # trajectories of the first games (chunk 0).
 HISTOGRAMS = {"winning_points": ("points paid per win", "wins", 65),
               "rounds_per_game": ("rounds per game", "games", 41)}
-EXAMPLES_PER_METRIC = 3
-TRAJECTORY_GAMES = 6
-
-
-@dataclass
-class Batch:
-    """Records of a set of games, in game order."""
-
-    games: np.ndarray   # int64[n_games, N_GF] (engine.GAME_FIELDS)
-    rounds: np.ndarray  # int64[n_rounds, N_RF] (engine.ROUND_FIELDS)
 
 
 class Simulator:
@@ -88,20 +76,16 @@ class Simulator:
 # Simulators built in this process, by resolved scenario (a sweep's worker plays every variant
 # of each chunk, so all of them stay built).
 _SIMULATORS: dict = {}
-_MAX_SIMULATORS = 64
 
 
 def simulator_for(data: dict) -> Simulator:
     """The Simulator of a resolved scenario's data, built once per process."""
-    key = repr(data)
-    sim = _SIMULATORS.get(key)
-    if sim is None:
-        from . import scenario as scenario_mod
-        if len(_SIMULATORS) >= _MAX_SIMULATORS:
-            _SIMULATORS.clear()
-        sim = _SIMULATORS[key] = Simulator(scenario_mod.from_dict(data, name=data.get("name")
-                                                                  or "inline"))
-    return sim
+    return _common.cached_simulator(_SIMULATORS, data, _build_simulator)
+
+
+def _build_simulator(data: dict) -> Simulator:
+    from . import scenario as scenario_mod
+    return Simulator(scenario_mod.from_dict(data, name=data.get("name") or "inline"))
 
 
 def chunk_stats(task: ChunkTask) -> ChunkResult:
@@ -113,24 +97,8 @@ def chunk_stats(task: ChunkTask) -> ChunkResult:
     :class:`simcore.stats.MomentSums`; the records themselves are returned only when
     ``task.records`` is set.
     """
-    idx = np.arange(task.start, task.stop, dtype=np.int64)
-    k = len(CATALOGUE)
-    z = np.empty((len(idx), k, 2 * len(task.variants)), np.int64)
-    batches = []
-    extras = {"hist": {name: [] for name in HISTOGRAMS}, "examples": [], "trajectories": []}
-    for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
-        batch = simulator_for(data).play(idx, seed, task.debug)
-        z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
-        _extras(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0)
-        if task.records:
-            batches.append(batch if task.round_records
-                           else Batch(batch.games, batch.rounds[:0]))
-    return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
-                       tuple(batches) if task.records else None, extras)
-
-
-def _bincount(values, bins: int) -> list:
-    return np.bincount(np.clip(values, 0, bins - 1), minlength=bins).tolist()
+    return _common.chunk_stats(task, simulator_for, len(CATALOGUE), game_values, HISTOGRAMS,
+                               _extras)
 
 
 def _extras(extras: dict, idx, num, batch: Batch, data: dict, first_chunk: bool) -> None:
@@ -141,11 +109,7 @@ def _extras(extras: dict, idx, num, batch: Batch, data: dict, first_chunk: bool)
                                                       HISTOGRAMS["winning_points"][2]))
     extras["hist"]["rounds_per_game"].append(_bincount(batch.games[:, GF_ROUNDS],
                                                        HISTOGRAMS["rounds_per_game"][2]))
-    ex = []
-    for j in range(num.shape[1]):
-        hit = np.flatnonzero(num[:, j] > 0)[:EXAMPLES_PER_METRIC]
-        ex.append(idx[hit].tolist())
-    extras["examples"].append(ex)
+    extras["examples"].append(_common.examples(idx, num))
     if first_chunk:
         start = int(data["starting_points"])
         traj = []
@@ -161,13 +125,4 @@ def run_games(scenario, games: int, seed: int, workers: int = 0, debug: bool = F
     """The records of games 0..games-1 of ``scenario`` (memory grows with ``games``: for
     statistics use :func:`simcore.study.run_study`, which streams). The records do not depend
     on ``workers`` (each game's randomness comes from (seed, game index) alone)."""
-    tasks = [ChunkTask((scenario.to_dict(),), (seed,), s, min(s + CHUNK_GAMES, games), debug, True)
-             for s in range(0, games, CHUNK_GAMES)]
-    n_workers, _ = clamp_workers(workers, len(tasks))
-    parts = []
-    with ChunkRunner(n_workers) as runner:
-        for res in runner.map(chunk_stats, tasks,
-                              progress and (lambda t, r: progress(t.stop - t.start))):
-            parts.append(res.batches[0])
-    return Batch(np.concatenate([p.games for p in parts]),
-                 np.concatenate([p.rounds for p in parts]))
+    return _common.run_games(scenario, games, seed, workers, debug, progress, chunk_stats)

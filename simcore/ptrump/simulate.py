@@ -8,13 +8,13 @@ array, hand-rules array, seat policies and parameters) and plays matches by inde
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from .. import simulate_common as _common
 from ..errors import InputError
-from ..parallel import ChunkRunner, clamp_workers
-from ..stats import MomentSums
+from ..simulate_common import (  # noqa: F401  (CHUNK_GAMES etc.: this module's API too)
+    CHUNK_GAMES, EXAMPLES_PER_METRIC, TRAJECTORY_GAMES, Batch, bincount as _bincount,
+)
 from ..study import ChunkResult, ChunkTask
 from .engine import (
     GF_ROUNDS, MAX_EVENTS, N_GF, N_RF, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_SCORE0, RF_VALUE0,
@@ -24,23 +24,11 @@ from .layout import MAX_SEATS
 from .metrics import CATALOGUE, game_values
 from .rules_array import RA_MAX_ROUNDS, build_hand_rules, build_rules_array
 
-CHUNK_GAMES = 2000
-
 # Histograms every chunk accumulates (name -> (what is counted, per what, bins: values 0 ..
 # bins - 2, the last bin holds everything larger)); examples kept per metric and chunk; score
 # trajectories of the first matches (chunk 0).
 HISTOGRAMS = {"winning_value": ("points per win", "wins", 41),
               "rounds_per_match": ("rounds per match", "games", 61)}
-EXAMPLES_PER_METRIC = 3
-TRAJECTORY_GAMES = 6
-
-
-@dataclass
-class Batch:
-    """Records of a set of matches, in match order."""
-
-    games: np.ndarray   # int64[n_games, N_GF] (engine.GAME_FIELDS)
-    rounds: np.ndarray  # int64[n_rounds, N_RF] (engine.ROUND_FIELDS)
 
 
 class Simulator:
@@ -96,20 +84,16 @@ class Simulator:
 # ---------------------------------------------------------------------------------------------
 
 _SIMULATORS: dict = {}
-_MAX_SIMULATORS = 64
 
 
 def simulator_for(data: dict) -> Simulator:
     """The Simulator of a resolved scenario's data, built once per process."""
-    key = repr(data)
-    sim = _SIMULATORS.get(key)
-    if sim is None:
-        from . import scenario as scenario_mod
-        if len(_SIMULATORS) >= _MAX_SIMULATORS:
-            _SIMULATORS.clear()
-        sim = _SIMULATORS[key] = Simulator(scenario_mod.from_dict(
-            data, name=data.get("name") or "inline"))
-    return sim
+    return _common.cached_simulator(_SIMULATORS, data, _build_simulator)
+
+
+def _build_simulator(data: dict) -> Simulator:
+    from . import scenario as scenario_mod
+    return Simulator(scenario_mod.from_dict(data, name=data.get("name") or "inline"))
 
 
 def chunk_stats(task: ChunkTask) -> ChunkResult:
@@ -119,23 +103,8 @@ def chunk_stats(task: ChunkTask) -> ChunkResult:
     denominators of every catalogue metric are components 2v and 2v + 1 of the
     :class:`simcore.stats.MomentSums`; records come back only when ``task.records`` is set.
     """
-    idx = np.arange(task.start, task.stop, dtype=np.int64)
-    k = len(CATALOGUE)
-    z = np.empty((len(idx), k, 2 * len(task.variants)), np.int64)
-    batches = []
-    extras = {"hist": {name: [] for name in HISTOGRAMS}, "examples": [], "trajectories": []}
-    for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
-        batch = simulator_for(data).play(idx, seed, task.debug)
-        z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
-        _extras(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0)
-        if task.records:
-            batches.append(batch if task.round_records else Batch(batch.games, batch.rounds[:0]))
-    return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
-                       tuple(batches) if task.records else None, extras)
-
-
-def _bincount(values, bins: int) -> list:
-    return np.bincount(np.clip(values, 0, bins - 1), minlength=bins).tolist()
+    return _common.chunk_stats(task, simulator_for, len(CATALOGUE), game_values, HISTOGRAMS,
+                               _extras)
 
 
 def _extras(extras: dict, idx, num, batch: Batch, data: dict, first_chunk: bool) -> None:
@@ -147,11 +116,7 @@ def _extras(extras: dict, idx, num, batch: Batch, data: dict, first_chunk: bool)
         _bincount(np.concatenate(vals).astype(np.int64), HISTOGRAMS["winning_value"][2]))
     extras["hist"]["rounds_per_match"].append(
         _bincount(batch.games[:, GF_ROUNDS], HISTOGRAMS["rounds_per_match"][2]))
-    ex = []
-    for j in range(num.shape[1]):
-        hit = np.flatnonzero(num[:, j] > 0)[:EXAMPLES_PER_METRIC]
-        ex.append(idx[hit].tolist())
-    extras["examples"].append(ex)
+    extras["examples"].append(_common.examples(idx, num))
     if first_chunk:
         n = len(data["players"])
         start = int(data["match"]["start_score"])
@@ -166,13 +131,4 @@ def _extras(extras: dict, idx, num, batch: Batch, data: dict, first_chunk: bool)
 def run_games(scenario, games: int, seed: int, workers: int = 0, debug: bool = False,
               progress=None) -> Batch:
     """The records of matches 0..games-1 of ``scenario``; they do not depend on ``workers``."""
-    tasks = [ChunkTask((scenario.to_dict(),), (seed,), s, min(s + CHUNK_GAMES, games), debug, True)
-             for s in range(0, games, CHUNK_GAMES)]
-    n_workers, _ = clamp_workers(workers, len(tasks))
-    parts = []
-    with ChunkRunner(n_workers) as runner:
-        for res in runner.map(chunk_stats, tasks,
-                              progress and (lambda t, r: progress(t.stop - t.start))):
-            parts.append(res.batches[0])
-    return Batch(np.concatenate([p.games for p in parts]),
-                 np.concatenate([p.rounds for p in parts]))
+    return _common.run_games(scenario, games, seed, workers, debug, progress, chunk_stats)

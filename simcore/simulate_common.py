@@ -1,0 +1,103 @@
+"""What every game family's ``simulate.py`` does the same way around its compiled engine.
+
+A family's ``Simulator`` (its engine's tables, rules array and seats) and its ``_extras`` (the
+histograms its records allow) stay in the family; the rest is game-agnostic and lives here once:
+the :class:`Batch` of records, the per-process cache of simulators, the pure chunk function's
+body (:func:`chunk_stats`), the histogram and example helpers, and :func:`run_games`. Nothing
+here imports a game package or a numba kernel.
+
+What this implementation simplifies: nothing beyond the family modules; this is their common
+code moved, not changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .parallel import ChunkRunner, clamp_workers
+from .stats import MomentSums
+from .study import ChunkResult, ChunkTask
+
+CHUNK_GAMES = 2000
+EXAMPLES_PER_METRIC = 3   # example games kept per metric and chunk
+TRAJECTORY_GAMES = 6      # score trajectories of the first games (chunk 0)
+MAX_SIMULATORS = 64       # simulators one process keeps built
+
+
+@dataclass
+class Batch:
+    """Records of a set of games (matches), in game order."""
+
+    games: np.ndarray   # int64[n_games, N_GF] (the family's engine.GAME_FIELDS)
+    rounds: np.ndarray  # int64[n_rounds, N_RF] (the family's engine.ROUND_FIELDS)
+
+
+def cached_simulator(cache: dict, data: dict, build: Callable[[dict], object]):
+    """The simulator of a resolved scenario's ``data`` from ``cache`` (one per family and
+    process: a sweep's worker plays every variant of each chunk, so all of them stay built), or
+    ``build(data)`` stored there; the cache is emptied once it holds :data:`MAX_SIMULATORS`."""
+    key = repr(data)
+    sim = cache.get(key)
+    if sim is None:
+        if len(cache) >= MAX_SIMULATORS:
+            cache.clear()
+        sim = cache[key] = build(data)
+    return sim
+
+
+def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
+                game_values: Callable, histograms, extras_of: Callable) -> ChunkResult:
+    """Play games ``task.start .. task.stop - 1`` of every variant and return their sums.
+
+    ``simulator_for(data)`` gives a variant's simulator, ``game_values(idx, games, rounds)`` its
+    per-game numerators and denominators of the family's ``n_metrics`` catalogue metrics (they
+    become components 2v and 2v + 1 of :class:`simcore.stats.MomentSums`), ``extras_of(extras,
+    idx, num, batch, data, first_chunk)`` appends its ``histograms`` and examples. Records come
+    back only when ``task.records`` is set.
+    """
+    idx = np.arange(task.start, task.stop, dtype=np.int64)
+    z = np.empty((len(idx), n_metrics, 2 * len(task.variants)), np.int64)
+    batches = []
+    extras = {"hist": {name: [] for name in histograms}, "examples": [], "trajectories": []}
+    for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
+        batch = simulator_for(data).play(idx, seed, task.debug)
+        z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
+        extras_of(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0)
+        if task.records:
+            batches.append(batch if task.round_records else Batch(batch.games, batch.rounds[:0]))
+    return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
+                       tuple(batches) if task.records else None, extras)
+
+
+def bincount(values, bins: int) -> list:
+    """Counts of values 0 .. bins - 2; the last bin holds everything larger."""
+    return np.bincount(np.clip(values, 0, bins - 1), minlength=bins).tolist()
+
+
+def examples(idx, num) -> list:
+    """Per metric (column of ``num``), up to :data:`EXAMPLES_PER_METRIC` games of ``idx`` where
+    its numerator is positive."""
+    ex = []
+    for j in range(num.shape[1]):
+        hit = np.flatnonzero(num[:, j] > 0)[:EXAMPLES_PER_METRIC]
+        ex.append(idx[hit].tolist())
+    return ex
+
+
+def run_games(scenario, games: int, seed: int, workers: int, debug: bool, progress,
+              chunk_stats: Callable) -> Batch:
+    """The records of games 0..games-1 of ``scenario``, played in chunks by the family's
+    ``chunk_stats``; they do not depend on ``workers``."""
+    tasks = [ChunkTask((scenario.to_dict(),), (seed,), s, min(s + CHUNK_GAMES, games), debug, True)
+             for s in range(0, games, CHUNK_GAMES)]
+    n_workers, _ = clamp_workers(workers, len(tasks))
+    parts = []
+    with ChunkRunner(n_workers) as runner:
+        for res in runner.map(chunk_stats, tasks,
+                              progress and (lambda t, r: progress(t.stop - t.start))):
+            parts.append(res.batches[0])
+    return Batch(np.concatenate([p.games for p in parts]),
+                 np.concatenate([p.rounds for p in parts]))
