@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import schema_common
 from .cards import FRUIT_NAMES as FRUITS, PICTURE_NAMES as PICTURES  # one spelling of the names
 
 SET_BONUS_NAMES = ("tabi", "onigashima", "momotaro", "nihonichi")  # 4, 5, 6, 7+ sets
@@ -211,29 +212,10 @@ SCHEMA = {
 
 def defaults(schema=SCHEMA) -> dict:
     """The fully populated default scenario as plain data."""
-    out = {}
-    for key, node in schema.items():
-        if isinstance(node, Field):
-            out[key] = _copy(node.default)
-        else:
-            out[key] = defaults(node)
-    return out
-
-
-def _copy(v):
-    if isinstance(v, list):
-        return [_copy(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _copy(x) for k, x in v.items()}
-    return v
+    return schema_common.defaults(schema, Field)
 
 
 def iter_fields(schema=SCHEMA, prefix=""):
     """(dotted key path, Field) for every leaf."""
-    for key, node in schema.items():
-        path = f"{prefix}{key}"
-        if isinstance(node, Field):
-            yield path, node
-        else:
-            yield from iter_fields(node, path + ".")
+    return schema_common.iter_fields(schema, Field, prefix)
 

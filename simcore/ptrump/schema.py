@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import schema_common
+
 GAME = "ptrump"   # what a scenario's `game:` must say
 
 # Enumerations: the code the kernels see is the index in the tuple (simcore.ptrump.rules_array).
@@ -361,31 +363,12 @@ BEGINNER_SETS = {"furiten": "none", "scoring.yaku_required": False,
 
 def defaults(schema=SCHEMA) -> dict:
     """The fully populated default scenario as plain data."""
-    out = {}
-    for key, node in schema.items():
-        if isinstance(node, Field):
-            out[key] = _copy(node.default)
-        else:
-            out[key] = defaults(node)
-    return out
-
-
-def _copy(v):
-    if isinstance(v, list):
-        return [_copy(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _copy(x) for k, x in v.items()}
-    return v
+    return schema_common.defaults(schema, Field)
 
 
 def iter_fields(schema=SCHEMA, prefix=""):
     """(dotted key path, Field) for every leaf."""
-    for key, node in schema.items():
-        path = f"{prefix}{key}"
-        if isinstance(node, Field):
-            yield path, node
-        else:
-            yield from iter_fields(node, path + ".")
+    return schema_common.iter_fields(schema, Field, prefix)
 
 
 def field_at(path: str, schema=SCHEMA) -> Field:

@@ -1,0 +1,39 @@
+"""Walking a family's scenario schema: a nested mapping whose leaves are the family's ``Field``.
+
+Each family's ``schema.py`` declares its own ``Field`` and ``SCHEMA``; these walks are the same
+for all and take the leaf class, so that ``isinstance(node, leaf)`` decides as it did in each.
+
+What this implementation simplifies: nothing beyond the family modules; this is their common
+code moved, not changed.
+"""
+
+from __future__ import annotations
+
+
+def defaults(schema, leaf: type) -> dict:
+    """The fully populated default scenario as plain data (each ``leaf``'s ``default``, copied)."""
+    out = {}
+    for key, node in schema.items():
+        if isinstance(node, leaf):
+            out[key] = _copy(node.default)
+        else:
+            out[key] = defaults(node, leaf)
+    return out
+
+
+def _copy(v):
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    return v
+
+
+def iter_fields(schema, leaf: type, prefix=""):
+    """(dotted key path, ``leaf``) for every leaf."""
+    for key, node in schema.items():
+        path = f"{prefix}{key}"
+        if isinstance(node, leaf):
+            yield path, node
+        else:
+            yield from iter_fields(node, leaf, path + ".")
