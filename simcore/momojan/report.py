@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import summarize_run, target_line
+from ..report_common import end_reasons, metric_cell, sums_of_batch
 from ..stats import MomentSums
 from .cards import card_emoji, card_str, format_cards, kinds_from_mask
 from .engine import (
@@ -41,13 +42,11 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
         return names.get(slot, slot)
     yaku = {yaku_name(n): m["value"] for n, m in metrics.items()
             if n.startswith("yaku_") and m["value"]}
-    ends = {n[len("end_"):-len("_rate")]: m["value"] for n, m in metrics.items()
-            if n.startswith("end_") and m["value"]}
+    ends = end_reasons(metrics, "value")
     intervals = {
         "yaku": {yaku_name(n): m["ci"] for n, m in metrics.items()
                  if n.startswith("yaku_") and m["value"]},
-        "end_reasons": {n[len("end_"):-len("_rate")]: m["ci"] for n, m in metrics.items()
-                        if n.startswith("end_") and m["value"]}}
+        "end_reasons": end_reasons(metrics, "ci")}
     out = {"scenario": scenario_name, "games": sums.n, "rounds": rounds, "seed": seed,
            "metrics": metrics, "yaku": yaku, "end_reasons": ends, "intervals": intervals,
            "yaku_names": {f"yaku_{k}_share": v for k, v in names.items()}}
@@ -58,20 +57,12 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
 
 def _sums_of_batch(batch, first_game: int = 0) -> MomentSums:
     """Sums of a Batch holding games ``first_game, first_game + 1, ...`` (``run_games``'s)."""
-    idx = np.arange(first_game, first_game + len(batch.games), dtype=np.int64)
-    num, den = game_values(idx, batch.games, batch.rounds)
-    return MomentSums.from_values(np.stack([num, den], axis=2))
+    return sums_of_batch(batch, game_values, first_game)
 
 
 def _fmt(m: dict, metric) -> str:
-    if m["value"] is None:
-        return "-"
-    if metric.is_rate:
-        text = (f"{100 * m['value']:7.2f}%  [{100 * m['ci'][0]:6.2f}, {100 * m['ci'][1]:6.2f}]")
-    else:
-        text = f"{m['value']:8.3f}  [{m['ci'][0]:.3f}, {m['ci'][1]:.3f}]"
-    text = f"{text:<28} of {m['n']} {m['per']}"
-    if "reference" in m:
+    text = metric_cell(m, metric)
+    if m["value"] is not None and "reference" in m:
         text += (f"; fair {100 * m['reference']:.0f}%: "
                  f"{'inside' if m['contains_reference'] else 'OUTSIDE'} the interval")
     return text

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import summarize_run, target_line
+from ..report_common import end_reasons, metric_cell, sums_of_batch
 from ..stats import MomentSums
 from .cards import card_str, format_cards
 from .engine import (
@@ -43,35 +44,24 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
             metrics.pop(f"seat{min(s, t)}_ahead_of_seat{max(s, t)}", None)
     yaku = {k[len("yaku_"):-len("_share")]: m["value"] for k, m in metrics.items()
             if k.startswith("yaku_") and m["value"]}
-    ends = {k[len("end_"):-len("_rate")]: m["value"] for k, m in metrics.items()
-            if k.startswith("end_") and m["value"]}
+    ends = end_reasons(metrics, "value")
     out = {"scenario": scenario_name, "games": sums.n, "rounds": rounds, "seed": seed,
            "metrics": metrics, "yaku": yaku, "end_reasons": ends,
            "intervals": {"yaku": {k[len("yaku_"):-len("_share")]: m["ci"]
                                   for k, m in metrics.items()
                                   if k.startswith("yaku_") and m["value"]},
-                         "end_reasons": {k[len("end_"):-len("_rate")]: m["ci"]
-                                         for k, m in metrics.items()
-                                         if k.startswith("end_") and m["value"]}}}
+                         "end_reasons": end_reasons(metrics, "ci")}}
     if reached:
         out["target"] = reached
     return out
 
 
 def _sums_of_batch(batch, first_game: int = 0) -> MomentSums:
-    idx = np.arange(first_game, first_game + len(batch.games), dtype=np.int64)
-    num, den = game_values(idx, batch.games, batch.rounds)
-    return MomentSums.from_values(np.stack([num, den], axis=2))
+    return sums_of_batch(batch, game_values, first_game)
 
 
 def _fmt(m: dict, metric) -> str:
-    if m["value"] is None:
-        return "-"
-    if metric.is_rate:
-        text = f"{100 * m['value']:7.2f}%  [{100 * m['ci'][0]:6.2f}, {100 * m['ci'][1]:6.2f}]"
-    else:
-        text = f"{m['value']:8.3f}  [{m['ci'][0]:.3f}, {m['ci'][1]:.3f}]"
-    return f"{text:<28} of {m['n']} {m['per']}"
+    return metric_cell(m, metric)
 
 
 def summary_table(summary: dict) -> str:
