@@ -54,3 +54,44 @@ class Metric:
 
 def by_name(catalogue) -> dict:
     return {m.name: m for m in catalogue}
+
+
+def per_game_sums(game_indices, round_game, per_round):
+    """Each game's sum of per-round quantities.
+
+    Parameters
+    ----------
+    game_indices : int64[n]
+        The chunk's game indices, ascending.
+    round_game : int64[n_rounds]
+        Each round's game index (rounds are in game order).
+    per_round : int64[n_rounds, q]
+        Quantities of each round.
+
+    Returns
+    -------
+    pos : int64[n_rounds]
+        Each round's game position in ``game_indices``.
+    sums : int64[n, q]
+        Per game, the sum over its rounds (exact ints, through a cumulative sum; a game with no
+        round gets 0).
+    """
+    import numpy as np
+    n = len(game_indices)
+    pos = np.searchsorted(game_indices, round_game)
+    cum = np.zeros((len(per_round) + 1, per_round.shape[1]), np.int64)
+    np.cumsum(per_round, axis=0, out=cum[1:])
+    bounds = np.searchsorted(pos, np.arange(n + 1))
+    return pos, cum[bounds[1:]] - cum[bounds[:-1]]
+
+
+def catalogue_values(q: dict, catalogue, n: int):
+    """``(num, den)``, int64[n, k] each: per game, metric j's numerator and denominator taken
+    from the per-game quantities ``q`` (name -> int64[n]) its :class:`Metric` names."""
+    import numpy as np
+    num = np.empty((n, len(catalogue)), np.int64)
+    den = np.empty((n, len(catalogue)), np.int64)
+    for j, m in enumerate(catalogue):
+        num[:, j] = q[m.numerator]
+        den[:, j] = q[m.denominator]
+    return num, den

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric
+from ..metrics import Metric, catalogue_values, per_game_sums
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER,
     OUT_DRAW, OUT_RON, OUT_TSUMO, RF_CHI0, RF_CHI1, RF_DEALER, RF_DORA, RF_DOUBLED, RF_DRAW3_0,
@@ -196,18 +196,13 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
         For game i and metric j of the catalogue, its numerator and denominator.
     """
     n = len(game_indices)
-    pos = np.searchsorted(game_indices, rounds[:, RF_GAME])
     win = rounds[:, RF_OUTCOME] != OUT_DRAW
     names = list(_ROUND_QUANTITIES)
     per_round = np.empty((len(rounds), len(names)), np.int64)
     for j, name in enumerate(names):
         per_round[:, j] = _ROUND_QUANTITIES[name](rounds, win)
-    # Rounds are in game order: sum each game's segment through a cumulative sum (exact ints;
-    # a game with no round gets 0).
-    cum = np.zeros((len(rounds) + 1, len(names)), np.int64)
-    np.cumsum(per_round, axis=0, out=cum[1:])
-    bounds = np.searchsorted(pos, np.arange(n + 1))
-    sums = cum[bounds[1:]] - cum[bounds[:-1]]
+    # Rounds are in game order: each game's segment summed (a game with no round gets 0).
+    pos, sums = per_game_sums(game_indices, rounds[:, RF_GAME], per_round)
     rounds_sum = {name: sums[:, j] for j, name in enumerate(names)}
     # Who was behind after round COMEBACK_AFTER_ROUND (-1: level, or the game was shorter).
     behind_after = np.full(n, -1, np.int64)
@@ -216,12 +211,7 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
     behind_after[pos[rounds[:, RF_ROUND] == COMEBACK_AFTER_ROUND - 1]] = \
         np.where(s0 < s1, 0, np.where(s1 < s0, 1, -1))
     q = _game_quantities(games, rounds_sum, behind_after)
-    num = np.empty((n, len(catalogue)), np.int64)
-    den = np.empty((n, len(catalogue)), np.int64)
-    for j, m in enumerate(catalogue):
-        num[:, j] = q[m.numerator]
-        den[:, j] = q[m.denominator]
-    return num, den
+    return catalogue_values(q, catalogue, n)
 
 
 QUANTITIES = tuple(_ROUND_QUANTITIES) + (

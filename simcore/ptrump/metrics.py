@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric
+from ..metrics import Metric, catalogue_values, per_game_sums
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
     GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_DISCARDER,
@@ -185,21 +185,12 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
     num, den : int64[n, k]
     """
     n = len(game_indices)
-    pos = np.searchsorted(game_indices, rounds[:, RF_GAME])
     per = _round_quantities(rounds)
     names = list(per)
     mat = np.empty((len(rounds), len(names)), np.int64)
     for j, name in enumerate(names):
         mat[:, j] = per[name]
-    cum = np.zeros((len(rounds) + 1, len(names)), np.int64)
-    np.cumsum(mat, axis=0, out=cum[1:])
-    bounds = np.searchsorted(pos, np.arange(n + 1))
-    sums = cum[bounds[1:]] - cum[bounds[:-1]]
+    _, sums = per_game_sums(game_indices, rounds[:, RF_GAME], mat)
     q = {name: sums[:, j] for j, name in enumerate(names)}
     q.update(_game_quantities(games))
-    num = np.empty((n, len(catalogue)), np.int64)
-    den = np.empty((n, len(catalogue)), np.int64)
-    for j, m in enumerate(catalogue):
-        num[:, j] = q[m.numerator]
-        den[:, j] = q[m.denominator]
-    return num, den
+    return catalogue_values(q, catalogue, n)
