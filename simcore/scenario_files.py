@@ -11,6 +11,8 @@ subclass and default scenario name so every message stays the family's own:
   which file set each key;
 - :func:`file_that_set`: which file of the chain to name in an error;
 - :func:`resolve_path`: a path or a bundled name, with a did-you-mean hint;
+- :class:`Checker`, :class:`ScenarioBase`: the shared half of a schema checker and of the
+  frozen scenario;
 - :func:`did_you_mean`, :func:`int_range`, :func:`freeze`, :func:`thaw`, :func:`flow`,
   :func:`comment_at`: small helpers of validation and of the annotated YAML ``show`` prints.
 
@@ -21,6 +23,7 @@ common code moved, not changed.
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable
@@ -164,6 +167,78 @@ def raw_chain(path: Path, read: Callable[[Path], dict],
     for key_path in leaf_paths(data):
         origin[key_path] = path
     return deep_merge(merged, data), origin, [*files, path]
+
+
+class Checker:
+    """The shared half of a family's schema checker: ``fail`` names the file of the ``extends``
+    chain that set the key, and the int / bool / str leaves. A family subclass sets ``error``
+    (its :class:`~simcore.errors.InputError` subclass) and adds its own kinds and checks."""
+
+    error: type[Exception] = ValueError
+
+    def __init__(self, origin: dict[str, Path], fallback: Path):
+        self.origin = origin
+        self.fallback = fallback
+
+    def shown(self, where: Path) -> str:
+        """How an error names the file (the family may shorten it)."""
+        return str(where)
+
+    def fail(self, key_path: str, message: str):
+        where = file_that_set(key_path, self.origin, self.fallback)
+        raise self.error(f"{self.shown(where)}: {key_path}: {message}")
+
+    def basic_leaf(self, path: str, f, v: Any):
+        """A leaf of kind ``int`` (within ``f.min``..``f.max``), ``bool`` or ``str`` (or null)."""
+        if f.kind == "int":
+            if isinstance(v, bool) or not isinstance(v, int):
+                self.fail(path, f"expected {int_range(f)}, got {_kind(v)}")
+            if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
+                self.fail(path, f"expected {int_range(f)}, got {v}")
+            return v
+        if f.kind == "bool":
+            if not isinstance(v, bool):
+                self.fail(path, f"expected true or false, got {_kind(v)}")
+            return v
+        if f.kind == "str":
+            if v is not None and not isinstance(v, str):
+                self.fail(path, f"expected a string, got {_kind(v)}")
+            return v
+        raise AssertionError(f.kind)
+
+    def seat_mapping(self, p: str, seat: Any, otherwise: str = "") -> None:
+        """A seat ``p`` must be a mapping of ``policy`` and ``params`` (an unknown key's hint
+        falls back to ``otherwise``)."""
+        if not isinstance(seat, dict):
+            self.fail(p, f"expected a mapping with policy and params, got {_kind(seat)}")
+        for k in seat:
+            if k not in ("policy", "params"):
+                self.fail(f"{p}.{k}", "unknown key" + did_you_mean(k, ["policy", "params"],
+                                                                   otherwise))
+
+
+@dataclass(frozen=True)
+class ScenarioBase:
+    """A validated, fully resolved scenario. ``data`` is a read-only nested mapping."""
+
+    name: str
+    path: Path | None
+    data: MappingProxyType
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def get(self, dotted: str):
+        v = self.data
+        for k in dotted.split("."):
+            v = v[k]
+        return v
+
+    def to_dict(self) -> dict:
+        return thaw(self.data)
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
 
 
 def _bound(v: int) -> str:

@@ -11,18 +11,13 @@ from __future__ import annotations
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
-
-import yaml
 
 from policies.params import check_params
 
 from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
-from ..scenario_files import (
-    deep_merge, did_you_mean, file_that_set, freeze, int_range, thaw,
-)
+from ..scenario_files import ScenarioBase, deep_merge, did_you_mean, freeze
 from .schema import FRUITS, NEW_YAKU, PICTURES, SCHEMA, Field, defaults
 from .shapes import HandRules
 from .yaku_conditions import (
@@ -73,14 +68,8 @@ def _raw_chain(path: Path) -> tuple[dict, dict[str, Path]]:
     return merged, origin
 
 
-class _Checker:
-    def __init__(self, origin: dict[str, Path], fallback: Path):
-        self.origin = origin
-        self.fallback = fallback
-
-    def fail(self, key_path: str, message: str):
-        where = file_that_set(key_path, self.origin, self.fallback)
-        raise ScenarioError(f"{where}: {key_path}: {message}")
+class _Checker(scenario_files.Checker):
+    error = ScenarioError
 
     def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
         if not isinstance(data, dict):
@@ -106,20 +95,8 @@ class _Checker:
         return out
 
     def leaf(self, path: str, f: Field, v: Any):
-        if f.kind == "int":
-            if isinstance(v, bool) or not isinstance(v, int):
-                self.fail(path, f"expected {int_range(f)}, got {_kind(v)}")
-            if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
-                self.fail(path, f"expected {int_range(f)}, got {v}")
-            return v
-        if f.kind == "bool":
-            if not isinstance(v, bool):
-                self.fail(path, f"expected true or false, got {_kind(v)}")
-            return v
-        if f.kind == "str":
-            if v is not None and not isinstance(v, str):
-                self.fail(path, f"expected a string, got {_kind(v)}")
-            return v
+        if f.kind in ("int", "bool", "str"):
+            return self.basic_leaf(path, f, v)
         if f.kind == "enum":
             if v is None and f.nullable:
                 return None
@@ -148,11 +125,7 @@ class _Checker:
         seats = []
         for i, seat in enumerate(v):
             p = f"{path}[{i}]"
-            if not isinstance(seat, dict):
-                self.fail(p, f"expected a mapping with policy and params, got {_kind(seat)}")
-            for k in seat:
-                if k not in ("policy", "params"):
-                    self.fail(f"{p}.{k}", "unknown key" + did_you_mean(k, ["policy", "params"]))
+            self.seat_mapping(p, seat)
             name = seat.get("policy")
             specs = policy_specs()
             if name not in specs:
@@ -196,27 +169,8 @@ def _check_consistency(d: dict, fail) -> None:
 
 
 @dataclass(frozen=True)
-class Scenario:
-    """A validated, fully resolved scenario. ``data`` is a read-only nested mapping."""
-
-    name: str
-    path: Path | None
-    data: MappingProxyType
-
-    def __getitem__(self, key):
-        return self.data[key]
-
-    def get(self, dotted: str):
-        v = self.data
-        for k in dotted.split("."):
-            v = v[k]
-        return v
-
-    def to_dict(self) -> dict:
-        return thaw(self.data)
-
-    def to_yaml(self) -> str:
-        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+class Scenario(ScenarioBase):
+    """A validated, fully resolved MOMOJAN scenario. ``data`` is a read-only nested mapping."""
 
     @property
     def hand_rules(self) -> HandRules:

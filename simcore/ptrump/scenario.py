@@ -22,7 +22,6 @@ from __future__ import annotations
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -30,8 +29,7 @@ import yaml
 from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
 from ..scenario_files import (
-    comment_at, deep_merge, did_you_mean, file_that_set, flow as _flow, freeze, int_range,
-    leaf_paths, thaw,
+    ScenarioBase, comment_at, deep_merge, did_you_mean, flow as _flow, freeze, leaf_paths,
 )
 from .schema import (
     BEGINNER_SETS, GAME, POLICIES_FALLBACK, SCHEMA, Field, defaults, field_at,
@@ -119,15 +117,11 @@ def _get(raw: dict, dotted: str):
     return node
 
 
-class _Checker:
-    def __init__(self, origin: dict[str, Path], fallback: Path):
-        self.origin = origin
-        self.fallback = fallback
+class _Checker(scenario_files.Checker):
+    error = ScenarioError
 
-    def fail(self, key_path: str, message: str):
-        where = file_that_set(key_path, self.origin, self.fallback)
-        raise ScenarioError(f"{where.name if where.is_absolute() else where}: {key_path}: "
-                            f"{message}")
+    def shown(self, where: Path) -> str:
+        return str(where.name if where.is_absolute() else where)
 
     def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
         if not isinstance(data, dict):
@@ -146,20 +140,8 @@ class _Checker:
         return out
 
     def leaf(self, path: str, f: Field, v: Any):
-        if f.kind == "int":
-            if isinstance(v, bool) or not isinstance(v, int):
-                self.fail(path, f"expected {int_range(f)}, got {_kind(v)}")
-            if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
-                self.fail(path, f"expected {int_range(f)}, got {v}")
-            return v
-        if f.kind == "bool":
-            if not isinstance(v, bool):
-                self.fail(path, f"expected true or false, got {_kind(v)}")
-            return v
-        if f.kind == "str":
-            if v is not None and not isinstance(v, str):
-                self.fail(path, f"expected a string, got {_kind(v)}")
-            return v
+        if f.kind in ("int", "bool", "str"):
+            return self.basic_leaf(path, f, v)
         if f.kind == "game":
             if v != GAME:
                 self.fail(path, f"expected {GAME} (this loader reads P-style trump mahjong "
@@ -184,12 +166,7 @@ class _Checker:
         seats = []
         for i, seat in enumerate(v):
             p = f"{path}[{i}]"
-            if not isinstance(seat, dict):
-                self.fail(p, f"expected a mapping with policy and params, got {_kind(seat)}")
-            for k in seat:
-                if k not in ("policy", "params"):
-                    self.fail(f"{p}.{k}", "unknown key"
-                              + did_you_mean(k, ["policy", "params"], " (expected policy, params)"))
+            self.seat_mapping(p, seat, " (expected policy, params)")
             params = seat.get("params", {}) or {}
             if not isinstance(params, dict):
                 self.fail(f"{p}.params", "expected a mapping of parameter names to values, "
@@ -292,31 +269,12 @@ def _check_consistency(d: dict, fail) -> None:
 
 
 @dataclass(frozen=True)
-class Scenario:
-    """A validated, fully resolved scenario. ``data`` is a read-only nested mapping."""
-
-    name: str
-    path: Path | None
-    data: MappingProxyType
-
-    def __getitem__(self, key):
-        return self.data[key]
-
-    def get(self, dotted: str):
-        v = self.data
-        for k in dotted.split("."):
-            v = v[k]
-        return v
+class Scenario(ScenarioBase):
+    """A validated, fully resolved P-style scenario. ``data`` is a read-only nested mapping."""
 
     @property
     def n_players(self) -> int:
         return len(self.data["players"])
-
-    def to_dict(self) -> dict:
-        return thaw(self.data)
-
-    def to_yaml(self) -> str:
-        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
 
     def annotated_yaml(self) -> str:
         """The scenario as YAML with each value's tag and meaning in a comment."""
