@@ -19,7 +19,6 @@ quietly at anything it cannot read; the family's ``load`` reports that problem.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.resources
 from pathlib import Path
@@ -27,6 +26,7 @@ from pathlib import Path
 import yaml
 
 from .errors import InputError
+from .scenario_files import did_you_mean
 
 # name -> the module implementing the family interface (imported on first use)
 FAMILIES = {
@@ -65,8 +65,7 @@ def get(name: str):
 
 
 def _known(name) -> str:
-    hint = difflib.get_close_matches(str(name), names(), n=1)
-    return f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(names())})"
+    return did_you_mean(name, names(), f" (known: {', '.join(names())})")
 
 
 # ---------------------------------------------------------------------------------------------
