@@ -1,13 +1,39 @@
 """Walking a family's scenario schema: a nested mapping whose leaves are the family's ``Field``.
 
-Each family's ``schema.py`` declares its own ``Field`` and ``SCHEMA``; these walks are the same
-for all and take the leaf class, so that ``isinstance(node, leaf)`` decides as it did in each.
+Each family's ``schema.py`` declares its own ``SCHEMA`` of :class:`Field` leaves (one class for
+all families); these walks are the same for all and take the leaf class.
 
 What this implementation simplifies: nothing beyond the family modules; this is their common
 code moved, not changed.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Field:
+    """One leaf of a family's schema (``kind``: "int", "bool", "str", "enum", "players", and the
+    family's own kinds: MOMOJAN's "enum_list", "requirements", P-style's "game")."""
+
+    kind: str
+    default: Any
+    doc: str
+    tag: str = "R"            # R rulebook, I our interpretation, X reconstructed
+    min: int | None = None
+    max: int | None = None
+    choices: tuple = ()
+    nullable: bool = False
+
+
+def int_field(default, doc, tag="R", min=None, max=None) -> Field:
+    return Field("int", default, doc, tag, min=min, max=max)
+
+
+def bool_field(default, doc, tag="R") -> Field:
+    return Field("bool", default, doc, tag)
 
 
 def defaults(schema, leaf: type) -> dict:

@@ -7,10 +7,8 @@ with the reconstructed yaku the spec turns on (``scenarios/new_edition.yaml`` sp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from .. import schema_common
+from ..schema_common import Field
 from .cards import FRUIT_NAMES as FRUITS, PICTURE_NAMES as PICTURES  # one spelling of the names
 
 SET_BONUS_NAMES = ("tabi", "onigashima", "momotaro", "nihonichi")  # 4, 5, 6, 7+ sets
@@ -20,26 +18,10 @@ TIE_BREAK = ("first_dealer", "second_dealer", "draw")
 LEFTOVER_POT = ("winner", "nobody")
 
 
-@dataclass(frozen=True)
-class Field:
-    """One leaf of the schema."""
-
-    kind: str                 # "int", "bool", "str", "enum", "enum_list", "requirements", "players"
-    default: Any
-    doc: str
-    tag: str = "R"
-    min: int | None = None
-    max: int | None = None
-    choices: tuple = ()
-    nullable: bool = False
-
-
-def _int(default, doc, tag="R", min=None, max=None):
-    return Field("int", default, doc, tag, min=min, max=max)
-
-
-def _bool(default, doc, tag="R"):
-    return Field("bool", default, doc, tag)
+# Field: one leaf of the schema; its kinds here: "int", "bool", "str", "enum", "enum_list",
+# "requirements", "players".
+_int = schema_common.int_field
+_bool = schema_common.bool_field
 
 
 def _enum(default, choices, doc, tag="R", nullable=False):

@@ -12,10 +12,8 @@ of the spec finds each option.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from .. import schema_common
+from ..schema_common import Field
 
 GAME = "ptrump"   # what a scenario's `game:` must say
 
@@ -43,26 +41,9 @@ BEGINNER_YAKU = ("all",)
 POLICIES_FALLBACK = ("random", "baseline", "greedy")   # until simcore.ptrump.bots has a registry
 
 
-@dataclass(frozen=True)
-class Field:
-    """One leaf of the schema."""
-
-    kind: str                 # "int", "bool", "str", "enum", "players", "game"
-    default: Any
-    doc: str
-    tag: str = "R"
-    min: int | None = None
-    max: int | None = None
-    choices: tuple = ()
-    nullable: bool = False
-
-
-def _int(default, doc, tag="R", min=None, max=None):
-    return Field("int", default, doc, tag, min=min, max=max)
-
-
-def _bool(default, doc, tag="R"):
-    return Field("bool", default, doc, tag)
+# Field: one leaf of the schema; its kinds here: "int", "bool", "str", "enum", "players", "game".
+_int = schema_common.int_field
+_bool = schema_common.bool_field
 
 
 def _enum(default, choices, doc, tag="I"):
