@@ -123,7 +123,8 @@ def test_run_and_replay_bad_input(args, fragment):
 
 
 def test_replay_shows_a_whole_game():
-    r = CliRunner().invoke(main, ["replay", "new_edition", "--seed", "3", "--game", "1"])
+    r = CliRunner().invoke(main, ["replay", "new_edition", "--seed", "3", "--game", "1",
+                                  "--players", "baseline"])
     assert r.exit_code == 0, r.output
     text = r.output
     assert "round 1" in text and "game over" in text and "discards" in text
