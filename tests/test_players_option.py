@@ -19,7 +19,7 @@ def test_run_seats_players_from_the_option():
     a = json.loads(_json(base).stdout)
     b = json.loads(_json(base + ["--players", "random,baseline"]).stdout)
     assert a["metrics"] != b["metrics"]  # other seats, other games
-    c = json.loads(_json(base + ["--players", "baseline"]).stdout)  # one entry seats both
+    c = json.loads(_json(base + ["--players", "value"]).stdout)  # one entry seats both (the default seats)
     assert a["metrics"] == c["metrics"]
 
 

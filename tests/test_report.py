@@ -98,12 +98,15 @@ def test_compare_and_sweep_reports(tmp_path):
     assert (d / "figures" / "forest.png").is_file()
     assert "Games that show the differences" in html and "scenario-1.yaml --seed" in html
     d = tmp_path / "swp"
-    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "scoring.ron_bonus=0,2",
+    plain = tmp_path / "plain_seats.yaml"  # seats that read no point values: the note is said
+    plain.write_text("extends: new_edition\nname: plain_seats\nplayers:\n"
+                     "  - {policy: baseline}\n  - {policy: baseline}\n")
+    r = CliRunner().invoke(main, ["sweep", str(plain), "--set", "scoring.ron_bonus=0,2",
                                   "--games", "400", "--workers", "1", "--out", str(d), "--quiet"])
     assert r.exit_code == 0, r.output
     assert (d / "figures" / "sweep_mean_winning_points.png").is_file()
     shown = CliRunner().invoke(main, ["show", str(d)])
-    assert shown.exit_code == 0 and "sweep of new_edition: 2 variants, 400 games" in shown.stdout
+    assert shown.exit_code == 0 and "sweep of plain_seats: 2 variants, 400 games" in shown.stdout
     assert "scoring.ron_bonus=2" in shown.stdout and "note: the rules that differ" in shown.stdout
     shown = CliRunner().invoke(main, ["show", str(tmp_path / "cmp")])
     assert shown.exit_code == 0 and "compare new_edition (a) with no_ron_bonus (b)" in shown.stdout

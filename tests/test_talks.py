@@ -77,7 +77,8 @@ def test_new_picture_set_yaku_show_under_their_names(tmp_path):
 
 def test_point_value_changes_the_bots_cannot_see_are_said():
     r = CliRunner().invoke(main, ["compare", "new_edition", "no_ron_bonus", "--games", "100",
-                                  "--workers", "1", "--no-save", "--quiet", "--json"])
+                                  "--players", "baseline", "--workers", "1", "--no-save",
+                                  "--quiet", "--json"])
     note = json.loads(r.stdout)["note"]
     assert "scoring.ron_bonus" in note and "no seated policy (baseline)" in note
     # a policy that reads point values: no such note
