@@ -474,10 +474,12 @@ def test_scoring_matches_production_on_random_hands_options(opts):
 
 
 @settings(max_examples=40)
-@given(st.randoms(use_true_random=False), st.sampled_from([{}] + SETTINGS))
-def test_scoring_matches_production_hypothesis(rng, opts):
+@given(st.integers(0, 2**32 - 1), st.sampled_from([{}] + SETTINGS))
+def test_scoring_matches_production_hypothesis(seed, opts):
+    # A seed, not st.randoms(): a hand draws dozens of numbers, and under the derandomized CI
+    # profile hypothesis refused the byte stream st.randoms needs (large_base_example).
     _production()
-    text = gen_win(rng)
+    text = gen_win(random.Random(seed))
     bad = _compare([text], opts)
     assert not bad, _report(bad, opts)
 
