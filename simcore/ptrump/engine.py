@@ -448,6 +448,16 @@ def _score(rs, s, ra, hr, win_card, ron, dk, last, first):
 
 
 @nb.njit(cache=True)
+def _first_turn(rs, s, ra):
+    """Seat s is in its first turn and nobody has called (tenhou/chiihou, §8: "tsumo on the
+    first draw, no pon/kan before"): no own discard yet, and no earlier turn ended by a nukidora
+    ``instead_of_discard`` (which ends the turn without a discard)."""
+    if rs.n_disc[s] != 0 or rs.st[ST_CALLS] != 0:
+        return False
+    return rs.n_nuki[s] == 0 or ra[R.RA_NUKIDORA_MODE] == R.NUKIDORA_REPLACE
+
+
+@nb.njit(cache=True)
 def _tenpai(rs, s, ra, hr):
     """Tenpai at an exhaustive draw (§2): a live wait, and with ``tenpai.needs_yaku`` one that
     scores with a yaku (a ron on an unseen-to-nobody copy: the lowest id not in the hand)."""
@@ -1230,7 +1240,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
                     # raw windows; scoring applies haitei.on_replacement and
                     # chiihou.excludes_replacement (a kan is a call: never first)
                     last = stock_left(st) == 0
-                    first = rs.n_disc[seat] == 0 and st[ST_CALLS] == 0
+                    first = _first_turn(rs, seat, ra)
                     v, y, legal = _score(rs, seat, ra, hr, st[ST_DRAWN], False, dk, last, first)
                     if legal:
                         win_ok = True
