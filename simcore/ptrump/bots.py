@@ -153,17 +153,11 @@ def _card_of_rank(obs, mask, base, r):
 
 
 @nb.njit(cache=True)
-def _discardable_rank(obs, mask, r):
+def _rank_legal(mask, base, r):
+    """Some card of rank r is legal in the per-card action block starting at ``base``
+    (``A_DISCARD``: it may be discarded; ``A_RIICHI``: discarded declaring riichi)."""
     for c in range(4 * r, min(4 * r + 4, N_CARDS)):
-        if mask[A_DISCARD + c]:
-            return True
-    return False
-
-
-@nb.njit(cache=True)
-def _riichi_for_rank(obs, mask, r):
-    for c in range(4 * r, min(4 * r + 4, N_CARDS)):
-        if mask[A_RIICHI + c]:
+        if mask[base + c]:
             return True
     return False
 
@@ -191,7 +185,7 @@ def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
     n_best = 0
     first = -1
     for r in range(N_RANKS):
-        if cnt[r] == 0 or not _discardable_rank(obs, mask, r):
+        if cnt[r] == 0 or not _rank_legal(mask, A_DISCARD, r):
             continue
         cnt[r] -= 1
         sh[r] = shanten(cnt, k, hr)
@@ -251,7 +245,7 @@ def _discard_action(obs, mask, hr, rng, ukeire, riichi_p):
             if mask[a]:
                 return a
         return A_PASS
-    if s == 0 and _riichi_for_rank(obs, mask, r) and obs[OBS_MENZEN] != 0 and \
+    if s == 0 and _rank_legal(mask, A_RIICHI, r) and obs[OBS_MENZEN] != 0 and \
             (riichi_p >= 1.0 or uniform(rng) < riichi_p):
         return _card_of_rank(obs, mask, A_RIICHI, r)
     return _card_of_rank(obs, mask, A_DISCARD, r)

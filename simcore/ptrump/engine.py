@@ -757,38 +757,37 @@ def _take_from_discard(rs, d):
 
 
 @nb.njit(cache=True)
-def _apply_pon(rs, s, d, c):
+def _reveal_from_discard(rs, s, d, c, n, kind):
+    """Seat s takes seat d's last discard c and ``n - 1`` cards of its rank from the hand (the
+    lowest ids) into a new revealed set of ``kind`` (``SK_PON``, n = 3; ``SK_KAN``, n = 4); the
+    discard is marked called. Returns the set's index in ``rs.sets[s]``."""
     r = rank_of(c)
     g = rs.n_sets[s]
     rs.sets[s, g, 0] = c
-    for j in range(1, 3):
+    for j in range(1, n):
         x = _lowest_of_rank(rs, s, r)
         _remove_card(rs, s, x)
         rs.sets[s, g, j] = x
-    rs.set_kind[s, g] = SK_PON
+    rs.set_kind[s, g] = kind
     rs.set_rank[s, g] = r
     rs.n_sets[s] = g + 1
-    rs.pons[s] += 1
     _take_from_discard(rs, d)
+    return g
+
+
+@nb.njit(cache=True)
+def _apply_pon(rs, s, d, c):
+    g = _reveal_from_discard(rs, s, d, c, 3, SK_PON)
+    rs.pons[s] += 1
     _log(rs.st, rs.ev, EV_PON, s, c, d, _set_mask(rs, s, g), 0)
 
 
 @nb.njit(cache=True)
 def _apply_open_kan(rs, s, d, c):
-    r = rank_of(c)
-    g = rs.n_sets[s]
-    rs.sets[s, g, 0] = c
-    for j in range(1, 4):
-        x = _lowest_of_rank(rs, s, r)
-        _remove_card(rs, s, x)
-        rs.sets[s, g, j] = x
-    rs.set_kind[s, g] = SK_KAN
-    rs.set_rank[s, g] = r
-    rs.n_sets[s] = g + 1
+    g = _reveal_from_discard(rs, s, d, c, 4, SK_KAN)
     rs.kans[s] += 1
     rs.st[ST_KANS] += 1
-    _take_from_discard(rs, d)
-    _log(rs.st, rs.ev, EV_KAN, s, SK_KAN, r, _set_mask(rs, s, g), d)
+    _log(rs.st, rs.ev, EV_KAN, s, SK_KAN, rank_of(c), _set_mask(rs, s, g), d)
 
 
 @nb.njit(cache=True)
