@@ -264,26 +264,27 @@ PI_COUNT_SHIFT = np.uint64(12)       # bits 12-17: number of picture cards
 
 
 def _picture_state(counts):
-    twos = [p for p, c in enumerate(counts) if c == 2]
-    clean = all(c in (0, 2, 3) for c in counts)
-    return clean and not twos, clean and len(twos) == 1
+    """(sets only, sets and one head) for rows of picture counters (last axis: the pictures)."""
+    clean = np.isin(counts, (0, 2, 3)).all(axis=-1)
+    twos = (counts == 2).sum(axis=-1)
+    return clean & (twos == 0), clean & (twos == 1)
 
 
 def picture_info_table() -> np.ndarray:
     """For every value of the 15-bit picture-counter field, the PI_* facts above (pictures form
-    sets and heads among themselves, so this is rules-independent)."""
-    info = np.zeros(1 << PICTURE_FIELD_BITS, np.uint64)
-    for field in range(len(info)):
-        counts = [(field >> (3 * p)) & 7 for p in range(N_PICTURES)]
-        sets_only, head = _picture_state(counts)
-        v = int(sets_only) | int(head) << 1 | sum(counts) << int(PI_COUNT_SHIFT)
-        for q in range(N_PICTURES):
-            plus = counts.copy()
-            plus[q] += 1
-            after_sets, after_head = _picture_state(plus)
-            v |= int(after_sets) << (int(PI_TO_SETS_SHIFT) + q)
-            v |= int(after_head) << (int(PI_TO_HEAD_SHIFT) + q)
-        info[field] = v
+    sets and heads among themselves, so this is rules-independent). Vectorised: every worker and
+    every CLI start builds it."""
+    field = np.arange(1 << PICTURE_FIELD_BITS, dtype=np.int64)
+    counts = (field[:, None] >> (3 * np.arange(N_PICTURES))) & 7
+    sets_only, head = _picture_state(counts)
+    info = (sets_only.astype(np.uint64) | head.astype(np.uint64) << np.uint64(1)
+            | counts.sum(axis=1).astype(np.uint64) << PI_COUNT_SHIFT)
+    for q in range(N_PICTURES):
+        plus = counts.copy()
+        plus[:, q] += 1
+        after_sets, after_head = _picture_state(plus)
+        info |= after_sets.astype(np.uint64) << (PI_TO_SETS_SHIFT + np.uint64(q))
+        info |= after_head.astype(np.uint64) << (PI_TO_HEAD_SHIFT + np.uint64(q))
     return info
 
 
