@@ -9,7 +9,7 @@ _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def popcount(x):
     """Number of set bits of a uint64 (SWAR; numba has no portable intrinsic)."""
     x = np.uint64(x)
@@ -19,7 +19,7 @@ def popcount(x):
     return np.int64((x * _H01) >> np.uint64(56))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero uint64."""
     x = np.uint64(x)

@@ -22,7 +22,7 @@ def new_table(log2_capacity: int):
     return table, np.uint64(64 - log2_capacity)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _slot(key, shift):
     return np.int64((np.uint64(key) * _GOLDEN) >> shift)
 
@@ -53,7 +53,7 @@ def new_filter():
     return np.zeros(1 << (FILTER_LOG2_BITS - 6), dtype=np.uint64)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _filter_bit(key):
     h = (np.uint64(key) * _FILTER_MULT) >> np.uint64(64 - FILTER_LOG2_BITS)
     return np.int64(h >> np.uint64(6)), np.uint64(1) << (h & np.uint64(63))
@@ -68,7 +68,7 @@ def filter_table(table, filt):
             filt[w] |= b
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def lookup_filtered_at(arr, table_base, filter_base, log2_capacity, key):
     """Value stored for ``key`` (0 if absent) in a table and its filter that live inside the larger
     array ``arr`` at the given offsets (so that a kernel receives one array instead of several).

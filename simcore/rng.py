@@ -11,7 +11,7 @@ import numpy as np
 _U = np.uint64
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _splitmix(x):
     x = (x + _U(0x9E3779B97F4A7C15))
     z = x
@@ -35,7 +35,7 @@ def seed_keyed(seed, game, rnd, purpose, state):
         state[i] = z
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _rotl(x, k):
     return (x << _U(k)) | (x >> _U(64 - k))
 

@@ -20,9 +20,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import norm
 
-Z95 = float(norm.ppf(0.975))
+# scipy.stats is imported where it is used: it costs 1-3 s at start-up, and every worker
+# process imports this module.
+Z95 = 1.959963984540054  # float(scipy.stats.norm.ppf(0.975)), to the last bit
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> dict:
@@ -218,6 +219,7 @@ def difference(sums: MomentSums, j: int, a: int = 0, b: int = 1, paired: bool = 
 
 def two_sided_p(diff: float, se: float) -> float:
     """p-value of the z-test of "no difference"."""
+    from scipy.stats import norm
     if se == 0:
         return 1.0 if diff == 0 else 0.0
     return float(2 * norm.sf(abs(diff) / se))
@@ -228,6 +230,7 @@ def tost_p(diff: float, se: float, margin: float) -> float:
 
     Rejecting at level alpha is the same as the (1 - 2 alpha) interval lying inside +-margin.
     """
+    from scipy.stats import norm
     if se == 0:
         return 0.0 if abs(diff) < margin else 1.0
     p_low = norm.sf((diff + margin) / se)   # H0: diff <= -margin
@@ -265,5 +268,6 @@ def games_for_power(se: float, n: int, detect: float, alpha: float = 0.05,
                     power: float = 0.8) -> int:
     """Games for a two-sided z-test at ``alpha`` to detect a true difference ``detect`` with
     probability ``power``: n (z_{1-alpha/2} + z_power)^2 se^2 / detect^2."""
+    from scipy.stats import norm
     z = norm.ppf(1 - alpha / 2) + norm.ppf(power)
     return int(math.ceil(n * (z * se / detect) ** 2))

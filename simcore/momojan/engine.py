@@ -550,7 +550,7 @@ def _stand_ins_ok(et, ra, k):
     return k >= N_NUMBER_KINDS and ra[RA_KAN_RANK1_STAND_INS] != 0 and et.stand_in[k - N_NUMBER_KINDS]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _kan_group_count(hand, k, stand_ins):
     """Cards of kind k's kan group in ``hand``: copies of picture k (plus the rank-1 cards when
     ``stand_ins``), or the four fruits of number kind k's rank."""
@@ -566,7 +566,7 @@ def _kan_group_count(hand, k, stand_ins):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _mask_kans_after_draw(rs, et, seat, ra):
     """Mark the kans ``seat`` may declare after a draw legal (old edition, §10).
 
@@ -741,7 +741,7 @@ def _decide(pid, obs, mask, prm, rng, core, ra):
 # tuple whole: they run once per action taken, not inside the legality loops.
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_call(rs, et, ra, seat, a, d):
     """Pon, Chi (``CALL + r``) or open kan (``KAN_OPEN``) on the opponent's last discard ``d``.
 
@@ -780,7 +780,7 @@ def _apply_call(rs, et, ra, seat, a, d):
     return PH_AFTER_REVEAL
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_draw_three(rs, seat):
     """Draw three cards from the stock into ``hands[seat]``; ``st[ST_DRAWN]`` is the last."""
     st = rs.st
@@ -794,7 +794,7 @@ def _apply_draw_three(rs, seat):
     _log(st, rs.ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_kai(rs, et, seat, r):
     """Reveal set-catalogue row ``r`` from ``hands[seat]`` as a new Kai group."""
     row = et.rows[r]
@@ -804,7 +804,7 @@ def _apply_kai(rs, et, seat, r):
     _log(rs.st, rs.ev, EV_KAI, seat, r, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_closed_kan(rs, et, ra, seat, k):
     """Reveal kind ``k``'s four-card kan group from the hand, then draw the replacement."""
     c = _take_kan_group(rs, seat, k, np.int64(4), _stand_ins_ok(et, ra, k))
@@ -815,7 +815,7 @@ def _apply_closed_kan(rs, et, ra, seat, k):
     _replacement(rs, seat)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_added_kan(rs, et, ra, seat, g):
     """Add the fourth card to revealed group ``g`` (a Kai set stays Kai-kind, a Pon call-kind),
     then draw the replacement."""
@@ -831,7 +831,7 @@ def _apply_added_kan(rs, et, ra, seat, g):
     _replacement(rs, seat)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_discard(rs, seat, a):
     """Discard ``DISCARD + k`` or ``DISCARD_RIICHI + k`` (declaring riichi, ippatsu live).
 
@@ -1015,7 +1015,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         seat = opp
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sort_group(rs, seat, g):
     n = rs.rev_n[seat, g]
     for i in range(1, n):
@@ -1027,7 +1027,7 @@ def _sort_group(rs, seat, g):
             j -= 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _take_kan_group(rs, seat, k, n, stand_ins):
     """Remove ``n`` cards of kind k's kan group from the hand (real copies of a picture first,
     then rank-1 stand-ins in ``STAND_IN_ORDER`` when ``stand_ins``); return them (-1 padding)."""
@@ -1054,14 +1054,14 @@ def _take_kan_group(rs, seat, k, n, stand_ins):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _group_picture(rs, seat, g):
     """The picture kind a revealed 3-card picture set is of (its highest card), or -1."""
     top = rs.rev_cards[seat, g, 2]
     return top if top >= N_NUMBER_KINDS else -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _cards_mask(cards):
     """Hand mask (as int64) of the cards in ``cards`` (-1 entries skipped)."""
     m = np.uint64(0)
@@ -1071,7 +1071,7 @@ def _cards_mask(cards):
     return np.int64(m)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _added_card(rs, seat, g, et, ra):
     """The hand card that completes revealed group g to a kan (-1: none): a copy of its picture
     (else a rank-1 stand-in, where allowed), or the missing fruit of a same-number set."""
@@ -1092,7 +1092,7 @@ def _added_card(rs, seat, g, et, ra):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _replacement(rs, seat):
     k = rs.wall[rs.st[ST_DEAD_POS]]
     rs.st[ST_DEAD_POS] += 1
@@ -1101,7 +1101,7 @@ def _replacement(rs, seat):
     _log(rs.st, rs.ev, EV_REPLACEMENT, seat, k, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _record_sets(rs, rec):
     for s in range(2):
         for g in range(rs.n_rev[s]):
@@ -1120,7 +1120,7 @@ def _record_sets(rs, rec):
     rec[RF_STOCK_LEFT] = _stock_left(rs.st)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan):
     if ron:
         hand = rs.hands[seat] + _card_unit(card)
@@ -1202,7 +1202,7 @@ def _finish_draw(rs, ra, tables, rec):
 # A game, and many games
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")  # its only caller is play_games: one whole-program LLVM pass less
 def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n_rounds_out,
               game_rec):
     """Play one whole game: antes, rounds, settlement, dealer rotation, the game end.

@@ -113,12 +113,12 @@ HandTables = namedtuple("HandTables", [
 ROW = np.uint64(0x1FF)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _row(x, f):
     return (np.uint64(x) >> np.uint64(9 * f)) & ROW
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def canonical_rows(n_part):
     """(canonical mask, fruit in canonical row 1, row 2, row 3)."""
     a, b, c = _row(n_part, 1), _row(n_part, 2), _row(n_part, 3)
@@ -133,7 +133,7 @@ def canonical_rows(n_part):
     return key, fa, fb, fc
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _uncanonical(v, fa, fb, fc):
     """Map a table value's wait rows from canonical order back to the hand's fruits."""
     flags = v & ~NUM
@@ -141,7 +141,7 @@ def _uncanonical(v, fa, fb, fc):
             | (_row(v, 3) << np.uint64(9 * fc)))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def number_value(core, n_part):
     """Table value (wait bits, COMPLETE_* flags) of a number part, in the hand's own fruits."""
     key, fa, fb, fc = canonical_rows(n_part)
@@ -237,12 +237,12 @@ def _related_kinds(partials, heads) -> np.ndarray:
 # Small helpers
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def picture_count(mask, p):
     return np.int64((np.uint64(mask) >> np.uint64(PIC_SHIFT + 3 * p)) & np.uint64(7))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def hand_size(mask):
     n = popcount(np.uint64(mask) & NUM)
     for p in range(N_PICTURES):
@@ -250,7 +250,7 @@ def hand_size(mask):
     return n
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def kind_bit(kind):
     return np.uint64(1) << np.uint64(kind)
 
@@ -264,45 +264,46 @@ PI_COUNT_SHIFT = np.uint64(12)       # bits 12-17: number of picture cards
 
 
 def _picture_state(counts):
-    twos = [p for p, c in enumerate(counts) if c == 2]
-    clean = all(c in (0, 2, 3) for c in counts)
-    return clean and not twos, clean and len(twos) == 1
+    """(sets only, sets and one head) for rows of picture counters (last axis: the pictures)."""
+    clean = np.isin(counts, (0, 2, 3)).all(axis=-1)
+    twos = (counts == 2).sum(axis=-1)
+    return clean & (twos == 0), clean & (twos == 1)
 
 
 def picture_info_table() -> np.ndarray:
     """For every value of the 15-bit picture-counter field, the PI_* facts above (pictures form
-    sets and heads among themselves, so this is rules-independent)."""
-    info = np.zeros(1 << PICTURE_FIELD_BITS, np.uint64)
-    for field in range(len(info)):
-        counts = [(field >> (3 * p)) & 7 for p in range(N_PICTURES)]
-        sets_only, head = _picture_state(counts)
-        v = int(sets_only) | int(head) << 1 | sum(counts) << int(PI_COUNT_SHIFT)
-        for q in range(N_PICTURES):
-            plus = counts.copy()
-            plus[q] += 1
-            after_sets, after_head = _picture_state(plus)
-            v |= int(after_sets) << (int(PI_TO_SETS_SHIFT) + q)
-            v |= int(after_head) << (int(PI_TO_HEAD_SHIFT) + q)
-        info[field] = v
+    sets and heads among themselves, so this is rules-independent). Vectorised: every worker and
+    every CLI start builds it."""
+    field = np.arange(1 << PICTURE_FIELD_BITS, dtype=np.int64)
+    counts = (field[:, None] >> (3 * np.arange(N_PICTURES))) & 7
+    sets_only, head = _picture_state(counts)
+    info = (sets_only.astype(np.uint64) | head.astype(np.uint64) << np.uint64(1)
+            | counts.sum(axis=1).astype(np.uint64) << PI_COUNT_SHIFT)
+    for q in range(N_PICTURES):
+        plus = counts.copy()
+        plus[:, q] += 1
+        after_sets, after_head = _picture_state(plus)
+        info |= after_sets.astype(np.uint64) << (PI_TO_SETS_SHIFT + np.uint64(q))
+        info |= after_head.astype(np.uint64) << (PI_TO_HEAD_SHIFT + np.uint64(q))
     return info
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _info(core, hand):
     return core[CORE_PIC_INFO + np.int64(np.uint64(hand) >> np.uint64(PIC_SHIFT))]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _rule(core, i):
     return np.int64(core[CORE_RULES + i])
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _size(info, n_part):
     return popcount(n_part) + np.int64(info >> PI_COUNT_SHIFT)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _split_waits(core, n_part, info):
     """Kind set of cards completing (number part ``n_part``) + (pictures described by ``info``),
     ignoring availability. The whole hand has 3k+1 cards. The picture facts are checked first, so
@@ -326,7 +327,7 @@ def _split_waits(core, n_part, info):
     return np.uint64(0)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _split_complete(core, n_part, info):
     r = popcount(n_part) % 3
     if r == 0:

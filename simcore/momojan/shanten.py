@@ -73,33 +73,33 @@ G_PARTIAL = np.uint64(1) << np.uint64(42)
 # Frontier arithmetic (SWAR on the eight nibbles)
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def add_set(f):
     """Every grouping gains a set: (m, h, t) -> (m + 1, h, t)."""
     return (f << np.uint64(8)) & LOW32
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def add_head(f):
     """Every headless grouping gains the head: (m, 0, t) -> (m, 1, t)."""
     return (f & HEADLESS) << np.uint64(4)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def add_partial(f):
     """Every grouping gains a partial set: t -> t + 1 where feasible."""
     nz = (f | (f >> U1) | (f >> np.uint64(2)) | (f >> np.uint64(3))) & NIBBLE_ONES
     return f + nz
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def frontier_max(a, b):
     """Nibble-wise maximum (nibbles <= 7: bit 3 of each nibble guards the subtraction)."""
     ge = ((((a | NIBBLE_HIGH) - b) >> np.uint64(3)) & NIBBLE_ONES) * np.uint64(15)
     return (a & ge) | (b & ~ge & LOW32)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _shifted(f, dm, dh, dt):
     """``f`` after adding dm sets, dh (0/1) heads and dt partials to every grouping."""
     f = (f << np.uint64(8 * dm)) & LOW32
@@ -110,7 +110,7 @@ def _shifted(f, dm, dh, dt):
     return f
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def best_value(fa, fb, G):
     """max 2 m + min(t, G - m) + h over the groupings of two parts taken together (module doc)."""
     best = -1
@@ -147,7 +147,7 @@ def rank_tables() -> np.ndarray:
     return out
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _rank(arr, base, s):
     """Index of number mask ``s`` (<= 7 cards): the offset of its size plus its colex rank."""
     idx = arr[base + popcount(s)]
@@ -160,10 +160,10 @@ def _rank(arr, base, s):
     return np.int64(idx)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def small_number_id(core, n_part):
     """Frontier id (into CORE_SH_NUM_PALETTE) of a number part of at most SH_SMALL cards."""
-    i = _rank(core, CORE_SH_RANK, n_part)
+    i = _rank(core, np.int64(CORE_SH_RANK), n_part)
     return np.int64((core[CORE_SH_NUM + (i >> 3)] >> np.uint64(8 * (i & 7))) & np.uint64(255))
 
 
@@ -183,26 +183,26 @@ def _palette_id(palette, n_used, f):
 def _fill_number_ids(ids, palette, n_used, ranks, groups, group_start, max_cards):
     """Frontier id of every number mask of 0..max_cards cards, smallest first (Gosper's hack walks
     the masks of one size in increasing order), from the ids of masks already filled."""
-    ids[_rank(ranks, 0, U0)] = _palette_id(palette, n_used, EMPTY_FRONTIER)
+    ids[_rank(ranks, np.int64(0), U0)] = _palette_id(palette, n_used, EMPTY_FRONTIER)
     limit = U1 << np.uint64(N_NUMBER_KINDS)
     for size in range(1, max_cards + 1):
         s = (U1 << np.uint64(size)) - U1
         while s < limit:
             low = s & (~s + U1)
             x = popcount(low - U1)
-            f = palette[ids[_rank(ranks, 0, s ^ low)]]
+            f = palette[ids[_rank(ranks, np.int64(0), s ^ low)]]
             for e in range(group_start[x], group_start[x + 1]):
                 g = groups[e] & MASK36
                 if (g & s) != g:
                     continue
-                sub = palette[ids[_rank(ranks, 0, s ^ g)]]
+                sub = palette[ids[_rank(ranks, np.int64(0), s ^ g)]]
                 if groups[e] & G_SET:
                     f = frontier_max(f, add_set(sub))
                 if groups[e] & G_HEAD:
                     f = frontier_max(f, add_head(sub))
                 if groups[e] & G_PARTIAL:
                     f = frontier_max(f, add_partial(sub))
-            ids[_rank(ranks, 0, s)] = _palette_id(palette, n_used, f)
+            ids[_rank(ranks, np.int64(0), s)] = _palette_id(palette, n_used, f)
             r = s + low
             s = (((r ^ s) >> np.uint64(2)) // low) | r
 
@@ -306,12 +306,12 @@ def shanten_core_regions(sets, heads, partials) -> np.ndarray:
 # Kernels
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _small_frontier(core, n_part):
     return core[CORE_SH_NUM_PALETTE + small_number_id(core, n_part)]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always")  # takes a function: inlined, else uncacheable
 def _peel(core, s, below):
     """Frontier of number mask ``s`` from the options of one of its cards, ``below(core, rest)``
     giving the frontier of what is left (rests have fewer cards than ``s``). The card peeled is the
@@ -346,7 +346,7 @@ def _peel(core, s, below):
     return f
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _peel_card(core, s, x, f_without):
     """Frontier of number mask ``s`` of SH_SMALL + 1 cards by its card ``x``: ``f_without`` (the
     frontier of ``s`` less ``x``, x single) joined with every group holding x within ``s`` (the
@@ -391,13 +391,13 @@ def _upto9(core, s):
     return _peel(core, s, _upto8)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def picture_word(core, hand):
     """Picture-part frontier (bits 0-31) and its id (bits 32-39)."""
     return core[CORE_SH_PIC + np.int64(np.uint64(hand) >> np.uint64(PIC_SHIFT))]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _split_best(core, hand, G):
     """``best`` (module doc) of one reading of the hand: number part plus picture part."""
     n_part = hand & NUM
@@ -433,7 +433,7 @@ def shanten(hand, n_revealed, core):
     return 2 * G - best
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def unit(k):
     """Hand mask of one card of kind k."""
     if k < N_NUMBER_KINDS:
@@ -441,7 +441,7 @@ def unit(k):
     return U1 << np.uint64(PIC_SHIFT + 3 * (k - N_NUMBER_KINDS))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def kinds_present(hand):
     """Kind set of the kinds in hand mask ``hand``."""
     out = np.uint64(hand) & NUM
@@ -451,7 +451,7 @@ def kinds_present(hand):
     return out
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def unseen_copies(core, seen, k):
     """Copies of kind k in the deck that are not in hand mask ``seen`` (what a seat can see)."""
     if k < N_NUMBER_KINDS:
@@ -461,7 +461,7 @@ def unseen_copies(core, seen, k):
     return max(np.int64(core[CORE_RULES + HR_COPIES + p]) - picture_count(seen, p), 0)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def candidate_kinds(core, hand):
     """Kinds that can lower a hand's distance to tenpai when added: those sharing a partial set
     or a head with a card in hand (a card alone is a single and changes nothing)."""
@@ -507,7 +507,7 @@ def useful_cards(hand, n_revealed, seen, core):
     return total, kset
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _best_byte(core, pid, nid, G):
     w = core[CORE_SH_BEST + N_NUMBER_IDS * pid + nid]
     return np.int64((w >> np.uint64(8 * G)) & np.uint64(255))
