@@ -270,7 +270,7 @@ def _replacement_left(st):
     return (st[ST_RES_END] - st[ST_RES_POS]) + stock_left(st)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _add_card(rs, s, c):
     rs.hand[s, rs.nh[s]] = c
     rs.nh[s] += 1
@@ -278,7 +278,7 @@ def _add_card(rs, s, c):
     rs.wm[s] = -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _remove_card(rs, s, c):
     n = rs.nh[s]
     for i in range(n):
@@ -292,7 +292,7 @@ def _remove_card(rs, s, c):
     raise AssertionError("card not in hand")
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _lowest_of_rank(rs, s, r):
     best = 999
     for i in range(rs.nh[s]):
@@ -302,7 +302,7 @@ def _lowest_of_rank(rs, s, r):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _hand_mask(rs, s):
     m = np.int64(0)
     for i in range(rs.nh[s]):
@@ -310,7 +310,7 @@ def _hand_mask(rs, s):
     return m
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _set_mask(rs, s, g):
     m = np.int64(0)
     for j in range(4):
@@ -320,7 +320,7 @@ def _set_mask(rs, s, g):
     return m
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _menzen(rs, s, ra):
     """No open call: no pon, kakan, and (``hand.open_kan_breaks_menzen``) no open kan."""
     for g in range(rs.n_sets[s]):
@@ -332,7 +332,7 @@ def _menzen(rs, s, ra):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pon_count(rs, s, ra):
     """Pons that cost points: pons, and kakans while ``kakan_keeps_pon_penalty``."""
     n = 0
@@ -350,7 +350,7 @@ def _is_yaochu(r, ra):
     return r >= 9 and ra[R.RA_YAOCHU_HONOURS] != 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _wait_mask(rs, s, hr):
     """Win mask of seat s's between-turns hand (cached until the hand changes)."""
     if rs.wm[s] < 0:
@@ -358,7 +358,7 @@ def _wait_mask(rs, s, hr):
     return rs.wm[s]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _live_waits(rs, s, wm, ra):
     """``wm`` less the ranks all of whose copies seat s holds (``tenpai.needs_live_wait``)."""
     if not ra[R.RA_TENPAI_NEEDS_LIVE_WAIT]:
@@ -377,7 +377,7 @@ def _live_waits(rs, s, wm, ra):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _kokushi_shape(cnt):
     """Eight cards of the seven kokushi ranks (1, 9, 10, J, Q, K, joker), each present."""
     for r in range(N_RANKS):
@@ -393,12 +393,12 @@ def _kokushi_shape(cnt):
 # Scoring: the engine's context -> scoring.score_win_ctx
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _nagashi_state(rs, s, ra):
     return rs.n_disc[s] >= 1 and rs.nagashi_bad[s] == 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _score(rs, s, ra, hr, win_card, ron, dk, last, first):
     """Score seat s winning on ``win_card`` (in the hand already for a tsumo; not for a ron).
 
@@ -447,7 +447,7 @@ def _score(rs, s, ra, hr, win_card, ron, dk, last, first):
                      rs.st[ST_DORA_IND], rs.st[ST_URA_IND], ra, hr, rs.bd)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _first_turn(rs, s, ra):
     """Seat s is in its first turn and nobody has called (tenhou/chiihou, §8: "tsumo on the
     first draw, no pon/kan before"): no own discard yet, and no earlier turn ended by a nukidora
@@ -457,7 +457,7 @@ def _first_turn(rs, s, ra):
     return rs.n_nuki[s] == 0 or ra[R.RA_NUKIDORA_MODE] == R.NUKIDORA_REPLACE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _tenpai(rs, s, ra, hr):
     """Tenpai at an exhaustive draw (§2): a live wait, and with ``tenpai.needs_yaku`` one that
     scores with a yaku (a ron on an unseen-to-nobody copy: the lowest id not in the hand)."""
@@ -605,7 +605,7 @@ def check_invariants(rs, between_turns):
 # Observations and decisions
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _set_obs(rs, s, phase, offer, scores, ra):
     """Seat s's observation of the decision at hand, written into ``rs.obs`` (layout.OBS_*)."""
     o = rs.obs
@@ -654,7 +654,7 @@ def _set_obs(rs, s, phase, offer, scores, ra):
     o[OBS_SCORE] = scores[s]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _decide(rs, s, phase, offer, scores, ra, hr, pol_ids, params, rngs):
     """Ask seat s's policy; check the answer is legal. One legal action: taken without asking."""
     st = rs.st
@@ -671,7 +671,7 @@ def _decide(rs, s, phase, offer, scores, ra, hr, pol_ids, params, rngs):
 # Applying actions
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _interrupt(rs, n):
     """A pon or kan (or an interrupting nukidora): ends every ippatsu window and the
     first-turn conditions."""
@@ -680,7 +680,7 @@ def _interrupt(rs, n):
         rs.ippatsu[t] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _draw_ordinary(rs, s):
     st = rs.st
     if st[ST_POS] < st[ST_STOCK_END]:
@@ -697,7 +697,7 @@ def _draw_ordinary(rs, s):
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _draw_replacement(rs, s, kind):
     st = rs.st
     if st[ST_RES_POS] < st[ST_RES_END]:
@@ -719,7 +719,7 @@ def _draw_replacement(rs, s, kind):
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _replacement_ok(rs, ra):
     """A kan or a replace-mode nukidora may draw its replacement (§4)."""
     if ra[R.RA_REPLACEMENT_NEEDS_STOCK]:
@@ -727,7 +727,7 @@ def _replacement_ok(rs, ra):
     return _replacement_left(rs.st) >= 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _discard(rs, s, c, riichi_kind, ra):
     st = rs.st
     _remove_card(rs, s, c)
@@ -748,7 +748,7 @@ def _discard(rs, s, c, riichi_kind, ra):
     _log(st, rs.ev, EV_DISCARD, s, c, riichi_kind, 0, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _take_from_discard(rs, d):
     """Mark the last discard of seat d as called."""
     i = rs.n_disc[d] - 1
@@ -756,7 +756,7 @@ def _take_from_discard(rs, d):
     rs.nagashi_bad[d] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _reveal_from_discard(rs, s, d, c, n, kind):
     """Seat s takes seat d's last discard c and ``n - 1`` cards of its rank from the hand (the
     lowest ids) into a new revealed set of ``kind`` (``SK_PON``, n = 3; ``SK_KAN``, n = 4); the
@@ -775,14 +775,14 @@ def _reveal_from_discard(rs, s, d, c, n, kind):
     return g
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_pon(rs, s, d, c):
     g = _reveal_from_discard(rs, s, d, c, 3, SK_PON)
     rs.pons[s] += 1
     _log(rs.st, rs.ev, EV_PON, s, c, d, _set_mask(rs, s, g), 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_open_kan(rs, s, d, c):
     g = _reveal_from_discard(rs, s, d, c, 4, SK_KAN)
     rs.kans[s] += 1
@@ -790,7 +790,7 @@ def _apply_open_kan(rs, s, d, c):
     _log(rs.st, rs.ev, EV_KAN, s, SK_KAN, rank_of(c), _set_mask(rs, s, g), d)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_ankan(rs, s, r):
     g = rs.n_sets[s]
     for j in range(4):
@@ -805,7 +805,7 @@ def _apply_ankan(rs, s, r):
     _log(rs.st, rs.ev, EV_KAN, s, SK_ANKAN, r, _set_mask(rs, s, g), -1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_kakan(rs, s, g):
     r = rs.set_rank[s, g]
     x = _lowest_of_rank(rs, s, r)
@@ -817,7 +817,7 @@ def _apply_kakan(rs, s, g):
     _log(rs.st, rs.ev, EV_KAN, s, SK_KAKAN, r, _set_mask(rs, s, g), -1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _nuki_card(rs, s):
     """The joker a nukidora sets aside: the drawn card if it is one, else the lowest id."""
     d = rs.st[ST_DRAWN]
@@ -828,7 +828,7 @@ def _nuki_card(rs, s):
     return _lowest_of_rank(rs, s, JOKER)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_nuki(rs, s, c):
     _remove_card(rs, s, c)
     rs.nuki[s, rs.n_nuki[s]] = c
@@ -840,7 +840,7 @@ def _apply_nuki(rs, s, c):
 # Legal actions
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _riichi_kind(rs, s, ra, scores):
     """0 if seat s may not declare riichi on this discard, else 1 (riichi) or 2 (double)."""
     st = rs.st
@@ -858,7 +858,7 @@ def _riichi_kind(rs, s, ra, scores):
     return 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
     """Discard actions (and riichi discards that leave a live tenpai); ``kuikae_rank`` >= 0 is a
     rank that may not be discarded (after a pon without kuikae). In riichi: the drawn card."""
@@ -895,7 +895,7 @@ def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
                 _allow(mask, legal, st, A_RIICHI + c)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _mask_kans(rs, s, ra, hr):
     """Ankan / kakan actions after a draw (or after a pon with ``calls.kan_after_pon``)."""
     st, mask, legal = rs.st, rs.mask, rs.legal
@@ -930,7 +930,7 @@ def _mask_kans(rs, s, ra, hr):
                 _allow(mask, legal, st, A_KAKAN + g)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _nuki_ok(rs, s, ra):
     if rs.cnt[s, JOKER] == 0 or rs.n_nuki[s] >= MAX_NUKI:
         return False
@@ -947,7 +947,7 @@ def _nuki_ok(rs, s, ra):
 # Ron (on discards and robbed cards)
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _ron_status(rs, t, c, kind, ra, hr):
     """Can seat t ron card c (a ``ROB_*`` kind)? Returns (shape wait, allowed)."""
     r = rank_of(c)
@@ -976,7 +976,7 @@ def _ron_status(rs, t, c, kind, ra, hr):
     return True, True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _ron_flags(rs, t, ra):
     """(last, first) context of a ron by seat t on the card just offered."""
     st = rs.st
@@ -990,7 +990,7 @@ def _ron_flags(rs, t, ra):
     return last, first
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _ron_round(rs, d, c, kind, ra, hr, scores, pol_ids, params, rngs, values, has_yaku):
     """Offer card c from seat d (discard or robbed) to the other seats in order: ron or pass.
 
@@ -1036,7 +1036,7 @@ def _ron_round(rs, d, c, kind, ra, hr, scores, pol_ids, params, rngs, values, ha
 # One round
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _record_seats(rs, rec):
     n = rs.st[ST_N]
     for s in range(n):
@@ -1048,7 +1048,7 @@ def _record_seats(rs, rec):
     rec[RF_STOCK_LEFT] = stock_left(rs.st)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _settle_win(rs, ra, hr, scores, rec, winners, first_winner, discarder, c, kind, values,
                 has_yaku):
     """Write the win into the record and the scores (value, deposits to the first winner)."""
@@ -1091,7 +1091,7 @@ def _settle_win(rs, ra, hr, scores, rec, winners, first_winner, discarder, c, ki
     scores[MAX_SEATS] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _settle_draw(rs, ra, hr, scores, rec):
     st = rs.st
     n = st[ST_N]
@@ -1139,7 +1139,7 @@ def _settle_draw(rs, ra, hr, scores, rec):
     _log(st, rs.ev, EV_EXHAUSTIVE, -1, tenpai_bits, lost, nagashi_bits, paid)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _first_bit(w, d, n):
     """The first seat of bitmask w after seat d (in play order)."""
     for i in range(1, n + 1):
@@ -1149,7 +1149,7 @@ def _first_bit(w, d, n):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _offer_calls(rs, d, c, ra, hr, scores, pol_ids, params, rngs):
     """Offer discard c of seat d for pon / open kan (after nobody ronned it).
 
@@ -1369,7 +1369,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
 # A match, and many matches
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")  # only play_matches calls it: one whole-program LLVM pass less
 def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out, n_rounds_out,
                game_rec):
     """Play one match: rounds until a player reaches the target (or the round cap).
@@ -1478,7 +1478,7 @@ def round_balance(rec):
             - rec[RF_PON_PENALTY] - rec[RF_DEPOSITS_LOST])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pack_scores(scores, n):
     p = np.int64(0)
     for s in range(n):
