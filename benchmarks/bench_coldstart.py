@@ -1,5 +1,6 @@
 """Where a cold start's compile time goes: every numba function compiled by the first
 ``Simulator(new_edition).play(...)`` (what ``run`` does first) with an empty cache directory.
+``--scenario ptrump_2p`` measures the P-style family's (any bundled scenario or YAML path).
 
 Run: ``python benchmarks/bench_coldstart.py [--top N] [--scenario NAME] [--keep-cache DIR]``
 
@@ -30,8 +31,11 @@ def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
 t0 = time.perf_counter()
-from simcore.momojan import scenario
-from simcore.momojan.simulate import Simulator
+import importlib
+from simcore import families
+fam = families.family_name_of(sys.argv[1])  # each family has scenario.load and simulate.Simulator
+scenario = importlib.import_module(f"simcore.{fam}.scenario")
+Simulator = importlib.import_module(f"simcore.{fam}.simulate").Simulator
 import numpy as np
 t_import = time.perf_counter() - t0
 sc = scenario.load(sys.argv[1])
