@@ -475,7 +475,8 @@ def _tenpai(rs, s, ra, hr):
                     if rs.hand[s, i] == c:
                         held = True
                 if not held:
-                    _, has_yaku, _ = _score(rs, s, ra, hr, c, True, DK_NONE, False, False)
+                    _, has_yaku, _ = _score(rs, s, ra, hr, c, np.bool_(True), np.int64(DK_NONE), np.bool_(False),
+                                            np.bool_(False))
                     if has_yaku:
                         return True
                     break
@@ -777,14 +778,14 @@ def _reveal_from_discard(rs, s, d, c, n, kind):
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_pon(rs, s, d, c):
-    g = _reveal_from_discard(rs, s, d, c, 3, SK_PON)
+    g = _reveal_from_discard(rs, s, d, c, np.int64(3), np.int64(SK_PON))
     rs.pons[s] += 1
     _log(rs.st, rs.ev, EV_PON, s, c, d, _set_mask(rs, s, g), 0)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_open_kan(rs, s, d, c):
-    g = _reveal_from_discard(rs, s, d, c, 4, SK_KAN)
+    g = _reveal_from_discard(rs, s, d, c, np.int64(4), np.int64(SK_KAN))
     rs.kans[s] += 1
     rs.st[ST_KANS] += 1
     _log(rs.st, rs.ev, EV_KAN, s, SK_KAN, rank_of(c), _set_mask(rs, s, g), d)
@@ -1010,7 +1011,7 @@ def _ron_round(rs, d, c, kind, ra, hr, scores, pol_ids, params, rngs, values, ha
             last, first = _ron_flags(rs, t, ra)
             if kind != ROB_DISCARD:
                 last = False
-            v, y, legal = _score(rs, t, ra, hr, c, True, DK_NONE, last, first)
+            v, y, legal = _score(rs, t, ra, hr, c, np.bool_(True), np.int64(DK_NONE), last, first)
             if legal:
                 _clear(rs.mask, rs.legal, rs.st)
                 _allow(rs.mask, rs.legal, rs.st, A_RON)
@@ -1070,7 +1071,7 @@ def _settle_win(rs, ra, hr, scores, rec, winners, first_winner, discarder, c, ki
             last, first = _ron_flags(rs, t, ra)
             if kind != ROB_DISCARD:
                 last = False
-            v, y, _ = _score(rs, t, ra, hr, c, True, DK_NONE, last, first)
+            v, y, _ = _score(rs, t, ra, hr, c, np.bool_(True), np.int64(DK_NONE), last, first)
         else:
             v, y = values[t], has_yaku[t] != 0
         bits = 0
@@ -1170,7 +1171,7 @@ def _offer_calls(rs, d, c, ra, hr, scores, pol_ids, params, rngs):
                 and _replacement_ok(rs, ra)
                 and (ra[R.RA_OPEN_KAN_FROM] == R.OPEN_KAN_ANY or t == (d + 1) % n)):
             _allow(rs.mask, rs.legal, st, A_KAN_OPEN)
-        a = _decide(rs, t, PH_OFFER, c, scores, ra, hr, pol_ids, params, rngs)
+        a = _decide(rs, t, np.int64(PH_OFFER), c, scores, ra, hr, pol_ids, params, rngs)
         if a != A_PASS:
             return t, a
     return -1, A_PASS
@@ -1240,7 +1241,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
                     # chiihou.excludes_replacement (a kan is a call: never first)
                     last = stock_left(st) == 0
                     first = _first_turn(rs, seat, ra)
-                    v, y, legal = _score(rs, seat, ra, hr, st[ST_DRAWN], False, dk, last, first)
+                    v, y, legal = _score(rs, seat, ra, hr, st[ST_DRAWN], np.bool_(False), dk, last, first)
                     if legal:
                         win_ok = True
                         values[seat] = v
@@ -1250,16 +1251,16 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
                     _mask_kans(rs, seat, ra, hr)
                     if _nuki_ok(rs, seat, ra):
                         _allow(rs.mask, rs.legal, st, A_NUKI)
-                    _mask_discards(rs, seat, ra, hr, scores, -1)
+                    _mask_discards(rs, seat, ra, hr, scores, np.int64(-1))
             else:  # after a pon
                 if ra[R.RA_KAN_AFTER_PON]:
                     _mask_kans(rs, seat, ra, hr)
                 _mask_discards(rs, seat, ra, hr, scores, kuikae_rank)
-            a = _decide(rs, seat, phase, -1, scores, ra, hr, pol_ids, params, rngs)
+            a = _decide(rs, seat, phase, np.int64(-1), scores, ra, hr, pol_ids, params, rngs)
             if a == A_TSUMO:
                 _record_seats(rs, rec)
-                _settle_win(rs, ra, hr, scores, rec, 1 << seat, seat, -1, st[ST_DRAWN],
-                            ROB_DISCARD, values, has_yaku)
+                _settle_win(rs, ra, hr, scores, rec, 1 << seat, seat, np.int64(-1), st[ST_DRAWN],
+                            np.int64(ROB_DISCARD), values, has_yaku)
                 ended = True
                 break
             if a == A_NUKI or (a >= A_ANKAN and a < A_DISCARD):
@@ -1288,14 +1289,14 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
                     if ra[R.RA_NUKIDORA_MODE] != R.NUKIDORA_REPLACE:
                         turn_over = True
                         break
-                    _draw_replacement(rs, seat, DK_NUKI_REPLACEMENT)
+                    _draw_replacement(rs, seat, np.int64(DK_NUKI_REPLACEMENT))
                 else:
                     if kind == ROB_ANKAN:
                         _apply_ankan(rs, seat, a - A_ANKAN)
                     else:
                         _apply_kakan(rs, seat, a - A_KAKAN)
                     _interrupt(rs, n)
-                    _draw_replacement(rs, seat, DK_KAN_REPLACEMENT)
+                    _draw_replacement(rs, seat, np.int64(DK_KAN_REPLACEMENT))
                 phase = PH_DRAW
                 continue
             # a discard (maybe riichi)
@@ -1317,14 +1318,14 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
             continue
         # ---------------- the discard c of ``seat`` is offered ----------------
         last_discard = stock_left(st) == 0
-        w = _ron_round(rs, seat, c, ROB_DISCARD, ra, hr, scores, pol_ids, params, rngs,
+        w = _ron_round(rs, seat, c, np.int64(ROB_DISCARD), ra, hr, scores, pol_ids, params, rngs,
                        values, has_yaku)
         if w:
             if rk:
                 rs.riichi[seat] = 0  # ronned on the declaring discard: void, nothing deposited
             _record_seats(rs, rec)
             _settle_win(rs, ra, hr, scores, rec, w, _first_bit(w, seat, n), seat, c,
-                        ROB_DISCARD, values, has_yaku)
+                        np.int64(ROB_DISCARD), values, has_yaku)
             break
         if rk:
             dep = ra[R.RA_RIICHI_DEPOSIT]
@@ -1346,7 +1347,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
         else:  # open kan: reveal, replacement, go on as after a draw
             _apply_open_kan(rs, caller, seat, c)
             _interrupt(rs, n)
-            _draw_replacement(rs, caller, DK_KAN_REPLACEMENT)
+            _draw_replacement(rs, caller, np.int64(DK_KAN_REPLACEMENT))
             start = START_KAN
         seat = caller
     # ---------------- round end ----------------
