@@ -43,7 +43,8 @@ from simcore.momojan.rules_array import (
 )
 from simcore.bits import popcount
 from simcore.momojan.shanten import (
-    candidate_kinds, discard_distances, shanten, unit, unseen_copies, useful_cards_from,
+    candidate_kinds, discard_distances, shanten, unit, unseen_copies, useful_at_tenpai,
+    useful_cards_from,
 )
 from simcore.rng import next_u64
 
@@ -61,6 +62,17 @@ U0, U1 = np.uint64(0), np.uint64(1)
 def uniform(rng):
     """A float in [0, 1) from the game's RNG state."""
     return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True, inline="always")
+def _any_legal(mask, first, n):
+    """Whether any of ``mask[first:first + n]`` is set. No early exit, so LLVM vectorises the
+    loop: a scan that stops at the first hit costs ~2 ns an entry, and these ranges (256 Kai or
+    call rows) are mostly empty."""
+    c = np.uint8(0)
+    for i in range(first, first + n):
+        c |= np.uint8(mask[i])
+    return c != 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -120,6 +132,8 @@ def _sets_at_win(hand_after_discard, n_rev):
 def _best_call(obs, mask, core, ra, call, value_weight, rng, s0):
     """The Pon/Chi to take, or -1 (module doc). ``s0``: the hand's distance to tenpai, or
     ``UNKNOWN`` (then computed here, only when some call is legal)."""
+    if not _any_legal(mask, CALL, MAX_SET_ROWS):
+        return -1
     first = -1
     for r in range(MAX_SET_ROWS):
         if mask[CALL + r]:
@@ -155,6 +169,8 @@ def _best_kai(obs, mask, core):
     """(the Kai leaving the hand closest to a win, or -1 if none is legal or all make it worse,
     and the hand's own distance if it was needed here, else ``UNKNOWN``). The bot may decline a
     Kai; when Kai is compulsory, discards are not legal and the best row is taken."""
+    if not _any_legal(mask, KAI, MAX_SET_ROWS):
+        return -1, UNKNOWN
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     best_a = -1
@@ -280,7 +296,10 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
                     continue
                 if prune and score[k] - _connected_unseen(after, seen, core) / 1000.0 >= found:
                     continue
-                n_useful, kinds = useful_cards_from(after, dist[k], n_rev, seen, core)
+                if dist[k] == 0:  # tenpai: the useful cards are the waits
+                    n_useful, kinds = useful_at_tenpai(after, rev, n_rev, seen, core)
+                else:
+                    n_useful, kinds = useful_cards_from(after, dist[k], n_rev, seen, core)
                 if dist[k] == 0 and (kinds & (np.uint64(obs[OBS_OWN_DISCARDS]) | (U1 << np.uint64(k)))
                                      & ~np.uint64(0x1FF)):
                     n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)

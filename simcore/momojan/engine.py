@@ -29,6 +29,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from ..bits import popcount
 from ..rng import seed_keyed, shuffle
 from .layout import define_fields
 from .actions import (
@@ -41,6 +42,7 @@ from .actions import (
 )
 from .cards import N_FRUITS, N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTURE_SHIFT
 from .hand import can_ron_on, hand_size, is_complete, kind_bit, picture_count, waits
+from .shanten import kinds_present
 from .rules_array import (
     RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
     RA_DRAW3_ENABLED, RA_DRAW3_MIN_STOCK, RA_DRAW_CALL_POINTS, RA_DRAW_KAI_POINTS, RA_DRAW_ROUNDING,
@@ -139,6 +141,8 @@ EngineTables = namedtuple("EngineTables", [
     "row_pic",       # int64[n_rows]: the row's picture (0..4) or -1
     "row_pic_n",     # int64[n_rows]: copies of that picture in the row
     "rows_by_card", "rows_by_card_start",  # CSR: rows containing kind k
+    "rows_first_start",  # int64[N_KINDS + 1]: rows whose lowest card is kind k are
+                         # start[k] .. start[k + 1] - 1 (rows are sorted)
     "stand_in",      # bool[N_PICTURES]: rank-1 cards may stand in for this picture (deck rule)
     "universal",     # int64[N_UNIVERSAL]: kind of each card of the universal deck (see _shuffle_wall)
     "dropped",       # int64[n]: universal ids not in this scenario's deck, ascending
@@ -245,6 +249,9 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
     for k in range(N_KINDS):
         start[k + 1] = start[k] + len(by_card[k])
     flat = np.array([i for lst in by_card for i in lst], np.int32)
+    first = [int(r[0]) for r in rows]
+    assert first == sorted(first) and all(int(r[0]) == min(int(x) for x in r) for r in rows)
+    first_start = np.searchsorted(np.array(first, np.int64), np.arange(N_KINDS + 1)).astype(np.int64)
     row_num = np.array([sum(1 << int(k) for k in r if k < N_NUMBER_KINDS) for r in rows], np.uint64)
     row_pic = np.array([next((int(k) - N_NUMBER_KINDS for k in r if k >= N_NUMBER_KINDS), -1)
                         for r in rows], np.int64)
@@ -260,7 +267,8 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
     assert len(universal) - len(dropped) == len(deck)
     return EngineTables(deck=np.array(deck, np.int64), rows=rows.astype(np.int16),
                         row_is_run=is_run, row_num=row_num, row_pic=row_pic, row_pic_n=row_pic_n,
-                        rows_by_card=flat, rows_by_card_start=start, stand_in=stand_in,
+                        rows_by_card=flat, rows_by_card_start=start,
+                        rows_first_start=first_start, stand_in=stand_in,
                         universal=np.array(universal, np.int64),
                         dropped=np.array(sorted(dropped), np.int64))
 
@@ -507,34 +515,40 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, 
 
 
 @nb.njit(cache=True, inline="always")
-def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n):
+def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n, first_start):
     """Mark ``KAI + r`` legal for every set-catalogue row r wholly in ``hand``; return whether any.
 
     Nothing is legal when the hand holds fewer than 4 cards, is in riichi, or the seat already has
     ``MAX_REVEALED`` groups. ``mask``, ``legal``, ``st[ST_N_LEGAL]`` are written as in
-    :func:`_mask_discards`. ``row_num`` (uint64[n_rows]), ``row_pic``, ``row_pic_n``
-    (int64[n_rows]) are the ``EngineTables`` row arrays.
+    :func:`_mask_discards`. ``row_num`` (uint64[n_rows]), ``row_pic``, ``row_pic_n``,
+    ``first_start`` (int64[n_rows], [N_KINDS + 1]) are the ``EngineTables`` row arrays.
     """
     if hand_size(hand) < 4 or in_riichi or n_rev >= MAX_REVEALED:
         return False
     # The row test and _allow_in are written out here: an inlined helper that receives arrays
-    # costs numba a reference count per array per call, and this loop runs over every row.
+    # costs numba a reference count per array per call, and this loop runs often. Only the rows
+    # starting with a kind in hand are tried (about a fifth of them), in row order as before.
     found = False
     n_legal = st[ST_N_LEGAL]
     hand = np.uint64(hand)
-    for r in range(row_num.shape[0]):
-        num = row_num[r]
-        if (hand & num) != num:
-            continue
-        pic_n = row_pic_n[r]
-        if pic_n and picture_count(hand, row_pic[r]) < pic_n:
-            continue
-        a = KAI + r
-        if not mask[a]:
-            mask[a] = True
-            legal[n_legal] = a
-            n_legal += 1
-        found = True
+    present = kinds_present(hand)
+    while present:
+        low = present & (~present + U1)
+        present ^= low
+        k = popcount(low - U1)
+        for r in range(first_start[k], first_start[k + 1]):
+            num = row_num[r]
+            if (hand & num) != num:
+                continue
+            pic_n = row_pic_n[r]
+            if pic_n and picture_count(hand, row_pic[r]) < pic_n:
+                continue
+            a = KAI + r
+            if not mask[a]:
+                mask[a] = True
+                legal[n_legal] = a
+                n_legal += 1
+            found = True
     st[ST_N_LEGAL] = n_legal
     return found
 
@@ -902,7 +916,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     hands, rev_mask, n_rev, riichi = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi
     riichi_furiten, disc_set, disc_mask = rs.riichi_furiten, rs.disc_set, rs.disc_mask
     row_num, row_pic, row_pic_n, by_card = et.row_num, et.row_pic, et.row_pic_n, et.rows_by_card
-    by_card_start = et.rows_by_card_start
+    by_card_start, first_start = et.rows_by_card_start, et.rows_first_start
     seat_params = (params[0], params[1])  # sliced once, not on every decision
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
@@ -970,7 +984,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                         _tsumo_scores(rs, seat, ra, tables, rinshan):
                     _allow_in(mask, legal, st, TSUMO)
                 has_kai = _mask_kai(hands[seat], riichi[seat], n_rev[seat], mask, legal, st,
-                                    row_num, row_pic, row_pic_n)
+                                    row_num, row_pic, row_pic_n, first_start)
                 if ra[RA_KAN_ENABLED]:  # wherever Kai is allowed (§10)
                     _mask_kans_after_draw(rs, et, seat, ra)
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
