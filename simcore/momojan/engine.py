@@ -193,6 +193,9 @@ ST_FIELDS = (
     "last_discard_idx",        # its index in the discarder's pile
     "last_was_empty",          # 1: the stock was empty after that discard (houtei)
     "n_legal",                 # entries of ``legal`` in use
+    # The last win offered this decision (scored to check its yaku), kept so that taking it
+    # does not score the hand again: hand (int64 bits), win card, flags, then the result.
+    "win_valid", "win_hand", "win_card", "win_flags", "win_points", "win_subtotal", "win_sets",
 )
 N_ST = define_fields(globals(), "ST", ST_FIELDS)
 
@@ -410,20 +413,30 @@ def _ron_allowed(card, wait_set, disc_set, riichi_furiten, ra):
 
 
 @nb.njit(cache=True, inline="always")
+def _offer_scores(rs, seat, hand, card, flags, ra, tables):
+    """Does this win have a yaku? (rare: scores the hand) A valid one is remembered in ``st``
+    (``ST_WIN_*``), with the breakdown left in the scratch arrays, for :func:`_finish_win`."""
+    status, points, sub, n_sets = _score(rs, seat, hand, card, flags, ra, tables)
+    st = rs.st
+    st[ST_WIN_VALID] = 1 if status == VALID else 0
+    st[ST_WIN_HAND], st[ST_WIN_CARD], st[ST_WIN_FLAGS] = np.int64(hand), card, flags
+    st[ST_WIN_POINTS], st[ST_WIN_SUBTOTAL], st[ST_WIN_SETS] = points, sub, n_sets
+    return status == VALID
+
+
+@nb.njit(cache=True, inline="always")
 def _ron_scores(rs, seat, card, ra, tables):
     """Does a ron on ``card`` (already a wait, not furiten) have a yaku? (rare: scores the hand)"""
-    status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(card), card,
-                             _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, tables)
-    return status == VALID
+    return _offer_scores(rs, seat, rs.hands[seat] + _card_unit(card), card,
+                         _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, tables)
 
 
 @nb.njit(cache=True, inline="always")
 def _tsumo_scores(rs, seat, ra, tables, rinshan):
     """Does a complete hand's tsumo have a yaku? (rare: scores the hand)"""
     last = _stock_left(rs.st) == 0 and not rinshan
-    status, _, _, _ = _score(rs, seat, rs.hands[seat], rs.st[ST_DRAWN],
-                             _win_flags(rs, seat, False, last, rinshan), ra, tables)
-    return status == VALID
+    return _offer_scores(rs, seat, rs.hands[seat], rs.st[ST_DRAWN],
+                         _win_flags(rs, seat, False, last, rinshan), ra, tables)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -929,6 +942,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         # ---- turn start: ron, call, or draw -------------------------------------------------
         _clear_mask(mask, legal, st)
         obs[OBS_TENPAI_CHECKED] = 0
+        st[ST_WIN_VALID] = 0
         st[ST_DRAWN] = -1
         d = st[ST_LAST_DISCARD]
         hand = hands[seat]
@@ -978,6 +992,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         while True:
             _clear_mask(mask, legal, st)
             obs[OBS_TENPAI_CHECKED] = 0
+            st[ST_WIN_VALID] = 0
             if phase == PH_AFTER_DRAW or phase == PH_AFTER_DRAW3:
                 if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW3]) and \
                         is_complete(hands[seat], n_rev[seat], core) and \
@@ -1142,10 +1157,15 @@ def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan):
     else:
         hand = rs.hands[seat]
         last = _stock_left(rs.st) == 0 and not rinshan
-    status, points, sub, n_sets = _score(rs, seat, hand, card,
-                                         _win_flags(rs, seat, ron, last, rinshan), ra, tables)
-    if status != VALID:
-        raise AssertionError("a win was offered that does not score")
+    flags = _win_flags(rs, seat, ron, last, rinshan)
+    st = rs.st
+    if st[ST_WIN_VALID] and st[ST_WIN_HAND] == np.int64(hand) and st[ST_WIN_CARD] == card \
+            and st[ST_WIN_FLAGS] == flags:  # scored when offered: the scratch arrays hold it
+        points, sub, n_sets = st[ST_WIN_POINTS], st[ST_WIN_SUBTOTAL], st[ST_WIN_SETS]
+    else:
+        status, points, sub, n_sets = _score(rs, seat, hand, card, flags, ra, tables)
+        if status != VALID:
+            raise AssertionError("a win was offered that does not score")
     rec[RF_OUTCOME] = OUT_RON if ron else OUT_TSUMO
     rec[RF_WINNER] = seat
     rec[RF_POINTS] = points
