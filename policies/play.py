@@ -27,11 +27,14 @@ not valued (ittsu, chinitsu, kibidango...); no kans; no reading of the opponent 
 :mod:`policies.defence`.
 """
 
+import sys
+
 import numba as nb
 import numpy as np
 
 from simcore.momojan.actions import (
-    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, MAX_SET_ROWS, N_KIND, OBS_DORA_INDICATOR,
+    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, MAX_SET_ROWS, N_ACTIONS, N_KIND,
+    OBS_DORA_INDICATOR,
     OBS_HAND, OBS_LAST_DISCARD, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_OWN_RIICHI,
     OBS_PHASE,
     OBS_SEEN, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
@@ -56,6 +59,7 @@ VALUE_PER_STEP = 4.0   # points of estimated value worth one step of distance at
 BIG = 1e9
 UNKNOWN = -99  # a distance to tenpai not computed yet
 U0, U1 = np.uint64(0), np.uint64(1)
+ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @nb.njit(cache=True, inline="always")
@@ -66,13 +70,24 @@ def uniform(rng):
 
 @nb.njit(cache=True, inline="always")
 def _any_legal(mask, first, n):
-    """Whether any of ``mask[first:first + n]`` is set. No early exit, so LLVM vectorises the
-    loop: a scan that stops at the first hit costs ~2 ns an entry, and these ranges (256 Kai or
-    call rows) are mostly empty."""
-    c = np.uint8(0)
-    for i in range(first, first + n):
-        c |= np.uint8(mask[i])
+    """Whether any of ``mask[first:first + n]`` is set, read eight entries to a uint64 word (the
+    range widened to whole words, the extra bytes masked off): a scan of these 256 Kai or call
+    rows, mostly empty, cost ~0.5 us with an early exit and ~0.2 us as a byte loop."""
+    lo = first & ~7
+    hi = (first + n + 7) & ~7  # within mask: see the assert below
+    w = mask[lo:hi].view(np.uint64)
+    head = ALL_ONES << np.uint64(8 * (first - lo))  # little-endian: entry lo + j is byte j
+    tail = ALL_ONES >> np.uint64(8 * (hi - first - n))
+    last = w.shape[0] - 1
+    if last == 0:
+        return (w[0] & head & tail) != 0
+    c = (w[0] & head) | (w[last] & tail)
+    for i in range(1, last):
+        c |= w[i]
     return c != 0
+
+
+assert ((max(KAI, CALL) + MAX_SET_ROWS + 7) & ~7) <= N_ACTIONS and sys.byteorder == "little"
 
 
 @nb.njit(cache=True, inline="always")

@@ -157,3 +157,15 @@ def test_useful_cards_from_matches_useful_cards():
             n_rev = int(rng.integers(0, 4))
             base = shanten(hand, n_rev, core)
             assert useful_cards_from(hand, base, n_rev, seen, core) == useful_cards(hand, n_rev, seen, core)
+
+
+def test_any_legal_matches_numpy_any():
+    # the word-at-a-time scan of the Kai and call rows (policies.play._any_legal)
+    from policies.play import _any_legal
+    from simcore.momojan.actions import CALL, KAI, MAX_SET_ROWS, N_ACTIONS
+    rng = np.random.default_rng(6)
+    for _ in range(3000):
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        mask[rng.integers(0, N_ACTIONS, int(rng.integers(0, 3)))] = True
+        for first in (KAI, CALL):
+            assert _any_legal(mask, first, MAX_SET_ROWS) == mask[first:first + MAX_SET_ROWS].any()
