@@ -69,22 +69,34 @@ def uniform(rng):
 
 
 @nb.njit(cache=True, inline="always")
-def _any_legal(mask, first, n):
-    """Whether any of ``mask[first:first + n]`` is set, read eight entries to a uint64 word (the
-    range widened to whole words, the extra bytes masked off): a scan of these 256 Kai or call
-    rows, mostly empty, cost ~0.5 us with an early exit and ~0.2 us as a byte loop."""
+def _legal_words(mask, first, n):
+    """``mask[first:first + n]`` read eight entries to a uint64 word: (the words of the range
+    widened to whole words, the widened start, masks of the first and last word's bytes in
+    range). Walking the 256 Kai or call rows, mostly empty, with a byte loop cost ~0.5 us a
+    decision; by words (:func:`_word`, then the set bytes' bits) ~40 ns."""
     lo = first & ~7
     hi = (first + n + 7) & ~7  # within mask: see the assert below
-    w = mask[lo:hi].view(np.uint64)
-    head = ALL_ONES << np.uint64(8 * (first - lo))  # little-endian: entry lo + j is byte j
-    tail = ALL_ONES >> np.uint64(8 * (hi - first - n))
-    last = w.shape[0] - 1
-    if last == 0:
-        return (w[0] & head & tail) != 0
-    c = (w[0] & head) | (w[last] & tail)
-    for i in range(1, last):
-        c |= w[i]
-    return c != 0
+    return (mask[lo:hi].view(np.uint64), lo, ALL_ONES << np.uint64(8 * (first - lo)),
+            ALL_ONES >> np.uint64(8 * (hi - first - n)))
+
+
+@nb.njit(cache=True, inline="always")
+def _word(words, i, head, tail):
+    """Word i of :func:`_legal_words`, the bytes outside the range cleared (little-endian: entry
+    lo + 8 i + j is byte j)."""
+    w = words[i]
+    if i == 0:
+        w &= head
+    if i == words.shape[0] - 1:
+        w &= tail
+    return w
+
+
+@nb.njit(cache=True, inline="always")
+def _pop_entry(w):
+    """(the lowest set byte's index in word w, w without that byte)."""
+    b = popcount((w & (~w + U1)) - U1) >> 3
+    return b, w & ~(np.uint64(0xFF) << np.uint64(8 * b))
 
 
 assert ((max(KAI, CALL) + MAX_SET_ROWS + 7) & ~7) <= N_ACTIONS and sys.byteorder == "little"
@@ -147,33 +159,31 @@ def _sets_at_win(hand_after_discard, n_rev):
 def _best_call(obs, mask, core, ra, call, value_weight, rng, s0):
     """The Pon/Chi to take, or -1 (module doc). ``s0``: the hand's distance to tenpai, or
     ``UNKNOWN`` (then computed here, only when some call is legal)."""
-    if not _any_legal(mask, CALL, MAX_SET_ROWS):
-        return -1
-    first = -1
-    for r in range(MAX_SET_ROWS):
-        if mask[CALL + r]:
-            first = r
-            break
-    if first < 0:
-        return -1
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     d = obs[OBS_LAST_DISCARD]
-    if s0 == UNKNOWN:
-        s0 = shanten(hand, n_rev, core)
     best_a = -1
-    best_s = s0 + 1
-    for r in range(first, MAX_SET_ROWS):
-        if not mask[CALL + r]:
-            continue
-        row = core[CORE_SET_ROWS + r]
-        after = hand - (row - unit(d))
-        s = shanten(after, n_rev + 1, core)
-        if s < s0 or (value_weight > 0 and s == s0 and row >> np.uint64(N_NUMBER_KINDS)
-                      and _has_picture_yaku(row, np.uint64(0), ra)):
-            if s < best_s:
-                best_s = s
-                best_a = CALL + r
+    best_s = 0
+    found = False
+    words, lo, head, tail = _legal_words(mask, CALL, MAX_SET_ROWS)
+    for i in range(words.shape[0]):  # the legal rows in order
+        w = _word(words, i, head, tail)
+        while w:
+            b, w = _pop_entry(w)
+            r = lo + 8 * i + b - CALL
+            if not found:
+                found = True
+                if s0 == UNKNOWN:
+                    s0 = shanten(hand, n_rev, core)
+                best_s = s0 + 1
+            row = core[CORE_SET_ROWS + r]
+            after = hand - (row - unit(d))
+            s = shanten(after, n_rev + 1, core)
+            if s < s0 or (value_weight > 0 and s == s0 and row >> np.uint64(N_NUMBER_KINDS)
+                          and _has_picture_yaku(row, np.uint64(0), ra)):
+                if s < best_s:
+                    best_s = s
+                    best_a = CALL + r
     if best_a >= 0 and uniform(rng) < call:
         return best_a
     return -1
@@ -184,14 +194,16 @@ def _best_kai(obs, mask, core):
     """(the Kai leaving the hand closest to a win, or -1 if none is legal or all make it worse,
     and the hand's own distance if it was needed here, else ``UNKNOWN``). The bot may decline a
     Kai; when Kai is compulsory, discards are not legal and the best row is taken."""
-    if not _any_legal(mask, KAI, MAX_SET_ROWS):
-        return -1, UNKNOWN
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     best_a = -1
     best_s = 1 << 30
-    for r in range(MAX_SET_ROWS):
-        if mask[KAI + r]:
+    words, lo, head, tail = _legal_words(mask, KAI, MAX_SET_ROWS)
+    for i in range(words.shape[0]):  # the legal rows in order
+        w = _word(words, i, head, tail)
+        while w:
+            b, w = _pop_entry(w)
+            r = lo + 8 * i + b - KAI
             s = shanten(hand - core[CORE_SET_ROWS + r], n_rev + 1, core)
             if s < best_s:
                 best_s = s
