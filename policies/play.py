@@ -27,11 +27,14 @@ not valued (ittsu, chinitsu, kibidango...); no kans; no reading of the opponent 
 :mod:`policies.defence`.
 """
 
+import sys
+
 import numba as nb
 import numpy as np
 
 from simcore.momojan.actions import (
-    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, MAX_SET_ROWS, N_KIND, OBS_DORA_INDICATOR,
+    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, MAX_SET_ROWS, N_ACTIONS, N_KIND,
+    OBS_DORA_INDICATOR,
     OBS_HAND, OBS_LAST_DISCARD, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_OWN_RIICHI,
     OBS_PHASE,
     OBS_SEEN, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
@@ -43,7 +46,8 @@ from simcore.momojan.rules_array import (
 )
 from simcore.bits import popcount
 from simcore.momojan.shanten import (
-    candidate_kinds, discard_distances, shanten, unit, unseen_copies, useful_cards_from,
+    candidate_kinds, discard_distances, shanten, unit, unseen_copies, useful_at_tenpai,
+    useful_cards_from,
 )
 from simcore.rng import next_u64
 
@@ -55,12 +59,47 @@ VALUE_PER_STEP = 4.0   # points of estimated value worth one step of distance at
 BIG = 1e9
 UNKNOWN = -99  # a distance to tenpai not computed yet
 U0, U1 = np.uint64(0), np.uint64(1)
+ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @nb.njit(cache=True, inline="always")
 def uniform(rng):
     """A float in [0, 1) from the game's RNG state."""
     return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True, inline="always")
+def _legal_words(mask, first, n):
+    """``mask[first:first + n]`` read eight entries to a uint64 word: (the words of the range
+    widened to whole words, the widened start, masks of the first and last word's bytes in
+    range). Walking the 256 Kai or call rows, mostly empty, with a byte loop cost ~0.5 us a
+    decision; by words (:func:`_word`, then the set bytes' bits) ~40 ns."""
+    lo = first & ~7
+    hi = (first + n + 7) & ~7  # within mask: see the assert below
+    return (mask[lo:hi].view(np.uint64), lo, ALL_ONES << np.uint64(8 * (first - lo)),
+            ALL_ONES >> np.uint64(8 * (hi - first - n)))
+
+
+@nb.njit(cache=True, inline="always")
+def _word(words, i, head, tail):
+    """Word i of :func:`_legal_words`, the bytes outside the range cleared (little-endian: entry
+    lo + 8 i + j is byte j)."""
+    w = words[i]
+    if i == 0:
+        w &= head
+    if i == words.shape[0] - 1:
+        w &= tail
+    return w
+
+
+@nb.njit(cache=True, inline="always")
+def _pop_entry(w):
+    """(the lowest set byte's index in word w, w without that byte)."""
+    b = popcount((w & (~w + U1)) - U1) >> 3
+    return b, w & ~(np.uint64(0xFF) << np.uint64(8 * b))
+
+
+assert ((max(KAI, CALL) + MAX_SET_ROWS + 7) & ~7) <= N_ACTIONS and sys.byteorder == "little"
 
 
 @nb.njit(cache=True, inline="always")
@@ -120,31 +159,31 @@ def _sets_at_win(hand_after_discard, n_rev):
 def _best_call(obs, mask, core, ra, call, value_weight, rng, s0):
     """The Pon/Chi to take, or -1 (module doc). ``s0``: the hand's distance to tenpai, or
     ``UNKNOWN`` (then computed here, only when some call is legal)."""
-    first = -1
-    for r in range(MAX_SET_ROWS):
-        if mask[CALL + r]:
-            first = r
-            break
-    if first < 0:
-        return -1
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     d = obs[OBS_LAST_DISCARD]
-    if s0 == UNKNOWN:
-        s0 = shanten(hand, n_rev, core)
     best_a = -1
-    best_s = s0 + 1
-    for r in range(first, MAX_SET_ROWS):
-        if not mask[CALL + r]:
-            continue
-        row = core[CORE_SET_ROWS + r]
-        after = hand - (row - unit(d))
-        s = shanten(after, n_rev + 1, core)
-        if s < s0 or (value_weight > 0 and s == s0 and row >> np.uint64(N_NUMBER_KINDS)
-                      and _has_picture_yaku(row, np.uint64(0), ra)):
-            if s < best_s:
-                best_s = s
-                best_a = CALL + r
+    best_s = 0
+    found = False
+    words, lo, head, tail = _legal_words(mask, CALL, MAX_SET_ROWS)
+    for i in range(words.shape[0]):  # the legal rows in order
+        w = _word(words, i, head, tail)
+        while w:
+            b, w = _pop_entry(w)
+            r = lo + 8 * i + b - CALL
+            if not found:
+                found = True
+                if s0 == UNKNOWN:
+                    s0 = shanten(hand, n_rev, core)
+                best_s = s0 + 1
+            row = core[CORE_SET_ROWS + r]
+            after = hand - (row - unit(d))
+            s = shanten(after, n_rev + 1, core)
+            if s < s0 or (value_weight > 0 and s == s0 and row >> np.uint64(N_NUMBER_KINDS)
+                          and _has_picture_yaku(row, np.uint64(0), ra)):
+                if s < best_s:
+                    best_s = s
+                    best_a = CALL + r
     if best_a >= 0 and uniform(rng) < call:
         return best_a
     return -1
@@ -159,8 +198,12 @@ def _best_kai(obs, mask, core):
     n_rev = obs[OBS_OWN_N_REVEALED]
     best_a = -1
     best_s = 1 << 30
-    for r in range(MAX_SET_ROWS):
-        if mask[KAI + r]:
+    words, lo, head, tail = _legal_words(mask, KAI, MAX_SET_ROWS)
+    for i in range(words.shape[0]):  # the legal rows in order
+        w = _word(words, i, head, tail)
+        while w:
+            b, w = _pop_entry(w)
+            r = lo + 8 * i + b - KAI
             s = shanten(hand - core[CORE_SET_ROWS + r], n_rev + 1, core)
             if s < best_s:
                 best_s = s
@@ -280,7 +323,10 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
                     continue
                 if prune and score[k] - _connected_unseen(after, seen, core) / 1000.0 >= found:
                     continue
-                n_useful, kinds = useful_cards_from(after, dist[k], n_rev, seen, core)
+                if dist[k] == 0:  # tenpai: the useful cards are the waits
+                    n_useful, kinds = useful_at_tenpai(after, rev, n_rev, seen, core)
+                else:
+                    n_useful, kinds = useful_cards_from(after, dist[k], n_rev, seen, core)
                 if dist[k] == 0 and (kinds & (np.uint64(obs[OBS_OWN_DISCARDS]) | (U1 << np.uint64(k)))
                                      & ~np.uint64(0x1FF)):
                     n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)

@@ -157,3 +157,31 @@ def test_useful_cards_from_matches_useful_cards():
             n_rev = int(rng.integers(0, 4))
             base = shanten(hand, n_rev, core)
             assert useful_cards_from(hand, base, n_rev, seen, core) == useful_cards(hand, n_rev, seen, core)
+
+
+def test_legal_words_walk_the_set_entries_in_order():
+    # the word-at-a-time walk of the Kai and call rows (policies.play._legal_words)
+    import numba as nb
+    from policies.play import _legal_words, _pop_entry, _word
+    from simcore.momojan.actions import CALL, KAI, MAX_SET_ROWS, N_ACTIONS
+
+    @nb.njit
+    def walk(mask, first, n, out):
+        k = 0
+        words, lo, head, tail = _legal_words(mask, first, n)
+        for i in range(words.shape[0]):
+            w = _word(words, i, head, tail)
+            while w:
+                b, w = _pop_entry(w)
+                out[k] = lo + 8 * i + b - first
+                k += 1
+        return k
+
+    rng = np.random.default_rng(6)
+    out = np.zeros(MAX_SET_ROWS, np.int64)
+    for _ in range(3000):
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        mask[rng.integers(0, N_ACTIONS, int(rng.integers(0, 12)))] = True
+        for first in (KAI, CALL):
+            k = walk(mask, first, MAX_SET_ROWS, out)
+            assert out[:k].tolist() == np.flatnonzero(mask[first:first + MAX_SET_ROWS]).tolist()

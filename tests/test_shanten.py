@@ -6,7 +6,8 @@
   depth-first kernel ``hand.shanten_counts`` (itself checked against the reference in
   ``test_hand_small``/``test_hand_random``) on all of them, and against ``reference.shanten`` on one
   in a hundred (one in 400 for 8 and 9 cards: the Python reference takes 1-5 ms a hand).
-- ``useful_cards`` against trying every kind; ``discard_distances`` against ``shanten`` of the hand
+- ``useful_cards`` against trying every kind; ``useful_at_tenpai`` (waits) and ``useful_cards_from`` on
+  number-heavy hands against ``useful_cards``; ``discard_distances`` against ``shanten`` of the hand
   minus each card.
 """
 
@@ -21,7 +22,8 @@ from simcore.momojan import reference as ref
 from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS, format_cards, kinds_from_mask, mask_from_kinds, parse_hand
 from simcore.momojan.hand import counts_of, shanten_counts
 from simcore.momojan.shanten import (
-    MAX_CARDS, discard_distances, shanten, shanten_batch, unit, unseen_copies, useful_cards,
+    MAX_CARDS, discard_distances, shanten, shanten_batch, unit, unseen_copies, useful_at_tenpai,
+    useful_cards, useful_cards_from,
 )
 from simcore.momojan.shapes import build_heads, build_sets
 
@@ -226,6 +228,52 @@ def test_useful_cards_match_trying_every_kind(analyzer):
                     want_total += n
             total, kset = useful_cards(m, r, seen, core)
             assert (int(total), int(kset)) == (want_total, want_set), format_cards(kinds_from_mask(int(m)))
+
+
+def _seen_elsewhere(core, hand, rng, most):
+    """A hand mask of up to ``most`` cards besides ``hand`` (its revealed sets or discards)."""
+    extra = np.uint64(0)
+    for _ in range(int(rng.integers(0, most + 1))):
+        q = int(rng.integers(0, N_KINDS))
+        if unseen_copies(core, hand + extra, q) > 0:
+            extra += unit(q)
+    return extra
+
+
+def test_useful_at_tenpai_matches_useful_cards(analyzer):
+    # the bots' tie-break at distance 0: the waits with their unseen copies
+    core = analyzer.tables.core
+    rng = np.random.default_rng(11)
+    n_checked = 0
+    for size in (1, 4, 7):
+        masks, n_rev = _random_batch(analyzer.rules, size, 3000, seed=500 + size)
+        for m, r in zip(masks, n_rev):
+            if shanten(m, r, core) != 0:
+                continue
+            revealed = _seen_elsewhere(core, m, rng, 6)
+            seen = m + revealed + _seen_elsewhere(core, m + revealed, rng, 6)
+            got = useful_at_tenpai(m, revealed, r, seen, core)
+            assert got == useful_cards(m, r, seen, core), (format_cards(kinds_from_mask(int(m))), int(r))
+            n_checked += 1
+    assert n_checked > 1000
+
+
+def test_useful_cards_from_on_number_heavy_hands(analyzer):
+    # number parts of 6-8 cards: the paths past the number table (peeling the added card)
+    core = analyzer.tables.core
+    rng = np.random.default_rng(12)
+    pictures = [N_NUMBER_KINDS + p for p in range(5)]
+    for _ in range(1500):
+        size = int(rng.integers(6, 9))
+        n_num = int(rng.integers(6, size + 1))
+        nums = [int(k) for k in rng.choice(N_NUMBER_KINDS, n_num, replace=False)]
+        cards = nums + [int(k) for k in rng.choice(pictures, size - n_num)]
+        m = np.uint64(mask_from_kinds(cards))
+        r = int(rng.integers(0, 4))
+        seen = m + _seen_elsewhere(core, m, rng, 8)
+        base = shanten(m, r, core)
+        assert useful_cards_from(m, base, r, seen, core) == useful_cards(m, r, seen, core), \
+            (format_cards(cards), r)
 
 
 # ---------------------------------------------------------------------------------------------

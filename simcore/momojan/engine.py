@@ -29,6 +29,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from ..bits import popcount
 from ..rng import seed_keyed, shuffle
 from .layout import define_fields
 from .actions import (
@@ -41,6 +42,7 @@ from .actions import (
 )
 from .cards import N_FRUITS, N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTURE_SHIFT
 from .hand import can_ron_on, hand_size, is_complete, kind_bit, picture_count, waits
+from .shanten import kinds_present, shanten
 from .rules_array import (
     RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
     RA_DRAW3_ENABLED, RA_DRAW3_MIN_STOCK, RA_DRAW_CALL_POINTS, RA_DRAW_KAI_POINTS, RA_DRAW_ROUNDING,
@@ -139,6 +141,8 @@ EngineTables = namedtuple("EngineTables", [
     "row_pic",       # int64[n_rows]: the row's picture (0..4) or -1
     "row_pic_n",     # int64[n_rows]: copies of that picture in the row
     "rows_by_card", "rows_by_card_start",  # CSR: rows containing kind k
+    "rows_first_start",  # int64[N_KINDS + 1]: rows whose lowest card is kind k are
+                         # start[k] .. start[k + 1] - 1 (rows are sorted)
     "stand_in",      # bool[N_PICTURES]: rank-1 cards may stand in for this picture (deck rule)
     "universal",     # int64[N_UNIVERSAL]: kind of each card of the universal deck (see _shuffle_wall)
     "dropped",       # int64[n]: universal ids not in this scenario's deck, ascending
@@ -189,6 +193,9 @@ ST_FIELDS = (
     "last_discard_idx",        # its index in the discarder's pile
     "last_was_empty",          # 1: the stock was empty after that discard (houtei)
     "n_legal",                 # entries of ``legal`` in use
+    # The last win offered this decision (scored to check its yaku), kept so that taking it
+    # does not score the hand again: hand (int64 bits), win card, flags, then the result.
+    "win_valid", "win_hand", "win_card", "win_flags", "win_points", "win_subtotal", "win_sets",
 )
 N_ST = define_fields(globals(), "ST", ST_FIELDS)
 
@@ -245,6 +252,9 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
     for k in range(N_KINDS):
         start[k + 1] = start[k] + len(by_card[k])
     flat = np.array([i for lst in by_card for i in lst], np.int32)
+    first = [int(r[0]) for r in rows]
+    assert first == sorted(first) and all(int(r[0]) == min(int(x) for x in r) for r in rows)
+    first_start = np.searchsorted(np.array(first, np.int64), np.arange(N_KINDS + 1)).astype(np.int64)
     row_num = np.array([sum(1 << int(k) for k in r if k < N_NUMBER_KINDS) for r in rows], np.uint64)
     row_pic = np.array([next((int(k) - N_NUMBER_KINDS for k in r if k >= N_NUMBER_KINDS), -1)
                         for r in rows], np.int64)
@@ -260,7 +270,8 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
     assert len(universal) - len(dropped) == len(deck)
     return EngineTables(deck=np.array(deck, np.int64), rows=rows.astype(np.int16),
                         row_is_run=is_run, row_num=row_num, row_pic=row_pic, row_pic_n=row_pic_n,
-                        rows_by_card=flat, rows_by_card_start=start, stand_in=stand_in,
+                        rows_by_card=flat, rows_by_card_start=start,
+                        rows_first_start=first_start, stand_in=stand_in,
                         universal=np.array(universal, np.int64),
                         dropped=np.array(sorted(dropped), np.int64))
 
@@ -402,20 +413,30 @@ def _ron_allowed(card, wait_set, disc_set, riichi_furiten, ra):
 
 
 @nb.njit(cache=True, inline="always")
+def _offer_scores(rs, seat, hand, card, flags, ra, tables):
+    """Does this win have a yaku? (rare: scores the hand) A valid one is remembered in ``st``
+    (``ST_WIN_*``), with the breakdown left in the scratch arrays, for :func:`_finish_win`."""
+    status, points, sub, n_sets = _score(rs, seat, hand, card, flags, ra, tables)
+    st = rs.st
+    st[ST_WIN_VALID] = 1 if status == VALID else 0
+    st[ST_WIN_HAND], st[ST_WIN_CARD], st[ST_WIN_FLAGS] = np.int64(hand), card, flags
+    st[ST_WIN_POINTS], st[ST_WIN_SUBTOTAL], st[ST_WIN_SETS] = points, sub, n_sets
+    return status == VALID
+
+
+@nb.njit(cache=True, inline="always")
 def _ron_scores(rs, seat, card, ra, tables):
     """Does a ron on ``card`` (already a wait, not furiten) have a yaku? (rare: scores the hand)"""
-    status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(card), card,
-                             _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, tables)
-    return status == VALID
+    return _offer_scores(rs, seat, rs.hands[seat] + _card_unit(card), card,
+                         _win_flags(rs, seat, True, rs.st[ST_LAST_WAS_EMPTY] != 0, False), ra, tables)
 
 
 @nb.njit(cache=True, inline="always")
 def _tsumo_scores(rs, seat, ra, tables, rinshan):
     """Does a complete hand's tsumo have a yaku? (rare: scores the hand)"""
     last = _stock_left(rs.st) == 0 and not rinshan
-    status, _, _, _ = _score(rs, seat, rs.hands[seat], rs.st[ST_DRAWN],
-                             _win_flags(rs, seat, False, last, rinshan), ra, tables)
-    return status == VALID
+    return _offer_scores(rs, seat, rs.hands[seat], rs.st[ST_DRAWN],
+                         _win_flags(rs, seat, False, last, rinshan), ra, tables)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -492,6 +513,9 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, 
                   and _stock_left(st) >= ra[RA_RIICHI_MIN_STOCK]
                   and (hand_size(hand) - 2) // 3 + n_rev >= 3)
     obs[OBS_TENPAI_CHECKED] = 1 if can_riichi else 0
+    # Taking a card away never brings a hand closer to a win, so a hand above distance 0 has
+    # no tenpai discard: one distance instead of a waits lookup per discard (mostly).
+    try_waits = can_riichi and shanten(hand, n_rev, core) <= 0
     # _allow_in written out: see _mask_kai.
     n_legal = st[ST_N_LEGAL]
     for k in range(N_KINDS):
@@ -499,7 +523,7 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, 
             mask[DISCARD + k] = True
             legal[n_legal] = DISCARD + k
             n_legal += 1
-            if can_riichi and waits(hand - _card_unit(k), rev, n_rev, core):
+            if try_waits and waits(hand - _card_unit(k), rev, n_rev, core):
                 mask[DISCARD_RIICHI + k] = True
                 legal[n_legal] = DISCARD_RIICHI + k
                 n_legal += 1
@@ -507,34 +531,40 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, 
 
 
 @nb.njit(cache=True, inline="always")
-def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n):
+def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n, first_start):
     """Mark ``KAI + r`` legal for every set-catalogue row r wholly in ``hand``; return whether any.
 
     Nothing is legal when the hand holds fewer than 4 cards, is in riichi, or the seat already has
     ``MAX_REVEALED`` groups. ``mask``, ``legal``, ``st[ST_N_LEGAL]`` are written as in
-    :func:`_mask_discards`. ``row_num`` (uint64[n_rows]), ``row_pic``, ``row_pic_n``
-    (int64[n_rows]) are the ``EngineTables`` row arrays.
+    :func:`_mask_discards`. ``row_num`` (uint64[n_rows]), ``row_pic``, ``row_pic_n``,
+    ``first_start`` (int64[n_rows], [N_KINDS + 1]) are the ``EngineTables`` row arrays.
     """
     if hand_size(hand) < 4 or in_riichi or n_rev >= MAX_REVEALED:
         return False
     # The row test and _allow_in are written out here: an inlined helper that receives arrays
-    # costs numba a reference count per array per call, and this loop runs over every row.
+    # costs numba a reference count per array per call, and this loop runs often. Only the rows
+    # starting with a kind in hand are tried (about a fifth of them), in row order as before.
     found = False
     n_legal = st[ST_N_LEGAL]
     hand = np.uint64(hand)
-    for r in range(row_num.shape[0]):
-        num = row_num[r]
-        if (hand & num) != num:
-            continue
-        pic_n = row_pic_n[r]
-        if pic_n and picture_count(hand, row_pic[r]) < pic_n:
-            continue
-        a = KAI + r
-        if not mask[a]:
-            mask[a] = True
-            legal[n_legal] = a
-            n_legal += 1
-        found = True
+    present = kinds_present(hand)
+    while present:
+        low = present & (~present + U1)
+        present ^= low
+        k = popcount(low - U1)
+        for r in range(first_start[k], first_start[k + 1]):
+            num = row_num[r]
+            if (hand & num) != num:
+                continue
+            pic_n = row_pic_n[r]
+            if pic_n and picture_count(hand, row_pic[r]) < pic_n:
+                continue
+            a = KAI + r
+            if not mask[a]:
+                mask[a] = True
+                legal[n_legal] = a
+                n_legal += 1
+            found = True
     st[ST_N_LEGAL] = n_legal
     return found
 
@@ -902,7 +932,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     hands, rev_mask, n_rev, riichi = rs.hands, rs.rev_mask, rs.n_rev, rs.riichi
     riichi_furiten, disc_set, disc_mask = rs.riichi_furiten, rs.disc_set, rs.disc_mask
     row_num, row_pic, row_pic_n, by_card = et.row_num, et.row_pic, et.row_pic_n, et.rows_by_card
-    by_card_start = et.rows_by_card_start
+    by_card_start, first_start = et.rows_by_card_start, et.rows_first_start
     seat_params = (params[0], params[1])  # sliced once, not on every decision
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
@@ -915,6 +945,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         # ---- turn start: ron, call, or draw -------------------------------------------------
         _clear_mask(mask, legal, st)
         obs[OBS_TENPAI_CHECKED] = 0
+        st[ST_WIN_VALID] = 0
         st[ST_DRAWN] = -1
         d = st[ST_LAST_DISCARD]
         hand = hands[seat]
@@ -964,13 +995,14 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         while True:
             _clear_mask(mask, legal, st)
             obs[OBS_TENPAI_CHECKED] = 0
+            st[ST_WIN_VALID] = 0
             if phase == PH_AFTER_DRAW or phase == PH_AFTER_DRAW3:
                 if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW3]) and \
                         is_complete(hands[seat], n_rev[seat], core) and \
                         _tsumo_scores(rs, seat, ra, tables, rinshan):
                     _allow_in(mask, legal, st, TSUMO)
                 has_kai = _mask_kai(hands[seat], riichi[seat], n_rev[seat], mask, legal, st,
-                                    row_num, row_pic, row_pic_n)
+                                    row_num, row_pic, row_pic_n, first_start)
                 if ra[RA_KAN_ENABLED]:  # wherever Kai is allowed (§10)
                     _mask_kans_after_draw(rs, et, seat, ra)
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
@@ -1128,10 +1160,15 @@ def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan):
     else:
         hand = rs.hands[seat]
         last = _stock_left(rs.st) == 0 and not rinshan
-    status, points, sub, n_sets = _score(rs, seat, hand, card,
-                                         _win_flags(rs, seat, ron, last, rinshan), ra, tables)
-    if status != VALID:
-        raise AssertionError("a win was offered that does not score")
+    flags = _win_flags(rs, seat, ron, last, rinshan)
+    st = rs.st
+    if st[ST_WIN_VALID] and st[ST_WIN_HAND] == np.int64(hand) and st[ST_WIN_CARD] == card \
+            and st[ST_WIN_FLAGS] == flags:  # scored when offered: the scratch arrays hold it
+        points, sub, n_sets = st[ST_WIN_POINTS], st[ST_WIN_SUBTOTAL], st[ST_WIN_SETS]
+    else:
+        status, points, sub, n_sets = _score(rs, seat, hand, card, flags, ra, tables)
+        if status != VALID:
+            raise AssertionError("a win was offered that does not score")
     rec[RF_OUTCOME] = OUT_RON if ron else OUT_TSUMO
     rec[RF_WINNER] = seat
     rec[RF_POINTS] = points

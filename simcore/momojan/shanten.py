@@ -51,7 +51,7 @@ from .hand import (
     CORE_RELATED, CORE_RULES, CORE_SH_BEST, CORE_SH_GROUP_START, CORE_SH_GROUPS, CORE_SH_NUM,
     CORE_SH_NUM_PALETTE, CORE_SH_PIC, CORE_SH_RANK, HR_COPIES, HR_DECK_NUMBERS, HR_N_SUBS, NUM,
     PIC_SHIFT, SH_MAX_GROUPS, SH_NUM_ENTRIES, SH_SMALL, _n_readings, _reading, hand_size, kind_bit,
-    picture_count,
+    picture_count, waits,
 )
 
 MAX_CARDS = 9
@@ -348,11 +348,12 @@ def _peel(core, s, below):
 
 @nb.njit(cache=True)
 def _peel_card(core, s, x, f_without):
-    """Frontier of number mask ``s`` of SH_SMALL + 1 cards by its card ``x``: ``f_without`` (the
-    frontier of ``s`` less ``x``, x single) joined with every group holding x within ``s`` (the
-    rest has at most SH_SMALL - 1 cards: a table entry). Any card of ``s`` gives the frontier
-    (:func:`_peel` picks the one with the fewest partners); the bots' useful-card count peels the
-    card it adds, whose single case is the same for every card added."""
+    """Frontier of number mask ``s`` of SH_SMALL + 1 or + 2 cards by its card ``x``: ``f_without``
+    (the frontier of ``s`` less ``x``, x single) joined with every group holding x within ``s``
+    (a group has at least 2 cards, so the rest has at most SH_SMALL: a table entry). Any card of
+    ``s`` gives the frontier (:func:`_peel` picks the one with the fewest partners); the bots'
+    useful-card count peels the card it adds, whose single case is the same for every card
+    added."""
     f = f_without
     for e in range(np.int64(core[CORE_SH_GROUP_START + x]),
                    np.int64(core[CORE_SH_GROUP_START + x + 1])):
@@ -520,8 +521,9 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
     New edition: the hand's number and picture parts are looked up once, and each added card
     changes one of them only: an added picture costs one picture-word load and one best-value load;
     an added number card re-ranks the number part incrementally (colex rank, walking the candidates
-    in increasing order) when it stays within the table. Larger number parts and the old edition
-    call :func:`shanten` as :func:`useful_cards` does.
+    in increasing order) when it stays within the table, and otherwise (up to two cards past it)
+    joins the groups holding the added card with the number part's own frontier. Larger number
+    parts and the old edition call :func:`shanten` as :func:`useful_cards` does.
     """
     hand = np.uint64(hand)
     rest = candidate_kinds(core, hand)
@@ -538,7 +540,8 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
     small = m <= SH_SMALL
     nid = small_number_id(core, n_part) if small else 0
     fnum = U0 if small else _upto9(core, n_part)
-    fnum_small = core[CORE_SH_NUM_PALETTE + nid] if m == SH_SMALL else U0  # frontier of n_part
+    # Frontier of n_part when n_part + q is one or two cards past the table (peeled by q).
+    fnum_small = core[CORE_SH_NUM_PALETTE + nid] if m == SH_SMALL else fnum
     # Incremental colex rank of n_part + q (m + 1 <= SH_SMALL): with c_1 < ... < c_m the cards
     # of n_part and r of them below q, rank = off[m + 1] + A + C(q, r + 1) + B where
     # A = sum_{j <= r} C(c_j, j) and B = sum_{j > r} C(c_j, j + 1).
@@ -578,7 +581,7 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
             i = off + A + np.int64(core[rb + 8 * q + r + 1]) + B
             nid2 = np.int64((core[CORE_SH_NUM + (i >> 3)] >> np.uint64(8 * (i & 7))) & np.uint64(255))
             better = _best_byte(core, pid, nid2, G) >= need
-        elif m == SH_SMALL:  # n_part + q has one card more than the table: peel q itself
+        elif m <= SH_SMALL + 1:  # n_part + q is 1-2 cards past the table: peel q itself
             better = best_value(_peel_card(core, n_part | low, q, fnum_small), pw & LOW32,
                                 G) >= need
         else:
@@ -600,6 +603,26 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
         else:
             better = best_value(fnum, pw2 & LOW32, G) >= need
         if better:
+            total += n
+            kset |= low
+    return total, kset
+
+
+@nb.njit(cache=True)
+def useful_at_tenpai(hand, revealed, n_revealed, seen, core):
+    """:func:`useful_cards` of a hand at distance 0 (tenpai), with the same results: its useful
+    cards are the ones that complete it, i.e. its waits (one table lookup instead of a distance
+    per candidate card). ``revealed``: hand mask of the player's revealed cards; other
+    parameters as in :func:`useful_cards`. (Distance 0 implies hand size 3k+1 with k plus the
+    revealed sets at least 3, the condition under which ``waits`` answers.)"""
+    w = waits(np.uint64(hand), np.uint64(revealed), n_revealed, core)
+    total = 0
+    kset = U0
+    while w:
+        low = w & (~w + U1)
+        w ^= low
+        n = unseen_copies(core, seen, popcount(low - U1))
+        if n > 0:
             total += n
             kset |= low
     return total, kset
