@@ -16,9 +16,12 @@ CLI = [sys.executable, "-c", "from simcore.cli import main; main()"]
 
 
 def _start(args):
-    # A new session: the test signals the process group, as a terminal's Ctrl-C does.
+    # A new session: the test signals the process group, as a terminal's Ctrl-C does. SIGINT
+    # back to its default, as a shell gives a foreground command: pytest started in the
+    # background of a script (`.ci/run &`) inherits SIGINT ignored, and so would the CLI.
     return subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _wait_for_progress(p, timeout=600):

@@ -43,9 +43,11 @@ def _kill_after_chunks(d, sig, chunks=2):
     """Start the run in its own session, wait until ``chunks`` chunks are saved, send ``sig``
     (SIGKILL: to the parent alone, as a crash or the OOM killer would; SIGINT: to the group,
     as a terminal's Ctrl-C)."""
+    # SIGINT at its default, as for a foreground command (tests/test_interrupt.py says why).
     p = subprocess.Popen(CLI + ["run", *ARGS, "--out", d, "--records"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline:
