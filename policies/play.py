@@ -46,7 +46,7 @@ from simcore.momojan.rules_array import (
 )
 from simcore.bits import popcount
 from simcore.momojan.shanten import (
-    candidate_kinds, discard_distances, shanten, unit, unseen_copies, useful_at_tenpai,
+    candidate_kinds, discard_distances, shanten, unit, unseen_copies, unseen_in, useful_at_tenpai,
     useful_cards_from,
 )
 from simcore.rng import next_u64
@@ -229,11 +229,13 @@ def _mean_after_draw_three(obs, core, rng):
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     seen = np.uint64(obs[OBS_SEEN])
-    left = np.zeros(N_KIND, np.int64)
+    left = np.empty(N_KIND, np.int64)
+    upto = np.empty(N_KIND, np.int64)  # unseen copies of kinds 0..k
     total = 0
     for k in range(N_KIND):
         left[k] = unseen_copies(core, seen, k)
         total += left[k]
+        upto[k] = total
     if total < 3:
         return 1e9
     acc = 0.0
@@ -242,11 +244,8 @@ def _mean_after_draw_three(obs, core, rng):
         taken0, taken1 = -1, -1
         for j in range(3):
             while True:  # a card not taken already in this sample (pictures: a copy left)
-                pick = np.int64(uniform(rng) * total)
-                k = 0
-                while pick >= left[k]:
-                    pick -= left[k]
-                    k += 1
+                # the kind holding the pick-th unseen card: the first k with upto[k] > pick
+                k = np.searchsorted(upto, np.int64(uniform(rng) * total), side="right")
                 n_taken = (1 if taken0 == k else 0) + (1 if taken1 == k else 0)
                 if n_taken < left[k]:
                     break
@@ -263,13 +262,7 @@ def _mean_after_draw_three(obs, core, rng):
 def _connected_unseen(hand, seen, core):
     """Unseen copies of the kinds sharing a partial set or a head with a card in ``hand``: a cheap
     stand-in for the useful cards of a hand far from tenpai."""
-    n = 0
-    rest = candidate_kinds(core, hand)
-    while rest:
-        low = rest & (~rest + U1)
-        rest ^= low
-        n += unseen_copies(core, seen, popcount(low - U1))
-    return n
+    return unseen_in(core, seen, candidate_kinds(core, hand))
 
 
 @nb.njit(cache=True)
@@ -279,23 +272,25 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
     rev = np.uint64(obs[OBS_OWN_REVEALED])
     n_rev = obs[OBS_OWN_N_REVEALED]
     seen = np.uint64(obs[OBS_SEEN])
-    dist = np.full(N_KIND, 1 << 20, np.int64)
-    score = np.full(N_KIND, BIG, np.float64)
+    dist = np.empty(N_KIND, np.int64)  # both read only at legal kinds, written first
+    score = np.empty(N_KIND, np.float64)
     best = BIG
-    best_dist = 1 << 20
     kinds = U0
     for k in range(N_KIND):
         if mask[DISCARD + k]:
             kinds |= U1 << np.uint64(k)
     discard_distances(hand, n_rev, core, kinds, dist)
-    for k in range(N_KIND):
-        if not mask[DISCARD + k]:
-            continue
-        after = hand - unit(k)
+    # Every loop below walks the legal kinds' bits in increasing kind order (a tie goes to the
+    # lowest kind, and the noise is drawn in that order).
+    rest = kinds
+    while rest:
+        low = rest & (~rest + U1)
+        rest ^= low
+        k = popcount(low - U1)
         s = dist[k]
-        best_dist = min(best_dist, s)
         sc = np.float64(s)
         if value_weight > 0:
+            after = hand - unit(k)
             sc -= value_weight / VALUE_PER_STEP * hand_value(
                 after, rev, _sets_at_win(after, n_rev), obs[OBS_DORA_INDICATOR], ra)
         if folding:
@@ -303,45 +298,57 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
         score[k] = sc
         best = min(best, sc)
     # Ties (within a hair) are broken by the unseen useful cards.
-    n_ties = 0
-    for k in range(N_KIND):
-        if score[k] <= best + 1e-9:
-            n_ties += 1
-    if n_ties > 1:
+    ties = U0
+    rest = kinds
+    while rest:
+        low = rest & (~rest + U1)
+        rest ^= low
+        if score[popcount(low - U1)] <= best + 1e-9:
+            ties |= low
+    if ties & (ties - U1):  # two or more
         # Without noise only the winner matters: a tie whose score minus an upper bound of its
         # count (the unseen copies of the kinds that could help it) cannot beat the best score
         # found so far (an earlier kind wins a tie) is skipped; its score stays higher, so the
         # pick is the one counting every tie would make.
         prune = temperature <= 0
         found = BIG
-        for k in range(N_KIND):
-            if score[k] <= best + 1e-9:
-                after = hand - unit(k)
-                if dist[k] > EXACT_USEFUL_MAX_DISTANCE:  # far from tenpai: the cheap proxy
-                    score[k] -= _connected_unseen(after, seen, core) / 1000.0
-                    found = min(found, score[k])
-                    continue
-                if prune and score[k] - _connected_unseen(after, seen, core) / 1000.0 >= found:
-                    continue
-                if dist[k] == 0:  # tenpai: the useful cards are the waits
-                    n_useful, kinds = useful_at_tenpai(after, rev, n_rev, seen, core)
-                else:
-                    n_useful, kinds = useful_cards_from(after, dist[k], n_rev, seen, core)
-                if dist[k] == 0 and (kinds & (np.uint64(obs[OBS_OWN_DISCARDS]) | (U1 << np.uint64(k)))
-                                     & ~np.uint64(0x1FF)):
-                    n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)
-                score[k] -= n_useful / 1000.0
+        while ties:
+            low = ties & (~ties + U1)
+            ties ^= low
+            k = popcount(low - U1)
+            after = hand - unit(k)
+            if dist[k] > EXACT_USEFUL_MAX_DISTANCE:  # far from tenpai: the cheap proxy
+                score[k] -= _connected_unseen(after, seen, core) / 1000.0
                 found = min(found, score[k])
+                continue
+            if prune and score[k] - _connected_unseen(after, seen, core) / 1000.0 >= found:
+                continue
+            if dist[k] == 0:  # tenpai: the useful cards are the waits
+                n_useful, useful = useful_at_tenpai(after, rev, n_rev, seen, core)
+            else:
+                n_useful, useful = useful_cards_from(after, dist[k], n_rev, seen, core)
+            if dist[k] == 0 and (useful & (np.uint64(obs[OBS_OWN_DISCARDS]) | low)
+                                 & ~np.uint64(0x1FF)):
+                n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)
+            score[k] -= n_useful / 1000.0
+            found = min(found, score[k])
     if temperature > 0:
-        for k in range(N_KIND):
-            if score[k] < BIG:
-                u = max(uniform(rng), 1e-300)
-                score[k] -= temperature * -np.log(-np.log(u) + 1e-300)
+        rest = kinds
+        while rest:
+            low = rest & (~rest + U1)
+            rest ^= low
+            k = popcount(low - U1)
+            u = max(uniform(rng), 1e-300)
+            score[k] -= temperature * -np.log(-np.log(u) + 1e-300)
     pick = -1
-    low = BIG
-    for k in range(N_KIND):
-        if score[k] < low:
-            low = score[k]
+    lowest = BIG
+    rest = kinds
+    while rest:
+        low = rest & (~rest + U1)
+        rest ^= low
+        k = popcount(low - U1)
+        if score[k] < lowest:
+            lowest = score[k]
             pick = k
     return pick, dist[pick]
 

@@ -22,8 +22,8 @@ from simcore.momojan import reference as ref
 from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS, format_cards, kinds_from_mask, mask_from_kinds, parse_hand
 from simcore.momojan.hand import counts_of, shanten_counts
 from simcore.momojan.shanten import (
-    MAX_CARDS, discard_distances, shanten, shanten_batch, unit, unseen_copies, useful_at_tenpai,
-    useful_cards, useful_cards_from,
+    MAX_CARDS, discard_distances, shanten, shanten_batch, unit, unseen_copies, unseen_in,
+    useful_at_tenpai, useful_cards, useful_cards_from,
 )
 from simcore.momojan.shapes import build_heads, build_sets
 
@@ -256,6 +256,17 @@ def test_useful_at_tenpai_matches_useful_cards(analyzer):
             assert got == useful_cards(m, r, seen, core), (format_cards(kinds_from_mask(int(m))), int(r))
             n_checked += 1
     assert n_checked > 1000
+
+
+def test_unseen_in_sums_unseen_copies(analyzer):
+    # the bots' bound and stand-in for useful cards: one popcount for the number kinds
+    core = analyzer.tables.core
+    rng = np.random.default_rng(13)
+    for _ in range(3000):
+        seen = _seen_elsewhere(core, np.uint64(0), rng, 30)
+        kinds = [int(q) for q in range(N_KINDS) if rng.random() < 0.3]
+        kset = sum(1 << q for q in kinds)
+        assert unseen_in(core, seen, np.uint64(kset)) == sum(unseen_copies(core, seen, q) for q in kinds)
 
 
 def test_useful_cards_from_on_number_heavy_hands(analyzer):

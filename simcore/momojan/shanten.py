@@ -463,6 +463,28 @@ def unseen_copies(core, seen, k):
 
 
 @nb.njit(cache=True)
+def unseen_in(core, seen, kset):
+    """Sum of :func:`unseen_copies` over the kinds in kind set ``kset``: one popcount for the
+    number kinds (one copy each in the deck), a counter per picture kind."""
+    kset = np.uint64(kset)
+    n = popcount(kset & unseen_numbers(core, seen))
+    pics = kset >> np.uint64(N_NUMBER_KINDS)
+    p = 0
+    while pics:
+        if pics & U1:
+            n += max(np.int64(core[CORE_RULES + HR_COPIES + p]) - picture_count(seen, p), 0)
+        pics >>= U1
+        p += 1
+    return n
+
+
+@nb.njit(cache=True)
+def unseen_numbers(core, seen):
+    """Kind set of the number kinds in the deck that are not in hand mask ``seen``."""
+    return core[CORE_RULES + HR_DECK_NUMBERS] & ~np.uint64(seen) & NUM
+
+
+@nb.njit(cache=True)
 def candidate_kinds(core, hand):
     """Kinds that can lower a hand's distance to tenpai when added: those sharing a partial set
     or a head with a card in hand (a card alone is a single and changes nothing)."""
@@ -560,14 +582,13 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
             j += 1
     r = 0
     above = n_part  # cards of n_part not yet passed
-    nums = rest & NUM
+    # Number kinds: one copy each in the deck, so only the unseen ones count, one card each.
+    nums = rest & unseen_numbers(core, seen)
     while nums:
         low = nums & (~nums + U1)
         nums ^= low
         q = popcount(low - U1)
-        n = unseen_copies(core, seen, q)
-        if n <= 0:
-            continue
+        n = 1
         if low & n_part:  # a kind already held (not unseen when seen holds the hand)
             better = shanten(hand + low, n_revealed, core) < base
         elif grow:
