@@ -30,7 +30,6 @@ import numba as nb
 import numpy as np
 
 from ..bits import popcount
-from ..borrow import borrowed
 from ..rng import seed_keyed, shuffle
 from .layout import define_fields
 from .actions import (
@@ -1385,9 +1384,6 @@ def play_games(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, r
     int
         Round rows written, or -1 when ``rounds_out`` filled up (callers retry with more rows).
     """
-    # The caller keeps every array alive for the whole call: callees need not count references.
-    rs, et, ra, tables, pol_ids = borrowed(rs), borrowed(et), borrowed(ra), borrowed(tables), borrowed(pol_ids)
-    params, rounds_out, games_out = borrowed(params), borrowed(rounds_out), borrowed(games_out)
     n = np.int64(0)  # not a literal 0: play_game compiles for one signature
     for i in range(game_indices.shape[0]):
         n = play_game(game_indices[i], seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n,
