@@ -518,15 +518,18 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, 
     try_waits = can_riichi and shanten(hand, n_rev, core) <= 0
     # _allow_in written out: see _mask_kai.
     n_legal = st[ST_N_LEGAL]
-    for k in range(N_KINDS):
-        if count_in(hand, k):
-            mask[DISCARD + k] = True
-            legal[n_legal] = DISCARD + k
+    present = kinds_present(hand)
+    while present:  # the kinds in hand, in increasing order
+        low = present & (~present + U1)
+        present ^= low
+        k = popcount(low - U1)
+        mask[DISCARD + k] = True
+        legal[n_legal] = DISCARD + k
+        n_legal += 1
+        if try_waits and waits(hand - _card_unit(k), rev, n_rev, core):
+            mask[DISCARD_RIICHI + k] = True
+            legal[n_legal] = DISCARD_RIICHI + k
             n_legal += 1
-            if try_waits and waits(hand - _card_unit(k), rev, n_rev, core):
-                mask[DISCARD_RIICHI + k] = True
-                legal[n_legal] = DISCARD_RIICHI + k
-                n_legal += 1
     st[ST_N_LEGAL] = n_legal
 
 
