@@ -41,6 +41,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from ..borrow import borrowed
 from ..momojan.layout import define_fields
 from ..rng import randint, seed_keyed, shuffle
 from .layout import (
@@ -1499,6 +1500,9 @@ def play_matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, roun
     Returns the round rows written to ``rounds_out``, or -1 when it filled up (callers retry
     with more rows). ``games_out[i]`` is match ``game_indices[i]``'s record.
     """
+    # The caller keeps every array alive for the whole call: callees need not count references.
+    rs, ra, hr, pol_ids, params = borrowed(rs), borrowed(ra), borrowed(hr), borrowed(pol_ids), borrowed(params)
+    rounds_out, games_out = borrowed(rounds_out), borrowed(games_out)
     k = 0
     for i in range(game_indices.shape[0]):
         k = play_match(game_indices[i], seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out,
