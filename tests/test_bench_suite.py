@@ -1,6 +1,7 @@
 """``python -m benchmarks`` writes one JSON record and fails only when a benchmark crashes."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -26,3 +27,18 @@ def test_unknown_section_is_refused(tmp_path):
                         "--out", str(tmp_path / "b.json")], cwd=REPO, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 2 and "unknown section(s) nope" in r.stderr
+
+
+def test_perf_profile_maps_the_compiled_kernels(tmp_path, capsys):
+    # benchmarks/perf_profile.py names numba's functions for perf: the map holds the round loop
+    sys.path.insert(0, str(REPO))
+    from benchmarks import perf_profile
+    assert perf_profile.main(["--games", "3"]) == 0
+    assert "compiled symbols mapped" in capsys.readouterr().err
+    path = tmp_path / "perf.map"
+    assert perf_profile.write_perf_map(str(path)) > 0
+    lines = path.read_text().splitlines()
+    assert any(line.split()[2].endswith("play_round") for line in lines)
+    assert all(int(line.split()[1], 16) > 0 for line in lines)
+    Path(f"/tmp/perf-{os.getpid()}.map").unlink(missing_ok=True)
+    assert perf_profile.main(["--scenario", "nosuch"]) == 2
