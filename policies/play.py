@@ -93,10 +93,21 @@ def _word(words, i, head, tail):
 
 
 @nb.njit(cache=True, inline="always")
-def _pop_entry(w):
-    """(the lowest set byte's index in word w, w without that byte)."""
-    b = popcount((w & (~w + U1)) - U1) >> 3
-    return b, w & ~(np.uint64(0xFF) << np.uint64(8 * b))
+def _next_legal(mask, first, n, r):
+    """The lowest r' >= r with ``mask[first + r']`` set, r' < n, or -1: the Kai and call rows'
+    walk (``r = _next_legal(mask, KAI, MAX_SET_ROWS, r + 1)``), by words."""
+    words, lo, head, tail = _legal_words(mask, first, n)
+    at = first + r - lo  # entry offset from the first word's start
+    i = at >> 3
+    if i >= words.shape[0]:
+        return -1
+    w = _word(words, i, head, tail) & (ALL_ONES << np.uint64(8 * (at & 7)))
+    while not w:
+        i += 1
+        if i >= words.shape[0]:
+            return -1
+        w = _word(words, i, head, tail)
+    return lo + 8 * i + (popcount((w & (~w + U1)) - U1) >> 3) - first
 
 
 assert ((max(KAI, CALL) + MAX_SET_ROWS + 7) & ~7) <= N_ACTIONS and sys.byteorder == "little"
@@ -165,25 +176,22 @@ def _best_call(obs, mask, core, ra, call, value_weight, rng, s0):
     best_a = -1
     best_s = 0
     found = False
-    words, lo, head, tail = _legal_words(mask, CALL, MAX_SET_ROWS)
-    for i in range(words.shape[0]):  # the legal rows in order
-        w = _word(words, i, head, tail)
-        while w:
-            b, w = _pop_entry(w)
-            r = lo + 8 * i + b - CALL
-            if not found:
-                found = True
-                if s0 == UNKNOWN:
-                    s0 = shanten(hand, n_rev, core)
-                best_s = s0 + 1
-            row = core[CORE_SET_ROWS + r]
-            after = hand - (row - unit(d))
-            s = shanten(after, n_rev + 1, core)
-            if s < s0 or (value_weight > 0 and s == s0 and row >> np.uint64(N_NUMBER_KINDS)
-                          and _has_picture_yaku(row, np.uint64(0), ra)):
-                if s < best_s:
-                    best_s = s
-                    best_a = CALL + r
+    r = _next_legal(mask, CALL, MAX_SET_ROWS, 0)
+    while r >= 0:  # the legal rows in order
+        if not found:
+            found = True
+            if s0 == UNKNOWN:
+                s0 = shanten(hand, n_rev, core)
+            best_s = s0 + 1
+        row = core[CORE_SET_ROWS + r]
+        after = hand - (row - unit(d))
+        s = shanten(after, n_rev + 1, core)
+        if s < s0 or (value_weight > 0 and s == s0 and row >> np.uint64(N_NUMBER_KINDS)
+                      and _has_picture_yaku(row, np.uint64(0), ra)):
+            if s < best_s:
+                best_s = s
+                best_a = CALL + r
+        r = _next_legal(mask, CALL, MAX_SET_ROWS, r + 1)
     if best_a >= 0 and uniform(rng) < call:
         return best_a
     return -1
@@ -198,16 +206,13 @@ def _best_kai(obs, mask, core):
     n_rev = obs[OBS_OWN_N_REVEALED]
     best_a = -1
     best_s = 1 << 30
-    words, lo, head, tail = _legal_words(mask, KAI, MAX_SET_ROWS)
-    for i in range(words.shape[0]):  # the legal rows in order
-        w = _word(words, i, head, tail)
-        while w:
-            b, w = _pop_entry(w)
-            r = lo + 8 * i + b - KAI
-            s = shanten(hand - core[CORE_SET_ROWS + r], n_rev + 1, core)
-            if s < best_s:
-                best_s = s
-                best_a = KAI + r
+    r = _next_legal(mask, KAI, MAX_SET_ROWS, 0)
+    while r >= 0:  # the legal rows in order
+        s = shanten(hand - core[CORE_SET_ROWS + r], n_rev + 1, core)
+        if s < best_s:
+            best_s = s
+            best_a = KAI + r
+        r = _next_legal(mask, KAI, MAX_SET_ROWS, r + 1)
     if best_a < 0:
         return -1, UNKNOWN
     can_discard = False

@@ -160,21 +160,19 @@ def test_useful_cards_from_matches_useful_cards():
 
 
 def test_legal_words_walk_the_set_entries_in_order():
-    # the word-at-a-time walk of the Kai and call rows (policies.play._legal_words)
+    # the word-at-a-time walk of the Kai and call rows (policies.play._next_legal)
     import numba as nb
-    from policies.play import _legal_words, _pop_entry, _word
+    from policies.play import _next_legal
     from simcore.momojan.actions import CALL, KAI, MAX_SET_ROWS, N_ACTIONS
 
     @nb.njit
     def walk(mask, first, n, out):
         k = 0
-        words, lo, head, tail = _legal_words(mask, first, n)
-        for i in range(words.shape[0]):
-            w = _word(words, i, head, tail)
-            while w:
-                b, w = _pop_entry(w)
-                out[k] = lo + 8 * i + b - first
-                k += 1
+        r = _next_legal(mask, first, n, 0)
+        while r >= 0:
+            out[k] = r
+            k += 1
+            r = _next_legal(mask, first, n, r + 1)
         return k
 
     rng = np.random.default_rng(6)
