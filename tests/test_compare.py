@@ -132,6 +132,17 @@ def test_target_ci_stops_on_width_and_reports_it(new):
     assert not capped.reached["reached"] and capped.games == 400
 
 
+def test_target_ci_batches_do_not_depend_on_the_worker_count(new):
+    """The next batch's size comes from the games played, never from the workers: with 2
+    workers a batch of two chunks per worker once played 600 games where 1 worker played 400."""
+    from simcore.study import Target
+    res = [run_study(family, [new], seed=1, games=200, workers=w, chunk_games=200,
+                     target=Target("first_dealer_win_rate", 0.055), max_games=4000)
+           for w in (1, 2)]
+    assert res[0].games == res[1].games
+    assert np.array_equal(res[0].sums.s, res[1].sums.s) and res[0].reached == res[1].reached
+
+
 @pytest.mark.parametrize("args,message", [
     (["sweep", "new_edition", "--set", "scoring.ron_bonus=x"],
      'momojan-sim: error: --set scoring.ron_bonus: expected an integer >= 0, got "x"'),
