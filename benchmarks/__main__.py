@@ -306,8 +306,10 @@ def summary(record) -> str:
     for n, key in (("scaling", "local"), ("ray_scaling", "ray")):
         if ok(n) and key in S[n]["data"]:
             for r in S[n]["data"][key]:
+                bare = (f" (bare engine processes: {r['bare_efficiency']:.0%})"
+                        if "bare_efficiency" in r else "")
                 lines.append(f"  {key:6s} {r['workers']} worker(s): {r['rounds_per_s']:9.0f} "
-                             f"rounds/s, efficiency {r['efficiency']:.0%}, identical "
+                             f"rounds/s, efficiency {r['efficiency']:.0%}{bare}, identical "
                              f"{r['identical']}")
     if ok("memory"):
         for g, m in S["memory"]["data"].items():

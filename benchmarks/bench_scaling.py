@@ -4,13 +4,15 @@ Run: ``python benchmarks/bench_scaling.py [--games N] [--workers 1,2,4,8,16]``
      ``python benchmarks/bench_scaling.py --ray-nodes 1,2 [--games N]``   (needs the ray extra)
 
 It warms numba's on-disk cache in this process first (so workers only load compiled code), then
-times :func:`simcore.study.run_study` (what ``run`` does: chunks of 2000 games, per-chunk sums)
-for each worker count and checks that every count gives identical sums. Efficiency is throughput
+times :func:`simcore.study.run_study` (what ``run`` does: chunks of games, per-chunk sums; here
+at least eight chunks per worker, :func:`chunk_games_for`) for each worker count and checks that
+every count gives identical sums. Efficiency is throughput
 per worker relative to one worker.
 
 ``--ray-nodes 1,2`` starts a throw-away Ray cluster on this machine (a head with 1 CPU, then one
-more 1-CPU node per step: :class:`simcore.backends.localcluster.LocalCluster`), warms each
-node's worker up, and times the same study through the Ray backend.
+more 1-CPU node per step: :class:`simcore.backends.localcluster.LocalCluster`) and times the same
+study through the Ray backend: on one driver whose workers are warm (the steady state), and a
+fresh run with its start-up (reported apart, as for local workers).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy as np
 
 from simcore.momojan import family
 from simcore.momojan.simulate import Simulator
-from simcore.study import run_study
+from simcore.study import CHUNK_GAMES, run_study
 
 
 def _rounds(sums) -> int:
@@ -35,12 +37,20 @@ def _rounds(sums) -> int:
     return int(sums.s[j, 0])
 
 
-def _time(sc, games, seed, workers, runner=None, repeats=1):
+def chunk_games_for(games, most_workers):
+    """Chunks small enough that every worker gets eight or more (at most ``run``'s 2000 games):
+    6000 games in ``run``'s 2000-game chunks are 3 chunks, and 2 workers then finish in the time
+    of 2 chunks, so their efficiency could not exceed 75% whatever the machine."""
+    return max(50, min(CHUNK_GAMES, games // (8 * max(1, most_workers))))
+
+
+def _time(sc, games, seed, workers, runner=None, repeats=1, chunk_games=CHUNK_GAMES):
     """Median wall time of ``repeats`` identical studies, and their sums."""
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
-        res = run_study(family, [sc], seed, games, workers, runner=runner)
+        res = run_study(family, [sc], seed, games, workers, runner=runner,
+                        chunk_games=chunk_games)
         times.append(time.perf_counter() - t)
     return statistics.median(times), res.sums
 
@@ -70,41 +80,104 @@ class _WarmPool:
         self.runner.close()
 
 
+_SIM = {}
+
+
+def _sim_init(sc_name):
+    _SIM["sim"] = Simulator(family.load(sc_name))
+
+
+def _play_span(span):
+    """Rounds played by games ``span[0] .. span[1] - 1``: the engine alone, no chunk statistics."""
+    return len(_SIM["sim"].play(np.arange(*span), seed=11).rounds)
+
+
+class _BarePool:
+    """``w`` processes that only play games (one equal share each, no chunks, no statistics, no
+    result merging): what the machine gives ``w`` copies of the engine, the ceiling for
+    :func:`local`'s efficiency."""
+
+    def __init__(self, workers, sc_name):
+        import multiprocessing
+        self.workers = workers
+        self.pool = multiprocessing.get_context("fork").Pool(workers, _sim_init, (sc_name,))
+        self.pool.map(_play_span, [(0, 2)] * workers, chunksize=1)
+
+    def time(self, games):
+        share = -(-games // self.workers)
+        spans = [(i * share, min(games, (i + 1) * share)) for i in range(self.workers)]
+        t = time.perf_counter()
+        rounds = sum(self.pool.map(_play_span, spans, chunksize=1))
+        return time.perf_counter() - t, rounds
+
+    def close(self):
+        self.pool.terminate()
+        self.pool.join()
+
+
 def local(sc_name="new_edition", games=12000, counts=(1, 2), seed=11, repeats=1) -> list:
     """[{"workers", "seconds", "games_per_s", "rounds_per_s", "efficiency", "identical",
-    "seconds_with_startup"}]: steady state on warm workers, and a fresh run's wall time."""
+    "seconds_with_startup", "bare_rounds_per_s", "bare_efficiency"}]: steady state on warm
+    workers (median of ``repeats``), a fresh run's wall time, and the same games played by
+    ``workers`` bare engine processes (:class:`_BarePool`: the machine's ceiling). Every count
+    and both kinds take turns within each repeat: this VM has slow spells of tens of seconds
+    that hit every core, and timing all of one count's repeats before the next would charge a
+    spell to one count only."""
     sc = family.load(sc_name)
+    chunk = chunk_games_for(games, max(counts))
+    cold = {w: _time(sc, games, seed, w, chunk_games=chunk)[0] for w in counts}
+    pools, bare = {}, {}
+    try:
+        for w in counts:
+            pools[w] = _WarmPool(w, sc)
+            bare[w] = _BarePool(w, sc_name)
+        times, sums, bare_rates = {w: [] for w in counts}, {}, {w: [] for w in counts}
+        for _ in range(repeats):
+            for w in counts:
+                dt, sums[w] = _time(sc, games, seed, w, pools[w], chunk_games=chunk)
+                times[w].append(dt)
+                bt, rounds = bare[w].time(games)
+                bare_rates[w].append(rounds / bt)
+    finally:
+        for pool in [*pools.values(), *bare.values()]:
+            pool.close()
     rows, ref = [], None
     for w in counts:
-        cold, _ = _time(sc, games, seed, w)
-        pool = _WarmPool(w, sc)
-        try:
-            dt, sums = _time(sc, games, seed, w, pool, repeats=repeats)
-        finally:
-            pool.close()
-        rows.append(_row("workers", w, games, dt, sums, rows, ref))
-        rows[-1]["seconds_with_startup"] = round(cold, 3)
-        ref = ref or sums
+        rows.append(_row("workers", w, games, statistics.median(times[w]), sums[w], rows, ref))
+        rows[-1]["seconds_with_startup"] = round(cold[w], 3)
+        rate = statistics.median(bare_rates[w])
+        rows[-1]["bare_rounds_per_s"] = rate
+        rows[-1]["bare_efficiency"] = rate / w / (rows[0]["bare_rounds_per_s"] / rows[0]["workers"])
+        ref = ref or sums[w]
     return rows
 
 
 def ray_nodes(sc_name="new_edition", games=12000, nodes=(1, 2), seed=11, cpus_per_node=1,
               repeats=1) -> list:
-    """The same study through Ray on a local cluster grown to each node count."""
+    """The same study through Ray on a local cluster grown to each node count: the steady state
+    of one driver whose worker processes have already built the scenario's tables (like
+    :func:`local`'s warm pool), and a fresh run's wall time (``seconds_with_startup``: the driver
+    joins the cluster and Ray starts a worker process per CPU for the new job, which imports the
+    engine, loads the compiled code and builds its tables)."""
     from simcore.backends.localcluster import LocalCluster
     from simcore.backends.raycluster import RayRunner
 
     sc = family.load(sc_name)
     rows, ref = [], None
+    chunk = chunk_games_for(games, max(nodes) * cpus_per_node)
     with LocalCluster(head_cpus=cpus_per_node) as cluster:
-        runner = functools.partial(RayRunner, address=cluster.address)
+        fresh = functools.partial(RayRunner, address=cluster.address)
         for n in nodes:
             while cluster.nodes < n:
                 cluster.add_node(cpus_per_node)
-            # Warm-up: every worker process imports the engine and builds its tables once.
-            run_study(family, [sc], seed + 1, 200 * 4 * n, 0, runner=runner, chunk_games=200)
-            dt, sums = _time(sc, games, seed, 0, runner, repeats)
+            cold, _ = _time(sc, games, seed, 0, fresh, chunk_games=chunk)
+            with RayRunner(address=cluster.address) as ray_runner:
+                warm = lambda _workers: contextlib.nullcontext(ray_runner)  # noqa: E731
+                # Warm-up: chunks long enough (~0.3 s) that every node's worker takes some.
+                run_study(family, [sc], seed + 1, 400 * 4 * n, 0, runner=warm, chunk_games=400)
+                dt, sums = _time(sc, games, seed, 0, warm, repeats, chunk)
             rows.append(_row("nodes", n, games, dt, sums, rows, ref, workers=n * cpus_per_node))
+            rows[-1]["seconds_with_startup"] = round(cold, 3)
             ref = ref or sums
     return rows
 
@@ -123,7 +196,11 @@ def print_rows(rows, key):
     for r in rows:
         print(f"{key} {r[key]:>2}: {r['seconds']:7.2f} s  {r['games_per_s']:8.0f} games/s  "
               f"{r['rounds_per_s']:9.0f} rounds/s  efficiency {r['efficiency']:6.1%}  "
-              f"identical sums: {r['identical']}", flush=True)
+              f"identical sums: {r['identical']}  (a fresh run, start-up included: "
+              f"{r['seconds_with_startup']:.2f} s)", flush=True)
+        if "bare_rounds_per_s" in r:
+            print(f"    bare engine processes, no harness: {r['bare_rounds_per_s']:9.0f} rounds/s  "
+                  f"efficiency {r['bare_efficiency']:6.1%}", flush=True)
 
 
 def main(argv=None):

@@ -42,3 +42,15 @@ def test_perf_profile_maps_the_compiled_kernels(tmp_path, capsys):
     assert all(int(line.split()[1], 16) > 0 for line in lines)
     Path(f"/tmp/perf-{os.getpid()}.map").unlink(missing_ok=True)
     assert perf_profile.main(["--scenario", "nosuch"]) == 2
+
+
+def test_scaling_counts_take_turns_and_report_the_bare_ceiling():
+    sys.path.insert(0, str(REPO))
+    from benchmarks import bench_scaling
+    # 6000 games in run's 2000-game chunks would be 3 chunks: 2 workers could reach only 75%
+    assert bench_scaling.chunk_games_for(6000, 2) == 375
+    assert bench_scaling.chunk_games_for(10**6, 2) == 2000 and bench_scaling.chunk_games_for(10, 4) == 50
+    rows = bench_scaling.local("new_edition", 200, (1, 2))
+    assert [r["workers"] for r in rows] == [1, 2] and all(r["identical"] for r in rows)
+    assert rows[0]["efficiency"] == 1.0 and rows[0]["bare_efficiency"] == 1.0
+    assert all(r["bare_rounds_per_s"] > 0 and r["seconds_with_startup"] > 0 for r in rows)
