@@ -106,9 +106,9 @@ def kernels_cached(src: str, index_glob: str) -> bool:
     ``engine.play_games-*.nbi``) newer than the kernel's source file ``src``."""
     import glob
     import os
-    dirs = [os.path.join(os.path.dirname(src), "__pycache__")]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        dirs.append(os.environ["NUMBA_CACHE_DIR"])
+    # numba uses NUMBA_CACHE_DIR alone when it is set (its first cache locator), else the
+    # source's __pycache__
+    dirs = [os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.dirname(src), "__pycache__")]
     try:
         mtime = os.path.getmtime(src)
     except OSError:
