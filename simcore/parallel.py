@@ -88,6 +88,7 @@ class ChunkRunner:
         self.workers = max(1, workers)
         self._procs: list = []
         self._conns: list = []
+        self._jobs: set = set()  # connections of workers busy with a start_job job
 
     def __enter__(self):
         if self.workers > 1:
@@ -117,6 +118,18 @@ class ChunkRunner:
         finally:
             signal.signal(signal.SIGINT, previous)
 
+    def start_job(self, worker: int, fn, arg=None) -> bool:
+        """Have worker number ``worker`` run ``fn(arg)`` before any chunk (e.g. compile part of
+        a cold start's kernels); the others take chunks meanwhile. Its result is dropped, an
+        exception in it too (a job only prepares). False when there are no worker processes."""
+        if not self._procs:
+            return False
+        c = self._conns[worker % len(self._conns)]
+        if c not in self._jobs:
+            c.send((-1, fn, arg))
+            self._jobs.add(c)
+        return True
+
     def close(self):
         """Ask idle workers to exit; terminate any that do not within a second."""
         for c in self._conns:
@@ -140,7 +153,7 @@ class ChunkRunner:
                 p.join()
         for c in self._conns:
             c.close()
-        self._procs, self._conns = [], []
+        self._procs, self._conns, self._jobs = [], [], set()
 
     def map(self, fn, tasks, progress=None):
         """Yield ``fn(task)`` for every task, in task order; ``progress(task, result)`` after each.
@@ -158,7 +171,7 @@ class ChunkRunner:
         # Tasks are drawn lazily (a generator of a billion chunks costs nothing up front).
         it = iter(tasks)
         exhausted = False
-        idle = list(self._conns)
+        idle = [c for c in self._conns if c not in self._jobs]
         busy: dict = {}
         sent: dict = {}
         done: dict = {}
@@ -178,13 +191,18 @@ class ChunkRunner:
                     busy[c] = next_send
                     sent[next_send] = t
                     next_send += 1
-                if not busy:  # nothing out and nothing left to send: every result was yielded
-                    break
-                for c in wait(list(busy)):
+                if not busy and (exhausted or not self._jobs):
+                    break  # nothing out and nothing left to send: every result was yielded
+                for c in wait(list(busy) + list(self._jobs)):
                     try:
                         kind, i, payload = c.recv()
                     except EOFError:
-                        raise WorkerError(f"a worker died while playing chunk {busy[c]}") from None
+                        what = f"chunk {busy[c]}" if c in busy else "its start-up job"
+                        raise WorkerError(f"a worker died while playing {what}") from None
+                    if c in self._jobs:  # a start_job job ended: the worker takes chunks now
+                        self._jobs.discard(c)
+                        idle.append(c)
+                        continue
                     del busy[c]
                     idle.append(c)
                     if kind == "error":

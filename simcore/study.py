@@ -99,6 +99,17 @@ def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool =
     return max(widths)
 
 
+def _share_cold_compile(family, runner, n_workers: int) -> None:
+    """On a cold numba cache, one local worker compiles the kernel's helpers last-needed first
+    (the family's ``compile_helpers``, :mod:`simcore.compile_plan`) while another compiles the
+    kernel for the first chunk and loads those helpers from the cache as it reaches them."""
+    helpers = getattr(family, "compile_helpers", None)
+    if helpers is None or n_workers < 2 or not hasattr(runner, "start_job"):
+        return
+    if not getattr(family, "kernels_cached", lambda: True)():
+        runner.start_job(n_workers - 1, helpers)
+
+
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
               target: Target | None = None, max_games: int | None = None, debug: bool = False,
               progress=None, notice=None, chunk_games: int = CHUNK_GAMES,
@@ -138,6 +149,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             sink.batch(stop)
     # runner: a factory like ChunkRunner (simcore.backends); None = the one --backend selected.
     with (runner or selected_runner())(n_workers) as runner:
+        _share_cold_compile(family, runner, n_workers)
         while True:
             # Lazy: the runners draw tasks as workers free up (memory does not grow with games).
             tasks = (ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,

@@ -97,6 +97,15 @@ def test_wheel_holds_the_scenarios_as_package_data(installed):
 
 
 @pytest.mark.install
+def test_wheel_holds_the_compile_plan(installed):
+    bin_dir, work = installed  # simcore/compile_plan.py: a cold start's compile shared by 2 workers
+    out = _run([bin_dir / "python", "-c", "from simcore.compile_plan import load_plan; "
+                "print(len(load_plan('simcore.momojan')), len(load_plan('simcore.ptrump')))"],
+               work, "python").stdout
+    assert min(int(n) for n in out.split()) > 50
+
+
+@pytest.mark.install
 def test_wheel_runs_a_bundled_scenario_by_name(installed):
     bin_dir, work = installed
     out = _run([bin_dir / "momojan-sim", "run", "new_edition", "--games", "20", "--workers", "1",

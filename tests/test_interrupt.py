@@ -97,3 +97,31 @@ def test_runner_delivers_in_order_and_reraises_worker_errors():
     with pytest.raises(ValueError, match="chunk 3 is bad"):
         with ChunkRunner(2) as r:
             list(r.map(_boom, range(6)))
+
+
+def _pid_after(seconds):
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _job(path):
+    while not os.path.exists(path + ".go"):  # held until the test says go
+        time.sleep(0.01)
+    with open(path, "w") as f:
+        f.write(str(os.getpid()))
+    raise RuntimeError("a job's exception is dropped")
+
+
+def test_a_start_job_holds_back_only_its_worker(tmp_path):
+    # The cold-start compile share (simcore.compile_plan): one worker runs a job first, the
+    # others take chunks meanwhile, then it joins in; results stay in order.
+    flag = tmp_path / "job"
+    with ChunkRunner(2) as r:
+        assert r.start_job(1, _job, str(flag))
+        pids = list(r.map(_pid_after, [0.01] * 4))
+        assert not flag.exists() and len(set(pids)) == 1  # the job's worker took none
+        (tmp_path / "job.go").touch()
+        pids = list(r.map(_pid_after, [0.3] * 6))
+        assert flag.exists() and int(flag.read_text()) in pids and len(set(pids)) == 2
+        assert list(r.map(_square, range(5))) == [0, 1, 4, 9, 16]
+    assert not ChunkRunner(1).start_job(0, _job, str(flag))  # no worker processes: nothing

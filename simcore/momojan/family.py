@@ -150,6 +150,25 @@ def kernels_cached() -> bool:
     return _common.kernels_cached(engine.__file__, "engine.play_games-*.nbi")
 
 
+KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")
+
+
+def play_for_compile():
+    """Play two games of the default scenario: compiles the kernel (one for every scenario and
+    bot: rules and seats are arrays)."""
+    import numpy as np
+
+    from .simulate import Simulator
+    Simulator(load("new_edition")).play(np.arange(2), seed=1)
+
+
+def compile_helpers(_arg=None) -> int:
+    """A second worker's share of a cold start (:mod:`simcore.compile_plan`): the kernel's
+    helpers, last-needed first, into numba's cache."""
+    from ..compile_plan import compile_reversed
+    return compile_reversed(__package__, first=("policies.play.play",))
+
+
 def values_from_tables(games_cols: dict, rounds_cols: dict):
     """Per-game numerators and denominators of the catalogue (int64[n, k] each) from a chunk's
     saved per-game and per-round tables (what pairs two saved runs game by game)."""

@@ -125,6 +125,27 @@ def values_from_tables(games_cols: dict, rounds_cols: dict):
                                       game_values)
 
 
+KERNEL_FUNCTIONS = ("simcore.ptrump.engine.play_matches", "simcore.ptrump.engine.play_round")
+# The bots' decision kernel: self-contained (the distance search and the bots), and the natural
+# compile reaches it in its middle, so the second worker starts there (simcore.compile_plan).
+COMPILE_FIRST = ("simcore.ptrump.bots.decide",)
+
+
+def play_for_compile():
+    """Play two matches of the default scenario: compiles the kernel (one for every scenario,
+    seat count and bot: rules and seats are arrays)."""
+    import numpy as np
+
+    from .simulate import Simulator
+    Simulator(load("ptrump_2p")).play(np.arange(2), seed=1)
+
+
+def compile_helpers(_arg=None) -> int:
+    """A second worker's share of a cold start (:mod:`simcore.compile_plan`)."""
+    from ..compile_plan import compile_reversed
+    return compile_reversed(__package__, first=COMPILE_FIRST)
+
+
 def kernels_cached() -> bool:
     """Whether numba's on-disk cache holds the match kernel, newer than its source."""
     from . import engine
