@@ -18,6 +18,32 @@ settings.register_profile("default", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
+_COMPILE_SHARE = []
+
+
+def pytest_sessionstart(session):
+    """On a cold numba cache (a fresh clone: CI), a background process compiles both families'
+    kernel helpers into the cache (simcore/compile_plan.py, as a second worker does for `run`),
+    and the tests' first kernel compiles load them instead of compiling them."""
+    import subprocess
+    from simcore.momojan import family as momojan
+    from simcore.ptrump import family as ptrump
+    cold = [f.__name__ for f in (momojan, ptrump) if not f.kernels_cached()]
+    if cold:
+        code = "import importlib\n" + "".join(
+            f"importlib.import_module({name!r}).compile_helpers()\n" for name in cold)
+        _COMPILE_SHARE.append(subprocess.Popen([sys.executable, "-c", code],
+                                               stdout=subprocess.DEVNULL,
+                                               stderr=subprocess.DEVNULL))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for p in _COMPILE_SHARE:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+
+
 from simcore.momojan.hand import HandAnalyzer  # noqa: E402
 from simcore.momojan.shapes import NEW_EDITION, OLD_EDITION  # noqa: E402
 
