@@ -89,6 +89,7 @@ class ChunkRunner:
         self._procs: list = []
         self._conns: list = []
         self._jobs: set = set()  # connections of workers busy with a start_job job
+        self._mapping = False    # a map generator is active (start_job must come before)
 
     def __enter__(self):
         if self.workers > 1:
@@ -121,14 +122,26 @@ class ChunkRunner:
     def start_job(self, worker: int, fn, arg=None) -> bool:
         """Have worker number ``worker`` run ``fn(arg)`` before any chunk (e.g. compile part of
         a cold start's kernels); the others take chunks meanwhile. Its result is dropped, an
-        exception in it too (a job only prepares). False when there are no worker processes."""
+        exception in it too (a job only prepares: a worker that dies in it is dropped and the
+        others play on). Call it between maps. False when there are no worker processes."""
         if not self._procs:
             return False
+        if self._mapping:
+            raise RuntimeError("start_job while a map is active")
         c = self._conns[worker % len(self._conns)]
         if c not in self._jobs:
             c.send((-1, fn, arg))
             self._jobs.add(c)
         return True
+
+    def _drop(self, conn):
+        """Forget a worker whose process died during a start_job job."""
+        k = self._conns.index(conn)
+        proc = self._procs.pop(k)
+        self._conns.pop(k)
+        self._jobs.discard(conn)
+        conn.close()
+        proc.join(timeout=1.0)
 
     def close(self):
         """Ask idle workers to exit; terminate any that do not within a second."""
@@ -169,6 +182,7 @@ class ChunkRunner:
                 yield r
             return
         # Tasks are drawn lazily (a generator of a billion chunks costs nothing up front).
+        self._mapping = True
         it = iter(tasks)
         exhausted = False
         idle = [c for c in self._conns if c not in self._jobs]
@@ -191,12 +205,17 @@ class ChunkRunner:
                     busy[c] = next_send
                     sent[next_send] = t
                     next_send += 1
+                # Nothing out: done when nothing is left to send, or when no worker is still in
+                # a job (then every worker is idle, so the send loop above sent all it could).
                 if not busy and (exhausted or not self._jobs):
-                    break  # nothing out and nothing left to send: every result was yielded
+                    break
                 for c in wait(list(busy) + list(self._jobs)):
                     try:
                         kind, i, payload = c.recv()
                     except EOFError:
+                        if c in self._jobs and len(self._conns) > 1:
+                            self._drop(c)  # it died preparing: the others play its chunks
+                            continue
                         what = f"chunk {busy[c]}" if c in busy else "its start-up job"
                         raise WorkerError(f"a worker died while playing {what}") from None
                     if c in self._jobs:  # a start_job job ended: the worker takes chunks now
@@ -224,6 +243,7 @@ class ChunkRunner:
             clean = True
             raise
         finally:
+            self._mapping = False
             if clean:
                 for c in list(busy):
                     c.recv()

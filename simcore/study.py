@@ -172,8 +172,8 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             if hw <= target.half_width or sums.n >= cap:
                 break
             # The half-width shrinks as 1/sqrt(games): aim 10% past the estimate, and at least
-            # a quarter more games (a batch big enough to keep a cluster busy). Never by the
-            # worker count: the games played, hence every number, must not depend on it.
+            # a quarter more games. Never by the worker count: the games played, hence every
+            # number, must not depend on it (so an early batch may not fill a large cluster).
             need = int(games_for_half_width(hw / Z95, sums.n, target.half_width) * 1.1)
             stop = min(cap, max(need, sums.n + max(chunk_games, sums.n // 4)))
             stop = min(cap, -(-stop // chunk_games) * chunk_games)

@@ -121,7 +121,22 @@ def test_a_start_job_holds_back_only_its_worker(tmp_path):
         pids = list(r.map(_pid_after, [0.01] * 4))
         assert not flag.exists() and len(set(pids)) == 1  # the job's worker took none
         (tmp_path / "job.go").touch()
-        pids = list(r.map(_pid_after, [0.3] * 6))
+        pids = list(r.map(_pid_after, [0.3] * 8))
         assert flag.exists() and int(flag.read_text()) in pids and len(set(pids)) == 2
         assert list(r.map(_square, range(5))) == [0, 1, 4, 9, 16]
     assert not ChunkRunner(1).start_job(0, _job, str(flag))  # no worker processes: nothing
+
+
+def _die(_arg):
+    os._exit(1)
+
+
+def test_a_worker_that_dies_in_its_job_is_dropped_and_the_others_play_on():
+    with ChunkRunner(2) as r:
+        assert r.start_job(1, _die)
+        assert list(r.map(_square, range(8))) == [x * x for x in range(8)]
+        gen = r.map(_square, range(3))
+        next(gen)
+        with pytest.raises(RuntimeError, match="while a map is active"):
+            r.start_job(0, _die)
+        assert list(gen) == [1, 4]

@@ -151,6 +151,9 @@ def kernels_cached() -> bool:
 
 
 KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")
+# The bots' decision kernel: self-contained (the distance search and the bots), and the natural
+# compile reaches it in its middle, so the second worker starts there (simcore.compile_plan).
+COMPILE_FIRST = ("policies.play.play",)
 
 
 def play_for_compile():
@@ -166,7 +169,7 @@ def compile_helpers(_arg=None) -> int:
     """A second worker's share of a cold start (:mod:`simcore.compile_plan`): the kernel's
     helpers, last-needed first, into numba's cache."""
     from ..compile_plan import compile_reversed
-    return compile_reversed(__package__, first=("policies.play.play",))
+    return compile_reversed(__package__, first=COMPILE_FIRST)
 
 
 def values_from_tables(games_cols: dict, rounds_cols: dict):
