@@ -87,9 +87,11 @@ def _sim_init(sc_name):
     _SIM["sim"] = Simulator(family.load(sc_name))
 
 
-def _play_span(span):
-    """Rounds played by games ``span[0] .. span[1] - 1``: the engine alone, no chunk statistics."""
-    return len(_SIM["sim"].play(np.arange(*span), seed=11).rounds)
+def _play_span(job):
+    """Rounds played by games ``start .. stop - 1`` of ``job = (start, stop, seed)``: the engine
+    alone, no chunk statistics."""
+    start, stop, seed = job
+    return len(_SIM["sim"].play(np.arange(start, stop), seed=seed).rounds)
 
 
 class _BarePool:
@@ -101,11 +103,11 @@ class _BarePool:
         import multiprocessing
         self.workers = workers
         self.pool = multiprocessing.get_context("fork").Pool(workers, _sim_init, (sc_name,))
-        self.pool.map(_play_span, [(0, 2)] * workers, chunksize=1)
+        self.pool.map(_play_span, [(0, 2, 1)] * workers, chunksize=1)
 
-    def time(self, games):
+    def time(self, games, seed):
         share = -(-games // self.workers)
-        spans = [(i * share, min(games, (i + 1) * share)) for i in range(self.workers)]
+        spans = [(i * share, min(games, (i + 1) * share), seed) for i in range(self.workers)]
         t = time.perf_counter()
         rounds = sum(self.pool.map(_play_span, spans, chunksize=1))
         return time.perf_counter() - t, rounds
@@ -136,7 +138,7 @@ def local(sc_name="new_edition", games=12000, counts=(1, 2), seed=11, repeats=1)
             for w in counts:
                 dt, sums[w] = _time(sc, games, seed, w, pools[w], chunk_games=chunk)
                 times[w].append(dt)
-                bt, rounds = bare[w].time(games)
+                bt, rounds = bare[w].time(games, seed)
                 bare_rates[w].append(rounds / bt)
     finally:
         for pool in [*pools.values(), *bare.values()]:

@@ -22,13 +22,13 @@ _COMPILE_SHARE = []
 
 
 def pytest_sessionstart(session):
-    """On a cold numba cache (a fresh clone: CI), a background process compiles both families'
+    """On a cold numba cache (a fresh clone: CI), a background process compiles every family's
     kernel helpers into the cache (simcore/compile_plan.py, as a second worker does for `run`),
     and the tests' first kernel compiles load them instead of compiling them."""
     import subprocess
-    from simcore.momojan import family as momojan
-    from simcore.ptrump import family as ptrump
-    cold = [f.__name__ for f in (momojan, ptrump) if not f.kernels_cached()]
+    from simcore import families
+    fams = [families.get(name) for name in families.names()]
+    cold = [f.__name__ for f in fams if hasattr(f, "compile_helpers") and not f.kernels_cached()]
     if cold:
         code = "import importlib\n" + "".join(
             f"importlib.import_module({name!r}).compile_helpers()\n" for name in cold)
