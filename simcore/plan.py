@@ -27,9 +27,11 @@ def plan_games(family, scenarios, metric: str, detect: float, power: float, alph
             progress(done, planned)
 
     # A short warm-up outside the timing, in this process (local workers inherit it): loading
-    # compiled kernels and building tables. The pilot runs on the selected backend.
+    # compiled kernels and building tables; on a cold cache, compiling them in two local worker
+    # processes (simcore.compile_plan), whose cache the pilot's workers then load. The pilot runs
+    # on the selected backend.
     from .parallel import ChunkRunner
-    run_study(family, scenarios, seed, 50, 1, runner=ChunkRunner)
+    run_study(family, scenarios, seed, 50, 0, runner=ChunkRunner)
     res = run_study(family, scenarios, seed, pilot_games, workers, progress=tick, notice=notice,
                     chunk_games=PILOT_CHUNK)
     # Speed from the first finished chunk to the last (worker start-up excluded).

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .backends import selected_runner
-from .parallel import clamp_workers
+from .parallel import clamp_workers, usable_cores
 from .stats import MomentSums, Z95, difference, games_for_half_width, ratio
 
 CHUNK_GAMES = 2000
@@ -99,15 +99,25 @@ def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool =
     return max(widths)
 
 
+def _cold_share(family, factory, requested: int, n_workers: int) -> bool:
+    """Whether a helper process should compile part of a cold start's kernels
+    (:mod:`simcore.compile_plan`): the numba cache is cold, the family has a plan, the runner
+    can give a worker a start-up job, and the user did not ask for one worker. A run of a single
+    chunk gets the helper too when there is a second core: it plays nothing, so the numbers stay
+    those of the chunk."""
+    if getattr(family, "compile_helpers", None) is None or not hasattr(factory, "start_job"):
+        return False
+    if requested == 1 or usable_cores() < 2:
+        return False
+    return not getattr(family, "kernels_cached", lambda: True)()
+
+
 def _share_cold_compile(family, runner, n_workers: int) -> None:
     """On a cold numba cache, one local worker compiles the kernel's helpers last-needed first
     (the family's ``compile_helpers``, :mod:`simcore.compile_plan`) while another compiles the
     kernel for the first chunk and loads those helpers from the cache as it reaches them."""
-    helpers = getattr(family, "compile_helpers", None)
-    if helpers is None or n_workers < 2 or not hasattr(runner, "start_job"):
-        return
-    if not getattr(family, "kernels_cached", lambda: True)():
-        runner.start_job(n_workers - 1, helpers)
+    if n_workers >= 2:
+        runner.start_job(n_workers - 1, family.compile_helpers)
 
 
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
@@ -148,8 +158,12 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
         else:
             sink.batch(stop)
     # runner: a factory like ChunkRunner (simcore.backends); None = the one --backend selected.
-    with (runner or selected_runner())(n_workers) as runner:
-        _share_cold_compile(family, runner, n_workers)
+    factory = runner or selected_runner()
+    share = _cold_share(family, factory, workers, n_workers)
+    pool = max(n_workers, 2) if share else n_workers
+    with factory(pool) as runner:
+        if share:
+            _share_cold_compile(family, runner, pool)
         while True:
             # Lazy: the runners draw tasks as workers free up (memory does not grow with games).
             tasks = (ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,

@@ -8,7 +8,6 @@ import pytest
 
 from simcore import compile_plan
 from simcore.momojan import family
-from simcore.study import _share_cold_compile
 
 
 @pytest.mark.parametrize("package,bots", [("simcore.momojan", "policies.play.play"),
@@ -52,22 +51,56 @@ def test_no_plan_means_no_work():
     assert compile_plan.compile_reversed("simcore.backends") == 0
 
 
-class _Runner:
-    def __init__(self):
-        self.jobs = []
+class _NoJobs:
+    """A runner factory's stand-in that cannot give a worker a job (like Ray's): plays in this
+    process, records its size and its jobs."""
+    made = []
 
+    def __init__(self, workers):
+        self.workers, self.jobs = workers, []
+        _NoJobs.made.append(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def map(self, fn, tasks, progress=None):
+        for t in tasks:
+            r = fn(t)
+            if progress:
+                progress(t, r)
+            yield r
+
+
+class _Runner(_NoJobs):
     def start_job(self, worker, fn, arg=None):
         self.jobs.append((worker, fn))
         return True
 
 
-@pytest.mark.parametrize("cached,workers,expected", [(False, 2, 1), (True, 2, 0), (False, 1, 0)])
-def test_run_study_shares_only_a_cold_compile_between_local_workers(monkeypatch, cached, workers,
-                                                                    expected):
+# (cached, --workers, games, cores) -> (processes, helper jobs), chunks of 100 games. A cold
+# run of one chunk still gets a helper process unless one worker was asked for or there is one core.
+@pytest.mark.parametrize("cached,workers,games,cores,expected", [
+    (False, 2, 200, 2, (2, 1)), (True, 2, 200, 2, (2, 0)), (False, 1, 200, 2, (1, 0)),
+    (False, 0, 100, 2, (2, 1)), (False, 2, 100, 2, (2, 1)), (True, 0, 100, 2, (1, 0)),
+    (False, 0, 100, 1, (1, 0)), (False, 1, 100, 2, (1, 0))])
+def test_run_study_shares_only_a_cold_compile(monkeypatch, cached, workers, games, cores, expected):
+    from simcore import study
+    from simcore.momojan import scenario
     monkeypatch.setattr(family, "kernels_cached", lambda: cached)
-    runner = _Runner()
-    _share_cold_compile(family, runner, workers)
-    assert len(runner.jobs) == expected
-    if expected:
-        assert runner.jobs[0] == (workers - 1, family.compile_helpers)
-    _share_cold_compile(family, object(), 2)  # a runner without jobs (Ray): nothing to do
+    monkeypatch.setattr(study, "usable_cores", lambda: cores)
+    monkeypatch.setattr("simcore.parallel.usable_cores", lambda: cores)
+    _NoJobs.made = []
+    res = study.run_study(family, [scenario.load("new_edition")], 1, games, workers,
+                          chunk_games=100, runner=_Runner)
+    assert res.games == games
+    (runner,) = _NoJobs.made
+    assert (runner.workers, len(runner.jobs)) == expected
+    if runner.jobs:
+        assert runner.jobs[0] == (runner.workers - 1, family.compile_helpers)
+    _NoJobs.made = []
+    study.run_study(family, [scenario.load("new_edition")], 1, 100, 0, chunk_games=100,
+                    runner=_NoJobs)
+    assert _NoJobs.made[0].jobs == []
