@@ -145,7 +145,9 @@ def _is_yaochu(rank, ra):
     return rank >= TEN and ra[RA_YAOCHU_HONOURS] != 0
 
 
-@nb.njit(cache=True)
+# Explicit signatures: called with a constant slot at some 30 places, each would otherwise be a
+# literal specialisation of its own (54 compiles); LLVM still inlines and folds the constant.
+@nb.njit("int64(int64[:, ::1], int64[::1], int64, int64, int64)", cache=True)
 def _put(bd, ra, slot, count, points):
     """Record item ``slot`` (count, points) if enabled and present; returns the points added."""
     if count <= 0 or ra[RA_ITEM_ENABLED + slot] == 0:
@@ -155,7 +157,7 @@ def _put(bd, ra, slot, count, points):
     return points
 
 
-@nb.njit(cache=True)
+@nb.njit("int64(int64[::1], int64)", cache=True)
 def _pts(ra, slot):
     return ra[RA_ITEM_POINTS + slot]
 
