@@ -26,12 +26,12 @@ def plan_games(family, scenarios, metric: str, detect: float, power: float, alph
         if progress:
             progress(done, planned)
 
-    # A short warm-up outside the timing, in this process (local workers inherit it): loading
-    # compiled kernels and building tables; on a cold cache, compiling them in two local worker
-    # processes (simcore.compile_plan), whose cache the pilot's workers then load. The pilot runs
-    # on the selected backend.
+    # A short warm-up outside the timing: loading compiled kernels and building tables, in this
+    # process (local workers inherit it); on a cold cache, unless one worker was asked for, it
+    # compiles them in two local worker processes (simcore.compile_plan) and the pilot's workers
+    # load them from the cache. The pilot runs on the selected backend.
     from .parallel import ChunkRunner
-    run_study(family, scenarios, seed, 50, 0, runner=ChunkRunner)
+    run_study(family, scenarios, seed, 50, workers, runner=ChunkRunner)
     res = run_study(family, scenarios, seed, pilot_games, workers, progress=tick, notice=notice,
                     chunk_games=PILOT_CHUNK)
     # Speed from the first finished chunk to the last (worker start-up excluded).

@@ -99,13 +99,11 @@ def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool =
     return max(widths)
 
 
-def _cold_share(family, factory, requested: int, n_workers: int) -> bool:
+def _cold_share(family, requested: int) -> bool:
     """Whether a helper process should compile part of a cold start's kernels
-    (:mod:`simcore.compile_plan`): the numba cache is cold, the family has a plan, the runner
-    can give a worker a start-up job, and the user did not ask for one worker. A run of a single
-    chunk gets the helper too when there is a second core: it plays nothing, so the numbers stay
-    those of the chunk."""
-    if getattr(family, "compile_helpers", None) is None or not hasattr(factory, "start_job"):
+    (:mod:`simcore.compile_plan`): the numba cache is cold, the family has a plan, the user did
+    not ask for one worker and there is a second core."""
+    if getattr(family, "compile_helpers", None) is None:
         return False
     if requested == 1 or usable_cores() < 2:
         return False
@@ -116,7 +114,7 @@ def _share_cold_compile(family, runner, n_workers: int) -> None:
     """On a cold numba cache, one local worker compiles the kernel's helpers last-needed first
     (the family's ``compile_helpers``, :mod:`simcore.compile_plan`) while another compiles the
     kernel for the first chunk and loads those helpers from the cache as it reaches them."""
-    if n_workers >= 2:
+    if n_workers >= 2 and hasattr(runner, "start_job"):
         runner.start_job(n_workers - 1, family.compile_helpers)
 
 
@@ -159,8 +157,10 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             sink.batch(stop)
     # runner: a factory like ChunkRunner (simcore.backends); None = the one --backend selected.
     factory = runner or selected_runner()
-    share = _cold_share(family, factory, workers, n_workers)
-    pool = max(n_workers, 2) if share else n_workers
+    share = _cold_share(family, workers)
+    # A run of one chunk gets the helper too when its runner is known to take jobs (local
+    # processes): the helper plays nothing, so the numbers stay those of the chunk.
+    pool = max(n_workers, 2) if share and hasattr(factory, "start_job") else n_workers
     with factory(pool) as runner:
         if share:
             _share_cold_compile(family, runner, pool)

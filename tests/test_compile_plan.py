@@ -100,7 +100,43 @@ def test_run_study_shares_only_a_cold_compile(monkeypatch, cached, workers, game
     assert (runner.workers, len(runner.jobs)) == expected
     if runner.jobs:
         assert runner.jobs[0] == (runner.workers - 1, family.compile_helpers)
-    _NoJobs.made = []
-    study.run_study(family, [scenario.load("new_edition")], 1, 100, 0, chunk_games=100,
-                    runner=_NoJobs)
-    assert _NoJobs.made[0].jobs == []
+
+
+@pytest.mark.parametrize("games,expected", [(200, (2, 1)), (100, (1, 0))])
+def test_a_factory_not_known_to_take_jobs_gets_the_helper_only_with_two_workers(monkeypatch, games,
+                                                                              expected):
+    """A factory that is not the runner class (a function, a warm pool handing out a runner):
+    its runners still get the job when they have two workers, and a run of one chunk is not
+    given a second process it may not know what to do with."""
+    from simcore import study
+    from simcore.momojan import scenario
+    monkeypatch.setattr(family, "kernels_cached", lambda: False)
+    monkeypatch.setattr(study, "usable_cores", lambda: 2)
+    monkeypatch.setattr("simcore.parallel.usable_cores", lambda: 2)
+    for factory, jobs in ((lambda n: _Runner(n), expected[1]), (_NoJobs, 0)):
+        _NoJobs.made = []
+        study.run_study(family, [scenario.load("new_edition")], 1, games, 2, chunk_games=100,
+                        runner=factory)
+        (runner,) = _NoJobs.made
+        assert (runner.workers, len(runner.jobs)) == (expected[0], jobs)
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2])
+def test_the_plan_warm_up_keeps_the_worker_count_asked_for(monkeypatch, workers):
+    """``plan``'s warm-up: --workers 1 means no helper process on a cold cache either."""
+    from simcore import plan
+    from simcore.momojan import scenario
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_run_study(fam, scenarios, seed, games, w, **kw):
+        seen.append(w)
+        raise Stop
+
+    monkeypatch.setattr(plan, "run_study", fake_run_study)
+    with pytest.raises(Stop):
+        plan.plan_games(family, [scenario.load("new_edition")], family.CATALOGUE[0].name, 0.01,
+                        0.8, 0.05, 100, 1, workers)
+    assert seen == [workers]

@@ -981,7 +981,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                     and _kan_group_count(hand, d, _stand_ins_ok(et, ra, d)) >= 3
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
-        _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, PH_START, scores, pot, dealer)
+        _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, np.int64(PH_START), scores, pot, dealer)
         a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
         if passes_win and a != RON and riichi[seat] and ra[RA_DECLINED_RON] == DECLINED_RIICHI_REST:
             riichi_furiten[seat] = 1
