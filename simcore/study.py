@@ -100,22 +100,16 @@ def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool =
 
 
 def _cold_share(family, requested: int) -> bool:
-    """Whether a helper process should compile part of a cold start's kernels
-    (:mod:`simcore.compile_plan`): the numba cache is cold, the family has a plan, the user did
-    not ask for one worker and there is a second core."""
+    """Whether a helper process should compile part of a cold start's kernels: the numba cache
+    is cold, the family has a plan, the user did not ask for one worker and there is a second
+    core. One local worker then compiles the kernel's helpers last-needed first (the family's
+    ``compile_helpers``, :mod:`simcore.compile_plan`) while another compiles the kernel for the
+    first chunk and loads those helpers from the cache as it reaches them."""
     if getattr(family, "compile_helpers", None) is None:
         return False
     if requested == 1 or usable_cores() < 2:
         return False
     return not getattr(family, "kernels_cached", lambda: True)()
-
-
-def _share_cold_compile(family, runner, n_workers: int) -> None:
-    """On a cold numba cache, one local worker compiles the kernel's helpers last-needed first
-    (the family's ``compile_helpers``, :mod:`simcore.compile_plan`) while another compiles the
-    kernel for the first chunk and loads those helpers from the cache as it reaches them."""
-    if n_workers >= 2 and hasattr(runner, "start_job"):
-        runner.start_job(n_workers - 1, family.compile_helpers)
 
 
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
@@ -162,8 +156,8 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     # processes): the helper plays nothing, so the numbers stay those of the chunk.
     pool = max(n_workers, 2) if share and hasattr(factory, "start_job") else n_workers
     with factory(pool) as runner:
-        if share:
-            _share_cold_compile(family, runner, pool)
+        if share and pool >= 2 and hasattr(runner, "start_job"):
+            runner.start_job(pool - 1, family.compile_helpers)
         while True:
             # Lazy: the runners draw tasks as workers free up (memory does not grow with games).
             tasks = (ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,
