@@ -294,8 +294,9 @@ def count_in(mask, k):
     return picture_count(mask, k - N_NUMBER_KINDS)
 
 
-# Not inline="always": large; compiled apart (in parallel, simcore/compile_plan) it leaves the
-# round loop, the cold start's serial tail, less to compile. Measured: same rounds/s.
+# Not inline="always" (nor _set_obs, _mask_discards, _mask_kai): large; compiled apart (in
+# parallel, simcore/compile_plan) they leave the round loop, the cold start's serial tail, less
+# to compile. Measured: same rounds/s.
 @nb.njit(cache=True)
 def _row_in_hand(hand, row_num, row_pic, row_pic_n, r, skip_card):
     """Are row r's cards, less one copy of ``skip_card`` (or none if -1), all in ``hand``?
@@ -445,8 +446,7 @@ def _tsumo_scores(rs, seat, ra, tables, rinshan):
 # Legal actions and observations
 # ---------------------------------------------------------------------------------------------
 
-# Not inline="always": large; compiled apart (in parallel, simcore/compile_plan) it leaves the
-# round loop, the cold start's serial tail, less to compile. Measured: same rounds/s.
+# Not inline="always": see _row_in_hand.
 @nb.njit(cache=True)
 def _set_obs(o, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot,
              dealer):
@@ -489,8 +489,7 @@ def _set_obs(o, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, p
                            + _card_unit(st[ST_DORA]))
 
 
-# Not inline="always": large; compiled apart (in parallel, simcore/compile_plan) it leaves the
-# round loop, the cold start's serial tail, less to compile. Measured: same rounds/s.
+# Not inline="always": see _row_in_hand.
 @nb.njit(cache=True)
 def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, riichi_ok):
     """Mark the discard actions legal; with riichi, the riichi discards that leave a tenpai hand.
@@ -539,8 +538,7 @@ def _mask_discards(hand, in_riichi, rev, n_rev, mask, legal, st, obs, ra, core, 
     st[ST_N_LEGAL] = n_legal
 
 
-# Not inline="always": large; compiled apart (in parallel, simcore/compile_plan) it leaves the
-# round loop, the cold start's serial tail, less to compile. Measured: same rounds/s.
+# Not inline="always": see _row_in_hand.
 @nb.njit(cache=True)
 def _mask_kai(hand, in_riichi, n_rev, mask, legal, st, row_num, row_pic, row_pic_n, first_start):
     """Mark ``KAI + r`` legal for every set-catalogue row r wholly in ``hand``; return whether any.
