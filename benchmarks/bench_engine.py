@@ -117,6 +117,17 @@ def main(argv=None):
     ap.add_argument("--pairings", default="baseline,random,greedy,value,defensive,value:greedy,"
                     "defensive:greedy", help="comma-separated seat pairings, a:b or one name for both")
     args = ap.parse_args(argv)
+    from simcore import families
+    from simcore.errors import InputError
+    try:
+        family = families.family_name_of(args.scenario)
+        if family != "momojan":
+            raise InputError(f"{args.scenario} is a {family} scenario: this benchmark plays MOMOJAN "
+                             f"(P-style: benchmarks/bench_ptrump_engine.py)")
+        scenario.load(args.scenario)
+    except InputError as e:
+        print(f"bench_engine: {e}", file=sys.stderr)
+        return 2
     print(f"$ python benchmarks/bench_engine.py --games {args.games} --scenario {args.scenario} "
           f"--repeats {args.repeats}")
     for pairing in args.pairings.split(","):

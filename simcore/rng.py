@@ -42,14 +42,14 @@ def _rotl(x, k):
 
 @nb.njit(cache=True)
 def next_u64(state):
-    result = _rotl(state[1] * _U(5), 7) * _U(9)
+    result = _rotl(state[1] * _U(5), np.int64(7)) * _U(9)
     t = state[1] << _U(17)
     state[2] ^= state[0]
     state[3] ^= state[1]
     state[1] ^= state[2]
     state[0] ^= state[3]
     state[2] ^= t
-    state[3] = _rotl(state[3], 45)
+    state[3] = _rotl(state[3], np.int64(45))
     return result
 
 

@@ -54,3 +54,12 @@ def test_scaling_counts_take_turns_and_report_the_bare_ceiling():
     assert [r["workers"] for r in rows] == [1, 2] and all(r["identical"] for r in rows)
     assert rows[0]["efficiency"] == 1.0 and rows[0]["bare_efficiency"] == 1.0
     assert all(r["bare_rounds_per_s"] > 0 and r["seconds_with_startup"] > 0 for r in rows)
+
+
+def test_engine_bench_refuses_another_family_in_one_line(capsys):
+    # it plays MOMOJAN only: a P-style scenario was a ScenarioError traceback ("beginner: unknown key")
+    sys.path.insert(0, str(REPO))
+    from benchmarks import bench_engine
+    assert bench_engine.main(["--scenario", "ptrump_2p"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "ptrump scenario" in err and "bench_ptrump_engine.py" in err

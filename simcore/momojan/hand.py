@@ -121,7 +121,7 @@ def _row(x, f):
 @nb.njit(cache=True)
 def canonical_rows(n_part):
     """(canonical mask, fruit in canonical row 1, row 2, row 3)."""
-    a, b, c = _row(n_part, 1), _row(n_part, 2), _row(n_part, 3)
+    a, b, c = _row(n_part, np.int64(1)), _row(n_part, np.int64(2)), _row(n_part, np.int64(3))
     fa, fb, fc = 1, 2, 3
     if a < b:
         a, b, fa, fb = b, a, fb, fa
@@ -137,8 +137,9 @@ def canonical_rows(n_part):
 def _uncanonical(v, fa, fb, fc):
     """Map a table value's wait rows from canonical order back to the hand's fruits."""
     flags = v & ~NUM
-    return (flags | (v & ROW) | (_row(v, 1) << np.uint64(9 * fa)) | (_row(v, 2) << np.uint64(9 * fb))
-            | (_row(v, 3) << np.uint64(9 * fc)))
+    return (flags | (v & ROW) | (_row(v, np.int64(1)) << np.uint64(9 * fa))
+            | (_row(v, np.int64(2)) << np.uint64(9 * fb))
+            | (_row(v, np.int64(3)) << np.uint64(9 * fc)))
 
 
 @nb.njit(cache=True)
@@ -341,7 +342,7 @@ def _split_complete(core, n_part, info):
 def _n_readings(hand, core):
     """Readings of the hand's rank-1 cards: each stays a number or becomes a substitute picture."""
     n1 = popcount(np.uint64(hand) & RANK1_BITS)
-    base = 1 + _rule(core, HR_N_SUBS)
+    base = 1 + _rule(core, np.int64(HR_N_SUBS))
     total = 1
     for _ in range(n1):
         total *= base
@@ -353,7 +354,7 @@ def _reading(hand, code, core):
     """Apply reading ``code`` (base 1 + n_subs digits, one per rank-1 card in the hand); return
     the hand with the substituted cards moved from the number bits to the picture counters."""
     hand = np.uint64(hand)
-    base = 1 + _rule(core, HR_N_SUBS)
+    base = 1 + _rule(core, np.int64(HR_N_SUBS))
     rest = hand & RANK1_BITS
     while rest:
         low = rest & (~rest + np.uint64(1))
@@ -381,7 +382,7 @@ def is_complete(hand, n_revealed, T):
     n = _size(info, n_part)
     if n % 3 != 2 or (n - 2) // 3 + n_revealed < 3:
         return False
-    if _rule(core, HR_N_SUBS) == 0:
+    if _rule(core, np.int64(HR_N_SUBS)) == 0:
         return _split_complete(core, n_part, info)
     for code in range(_n_readings(hand, core)):
         h = _reading(hand, code, core)
@@ -407,7 +408,7 @@ def waits(hand, revealed, n_revealed, T):
     n = _size(info, n_part)
     if n % 3 != 1 or (n - 1) // 3 + n_revealed < 3:
         return np.uint64(0)
-    n_subs = _rule(core, HR_N_SUBS)
+    n_subs = _rule(core, np.int64(HR_N_SUBS))
     if n_subs == 0:
         out = _split_waits(core, n_part, info)
     else:

@@ -110,7 +110,7 @@ def uniform(rng):
 
 @nb.njit(cache=True)
 def random_policy(obs, mask, params, rng, hr, ra):
-    n = 0
+    n = np.int64(0)
     for a in range(N_ACTIONS):
         if mask[a]:
             n += 1
@@ -185,7 +185,7 @@ def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
     n_best = 0
     first = -1
     for r in range(N_RANKS):
-        if cnt[r] == 0 or not _rank_legal(mask, A_DISCARD, r):
+        if cnt[r] == 0 or not _rank_legal(mask, np.int64(A_DISCARD), r):
             continue
         cnt[r] -= 1
         sh[r] = shanten(cnt, k, hr)
@@ -245,10 +245,10 @@ def _discard_action(obs, mask, hr, rng, ukeire, riichi_p):
             if mask[a]:
                 return a
         return A_PASS
-    if s == 0 and _rank_legal(mask, A_RIICHI, r) and obs[OBS_MENZEN] != 0 and \
+    if s == 0 and _rank_legal(mask, np.int64(A_RIICHI), r) and obs[OBS_MENZEN] != 0 and \
             (riichi_p >= 1.0 or uniform(rng) < riichi_p):
-        return _card_of_rank(obs, mask, A_RIICHI, r)
-    return _card_of_rank(obs, mask, A_DISCARD, r)
+        return _card_of_rank(obs, mask, np.int64(A_RIICHI), r)
+    return _card_of_rank(obs, mask, np.int64(A_DISCARD), r)
 
 
 @nb.njit(cache=True)
@@ -260,7 +260,7 @@ def baseline_policy(obs, mask, params, rng, hr, ra):
     ph = obs[OBS_PHASE]
     if ph == PH_OFFER or ph == PH_ROB:
         return A_PASS
-    return _discard_action(obs, mask, hr, rng, False, 1.0)
+    return _discard_action(obs, mask, hr, rng, np.bool_(False), 1.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -322,7 +322,7 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
         if mask[A_KAN_OPEN]:
             cnt[r] -= 3
             s1 = shanten(cnt, k + 1, hr)
-            ok = s1 <= s0 and (obs[OBS_MENZEN] == 0 or _worth_a_pon(obs, cnt, r, -99))
+            ok = s1 <= s0 and (obs[OBS_MENZEN] == 0 or _worth_a_pon(obs, cnt, r, np.int64(-99)))
             cnt[r] += 3
             if ok and (params[_PON] >= 1.0 or uniform(rng) < params[_PON]):
                 return A_KAN_OPEN
@@ -358,7 +358,7 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
             cnt[JOKER] += 1
             if s <= s8:
                 return A_NUKI
-    return _discard_action(obs, mask, hr, rng, True, params[_RIICHI])
+    return _discard_action(obs, mask, hr, rng, np.bool_(True), params[_RIICHI])
 
 
 @nb.njit(cache=True)

@@ -505,7 +505,7 @@ def shuffle_wall(wall, n, rng):
     """
     for i in range(N_CARDS):
         wall[i] = i
-    shuffle(rng, wall, N_CARDS)
+    shuffle(rng, wall, np.int64(N_CARDS))
     k = 0
     while wall[N_CARDS - 1] >= 52:
         k += 1
@@ -827,7 +827,7 @@ def _nuki_card(rs, s):
         for i in range(rs.nh[s]):
             if rs.hand[s, i] == d:
                 return d
-    return _lowest_of_rank(rs, s, JOKER)
+    return _lowest_of_rank(rs, s, np.int64(JOKER))
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -1001,7 +1001,7 @@ def _ron_round(rs, d, c, kind, ra, hr, scores, pol_ids, params, rngs, values, ha
     card sets temporary (and in riichi, riichi) furiten.
     """
     n = rs.st[ST_N]
-    winners = 0
+    winners = np.int64(0)
     for i in range(1, n):
         t = (d + i) % n
         wait, ok = _ron_status(rs, t, c, kind, ra, hr)
@@ -1212,7 +1212,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
         _log(st, rs.ev, EV_DEAL, s, _hand_mask(rs, s), 0, 0, 0)
     seat = dealer
     start = START_DRAW
-    kuikae_rank = -1
+    kuikae_rank = np.int64(-1)
     ended = False
     while not ended:
         # ---------------- the turn of ``seat`` ----------------
@@ -1310,7 +1310,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
             break
         if ended:
             break
-        kuikae_rank = -1
+        kuikae_rank = np.int64(-1)
         st[ST_DRAWN] = -1
         st[ST_DRAWN_KIND] = DK_NONE
         if turn_over:
@@ -1397,14 +1397,14 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
         scores[s] = ra[R.RA_START_SCORE]
     fd = ra[R.RA_FIRST_DEALER]
     if fd == R.FIRST_DEALER_RANDOM:
-        seed_keyed(seed, game_index, GAME_KEY, 0, rngs[0])
+        seed_keyed(seed, game_index, np.int64(GAME_KEY), np.int64(0), rngs[0])
         first_dealer = randint(rngs[0], n)
     else:
         first_dealer = fd % n  # a seat number
     dealer = first_dealer
     target = ra[R.RA_TARGET_SCORE]
     max_rounds = ra[R.RA_MAX_ROUNDS]
-    rnd = 0
+    rnd = np.int64(0)  # not a literal 0: seed_keyed compiles for one signature
     end_reason = END_ROUND_LIMIT
     while rnd < max_rounds:
         if n_rounds_out >= rounds_out.shape[0]:
@@ -1450,7 +1450,7 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
     top = scores[0]
     for s in range(1, n):
         top = max(top, scores[s])
-    winners = 0
+    winners = np.int64(0)
     n_win = 0
     for s in range(n):
         if scores[s] == top:

@@ -611,7 +611,7 @@ def decompositions(cnt, k, hr, out):
     triplet of it or a run starting at it: the lowest card of any reading is in such a set), each
     way (bit i of ``choice`` = set i is a run), duplicates dropped.
     """
-    n = 0
+    n = np.int64(0)
     n_sets = 2 - k
     row = np.full(READING_W, -1, np.int64)
     rest = cnt.copy()

@@ -378,9 +378,9 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
     n_cards += 1
     cnt[win // 4] += 1
     concealed_cards = n_cards
-    k = 0
+    k = np.int64(0)
     rev_rank = np.full(rev_kind.shape[0], -1, np.int64)
-    menzen = True
+    menzen = np.bool_(True)
     for g in range(rev_kind.shape[0]):
         if rev_kind[g] < 0:
             continue
