@@ -63,8 +63,30 @@ def compile_reversed(package: str, first: tuple = ()) -> int:
     part."""
     plan = load_plan(package)
     head = [e for e in plan if f"{e[0]}.{e[1]}" in first]
+    return _compile(head + [e for e in reversed(plan) if e not in head])
+
+
+def compile_shared(packages) -> int:
+    """Compile the entries of the modules that more than one of ``packages``' plans hold
+    (``simcore.rng``, ``simcore.bits``: every signature of both families), here, one after the
+    other; the number compiled. Call it before compiling two families side by side: numba reads,
+    changes and writes back a function's cache index without a lock, so two processes adding
+    different signatures of one function at once can lose an entry or pair a signature with the
+    other's machine code."""
+    plans = [load_plan(p) for p in packages]
+    seen = {}
+    for plan in plans:
+        for module in {e[0] for e in plan}:
+            seen[module] = seen.get(module, 0) + 1
+    entries = []
+    for plan in plans:
+        entries += [e for e in plan if seen[e[0]] > 1 and e not in entries]
+    return _compile(entries)
+
+
+def _compile(entries) -> int:
     done = 0
-    for module, qualname, argtypes in head + [e for e in reversed(plan) if e not in head]:
+    for module, qualname, argtypes in entries:
         try:
             disp = _dispatcher(module, qualname)
             if disp is not None:

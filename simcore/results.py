@@ -133,16 +133,28 @@ def sha256_of(data) -> str:
 
 
 def default_dir(name: str, root: str | None = None) -> str:
-    """``results/<name>-<UTC timestamp>`` (``$MOMOJAN_SIM_RESULTS`` replaces ``results``)."""
+    """``results/<name>-<UTC timestamp>`` (``$MOMOJAN_SIM_RESULTS`` replaces ``results``),
+    created empty here: two runs started in the same second (two shells, parallel test
+    workers) each get their own, since ``os.mkdir`` refuses the second (``-2``, ``-3``, ...).
+    Where it cannot be created the path is returned as is, for :func:`_make_dir` to say why."""
     root = root or os.environ.get(DEFAULT_ROOT_ENV) or "results"
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     safe = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name).strip("_")[:80] or "run"
-    path = os.path.join(root, f"{safe}-{stamp}")
-    n = 1
-    while os.path.exists(path):  # two runs in the same second
-        n += 1
-        path = os.path.join(root, f"{safe}-{stamp}-{n}")
-    return path
+    base = os.path.join(root, f"{safe}-{stamp}")
+    try:
+        os.makedirs(root, exist_ok=True)
+    except OSError:
+        return base
+    path, n = base, 1
+    while True:
+        try:
+            os.mkdir(path)
+            return path
+        except FileExistsError:
+            n += 1
+            path = f"{base}-{n}"
+        except OSError:
+            return path
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import importlib
 import os
 import subprocess
 import sys
@@ -11,7 +12,10 @@ sys.path.insert(0, os.path.dirname(__file__))  # tests/handgen.py
 
 # Commands a test runs without --out write their result directories to a scratch folder, not into
 # the checkout's results/ (subprocesses inherit it).
-os.environ.setdefault("MOMOJAN_SIM_RESULTS", tempfile.mkdtemp(prefix="momojan-test-results-"))
+# (pytest-xdist workers inherit the controller's; simcore.results.default_dir claims each
+# directory with os.mkdir, so runs started in the same second by two workers do not collide.)
+if "MOMOJAN_SIM_RESULTS" not in os.environ:
+    os.environ["MOMOJAN_SIM_RESULTS"] = tempfile.mkdtemp(prefix="momojan-test-results-")
 
 # No per-example deadline anywhere (a first call may compile a kernel; CI machines are shared),
 # and under CI the examples are derived from the test itself, so a submission's result does not
@@ -29,9 +33,21 @@ def _cold_families():
     return [f.__name__ for f in fams if hasattr(f, "compile_helpers") and not f.kernels_cached()]
 
 
+COMPILE_GUARD_S = 1800  # not a timing assertion: only stops a hung compile from hanging the suite
+
+
 def _python(code, stderr):
     return subprocess.Popen([sys.executable, "-c", "import importlib\n" + code],
                             stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+
+
+def _compile_shared(cold):
+    """Two families share modules (``simcore.rng``): compile their functions here, every
+    signature, before the families compile side by side (:func:`simcore.compile_plan.compile_shared`:
+    numba's cache index is not locked)."""
+    if len(cold) > 1:
+        from simcore.compile_plan import compile_shared
+        compile_shared([importlib.import_module(name).__package__ for name in cold])
 
 
 def _compile_before_the_workers(cold):
@@ -46,12 +62,29 @@ def _compile_before_the_workers(cold):
     print(f"\nconftest: cold numba cache: compiling {', '.join(cold)} before the workers start",
           file=sys.stderr, flush=True)
     start = time.monotonic()
-    procs = [_python(code, subprocess.PIPE) for code in codes]
-    for proc in procs:
-        _, err = proc.communicate()
-        if proc.returncode != 0:  # the tests will compile and fail in the same place, said there
-            print(f"conftest: the compile process failed:\n{err}", file=sys.stderr)
+    _compile_shared(cold)
+    logs = [tempfile.TemporaryFile("w+") for _ in codes]
+    procs = []
+    try:
+        procs = [_python(code, log) for code, log in zip(codes, logs)]
+        for proc, log in zip(procs, logs):
+            if proc.wait(timeout=COMPILE_GUARD_S) != 0:  # the tests then fail where it failed
+                log.seek(0)
+                print(f"conftest: the compile process failed:\n{log.read()}", file=sys.stderr)
+    finally:  # interrupted, or hung: no compile outlives the session
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        for log in logs:
+            log.close()
     print(f"conftest: compiled in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+
+
+def _distributed(config):
+    """Whether pytest-xdist will start workers (``-n N`` with N >= 1, not ``--collect-only``)."""
+    return (config.pluginmanager.getplugin("dsession") is not None
+            and not config.option.collectonly)
 
 
 def pytest_sessionstart(session):
@@ -65,9 +98,10 @@ def pytest_sessionstart(session):
     cold = _cold_families()
     if not cold:
         return
-    if getattr(session.config.option, "numprocesses", None):
+    if _distributed(session.config):
         _compile_before_the_workers(cold)
     else:
+        _compile_shared(cold)
         _COMPILE_SHARE.append(_python("".join(
             f"importlib.import_module({name!r}).compile_helpers()\n" for name in cold),
             subprocess.DEVNULL))

@@ -140,3 +140,23 @@ def test_the_plan_warm_up_keeps_the_worker_count_asked_for(monkeypatch, workers)
         plan.plan_games(family, [scenario.load("new_edition")], family.CATALOGUE[0].name, 0.01,
                         0.8, 0.05, 100, 1, workers)
     assert seen == [workers]
+
+
+def test_compile_shared_takes_every_signature_of_the_modules_two_plans_share(monkeypatch):
+    # two families compiled side by side must not add signatures of one function to its cache
+    # index at once (numba's index is not locked): their shared modules are compiled first
+    plans = {"fam_a": [("fam_a.x", "f", (1,)), ("shared", "g", (1,)), ("shared", "h", (1,))],
+             "fam_b": [("shared", "g", (2,)), ("fam_b.y", "k", (1,)), ("shared", "g", (1,))]}
+    monkeypatch.setattr(compile_plan, "load_plan", plans.get)
+    compiled = []
+    monkeypatch.setattr(compile_plan, "_compile", lambda entries: compiled.extend(entries) or 0)
+    compile_plan.compile_shared(["fam_a", "fam_b"])
+    assert compiled == [("shared", "g", (1,)), ("shared", "h", (1,)), ("shared", "g", (2,))]
+    compiled.clear()
+    compile_plan.compile_shared(["fam_a"])
+    assert compiled == []
+    # the real plans: the two families share simcore.rng and simcore.bits
+    monkeypatch.undo()
+    shared = {m for m, _, _ in compile_plan.load_plan("simcore.momojan")} & \
+        {m for m, _, _ in compile_plan.load_plan("simcore.ptrump")}
+    assert {"simcore.rng", "simcore.bits"} <= shared

@@ -11,10 +11,7 @@ checkout. It is marked ``install`` and runs with the rest of the suite (CI runs 
 virtual environment or the build and runtime dependencies cannot be had (no ensurepip, no index),
 and never in CI: ``.ci/run`` sets ``MOMOJAN_REQUIRE_INSTALL_TEST=1``, which turns the skip into a
 failure.
-The installed package is given the checkout's compiled kernels (``_warm``): numba stamps its
-cache by the source file's content, and the wheel's sources are the checkout's bytes, so the run
-loads them instead of spending a second cold compile (about 90 s of CPU) on what the suite's own
-cold start has compiled; where the versions or the cache differ, it compiles and passes the same.
+The fresh environment compiles the numba kernels again, so the run is kept to 20 games.
 """
 
 import json
@@ -84,22 +81,7 @@ def installed(tmp_path_factory):
     shutil.rmtree(src)  # nothing of the checkout is left to fall back on
     work = root / "elsewhere"
     work.mkdir()
-    _warm(bin_dir, work)
     return bin_dir, work
-
-
-def _warm(bin_dir, work):
-    """Copy the checkout's numba cache files (``__pycache__/*.nbi, *.nbc`` beside each package's
-    sources) into the installed packages' ``__pycache__``; only cache files, never code."""
-    out = _run([bin_dir / "python", "-c", "import os, simcore, policies; "
-                "print(os.path.dirname(os.path.dirname(simcore.__file__)))"], work, "python")
-    site = Path(out.stdout.strip())
-    for cache in [*REPO.glob("simcore/**/__pycache__"), *REPO.glob("policies/**/__pycache__")]:
-        target = site / cache.relative_to(REPO)
-        if target.parent.is_dir():
-            target.mkdir(exist_ok=True)
-            for f in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
-                shutil.copy(f, target / f.name)
 
 
 @pytest.mark.install
@@ -126,8 +108,8 @@ def test_wheel_holds_the_compile_plan(installed):
 @pytest.mark.install
 def test_wheel_runs_a_bundled_scenario_by_name(installed):
     bin_dir, work = installed
-    # The kernels load from the copied cache (_warm); on a miss a second core compiles the
-    # helpers from the wheel's own plan (simcore.compile_plan), as after a real install.
+    # No --workers: on a cold cache a second core compiles the helpers (simcore.compile_plan)
+    # from the wheel's own plan, as after a real install.
     out = _run([bin_dir / "momojan-sim", "run", "new_edition", "--games", "20", "--json"], work,
                "run").stdout
     summary = json.loads(out)

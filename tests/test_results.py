@@ -2,6 +2,7 @@
 identical to a live paired compare; independent otherwise, and said), simcore.results.load."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -68,3 +69,12 @@ def test_not_a_result_directory_is_one_line(tmp_path):
     assert r.exit_code == 2 and r.output.startswith("momojan-sim: error: ")
     with pytest.raises(results.InputError, match="not a result directory"):
         results.load(str(tmp_path))
+
+
+def test_default_dirs_of_runs_started_in_the_same_second_differ(tmp_path, monkeypatch):
+    # parallel test workers (and two shells) once got the same <name>-<second> and collided
+    from simcore.results import default_dir
+    paths = [default_dir("same", root=str(tmp_path / "r")) for _ in range(5)]
+    assert len(set(paths)) == 5 and all(os.path.isdir(p) and not os.listdir(p) for p in paths)
+    (tmp_path / "file").write_text("x")
+    assert default_dir("x", root=str(tmp_path / "file")).startswith(str(tmp_path / "file"))
