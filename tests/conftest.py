@@ -68,7 +68,13 @@ def _compile_before_the_workers(cold):
     try:
         procs = [_python(code, log) for code, log in zip(codes, logs)]
         for proc, log in zip(procs, logs):
-            if proc.wait(timeout=COMPILE_GUARD_S) != 0:  # the tests then fail where it failed
+            try:
+                status = proc.wait(timeout=COMPILE_GUARD_S)
+            except subprocess.TimeoutExpired:
+                print(f"conftest: a compile process ran {COMPILE_GUARD_S} s: stopped (the workers "
+                      f"compile what is missing)", file=sys.stderr)
+                break
+            if status != 0:  # the tests then fail where it failed
                 log.seek(0)
                 print(f"conftest: the compile process failed:\n{log.read()}", file=sys.stderr)
     finally:  # interrupted, or hung: no compile outlives the session
