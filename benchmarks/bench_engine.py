@@ -120,11 +120,10 @@ def main(argv=None):
     from simcore import families
     from simcore.errors import InputError
     try:
-        family = families.family_name_of(args.scenario)
-        if family != "momojan":
-            raise InputError(f"{args.scenario} is a {family} scenario: this benchmark plays MOMOJAN "
-                             f"(P-style: benchmarks/bench_ptrump_engine.py)")
-        scenario.load(args.scenario)
+        family, _ = families.load(args.scenario)  # its own family's loader says what is wrong
+        if family.NAME != "momojan":
+            raise InputError(f"{args.scenario} is a {family.NAME} scenario: this benchmark plays "
+                             f"MOMOJAN (P-style: benchmarks/bench_ptrump_engine.py)")
     except InputError as e:
         print(f"bench_engine: {e}", file=sys.stderr)
         return 2

@@ -71,7 +71,7 @@ def test_not_a_result_directory_is_one_line(tmp_path):
         results.load(str(tmp_path))
 
 
-def test_default_dirs_of_runs_started_in_the_same_second_differ(tmp_path, monkeypatch):
+def test_default_dirs_of_runs_started_in_the_same_second_differ(tmp_path):
     # parallel test workers (and two shells) once got the same <name>-<second> and collided
     from simcore.results import default_dir
     paths = [default_dir("same", root=str(tmp_path / "r")) for _ in range(5)]
