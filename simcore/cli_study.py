@@ -169,8 +169,8 @@ class Progress:
             Progress._open_line = False
 
 
-COMPILE_NOTE = ("compiling the game kernels (first run after an install or a change: 1-3 "
-                "minutes on 2 cores; cached after that)")
+COMPILE_NOTE = ("compiling the game kernels (first run after a change, or of a family the "
+                "install did not compile: about a minute on 2 cores; cached after that)")
 
 
 def _hms(seconds: float) -> str:

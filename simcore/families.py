@@ -20,13 +20,12 @@ quietly at anything it cannot read; the family's ``load`` reports that problem.
 from __future__ import annotations
 
 import importlib
-import importlib.resources
 from pathlib import Path
 
 import yaml
 
 from .errors import InputError
-from .scenario_files import did_you_mean
+from .scenario_files import bundled_dir, did_you_mean  # bundled_dir: part of the interface
 
 # name -> the module implementing the family interface (imported on first use)
 FAMILIES = {
@@ -71,11 +70,6 @@ def _known(name) -> str:
 # ---------------------------------------------------------------------------------------------
 # Which family a scenario file belongs to
 # ---------------------------------------------------------------------------------------------
-
-def bundled_dir() -> Path:
-    """The bundled scenarios: the repository's scenarios/ folder, installed as simcore.scenarios."""
-    return Path(str(importlib.resources.files("simcore.scenarios")))
-
 
 def _resolve(ref: str, relative_to: Path | None = None) -> Path | None:
     """The file a scenario reference names (a path, relative to ``relative_to`` first, or a

@@ -101,23 +101,16 @@ def values_from_tables(games_cols: dict, rounds_cols: dict, game_fields: Sequenc
 # numba's cache, rule differences, waits
 # ---------------------------------------------------------------------------------------------
 
-def kernels_cached(src: str, index_glob: str) -> bool:
-    """Whether numba's on-disk cache holds an index file matching ``index_glob`` (e.g.
-    ``engine.play_games-*.nbi``) newer than the kernel's source file ``src``."""
-    import glob
-    import os
-    # numba uses NUMBA_CACHE_DIR alone when it is set (its first cache locator), else the
-    # source's __pycache__
-    dirs = [os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.dirname(src), "__pycache__")]
+def kernels_cached(kernel) -> bool:
+    """Whether numba's on-disk cache holds machine code of the dispatcher ``kernel`` (the games
+    loop) that numba would load here: numba's own checks, so an entry of another numba version,
+    of an older source (numba stamps the source's content) or of another CPU does not count."""
     try:
-        mtime = os.path.getmtime(src)
-    except OSError:
-        return True
-    for d in dirs:
-        for f in glob.glob(os.path.join(d, "**", index_glob), recursive=True):
-            if os.path.getmtime(f) >= mtime:
-                return True
-    return False
+        index = kernel._cache._cache_file._load_index()
+        magic = kernel.targetctx.codegen().magic_tuple()
+    except Exception:  # numba's cache internals moved: say "cold", which costs only a message
+        return False
+    return any(key[1] == magic for key in index)
 
 
 def flat(d, prefix=""):

@@ -23,6 +23,7 @@ common code moved, not changed.
 from __future__ import annotations
 
 import difflib
+import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -53,6 +54,17 @@ class UniqueKeyLoader(yaml.SafeLoader):
                     key_node.start_mark)
             first_line[key] = key_node.start_mark.line + 1
         return super().construct_mapping(node, deep)
+
+
+def bundled_dir() -> Path:
+    """The bundled scenarios: the repository's top-level scenarios/ folder, installed as the
+    package simcore.scenarios (pyproject.toml maps it, so editable and wheel installs read one
+    copy); the checkout's folder when that mapping is not installed (the source tree on
+    ``sys.path``, as the build's kernel compile imports it: setup.py)."""
+    try:
+        return Path(str(importlib.resources.files("simcore.scenarios")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[1] / "scenarios"
 
 
 def read_yaml(path: Path, error: type[Exception], default_scenario: str) -> dict:

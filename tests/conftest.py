@@ -1,12 +1,12 @@
-import importlib
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 import pytest
 from hypothesis import settings
+
+from simcore import precompile
 
 sys.path.insert(0, os.path.dirname(__file__))  # tests/handgen.py
 
@@ -27,63 +27,15 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 _COMPILE_SHARE = []
 
 
-def _cold_families():
-    from simcore import families
-    fams = [families.get(name) for name in families.names()]
-    return [f.__name__ for f in fams if hasattr(f, "compile_helpers") and not f.kernels_cached()]
-
-
-COMPILE_GUARD_S = 1800  # not a timing assertion: only stops a hung compile from hanging the suite
-
-
-def _python(code, stderr):
-    return subprocess.Popen([sys.executable, "-c", "import importlib\n" + code],
-                            stdout=subprocess.DEVNULL, stderr=stderr, text=True)
-
-
-def _compile_shared(cold):
-    """Two families share modules (``simcore.rng``): compile their functions here, every
-    signature, before the families compile side by side (:func:`simcore.compile_plan.compile_shared`:
-    numba's cache index is not locked)."""
-    if len(cold) > 1:
-        from simcore.compile_plan import compile_shared
-        compile_shared([importlib.import_module(name).__package__ for name in cold])
-
-
 def _compile_before_the_workers(cold):
     """Under pytest-xdist every worker would compile the same kernels at once (twice the CPU):
-    the controller compiles them first, one process per cold family (two families, two cores),
-    or a family's kernel beside its helpers (simcore/compile_plan.py) when only one is cold."""
-    if len(cold) == 1:
-        codes = [f"importlib.import_module({cold[0]!r}).compile_helpers()\n",
-                 f"importlib.import_module({cold[0]!r}).play_for_compile()\n"]
-    else:
-        codes = [f"importlib.import_module({name!r}).play_for_compile()\n" for name in cold]
+    the controller compiles them first (simcore/precompile.py: one process per cold family, or a
+    family's kernel beside its helpers when only one is cold)."""
     print(f"\nconftest: cold numba cache: compiling {', '.join(cold)} before the workers start",
           file=sys.stderr, flush=True)
     start = time.monotonic()
-    _compile_shared(cold)
-    logs = [tempfile.TemporaryFile("w+") for _ in codes]
-    procs = []
-    try:
-        procs = [_python(code, log) for code, log in zip(codes, logs)]
-        for proc, log in zip(procs, logs):
-            try:
-                status = proc.wait(timeout=COMPILE_GUARD_S)
-            except subprocess.TimeoutExpired:
-                print(f"conftest: a compile process ran {COMPILE_GUARD_S} s: stopped (the workers "
-                      f"compile what is missing)", file=sys.stderr)
-                break
-            if status != 0:  # the tests then fail where it failed
-                log.seek(0)
-                print(f"conftest: the compile process failed:\n{log.read()}", file=sys.stderr)
-    finally:  # interrupted, or hung: no compile outlives the session
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-        for log in logs:
-            log.close()
+    # a failed or hung compile is said here; the tests then fail where it failed
+    precompile.compile_families(cold, say=lambda text: print(f"conftest: {text}", file=sys.stderr))
     print(f"conftest: compiled in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
 
 
@@ -101,16 +53,14 @@ def pytest_sessionstart(session):
     compiles the kernels before its workers start, and the workers do nothing here."""
     if hasattr(session.config, "workerinput"):
         return
-    cold = _cold_families()
+    cold = precompile.cold_families()
     if not cold:
         return
     if _distributed(session.config):
         _compile_before_the_workers(cold)
     else:
-        _compile_shared(cold)
-        _COMPILE_SHARE.append(_python("".join(
-            f"importlib.import_module({name!r}).compile_helpers()\n" for name in cold),
-            subprocess.DEVNULL))
+        precompile.compile_shared(cold)
+        _COMPILE_SHARE.append(precompile.start_helper_compile(cold))
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -11,7 +11,9 @@ checkout. It is marked ``install`` and runs with the rest of the suite (CI runs 
 virtual environment or the build and runtime dependencies cannot be had (no ensurepip, no index),
 and never in CI: ``.ci/run`` sets ``MOMOJAN_REQUIRE_INSTALL_TEST=1``, which turns the skip into a
 failure.
-The fresh environment compiles the numba kernels again, so the run is kept to 20 games.
+The wheel's build compiles the default family's kernel into numba's cache and the wheel carries
+it (setup.py): the fresh environment's first run loads it instead of compiling (it compiles
+where a user's install does, in the build, against freshly resolved dependencies).
 """
 
 import json
@@ -106,14 +108,25 @@ def test_wheel_holds_the_compile_plan(installed):
 
 
 @pytest.mark.install
+def test_wheel_carries_the_compiled_kernel(installed):
+    """The build compiled the default family's kernel (setup.py); numba's own check says the
+    installed cache holds it for this machine; the other family compiles on first use."""
+    bin_dir, work = installed
+    out = _run([bin_dir / "python", "-c", "import simcore.momojan.family as f, "
+                "simcore.ptrump.family as p; print(f.kernels_cached(), p.kernels_cached())"],
+               work, "python").stdout
+    assert out.split() == ["True", "False"]
+
+
+@pytest.mark.install
 def test_wheel_runs_a_bundled_scenario_by_name(installed):
     bin_dir, work = installed
-    # No --workers: on a cold cache a second core compiles the helpers (simcore.compile_plan)
-    # from the wheel's own plan, as after a real install.
-    out = _run([bin_dir / "momojan-sim", "run", "new_edition", "--games", "20", "--json"], work,
-               "run").stdout
-    summary = json.loads(out)
+    proc = _run([bin_dir / "momojan-sim", "run", "new_edition", "--games", "20", "--json"], work,
+                "run")
+    summary = json.loads(proc.stdout)
     assert summary["scenario"] == "new_edition" and summary["games"] == 20
+    from simcore.cli_study import COMPILE_NOTE
+    assert COMPILE_NOTE not in proc.stderr   # the first run after the install did not compile
 
 
 @pytest.mark.install

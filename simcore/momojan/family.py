@@ -144,10 +144,10 @@ def round_table(batch) -> dict:
 
 
 def kernels_cached() -> bool:
-    """Whether numba's on-disk cache holds the game kernel, newer than its source (else the
+    """Whether numba's on-disk cache holds the game kernel for this machine and source (else the
     first chunk compiles it: about a minute on 2 cores)."""
     from . import engine
-    return _common.kernels_cached(engine.__file__, "engine.play_games-*.nbi")
+    return _common.kernels_cached(engine.play_games)
 
 
 KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")

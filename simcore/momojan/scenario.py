@@ -8,7 +8,6 @@ from BASE instead, deep-merged (mappings merge, lists are replaced whole). Every
 
 from __future__ import annotations
 
-import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,7 @@ from .yaku_conditions import (
     NEW_YAKU_HINT, YAKU_TABLE_PREFIX, check_requirements, check_yaku_table, is_new_yaku,
 )
 
-# The repository's top-level scenarios/ folder, installed as the package simcore.scenarios
-# (pyproject.toml maps it), so editable and wheel installs read the same one copy.
-BUNDLED_DIR = Path(str(importlib.resources.files("simcore.scenarios")))
+BUNDLED_DIR = scenario_files.bundled_dir()
 DEFAULT_SCENARIO = "new_edition"
 
 

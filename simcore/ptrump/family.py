@@ -147,9 +147,10 @@ def compile_helpers(_arg=None) -> int:
 
 
 def kernels_cached() -> bool:
-    """Whether numba's on-disk cache holds the match kernel, newer than its source."""
+    """Whether numba's on-disk cache holds the match kernel for this machine and source (else the
+    first chunk compiles it: about a minute on 2 cores)."""
     from . import engine
-    return _common.kernels_cached(engine.__file__, "engine.play_matches-*.nbi")
+    return _common.kernels_cached(engine.play_matches)
 
 
 # Rule keys that are point values only: the bots that do not read point values (PolicySpec

@@ -19,7 +19,6 @@ so nothing is silently overridden. Seat policies are checked against
 
 from __future__ import annotations
 
-import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,16 +38,7 @@ DEFAULT_SCENARIO = "ptrump_2p"
 MIN_SEATS, MAX_SEATS = 2, 3
 
 
-def _bundled_dir() -> Path:
-    """The repository's top-level scenarios/ folder (installed as the package simcore.scenarios);
-    the checkout's folder when the package mapping is not installed."""
-    try:
-        return Path(str(importlib.resources.files("simcore.scenarios")))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parents[2] / "scenarios"
-
-
-BUNDLED_DIR = _bundled_dir()
+BUNDLED_DIR = scenario_files.bundled_dir()
 
 
 class ScenarioError(InputError):

@@ -1,0 +1,126 @@
+"""Compile game kernels into numba's on-disk cache ahead of their first use.
+
+A family's kernel is 65-90 s of CPU to compile (README, "Performance"); once in the cache it loads
+in a few seconds. The install does this for the default family (``setup.py``: the build compiles
+it, so the README's main command starts at once after ``pip install``); the test suite does it for
+every cold family before its workers start (``tests/conftest.py``); ``python -m simcore.precompile
+[--all | FAMILY ...]`` does it by hand (a Ray node, a container image, after ``pip install`` with
+``MOMOJAN_SIM_PRECOMPILE=none``).
+
+On 2 cores one cold family compiles in two processes, its kernel in one and its helpers in the
+other (:mod:`simcore.compile_plan`); several cold families compile one process each, after the
+functions of the modules they share (:func:`simcore.compile_plan.compile_shared`: numba's cache
+index is not locked).
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import tempfile
+import time
+
+GUARD_S = 1800  # not a timing: only stops a hung compile from hanging an install or a test run
+
+
+def cold_families(names=None) -> list:
+    """Module names (``simcore.momojan.family``) of the families among ``names`` (default: every
+    registered one) that can compile ahead and whose kernel is not in the cache."""
+    from . import families
+    fams = [families.get(name) for name in (families.names() if names is None else names)]
+    return [f.__name__ for f in fams if hasattr(f, "compile_helpers") and not f.kernels_cached()]
+
+
+def _python(code, stderr):
+    return subprocess.Popen([sys.executable, "-c", "import importlib\n" + code],
+                            stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+
+
+def compile_shared(cold) -> None:
+    """Two families share modules (``simcore.rng``): compile their functions here, every
+    signature, before the families compile side by side."""
+    if len(cold) > 1:
+        from .compile_plan import compile_shared as compile_shared_entries
+        compile_shared_entries([importlib.import_module(name).__package__ for name in cold])
+
+
+def start_helper_compile(cold) -> subprocess.Popen:
+    """A background process that compiles the helpers of the family modules ``cold`` into the
+    cache, one family after the other: its caller's own kernel compiles then load them (a run
+    without workers to share with: the test suite in one process). Call :func:`compile_shared`
+    first."""
+    return _python("".join(f"importlib.import_module({name!r}).compile_helpers()\n"
+                           for name in cold), subprocess.DEVNULL)
+
+
+def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
+    """Compile the kernels of the family modules ``cold`` in child processes (see the module
+    docstring for how they share the cores); ``say(text)`` reports progress and failures. True
+    when every process ended well; a failed or hung one is reported and stopped, never raised:
+    whatever it did not compile compiles on first use."""
+    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    if not cold:
+        return True
+    if len(cold) == 1:
+        codes = [f"importlib.import_module({cold[0]!r}).compile_helpers()\n",
+                 f"importlib.import_module({cold[0]!r}).play_for_compile()\n"]
+    else:
+        codes = [f"importlib.import_module({name!r}).play_for_compile()\n" for name in cold]
+    start = time.monotonic()
+    compile_shared(cold)
+    logs = [tempfile.TemporaryFile("w+") for _ in codes]
+    procs = []
+    ok = True
+    try:
+        procs = [_python(code, log) for code, log in zip(codes, logs)]
+        for proc, log in zip(procs, logs):
+            try:
+                status = proc.wait(timeout=max(1.0, guard_s - (time.monotonic() - start)))
+            except subprocess.TimeoutExpired:
+                say(f"a compile process ran {guard_s:.0f} s: stopped (what it did not compile "
+                    f"compiles on first use)")
+                ok = False
+                break
+            if status != 0:
+                log.seek(0)
+                say(f"a compile process failed:\n{log.read()}")
+                ok = False
+    finally:  # interrupted, or hung: no compile outlives its caller
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        for log in logs:
+            log.close()
+    return ok
+
+
+def main(argv=None) -> int:
+    """``python -m simcore.precompile [--all | FAMILY ...]``: compile the default family's kernel
+    (or every family's, or those named) unless it is cached already; exit 1 if a compile
+    failed, 2 on an unknown family."""
+    from . import families
+    from .errors import InputError
+    argv = sys.argv[1:] if argv is None else argv
+    names = families.names() if argv == ["--all"] else (argv or [families.DEFAULT])
+    try:
+        cold = cold_families(names)
+    except InputError as exc:
+        print(f"precompile: {exc}", file=sys.stderr)
+        return 2
+    if not cold:
+        print(f"precompile: {', '.join(names)}: already compiled", file=sys.stderr)
+        return 0
+    short = ", ".join(name.split(".")[-2] for name in cold)
+    print(f"precompile: compiling the {short} kernel{'s' if len(cold) > 1 else ''} into numba's "
+          f"cache (about a minute a family on 2 cores)", file=sys.stderr, flush=True)
+    start = time.monotonic()
+    ok = compile_families(cold, say=lambda text: print(f"precompile: {text}", file=sys.stderr))
+    print(f"precompile: {short}: {'compiled' if ok else 'not all compiled'} in "
+          f"{time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
