@@ -197,13 +197,14 @@ def memory(quick):
 def cold_start(quick):
     """``run new_edition --games 100 --workers 1`` with an empty numba cache dir (everything
     compiles), then again with that cache warm; ``run --games 4000 --workers 2`` with an empty
-    cache (two workers share the compile: simcore/compile_plan.py); and where the compile time
-    goes."""
+    cache (two workers share the compile: simcore/compile_plan.py); the install's compile
+    (``python -m simcore.precompile``, what setup.py runs) into an empty cache, then the README's
+    main command on it (its first result after an install); and where the compile time goes."""
     from benchmarks import bench_coldstart
 
-    def timed(args, cache):
+    def timed(args, cache, command=CLI, flags=("--json", "--quiet", "--no-save")):
         t = time.perf_counter()
-        subprocess.run(CLI + args + ["--json", "--quiet", "--no-save"],
+        subprocess.run(command + args + list(flags),
                        env=dict(os.environ, NUMBA_CACHE_DIR=cache), capture_output=True,
                        check=True, timeout=3600, cwd=ROOT)
         return round(time.perf_counter() - t, 1)
@@ -213,7 +214,11 @@ def cold_start(quick):
         fresh, warm = timed(one, cache), timed(one, cache)
     with tempfile.TemporaryDirectory(prefix="mjcold") as cache:
         shared = timed(["run", "new_edition", "--games", "4000", "--workers", "2"], cache)
+    with tempfile.TemporaryDirectory(prefix="mjcold") as cache:
+        install = timed([], cache, command=[sys.executable, "-m", "simcore.precompile"], flags=())
+        after_install = timed(["run", "scenarios/new_edition.yaml"], cache)
     return {"fresh_cache_s": fresh, "warm_cache_s": warm, "fresh_cache_2_workers_s": shared,
+            "install_compile_s": install, "main_command_after_install_s": after_install,
             "compile_by_function": bench_coldstart.measure(top=25)}
 
 
@@ -325,7 +330,9 @@ def summary(record) -> str:
         d = S["cold_start"]["data"]
         lines.append(f"  cold start: {d['fresh_cache_s']} s with an empty numba cache, "
                      f"{d['warm_cache_s']} s warm; 4000 games on 2 workers sharing the compile "
-                     f"{d['fresh_cache_2_workers_s']} s")
+                     f"{d['fresh_cache_2_workers_s']} s; the install's compile "
+                     f"{d['install_compile_s']} s, then the README's main command "
+                     f"{d['main_command_after_install_s']} s")
     for n, e in S.items():
         if not e["ok"]:
             lines.append(f"  {n}: CRASHED: {e['error']}")
