@@ -9,11 +9,13 @@ it (numba's version, the source's content hash, the machine's CPU), so an instal
 machine or numba version simply compiles on first use, as before.
 
 ``MOMOJAN_SIM_PRECOMPILE`` chooses: ``default`` (unset: the default family), ``all`` (every
-family), ``none`` (nothing: a quick install for development). A compile that fails or hangs
-never fails the install: it is reported, and the kernel compiles on first use.
+family), ``none`` (nothing: a quick install for development); any other value fails the build,
+naming the variable. A compile that fails or hangs never fails the install: it is reported, and
+the kernel compiles on first use.
 """
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -34,6 +36,40 @@ def _precompile_args():
     return CHOICES[value]
 
 
+def _stale_cache_files(root):
+    """numba's cache files under ``root``: a wheel's build folder outlives a build, and numba
+    stamps an entry with the source of its own function only (not of callees in other files),
+    so what an earlier build compiled must not ship again."""
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            if name.endswith((".nbi", ".nbc")):
+                yield os.path.join(folder, name)
+
+
+def _child_env(root, editable):
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1",  # no .pyc files in the wheel
+               PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+    if not editable:  # a wheel's cache must go beside its sources, not into the user's cache dir
+        env.pop("NUMBA_CACHE_DIR", None)
+    return env
+
+
+def _run_compile(args, root, env):
+    """The compile's exit status, or the reason it has none; a hung one is stopped with every
+    process it started (its own session)."""
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "simcore.precompile", *args], cwd=root,
+                                env=env, start_new_session=True)
+    except OSError as exc:
+        return exc
+    try:
+        return proc.wait(timeout=GUARD_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return f"stopped after {GUARD_S} s"
+
+
 class BuildPyWithKernels(build_py):
     """``build_py``, then the kernel compile on the tree it built."""
 
@@ -42,19 +78,17 @@ class BuildPyWithKernels(build_py):
         super().run()
         if args is None:
             return
-        root = HERE if getattr(self, "editable_mode", False) else os.path.abspath(self.build_lib)
+        editable = bool(getattr(self, "editable_mode", False))
+        root = HERE if editable else os.path.abspath(self.build_lib)
+        if not editable:
+            for path in _stale_cache_files(root):
+                os.remove(path)
         print("momojan-sim: compiling the game kernel into numba's cache (about a minute on 2 "
               "cores; MOMOJAN_SIM_PRECOMPILE=none skips it)", file=sys.stderr, flush=True)
         # The compile imports the package from the tree just built (the wheel's build folder, or
         # the source tree of an editable install), in every process it starts: its working
         # directory and first path entry.
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            p for p in (root, os.environ.get("PYTHONPATH")) if p))
-        try:
-            status = subprocess.run([sys.executable, "-m", "simcore.precompile", *args], cwd=root,
-                                    env=env, timeout=GUARD_S).returncode
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            status = exc
+        status = _run_compile(args, root, _child_env(root, editable))
         if status != 0:
             print(f"momojan-sim: the kernel compile did not finish ({status}); it compiles on "
                   f"first use instead", file=sys.stderr, flush=True)

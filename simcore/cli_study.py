@@ -107,7 +107,7 @@ class Progress:
     def _slow(self):
         if self.first is None and not self._said_compiling:
             notice("still starting after 10 s: loading or compiling the game kernels (a "
-                   "compile takes 1-3 minutes on 2 cores, once; a busy machine slows the load)")
+                   "compile takes about a minute on 2 cores, once; a busy machine slows the load)")
 
     def __call__(self, done: int, planned: int, res=None):
         if self._timer is not None:

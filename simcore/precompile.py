@@ -103,6 +103,9 @@ def main(argv=None) -> int:
     from . import families
     from .errors import InputError
     argv = sys.argv[1:] if argv is None else argv
+    if "--all" in argv and argv != ["--all"]:
+        print("precompile: --all takes no family names", file=sys.stderr)
+        return 2
     names = families.names() if argv == ["--all"] else (argv or [families.DEFAULT])
     try:
         cold = cold_families(names)

@@ -50,9 +50,11 @@ def test_pyproject_lists_every_package():
     assert (REPO / "scenarios" / "__init__.py").is_file()
 
 
-def _run(args, cwd, what):
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
+def _run(args, cwd, what, **extra_env):
+    # as a user's shell: no cache dir or precompile choice of this test run's own
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "NUMBA_CACHE_DIR", "MOMOJAN_SIM_PRECOMPILE")}
+    proc = subprocess.run(args, cwd=cwd, env={**env, **extra_env}, capture_output=True, text=True,
                           timeout=HANG_GUARD_S)
     if proc.returncode != 0:
         output = proc.stdout + proc.stderr
@@ -116,6 +118,10 @@ def test_wheel_carries_the_compiled_kernel(installed):
                 "simcore.ptrump.family as p; print(f.kernels_cached(), p.kernels_cached())"],
                work, "python").stdout
     assert out.split() == ["True", "False"]
+    # and numba loads it: nothing is compiled into the cache on a first play
+    log = _run([bin_dir / "python", "-c", "import simcore.momojan.family as f; "
+                "f.play_for_compile()"], work, "python", NUMBA_DEBUG_CACHE="1").stdout
+    assert "[cache] data loaded from" in log and "[cache] data saved to" not in log
 
 
 @pytest.mark.install

@@ -3,6 +3,7 @@
 carries the compiled kernel and that its first run loads it."""
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,13 +48,32 @@ def test_cold_families_names_those_not_cached(monkeypatch):
     assert precompile.cold_families(["momojan"]) == []
 
 
+def _cached_in_child(code, path, cache):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=path, env={**os.environ, "NUMBA_CACHE_DIR": str(cache)}).stdout.split()
+
+
 def test_kernels_cached_is_numbas_own_check(tmp_path):
-    """Not a file's age: numba's index for this source and CPU (an empty cache dir is cold)."""
+    """Not a file's age: numba's index for this numba, source content and CPU."""
+    (tmp_path / "kern.py").write_text("import numba\n\n@numba.njit(cache=True)\n"
+                                      "def f(x):\n    return x + 1\n")
+    check = ("import kern; from simcore.family_common import kernels_cached; "
+             "print(kernels_cached(kern.f))")
+    cache = tmp_path / "cache"
+    assert _cached_in_child(check, tmp_path, cache) == ["False"]
+    _cached_in_child("import kern; kern.f(1)", tmp_path, cache)   # compiles into the cache
+    assert _cached_in_child(check, tmp_path, cache) == ["True"]
+    os.utime(tmp_path / "kern.py", (2e9, 2e9))   # newer than its cache, the same content
+    assert _cached_in_child(check, tmp_path, cache) == ["True"]
+    with open(tmp_path / "kern.py", "a") as f:   # another content: numba would compile again
+        f.write("# changed\n")
+    assert _cached_in_child(check, tmp_path, cache) == ["False"]
+
+
+def test_both_families_are_cold_in_an_empty_cache(tmp_path):
     code = ("import simcore.momojan.family as f, simcore.ptrump.family as p; "
             "print(f.kernels_cached(), p.kernels_cached())")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path)}).stdout
-    assert out.split() == ["False", "False"]
+    assert _cached_in_child(code, Path.cwd(), tmp_path) == ["False", "False"]
 
 
 def test_main_on_a_cached_family_compiles_nothing(monkeypatch, capsys):
@@ -65,6 +85,8 @@ def test_main_on_a_cached_family_compiles_nothing(monkeypatch, capsys):
 def test_main_unknown_family_is_exit_2(capsys):
     assert precompile.main(["mahjong"]) == 2
     assert "unknown game family 'mahjong'" in capsys.readouterr().err
+    assert precompile.main(["--all", "momojan"]) == 2
+    assert "--all takes no family names" in capsys.readouterr().err
 
 
 def test_a_failed_compile_is_said_not_raised(monkeypatch):
@@ -81,3 +103,88 @@ def test_bundled_dir_without_the_package_mapping(monkeypatch):
         raise ModuleNotFoundError(name)
     monkeypatch.setattr(scenario_files.importlib.resources, "files", missing)
     assert scenario_files.bundled_dir() == REPO / "scenarios"
+
+
+# --- the build hook (setup.py), with the build and the compile replaced ---
+
+@pytest.fixture
+def hook(monkeypatch, tmp_path):
+    """(setup module, build command, list of (args, root, env) the compile was called with)."""
+    from setuptools.dist import Distribution
+    mod = _setup_module()
+    monkeypatch.setattr(mod.build_py, "run", lambda self: None)
+    calls = []
+    monkeypatch.setattr(mod, "_run_compile", lambda args, root, env: calls.append(
+        (args, root, env)) or 0)
+    monkeypatch.delenv("MOMOJAN_SIM_PRECOMPILE", raising=False)
+    cmd = mod.BuildPyWithKernels(Distribution())
+    cmd.build_lib = str(tmp_path / "build" / "lib")
+    return mod, cmd, calls
+
+
+def test_a_wheel_build_compiles_its_own_tree_afresh(hook, monkeypatch, tmp_path):
+    mod, cmd, calls = hook
+    old = tmp_path / "build" / "lib" / "simcore" / "__pycache__"
+    old.mkdir(parents=True)
+    for name in ("engine.play_games-1.py311.nbi", "engine.play_games-1.py311.1.nbc", "x.pyc"):
+        (old / name).write_text("an earlier build's")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "users-cache"))
+    cmd.run()
+    [(args, root, env)] = calls
+    assert args == [] and root == cmd.build_lib
+    assert sorted(p.name for p in old.iterdir()) == ["x.pyc"]   # no cache of an earlier build
+    assert "NUMBA_CACHE_DIR" not in env and env["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == root
+
+
+def test_an_editable_build_compiles_the_source_tree(hook, monkeypatch, tmp_path):
+    mod, cmd, calls = hook
+    cmd.editable_mode = True
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "users-cache"))  # read at run time too
+    monkeypatch.setenv("MOMOJAN_SIM_PRECOMPILE", "all")
+    cmd.run()
+    [(args, root, env)] = calls
+    assert args == ["--all"] and root == str(REPO)
+    assert env["NUMBA_CACHE_DIR"] == str(tmp_path / "users-cache")
+
+
+def test_precompile_none_builds_without_compiling(hook, monkeypatch):
+    mod, cmd, calls = hook
+    monkeypatch.setenv("MOMOJAN_SIM_PRECOMPILE", "none")
+    cmd.run()
+    assert calls == []
+
+
+@pytest.mark.parametrize("status", [1, OSError("no python"), "stopped after 2400 s"])
+def test_a_failed_compile_does_not_fail_the_build(hook, monkeypatch, capsys, status):
+    mod, cmd, calls = hook
+    monkeypatch.setattr(mod, "_run_compile", lambda args, root, env: status)
+    cmd.run()   # does not raise
+    assert f"the kernel compile did not finish ({status})" in capsys.readouterr().err
+
+
+def test_a_hung_compile_is_stopped_with_its_children(monkeypatch, tmp_path):
+    mod = _setup_module()
+    monkeypatch.setattr(mod, "GUARD_S", 1)
+    (tmp_path / "simcore").mkdir()
+    # a stand-in for simcore.precompile that starts a child and hangs
+    (tmp_path / "simcore" / "__init__.py").write_text("")
+    (tmp_path / "simcore" / "precompile.py").write_text(
+        "import subprocess, sys, time\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(tmp_path / 'child.pid')!r}, 'w').write(str(p.pid))\n"
+        "time.sleep(60)\n")
+    env = mod._child_env(str(tmp_path), editable=False)
+    assert mod._run_compile([], str(tmp_path), env) == "stopped after 1 s"
+    pid = int((tmp_path / "child.pid").read_text())
+    import time
+    for _ in range(50):   # killed: gone, or a zombie until something reaps it
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            break
+        if state in ("Z", "X"):
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the compile's child outlived the stop")

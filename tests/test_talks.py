@@ -36,7 +36,7 @@ def _res(n):
 def test_compile_line_only_when_the_kernels_are_not_cached(capsys):
     Progress(family=_Fam(False)).starting()
     err = capsys.readouterr().err
-    assert err.strip() == f"momojan-sim: {COMPILE_NOTE}" and "1-3 minutes" in err
+    assert err.strip() == f"momojan-sim: {COMPILE_NOTE}" and "about a minute" in err
     Progress(family=_Fam(True)).starting()
     Progress(quiet=True, family=_Fam(False)).starting()
     assert capsys.readouterr().err == ""

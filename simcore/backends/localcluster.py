@@ -54,9 +54,12 @@ class LocalCluster:
         self.nodes += 1
 
     def add_node(self, cpus: int = 1):
-        # Ray >= 2.5x: the head enables token authentication (~/.ray/auth_token); another node
-        # sends the token when RAY_AUTH_MODE=token.
-        self._start(["--address", self.address], cpus, {"RAY_AUTH_MODE": "token"})
+        # Some Ray releases (2.5x) start the head with token authentication, writing its token to
+        # ~/.ray/auth_token, and another node sends it when RAY_AUTH_MODE=token; later ones (2.60)
+        # start without it, and a node told RAY_AUTH_MODE=token then refuses to start (no token).
+        token = os.environ.get("RAY_AUTH_TOKEN") or os.path.exists(
+            os.path.expanduser("~/.ray/auth_token"))
+        self._start(["--address", self.address], cpus, {"RAY_AUTH_MODE": "token"} if token else {})
 
     def processes(self):
         import psutil
