@@ -5,8 +5,8 @@ compile on its first use; compiled here, at install time as for any package with
 the README's main command gives its first result a few seconds after ``pip install`` (README,
 "Performance": cold start). An editable install compiles into the source tree's ``__pycache__``
 folders, a wheel carries the compiled cache in its own. Numba checks every entry when it loads
-it (numba's version, the source's content hash, the machine's CPU), so an install on another
-machine or numba version simply compiles on first use, as before.
+it (numba's version, a content hash of the file defining the function, the machine's CPU), so an
+install on another machine or numba version simply compiles on first use, as before.
 
 ``MOMOJAN_SIM_PRECOMPILE`` chooses: ``default`` (unset: the default family), ``all`` (every
 family), ``none`` (nothing: a quick install for development); any other value fails the build,
