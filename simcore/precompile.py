@@ -32,6 +32,11 @@ def cold_families(names=None) -> list:
     return [f.__name__ for f in fams if hasattr(f, "compile_helpers") and not f.kernels_cached()]
 
 
+def _call(module: str, function: str) -> str:
+    """A line of a child's code: call ``function()`` of family module ``module``."""
+    return f"importlib.import_module({module!r}).{function}()\n"
+
+
 def _python(code, stderr):
     return subprocess.Popen([sys.executable, "-c", "import importlib\n" + code],
                             stdout=subprocess.DEVNULL, stderr=stderr, text=True)
@@ -50,8 +55,7 @@ def start_helper_compile(cold) -> subprocess.Popen:
     cache, one family after the other: its caller's own kernel compiles then load them (a run
     without workers to share with: the test suite in one process). Call :func:`compile_shared`
     first."""
-    return _python("".join(f"importlib.import_module({name!r}).compile_helpers()\n"
-                           for name in cold), subprocess.DEVNULL)
+    return _python("".join(_call(name, "compile_helpers") for name in cold), subprocess.DEVNULL)
 
 
 def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
@@ -63,10 +67,9 @@ def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
     if not cold:
         return True
     if len(cold) == 1:
-        codes = [f"importlib.import_module({cold[0]!r}).compile_helpers()\n",
-                 f"importlib.import_module({cold[0]!r}).play_for_compile()\n"]
+        codes = [_call(cold[0], "compile_helpers"), _call(cold[0], "play_for_compile")]
     else:
-        codes = [f"importlib.import_module({name!r}).play_for_compile()\n" for name in cold]
+        codes = [_call(name, "play_for_compile") for name in cold]
     start = time.monotonic()
     compile_shared(cold)
     logs = [tempfile.TemporaryFile("w+") for _ in codes]
