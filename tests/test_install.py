@@ -12,8 +12,9 @@ virtual environment or the build and runtime dependencies cannot be had (no ensu
 and never in CI: ``.ci/run`` sets ``MOMOJAN_REQUIRE_INSTALL_TEST=1``, which turns the skip into a
 failure.
 The wheel's build compiles the default family's kernel into numba's cache and the wheel carries
-it (setup.py): the fresh environment's first run loads it instead of compiling (it compiles
-where a user's install does, in the build, against freshly resolved dependencies).
+it (setup.py): the fresh environment's first run loads it instead of compiling. The build starts
+from the checkout's cache when that is fresh (CI's: the editable install compiled it), and
+compiles, against freshly resolved dependencies, whatever numba does not find there.
 """
 
 import json
@@ -27,8 +28,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-COPY_IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "build", "dist", ".venv",
-                                     "results", ".hypothesis", ".pytest_cache", "*.nbi", "*.nbc")
+# numba's cache files are copied, with their times (copytree's copy2): the build starts from them
+# when they are fresh (setup.py), as a wheel built from this checkout would
+COPY_IGNORE = shutil.ignore_patterns(".git", "*.pyc", "*.egg-info", "build", "dist", ".venv",
+                                     "results", ".hypothesis", ".pytest_cache")
 UNAVAILABLE = ("Could not find a version that satisfies", "No matching distribution found")
 HANG_GUARD_S = 1800  # not a timing assertion: only stops a hung subprocess from hanging CI
 
@@ -67,16 +70,21 @@ def _run(args, cwd, what, **extra_env):
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """(bin directory of a fresh venv holding the wheel, a working directory outside the checkout)."""
+    """(bin directory of a fresh venv holding the wheel, a working directory outside the checkout,
+    whether the wheel carries the non-default family's kernel: the build started from a checkout
+    cache that held it)."""
     try:
         import ensurepip  # noqa: F401
     except ImportError:
         _cannot("this Python has no ensurepip, so `python3 -m venv` cannot make a fresh venv")
     root = tmp_path_factory.mktemp("wheel_install")
     src = root / "src"
+    import simcore.ptrump.family as other   # the family the build does not compile by default
+    other_in_checkout = other.kernels_cached()
     shutil.copytree(REPO, src, ignore=COPY_IGNORE)  # a clean copy: the shared checkout stays as is
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(root / "dist"),
-          str(src)], root, "build")
+    build = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(root / "dist"),
+                  str(src)], root, "build")   # -v: the build's own lines (setup.py's)
+    reused = "source tree's fresh kernel cache" in build.stdout + build.stderr
     wheels = list((root / "dist").glob("momojan_sim-*.whl"))
     assert len(wheels) == 1, wheels
     _run([sys.executable, "-m", "venv", str(root / "venv")], root, "venv")
@@ -85,12 +93,12 @@ def installed(tmp_path_factory):
     shutil.rmtree(src)  # nothing of the checkout is left to fall back on
     work = root / "elsewhere"
     work.mkdir()
-    return bin_dir, work
+    return bin_dir, work, reused and other_in_checkout
 
 
 @pytest.mark.install
 def test_wheel_holds_the_scenarios_as_package_data(installed):
-    bin_dir, work = installed
+    bin_dir, work, _ = installed
     out = _run([bin_dir / "python", "-c", "from simcore.momojan import scenario; "
                 "print(scenario.BUNDLED_DIR); print(' '.join(scenario.bundled_names()))"],
                work, "python").stdout.splitlines()
@@ -102,7 +110,7 @@ def test_wheel_holds_the_scenarios_as_package_data(installed):
 
 @pytest.mark.install
 def test_wheel_holds_the_compile_plan(installed):
-    bin_dir, work = installed  # simcore/compile_plan.py: a cold start's compile shared by 2 workers
+    bin_dir, work, _ = installed  # simcore/compile_plan.py: a cold start's compile shared by 2 workers
     out = _run([bin_dir / "python", "-c", "from simcore.compile_plan import load_plan; "
                 "print(len(load_plan('simcore.momojan')), len(load_plan('simcore.ptrump')))"],
                work, "python").stdout
@@ -111,13 +119,14 @@ def test_wheel_holds_the_compile_plan(installed):
 
 @pytest.mark.install
 def test_wheel_carries_the_compiled_kernel(installed):
-    """The build compiled the default family's kernel (setup.py); numba's own check says the
-    installed cache holds it for this machine; the other family compiles on first use."""
-    bin_dir, work = installed
+    """The build compiled the default family's kernel (setup.py), or started from the checkout's
+    fresh cache; numba's own check says the installed cache holds it for this machine. The other
+    family is there only if it came with the checkout's cache, else it compiles on first use."""
+    bin_dir, work, other_carried = installed
     out = _run([bin_dir / "python", "-c", "import simcore.momojan.family as f, "
                 "simcore.ptrump.family as p; print(f.kernels_cached(), p.kernels_cached())"],
                work, "python").stdout
-    assert out.split() == ["True", "False"]
+    assert out.split() == ["True", str(other_carried)]
     # and numba loads it: nothing is compiled into the cache on a first play
     log = _run([bin_dir / "python", "-c", "import simcore.momojan.family as f; "
                 "f.play_for_compile()"], work, "python", NUMBA_DEBUG_CACHE="1").stdout
@@ -126,7 +135,7 @@ def test_wheel_carries_the_compiled_kernel(installed):
 
 @pytest.mark.install
 def test_wheel_runs_a_bundled_scenario_by_name(installed):
-    bin_dir, work = installed
+    bin_dir, work, _ = installed
     proc = _run([bin_dir / "momojan-sim", "run", "new_edition", "--games", "20", "--json"], work,
                 "run")
     summary = json.loads(proc.stdout)
@@ -137,7 +146,7 @@ def test_wheel_runs_a_bundled_scenario_by_name(installed):
 
 @pytest.mark.install
 def test_wheel_waits_and_score_with_their_default_rules(installed):
-    bin_dir, work = installed
+    bin_dir, work, _ = installed
     waits = json.loads(_run([bin_dir / "momojan-sim", "waits", "--json",
                              "kai:111z chi:789o 23o 44z 123l"], work, "waits").stdout)
     assert waits["waits"] == ["1m", "4m", "1o", "4o"]
@@ -148,7 +157,7 @@ def test_wheel_waits_and_score_with_their_default_rules(installed):
 
 @pytest.mark.install
 def test_wheel_lists_and_shows_scenarios(installed):
-    bin_dir, work = installed
+    bin_dir, work, _ = installed
     listing = _run([bin_dir / "momojan-sim", "scenarios"], work, "scenarios").stdout
     assert "old_edition" in listing and "new_edition" in listing
     _run([bin_dir / "momojan-sim", "validate", "old_edition"], work, "validate")

@@ -117,6 +117,7 @@ def hook(monkeypatch, tmp_path):
     monkeypatch.setattr(mod, "_run_compile", lambda args, root, env: calls.append(
         (args, root, env)) or 0)
     monkeypatch.delenv("MOMOJAN_SIM_PRECOMPILE", raising=False)
+    monkeypatch.setattr(mod, "HERE", str(tmp_path / "src"))  # a source tree without a cache
     cmd = mod.BuildPyWithKernels(Distribution())
     cmd.build_lib = str(tmp_path / "build" / "lib")
     return mod, cmd, calls
@@ -137,6 +138,50 @@ def test_a_wheel_build_compiles_its_own_tree_afresh(hook, monkeypatch, tmp_path)
     assert env["PYTHONPATH"].split(os.pathsep)[0] == root
 
 
+def _tree(root, numba_version="0.68.1", index_age=0.0):
+    """A source tree with one module and its numba cache, the index ``index_age`` seconds older
+    than the module (negative: newer)."""
+    import pickle
+    pkg = root / "simcore" / "momojan"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "engine.py").write_text("# a kernel\n")
+    index = pkg / "__pycache__" / "engine.play_games-1.py311.nbi"
+    index.write_bytes(pickle.dumps(numba_version) + b"entries")
+    (pkg / "__pycache__" / "engine.play_games-1.py311.1.nbc").write_bytes(b"code")
+    (pkg / "__pycache__" / "engine.cpython-311.pyc").write_bytes(b"bytecode")
+    t = os.stat(pkg / "engine.py").st_mtime
+    os.utime(index, (t - index_age, t - index_age))
+    return root
+
+
+@pytest.mark.parametrize("numba_version, index_age, reusable", [
+    ("0.68.1", -5.0, True),    # written after the last source change, by the build's numba
+    ("0.68.1", 5.0, False),    # a source changed after the compile: a callee may be stale
+    ("0.60.0", -5.0, False),   # another numba wrote it
+])
+def test_which_source_cache_a_wheel_build_reuses(tmp_path, numba_version, index_age, reusable):
+    mod = _setup_module()
+    src = _tree(tmp_path / "src", numba_version, index_age)
+    found = sorted(mod._reusable_cache(str(src), "0.68.1"))
+    cache = os.path.join("simcore", "momojan", "__pycache__")
+    assert found == ([os.path.join(cache, "engine.play_games-1.py311.1.nbc"),
+                      os.path.join(cache, "engine.play_games-1.py311.nbi")] if reusable else [])
+    assert mod._reusable_cache(str(src), None) == []   # no numba in the build: nothing to check
+
+
+def test_a_wheel_build_starts_from_a_fresh_source_cache(hook, monkeypatch, tmp_path, capsys):
+    mod, cmd, calls = hook
+    src = _tree(tmp_path / "src", mod._numba_version(), index_age=-5)
+    monkeypatch.setattr(mod, "HERE", str(src))
+    (tmp_path / "build" / "lib" / "simcore" / "momojan").mkdir(parents=True)
+    cmd.run()
+    built = tmp_path / "build" / "lib" / "simcore" / "momojan" / "__pycache__"
+    assert sorted(p.name for p in built.iterdir()) == ["engine.play_games-1.py311.1.nbc",
+                                                       "engine.play_games-1.py311.nbi"]
+    assert len(calls) == 1   # and the compile still runs: numba decides what is missing
+    assert "fresh kernel cache (2 files)" in capsys.readouterr().err
+
+
 def test_an_editable_build_compiles_the_source_tree(hook, monkeypatch, tmp_path):
     mod, cmd, calls = hook
     cmd.editable_mode = True
@@ -144,7 +189,7 @@ def test_an_editable_build_compiles_the_source_tree(hook, monkeypatch, tmp_path)
     monkeypatch.setenv("MOMOJAN_SIM_PRECOMPILE", "all")
     cmd.run()
     [(args, root, env)] = calls
-    assert args == ["--all"] and root == str(REPO)
+    assert args == ["--all"] and root == str(tmp_path / "src")
     assert env["NUMBA_CACHE_DIR"] == str(tmp_path / "users-cache")
 
 
