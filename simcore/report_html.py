@@ -51,15 +51,35 @@ def _plt():
     return plt
 
 
-def _png(fig) -> bytes:
+def _png(fig, tight: bool = True) -> bytes:
+    """PNG bytes; ``tight`` crops to what was drawn (a second full draw: a figure that sets its
+    own margins and keeps its text inside skips it)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight", facecolor="white")
+    fig.savefig(buf, format="png", bbox_inches="tight" if tight else None, facecolor="white")
     _plt().close(fig)
     return buf.getvalue()
 
 
 def _scale(metric):
     return (100.0, "%") if metric.is_rate else (1.0, "")
+
+
+def _fit_before(label, right, renderer, gap_px=12.0):
+    """Shorten ``label`` (with an ellipsis) until it ends ``gap_px`` before ``right`` begins: a
+    long description must not run into the figures beside it, nor off the figure."""
+    limit = right.get_window_extent(renderer).x0 - gap_px
+    text = label.get_text()
+    if label.get_window_extent(renderer).x1 <= limit:
+        return
+    lo, hi = 0, len(text)   # the longest prefix that fits
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        label.set_text(text[:mid].rstrip() + "…")
+        if label.get_window_extent(renderer).x1 <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    label.set_text(text[:lo].rstrip() + "…")
 
 
 def fig_intervals(rows, cat, title):
@@ -71,6 +91,7 @@ def fig_intervals(rows, cat, title):
         return None
     h = 0.78 * len(rows) + 0.9
     fig, axes = plt.subplots(len(rows), 1, figsize=(7.6, h), squeeze=False)
+    renderer = fig.canvas.get_renderer()
     fig.subplots_adjust(left=0.03, right=0.97, top=1 - 0.75 / h, bottom=0.3 / h, hspace=1.35)
     for ax, (name, m) in zip(axes[:, 0], rows):
         k, unit = _scale(cat[name])
@@ -91,19 +112,20 @@ def fig_intervals(rows, cat, title):
         ax.grid(axis="y", visible=False)
         for side in ("left", "top", "right"):
             ax.spines[side].set_visible(False)
-        ax.text(0.0, 1.08, cat[name].description, transform=ax.transAxes, ha="left",
-                va="bottom", fontsize=9.5, fontweight="bold", color=INK)
-        ax.text(1.0, 1.08, f"{_fmt(m['value'], cat[name])}  [{_fmt(m['ci'][0], cat[name])}, "
-                f"{_fmt(m['ci'][1], cat[name])}]" + (f"   fair {_fmt(ref, cat[name])}"
-                                                     if ref is not None else ""),
-                transform=ax.transAxes, ha="right", va="bottom", fontsize=9,
-                color=colour if ref is not None else MUTED)
+        label = ax.text(0.0, 1.08, cat[name].description, transform=ax.transAxes, ha="left",
+                        va="bottom", fontsize=9.5, fontweight="bold", color=INK)
+        figures = ax.text(1.0, 1.08, f"{_fmt(m['value'], cat[name])}  [{_fmt(m['ci'][0], cat[name])}, "
+                          f"{_fmt(m['ci'][1], cat[name])}]" + (f"   fair {_fmt(ref, cat[name])}"
+                                                               if ref is not None else ""),
+                          transform=ax.transAxes, ha="right", va="bottom", fontsize=9,
+                          color=colour if ref is not None else MUTED)
+        _fit_before(label, figures, renderer)
         ax.tick_params(axis="x", labelsize=8, length=2)
         ax.locator_params(axis="x", nbins=6)
         if unit:
             ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%")
     fig.suptitle(title, x=0.03, y=1 - 0.12 / h, ha="left", fontweight="bold", fontsize=12)
-    return _png(fig)
+    return _png(fig, tight=False)  # margins set above, text kept inside: one draw, not two
 
 
 def fig_shares(rows, cat, title, colour=ACCENT, names=None):
