@@ -63,6 +63,25 @@ def pytest_sessionstart(session):
         _COMPILE_SHARE.append(precompile.start_helper_compile(cold))
 
 
+# The files that keep a worker busy longest (seconds of one worker, warm, measured on 2 cores),
+# longest first: under pytest-xdist's --dist loadfile a file runs in one worker, so they start
+# first and the short files fill in around them. (xdist's own order, most tests first, started
+# the wheel install and the Ray cluster last.)
+LONGEST_FIRST = ("test_install.py", "test_ray.py", "test_compare.py", "test_interrupt.py",
+                 "test_resume.py", "test_hand_random.py", "test_shanten.py",
+                 "test_ptrump_engine.py", "test_engine.py", "test_results.py", "test_report.py")
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False   # keep the order below
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files stay whole
+
+
 def pytest_sessionfinish(session, exitstatus):
     for p in _COMPILE_SHARE:
         if p.poll() is None:

@@ -7,57 +7,64 @@ Hands are built from random sets and a head (so many are complete), then a card 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 
 from simcore.momojan import reference as ref
 from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS
 from simcore.momojan.shapes import HandRules, build_heads, build_sets
 
+KINDS = range(N_KINDS)
+
 
 class HandGenerator:
+    """Plain Python lists and :mod:`random` inside (a numpy call per card costs more than the
+    reference's check of the hand); ``rng`` is a numpy generator for the callers' own draws."""
+
     def __init__(self, rules: HandRules, seed: int):
         self.rules = rules
         self.rng = np.random.default_rng(seed)
-        self.sets = build_sets(rules)[:, :3].astype(int)
-        self.heads = build_heads(rules)[:, :2].astype(int)
-        self.deck = np.array(ref.deck_counts(rules))
-        momo = np.zeros(N_KINDS)
-        momo[:9] = 1
-        pics = np.zeros(N_KINDS)
-        pics[N_NUMBER_KINDS:] = 1
+        self._r = random.Random(int(self.rng.integers(2**63)))
+        self.sets = [tuple(int(k) for k in row) for row in build_sets(rules)[:, :3]]
+        self.heads = [tuple(int(k) for k in row) for row in build_heads(rules)[:, :2]]
+        self.deck = [int(n) for n in ref.deck_counts(rules)]
+        momo = [1 if k < 9 else 0 for k in KINDS]
+        pics = [1 if k >= N_NUMBER_KINDS else 0 for k in KINDS]
         self.weights = {
-            "plain": self.deck / self.deck.sum(),
-            "momo": (self.deck + 6 * momo) / (self.deck + 6 * momo).sum(),
-            "pictures": (self.deck * (1 + 3 * pics)) / (self.deck * (1 + 3 * pics)).sum(),
+            "plain": [float(n) for n in self.deck],
+            "momo": [n + 6.0 * m for n, m in zip(self.deck, momo)],
+            "pictures": [n * (1.0 + 3 * p) for n, p in zip(self.deck, pics)],
         }
 
     def _draw_group(self, rows, left, bias):
         """A random catalogue row whose cards are still in ``left``; favours the bias."""
+        r = self._r
         for _ in range(50):
-            row = rows[self.rng.integers(len(rows))]
-            if bias == "momo" and not any(k < 9 for k in row) and self.rng.random() < 0.6:
+            row = rows[r.randrange(len(rows))]
+            if bias == "momo" and not any(k < 9 for k in row) and r.random() < 0.6:
                 continue
-            if bias == "pictures" and all(k < N_NUMBER_KINDS for k in row) and self.rng.random() < 0.6:
+            if bias == "pictures" and all(k < N_NUMBER_KINDS for k in row) and r.random() < 0.6:
                 continue
-            need = np.bincount(row, minlength=N_KINDS)
-            if np.all(need <= left):
+            if all(left[k] >= row.count(k) for k in row):
                 return list(row)
         return None
 
     def _random_cards(self, n, left, bias):
+        weights = self.weights[bias]
         out = []
         for _ in range(n):
-            w = self.weights[bias] * (left > 0)
-            k = int(self.rng.choice(N_KINDS, p=w / w.sum()))
+            k = self._r.choices(KINDS, [w if c > 0 else 0.0 for w, c in zip(weights, left)])[0]
             left[k] -= 1
             out.append(k)
         return out
 
     def hand(self, n_concealed: int):
         """(concealed, revealed_cards, n_revealed) with ``n_concealed`` concealed cards."""
-        bias = self.rng.choice(["plain", "momo", "pictures"])
-        left = self.deck.copy()
-        n_rev = int(self.rng.integers(0, 4))
+        r = self._r
+        bias = r.choice(["plain", "momo", "pictures"])
+        left = list(self.deck)
+        n_rev = r.randrange(4)
         revealed = []
         for _ in range(n_rev):
             g = self._draw_group(self.sets, left, bias)
@@ -67,7 +74,7 @@ class HandGenerator:
                 left[k] -= 1
             revealed += g
         n_rev = len(revealed) // 3
-        style = self.rng.random()
+        style = r.random()
         if style < 0.2:
             return self._random_cards(n_concealed, left, bias), revealed, n_rev
         # Build a complete 3k+2 shape, then trim or perturb to the requested size.
@@ -86,7 +93,7 @@ class HandGenerator:
                 left[k] -= 1
             cards += g
         cards += self._random_cards(max(target - len(cards), 0), left, bias)
-        self.rng.shuffle(cards)
+        r.shuffle(cards)
         while len(cards) > n_concealed:
             left[cards.pop()] += 1
         if style > 0.75 and cards:  # swap one card for a random other one

@@ -1,7 +1,7 @@
 """Self-checks of compare: exact zeros, calibration, coverage, a known effect, the pairing's gain.
 
 Pinned seeds, stated tolerances; every study runs in this process (workers=1) and shares one
-built simulator per scenario (simulate.simulator_for), so the whole file plays about 0.2 M games.
+built simulator per scenario (simulate.simulator_for), so the whole file plays about 0.11 M games.
 """
 
 import math
@@ -56,10 +56,10 @@ def test_renamed_copy_gives_exact_zeros_and_no_difference(new):
 
 
 def test_calibration_false_different_rate_within_binomial_tolerance(new):
-    """200 repetitions of new_edition vs itself with independent randomness (pairing off):
-    the family-wise rate of any false `different` must not exceed alpha beyond what 200
-    binomial trials allow (one-sided, 0.1% level: at most 19 of 200)."""
-    reps, games = 200, 150
+    """200 repetitions of 100 games of new_edition vs itself with independent randomness
+    (pairing off): the family-wise rate of any false `different` must not exceed alpha beyond
+    what 200 binomial trials allow (one-sided, 0.1% level: at most 21 of 200; 14 seen)."""
+    reps, games = 200, 100
     false = 0
     for rep in range(reps):
         s = _sums([new, new], seed=1000 + rep, games=games, paired=False)
@@ -70,12 +70,12 @@ def test_calibration_false_different_rate_within_binomial_tolerance(new):
 
 
 def test_paired_interval_covers_the_true_difference_about_95_percent(new, no_ron, large):
-    """A known effect (mean winning points without the ron bonus): 100 paired runs of 300
-    games; the truth comes from 12,000 games (its own error is ~1/6 of a run's). Coverage must
+    """A known effect (mean winning points without the ron bonus): 100 paired runs of 200
+    games; the truth comes from 12,000 games (its own error is ~1/8 of a run's). Coverage must
     lie within the binomial 99.9% range of 0.95 for 100 trials."""
     j = J["mean_winning_points"]
     truth = difference(large, j).diff
-    reps, games, covered = 100, 300, 0
+    reps, games, covered = 100, 200, 0
     for rep in range(reps):
         d = difference(_sums([new, no_ron], seed=5000 + rep, games=games), j)
         covered += abs(d.diff - truth) <= 1.959964 * d.se

@@ -126,12 +126,13 @@ def test_invariants_under_every_bundled_scenario(name):
 # variant's overrides, the seats that make it matter and the matches to play. Every variant is
 # played in debug mode and must change some record against its base on the same seed: an option
 # that cannot change an outcome is a defect. ``greedy:pon_min_value=-3`` calls whatever it costs
-# (negative values, pons then kakans); random seats decline wins, call and kan at random.
+# (negative values, pons then kakans); random seats decline wins, call and kan at random. Three
+# random seats play long matches (about 180 rounds each): 12 of them are some 2,000 rounds.
 R3 = ("random", "random", "random")
 GR = ("greedy", "random")
 CALLER = ("greedy:pon_min_value=-3", "greedy:pon_min_value=-3")
 OPTION_VARIANTS = [
-    ("ptrump_3p", {}, {"calls.multiple_ron": "all"}, R3, 30),
+    ("ptrump_3p", {}, {"calls.multiple_ron": "all"}, R3, 12),
     ("ptrump_2p", {}, {"nukidora.mode": "instead_of_discard"}, GR, 60),
     ("ptrump_2p", {}, {"nukidora.rob": "any_joker_wait"}, GR, 60),
     ("ptrump_2p", {}, {"nukidora.interrupts": True}, GR, 60),
@@ -144,15 +145,15 @@ OPTION_VARIANTS = [
     ("ptrump_3p", {}, {"exhaustive_draw.noten_to_tenpai": True},
      ("random", "random", "baseline"), 30),
     ("ptrump_2p", {}, {"furiten": "none"}, GR, 60),
-    ("ptrump_3p", {}, {"furiten": "discard_only"}, R3, 30),
-    ("ptrump_3p", {}, {"calls.kan_after_pon": True}, R3, 30),
-    ("ptrump_3p", {}, {"calls.kuikae": True}, R3, 30),
-    ("ptrump_3p", {}, {"calls.call_last_discard": True}, R3, 30),
-    ("ptrump_3p", {}, {"kan.open_kan_from": "previous_only"}, R3, 30),
+    ("ptrump_3p", {}, {"furiten": "discard_only"}, R3, 12),
+    ("ptrump_3p", {}, {"calls.kan_after_pon": True}, R3, 12),
+    ("ptrump_3p", {}, {"calls.kuikae": True}, R3, 12),
+    ("ptrump_3p", {}, {"calls.call_last_discard": True}, R3, 12),
+    ("ptrump_3p", {}, {"kan.open_kan_from": "previous_only"}, R3, 12),
     ("ptrump_2p", {}, {"kan.added_kan": False}, GR, 60),
-    ("ptrump_3p", {}, {"kan.max_per_round": 1}, R3, 30),
+    ("ptrump_3p", {}, {"kan.max_per_round": 1}, R3, 12),
     ("ptrump_2p", {"stock.replacement_reserve": 4}, {"kan.replacement_needs_stock": False},
-     R3[:2], 100),
+     R3[:2], 40),
     ("ptrump_2p", {}, {"riichi.ankan": True}, GR, 60),
     ("ptrump_2p", {}, {"riichi.min_stock": "one"}, ("baseline", "baseline"), 300),
     ("ptrump_2p", {}, {"riichi.requires_menzen": False}, GR, 60),
@@ -185,8 +186,8 @@ OPTION_VARIANTS = [
 # test_scripted_chankan_..., test_scripted_dead_wait_...).
 RARE_VARIANTS = [
     ("ptrump_3p", {"calls.multiple_ron": "all", "match.target_score": 3},
-     {"match.target_tie": "play_on"}, R3, 30),
-    ("ptrump_3p", {}, {"kan.chankan_added_kan": False}, R3, 30),
+     {"match.target_tie": "play_on"}, R3, 12),
+    ("ptrump_3p", {}, {"kan.chankan_added_kan": False}, R3, 12),
     ("ptrump_2p", {}, {"tenpai.needs_live_wait": False}, ("baseline", "baseline"), 100),
 ]
 
