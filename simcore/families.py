@@ -22,10 +22,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-import yaml
-
 from .errors import InputError
-from .scenario_files import bundled_dir, did_you_mean  # bundled_dir: part of the interface
+from .scenario_files import bundled_dir, did_you_mean, load_yaml_quietly  # bundled_dir: API
 
 # name -> the module implementing the family interface (imported on first use)
 FAMILIES = {
@@ -84,10 +82,7 @@ def _resolve(ref: str, relative_to: Path | None = None) -> Path | None:
 
 
 def _raw(path: Path):
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
+    data = load_yaml_quietly(path)
     return data if isinstance(data, dict) else None
 
 

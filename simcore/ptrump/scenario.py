@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
 from ..scenario_files import (
@@ -49,10 +47,7 @@ def _names_game(path: Path, seen=()) -> bool:
     """Whether a YAML file (following ``extends``) says ``game: ptrump``; unreadable: False."""
     if path in seen or len(seen) > 20:
         return False
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
+    data = scenario_files.load_yaml_quietly(path)
     if not isinstance(data, dict):
         return False
     if isinstance(data.get("game"), str):
