@@ -4,7 +4,7 @@ A family's kernel is 65-90 s of CPU to compile (README, "Performance"); once in 
 in a few seconds. The install does this for the default family (``setup.py``: the build compiles
 it, so the README's main command starts at once after ``pip install``); the test suite does it for
 every cold family before its workers start (``tests/conftest.py``); ``python -m simcore.precompile
-[--all | FAMILY ...]`` does it by hand (a Ray node, a container image, after ``pip install`` with
+[--all | FAMILY ...]`` does it by hand (``--check``: only say whether it is needed) (a Ray node, a container image, after ``pip install`` with
 ``MOMOJAN_SIM_PRECOMPILE=none``).
 
 On 2 cores one cold family compiles in two processes, its kernel in one and its helpers in the
@@ -100,14 +100,22 @@ def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
 
 
 def main(argv=None) -> int:
-    """``python -m simcore.precompile [--all | FAMILY ...]``: compile the default family's kernel
-    (or every family's, or those named) unless it is cached already; exit 1 if a compile
-    failed, 2 on an unknown family."""
+    """``python -m simcore.precompile [--check] [--all | FAMILY ...]``: compile the default
+    family's kernel (or every family's, or those named) unless it is cached already; exit 1 if a
+    compile failed, 2 on bad arguments. ``--check`` compiles nothing: exit 0 when every one named
+    is cached (numba would load it here), 1 naming those that are not."""
     from . import families
     from .errors import InputError
-    argv = sys.argv[1:] if argv is None else argv
+    argv = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in argv
+    argv = [a for a in argv if a != "--check"]
     if "--all" in argv and argv != ["--all"]:
         print("precompile: --all takes no family names", file=sys.stderr)
+        return 2
+    unknown = [a for a in argv if a.startswith("-") and a != "--all"]
+    if unknown:
+        print(f"precompile: unknown option {unknown[0]} (usage: python -m simcore.precompile "
+              f"[--check] [--all | FAMILY ...])", file=sys.stderr)
         return 2
     names = families.names() if argv == ["--all"] else (argv or [families.DEFAULT])
     try:
@@ -119,6 +127,11 @@ def main(argv=None) -> int:
         print(f"precompile: {', '.join(names)}: already compiled", file=sys.stderr)
         return 0
     short = ", ".join(name.split(".")[-2] for name in cold)
+    if check:
+        print(f"precompile: {short}: not compiled for this machine and numba (`python -m "
+              f"simcore.precompile {' '.join(name.split('.')[-2] for name in cold)}` compiles)",
+              file=sys.stderr)
+        return 1
     print(f"precompile: compiling the {short} kernel{'s' if len(cold) > 1 else ''} into numba's "
           f"cache (about a minute a family on 2 cores)", file=sys.stderr, flush=True)
     start = time.monotonic()

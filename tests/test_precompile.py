@@ -82,11 +82,23 @@ def test_main_on_a_cached_family_compiles_nothing(monkeypatch, capsys):
     assert "already compiled" in capsys.readouterr().err
 
 
+def test_main_check_compiles_nothing_and_says_what_is_cold(monkeypatch, capsys):
+    monkeypatch.setattr(precompile, "cold_families",
+                        lambda names: ["simcore.ptrump.family"] if "ptrump" in names else [])
+    monkeypatch.setattr(precompile, "compile_families", lambda *a, **k: pytest.fail("compiled"))
+    assert precompile.main(["--check", "momojan"]) == 0
+    assert "already compiled" in capsys.readouterr().err
+    assert precompile.main(["--check", "--all"]) == 1
+    assert "ptrump: not compiled for this machine" in capsys.readouterr().err
+
+
 def test_main_unknown_family_is_exit_2(capsys):
     assert precompile.main(["mahjong"]) == 2
     assert "unknown game family 'mahjong'" in capsys.readouterr().err
     assert precompile.main(["--all", "momojan"]) == 2
     assert "--all takes no family names" in capsys.readouterr().err
+    assert precompile.main(["--fast"]) == 2
+    assert "unknown option --fast" in capsys.readouterr().err
 
 
 def test_a_failed_compile_is_said_not_raised(monkeypatch):
