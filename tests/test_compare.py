@@ -1,7 +1,7 @@
 """Self-checks of compare: exact zeros, calibration, coverage, a known effect, the pairing's gain.
 
 Pinned seeds, stated tolerances; every study runs in this process (workers=1) and shares one
-built simulator per scenario (simulate.simulator_for), so the whole file plays about 0.11 M games.
+built simulator per scenario (simulate.simulator_for), so the whole file plays about 0.09 M games.
 """
 
 import math
@@ -37,10 +37,26 @@ def no_ron():
     return scenario.load("no_ron_bonus")
 
 
+REPS, REP_GAMES = 100, 200
+
+
+def _pool(runs):
+    pooled = MomentSums.empty(len(NAMES), 4)
+    for r in runs:
+        pooled = pooled.merge(r)
+    return pooled
+
+
 @pytest.fixture(scope="module")
-def large(new, no_ron):
-    """The 'truth': new_edition vs no_ron_bonus, 12,000 paired games."""
-    return run_study(family, [new, no_ron], seed=20240, games=12000, workers=1).sums
+def paired_runs(new, no_ron):
+    """100 independent paired runs of 200 games, new_edition vs no_ron_bonus."""
+    return [_sums([new, no_ron], seed=5000 + rep, games=REP_GAMES) for rep in range(REPS)]
+
+
+@pytest.fixture(scope="module")
+def large(paired_runs):
+    """The 'truth' for the tests below: the 100 paired runs pooled, 20,000 paired games."""
+    return _pool(paired_runs)
 
 
 def test_renamed_copy_gives_exact_zeros_and_no_difference(new):
@@ -69,18 +85,19 @@ def test_calibration_false_different_rate_within_binomial_tolerance(new):
     assert false <= limit, f"{false} of {reps} repetitions called a difference (limit {limit})"
 
 
-def test_paired_interval_covers_the_true_difference_about_95_percent(new, no_ron, large):
+def test_paired_interval_covers_the_true_difference_about_95_percent(paired_runs):
     """A known effect (mean winning points without the ron bonus): 100 paired runs of 200
-    games; the truth comes from 12,000 games (its own error is ~1/8 of a run's). Coverage must
-    lie within the binomial 99.9% range of 0.95 for 100 trials."""
+    games; each run's truth is the other 99 pooled (19,800 games, independent of the run; its
+    own error ~1/10 of a run's). Coverage must lie within the binomial 99.9% range of 0.95 for
+    100 trials."""
     j = J["mean_winning_points"]
-    truth = difference(large, j).diff
-    reps, games, covered = 100, 200, 0
-    for rep in range(reps):
-        d = difference(_sums([new, no_ron], seed=5000 + rep, games=games), j)
+    covered = 0
+    for rep, run in enumerate(paired_runs):
+        truth = difference(_pool(paired_runs[:rep] + paired_runs[rep + 1:]), j).diff
+        d = difference(run, j)
         covered += abs(d.diff - truth) <= 1.959964 * d.se
-    lo, hi = binom.ppf(0.0005, reps, 0.95), binom.ppf(0.9995, reps, 0.95)
-    assert lo <= covered <= hi, f"covered {covered} of {reps} (expected {lo}..{hi})"
+    lo, hi = binom.ppf(0.0005, REPS, 0.95), binom.ppf(0.9995, REPS, 0.95)
+    assert lo <= covered <= hi, f"covered {covered} of {REPS} (expected {lo}..{hi})"
 
 
 def test_no_ron_bonus_lowers_mean_winning_points_by_the_ron_bonus_share(new, no_ron, large):
