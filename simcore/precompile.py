@@ -4,8 +4,9 @@ A family's kernel is 65-90 s of CPU to compile (README, "Performance"); once in 
 in a few seconds. The install does this for the default family (``setup.py``: the build compiles
 it, so the README's main command starts at once after ``pip install``); the test suite does it for
 every cold family before its workers start (``tests/conftest.py``); ``python -m simcore.precompile
-[--all | FAMILY ...]`` does it by hand (``--check``: only say whether it is needed) (a Ray node, a container image, after ``pip install`` with
-``MOMOJAN_SIM_PRECOMPILE=none``).
+[--all | FAMILY ...]`` does it by hand (a Ray node, a container image, after ``pip install`` with
+``MOMOJAN_SIM_PRECOMPILE=none``), and with ``--check`` only says whether it is needed (CI, after
+its install).
 
 On 2 cores one cold family compiles in two processes, its kernel in one and its helpers in the
 other (:mod:`simcore.compile_plan`); several cold families compile one process each, after the
@@ -126,11 +127,11 @@ def main(argv=None) -> int:
     if not cold:
         print(f"precompile: {', '.join(names)}: already compiled", file=sys.stderr)
         return 0
-    short = ", ".join(name.split(".")[-2] for name in cold)
+    cold_names = [name.split(".")[-2] for name in cold]   # simcore.momojan.family -> momojan
+    short = ", ".join(cold_names)
     if check:
         print(f"precompile: {short}: not compiled for this machine and numba (`python -m "
-              f"simcore.precompile {' '.join(name.split('.')[-2] for name in cold)}` compiles)",
-              file=sys.stderr)
+              f"simcore.precompile {' '.join(cold_names)}` compiles)", file=sys.stderr)
         return 1
     print(f"precompile: compiling the {short} kernel{'s' if len(cold) > 1 else ''} into numba's "
           f"cache (about a minute a family on 2 cores)", file=sys.stderr, flush=True)

@@ -114,11 +114,11 @@ def fig_intervals(rows, cat, title):
             ax.spines[side].set_visible(False)
         label = ax.text(0.0, 1.08, cat[name].description, transform=ax.transAxes, ha="left",
                         va="bottom", fontsize=9.5, fontweight="bold", color=INK)
-        figures = ax.text(1.0, 1.08, f"{_fmt(m['value'], cat[name])}  [{_fmt(m['ci'][0], cat[name])}, "
-                          f"{_fmt(m['ci'][1], cat[name])}]" + (f"   fair {_fmt(ref, cat[name])}"
-                                                               if ref is not None else ""),
-                          transform=ax.transAxes, ha="right", va="bottom", fontsize=9,
-                          color=colour if ref is not None else MUTED)
+        c = cat[name]
+        shown = f"{_fmt(m['value'], c)}  [{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]" + (
+            f"   fair {_fmt(ref, c)}" if ref is not None else "")
+        figures = ax.text(1.0, 1.08, shown, transform=ax.transAxes, ha="right", va="bottom",
+                          fontsize=9, color=colour if ref is not None else MUTED)
         _fit_before(label, figures, renderer)
         ax.tick_params(axis="x", labelsize=8, length=2)
         ax.locator_params(axis="x", nbins=6)

@@ -116,7 +116,7 @@ def test_wheel_holds_the_scenarios_as_package_data(installed):
 
 @pytest.mark.install
 def test_wheel_holds_the_compile_plan(installed):
-    bin_dir, work, _ = installed  # simcore/compile_plan.py: a cold start's compile shared by 2 workers
+    bin_dir, work, _ = installed  # compile_plan.py: a cold start's compile shared by 2 workers
     out = _run([bin_dir / "python", "-c", "from simcore.compile_plan import load_plan; "
                 "print(len(load_plan('simcore.momojan')), len(load_plan('simcore.ptrump')))"],
                work, "python").stdout
