@@ -116,6 +116,19 @@ def family_name_of(ref) -> str:
     return DEFAULT
 
 
+def bundled_names_of(name: str) -> list[str]:
+    """The bundled scenarios of family ``name`` (the folder holds every family's files: each
+    one's chain declares its own), sorted; a file naming an unknown family belongs to none."""
+    out = []
+    for p in sorted(bundled_dir().glob("*.yaml")):
+        try:
+            if family_name_of(p) == name:
+                out.append(p.stem)
+        except InputError:
+            pass
+    return out
+
+
 def family_of(ref):
     """The family module of a scenario file or bundled name (see :func:`family_name_of`)."""
     return get(family_name_of(ref))

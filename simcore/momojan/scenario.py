@@ -34,15 +34,8 @@ class ScenarioError(InputError):
 def bundled_names() -> list[str]:
     """The bundled MOMOJAN scenarios (the folder also holds other game families' files: a string
     ``game:`` names theirs, :mod:`simcore.families`)."""
-    from ..families import family_name_of
-    out = []
-    for p in sorted(BUNDLED_DIR.glob("*.yaml")):
-        try:
-            if family_name_of(p) == "momojan":
-                out.append(p.stem)
-        except InputError:
-            pass   # an unknown family: not MOMOJAN's
-    return out
+    from ..families import bundled_names_of
+    return bundled_names_of("momojan")
 
 
 def bundled_descriptions() -> list[tuple[str, str]]:

@@ -43,27 +43,10 @@ class ScenarioError(InputError):
     """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
 
 
-def _names_game(path: Path, seen=()) -> bool:
-    """Whether a YAML file (following ``extends``) says ``game: ptrump``; unreadable: False."""
-    if path in seen or len(seen) > 20:
-        return False
-    data = scenario_files.load_yaml_quietly(path)
-    if not isinstance(data, dict):
-        return False
-    if isinstance(data.get("game"), str):
-        return data["game"] == GAME
-    base = data.get("extends")
-    if not isinstance(base, str):
-        return False
-    for cand in (path.parent / base, BUNDLED_DIR / f"{base.removesuffix('.yaml')}.yaml"):
-        if cand.is_file():
-            return _names_game(cand.resolve(), (*seen, path))
-    return False
-
-
 def bundled_names() -> list[str]:
     """The bundled scenarios of this family (their chain says ``game: ptrump``)."""
-    return sorted(p.stem for p in BUNDLED_DIR.glob("*.yaml") if _names_game(p.resolve()))
+    from ..families import bundled_names_of
+    return bundled_names_of(GAME)
 
 
 def bundled_descriptions() -> list[tuple[str, str]]:
