@@ -106,14 +106,19 @@ def is_complete(concealed, n_revealed, rules: HandRules) -> bool:
 
 
 def deck_counts(rules: HandRules) -> list[int]:
+    return list(_deck_counts(rules))
+
+
+@lru_cache(maxsize=None)
+def _deck_counts(rules: HandRules) -> tuple[int, ...]:
     numbers = [1 if (_fruit(k) in rules.fruits and _rank(k) <= rules.ranks) else 0
                for k in range(N_NUMBER_KINDS)]
-    return numbers + list(rules.picture_copies)
+    return tuple(numbers + list(rules.picture_copies))
 
 
 def available(kind, concealed, revealed_cards, rules: HandRules) -> bool:
     held = list(concealed).count(kind) + list(revealed_cards).count(kind)
-    return held < deck_counts(rules)[kind]
+    return held < _deck_counts(rules)[kind]
 
 
 def waits(concealed, revealed_cards, n_revealed, rules: HandRules) -> list[int]:
@@ -169,10 +174,22 @@ def waits_by_partition(concealed, revealed_cards, n_revealed, rules: HandRules) 
     for groups in _partitions(list(concealed), rules, True):
         for g in groups:
             if g[0] == "short_set":
-                found |= {k for k in range(N_KINDS) if is_set([g[1], g[2], k], rules)}
+                found |= _set_completions(g[1], g[2], rules)
             elif g[0] == "short_head":
-                found |= {k for k in range(N_KINDS) if is_head([g[1], k], rules)}
+                found |= _head_completions(g[1], rules)
     return sorted(k for k in found if available(k, concealed, revealed_cards, rules))
+
+
+@lru_cache(maxsize=None)  # pure, like the predicates; caching only saves time
+def _set_completions(a, b, rules: HandRules) -> frozenset:
+    """Every kind k that makes a set with the cards a and b."""
+    return frozenset(k for k in range(N_KINDS) if is_set([a, b, k], rules))
+
+
+@lru_cache(maxsize=None)
+def _head_completions(a, rules: HandRules) -> frozenset:
+    """Every kind k that makes a head with the card a."""
+    return frozenset(k for k in range(N_KINDS) if is_head([a, k], rules))
 
 
 def shanten(concealed, n_revealed, rules: HandRules) -> int:

@@ -48,6 +48,14 @@ class HandRules:
     fruits: tuple[int, ...] = (0, 1, 2, 3)
     ranks: int = 9
 
+    def __post_init__(self):
+        # The reference's caches hash the rules on every predicate call: hash them once.
+        object.__setattr__(self, "_hash", hash((self.momo_wild, self.rank1_substitutes,
+                                                self.picture_copies, self.fruits, self.ranks)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
     def in_deck(self, kind: int) -> bool:
         if is_number(kind):
             return fruit_of(kind) in self.fruits and rank_of(kind) <= self.ranks
