@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import summarize_run, target_line
+from ..families import MAX_SEATS
 from ..report_common import end_reasons, metric_cell, sums_of_batch
 from ..stats import MomentSums
 from .cards import card_emoji, card_str, format_cards, kinds_from_mask
@@ -31,6 +32,9 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
     sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
     metrics = summarize_run(CATALOGUE, sums, v)
     rounds = metrics["draw_rate"]["n"]
+    # the family interface's seat shares exist for three seats; MOMOJAN has two
+    for s in range(2, MAX_SEATS):
+        metrics.pop(f"seat{s}_win_share", None)
     # the scenario's own names for the new-yaku slots it uses; unused slots are left out
     names = slot_display_names(scenario) if scenario is not None else {}
     for slot in NEW_SLOT_NAMES:
