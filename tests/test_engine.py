@@ -96,8 +96,9 @@ def test_run_json_identical_for_one_and_two_workers():
 
 def test_run_cli_json_and_table():
     runner = CliRunner()
+    # --no-save: the output is what is tested here (saving and reports: test_results, test_report)
     r = runner.invoke(main, ["run", "scenarios/new_edition.yaml", "--games", "200", "--seed", "5",
-                             "--workers", "1", "--json"])
+                             "--workers", "1", "--json", "--no-save"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["games"] == 200 and out["seed"] == 5 and out["scenario"] == "new_edition"
@@ -107,7 +108,7 @@ def test_run_cli_json_and_table():
     for k in ("tsumo_rate", "ron_rate", "draw_rate", "dealer_round_win_rate", "doubled_win_rate",
               "mean_winning_points", "mean_rounds_per_game"):
         assert k in out["metrics"]
-    r = runner.invoke(main, ["run", "new_edition", "--games", "50", "--workers", "1"])
+    r = runner.invoke(main, ["run", "new_edition", "--games", "50", "--workers", "1", "--no-save"])
     assert r.exit_code == 0 and "first_dealer_win_rate" in r.output
 
 
