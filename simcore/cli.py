@@ -12,7 +12,7 @@ import tempfile
 import click
 
 from .backends import backend_options
-from .cli_study import cli_errors, register as _register_study
+from .cli_study import NO_REPORT_HELP, cli_errors, register as _register_study, saved_line
 from .errors import InputError
 
 SEED_MAX = 2**64 - 1   # the engine takes the base seed as a uint64
@@ -337,6 +337,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
 @click.option("--records", is_flag=True, help="Also keep the per-round records "
               "(rounds/*.parquet in the result directory).")
 @click.option("--no-save", is_flag=True, help="Write nothing; print the summary only.")
+@click.option("--no-report", is_flag=True, help=NO_REPORT_HELP)
 @click.option("--debug", is_flag=True, help="Check the engine's invariants as it plays (slower).")
 @click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
               help="Play in batches until the 95% half-width of --target-metric is at most W "
@@ -352,8 +353,8 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
               "greedy,value or value:call=0.8,greedy (one entry per seat, or one for all).")
 @cli_errors
 @backend_options
-def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, debug,
-        target_ci, target_metric, max_games, quiet, players):
+def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, no_report,
+        debug, target_ci, target_metric, max_games, quiet, players):
     """Play games of SCENARIO between its two seats, summarise them and keep the result.
 
     The result directory (results/<name>-<UTC time>/, or --out DIR) holds the resolved scenario,
@@ -416,7 +417,8 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     if sink is not None:
         summary = {"kind": "run", **summary, **sink.extras.to_json(family, family.CATALOGUE)}
         sink.finish(summary, result.seconds, result.workers)
-        _render_report(sink.path, notice)
+        if not no_report:
+            _render_report(sink.path, notice)
     text = json.dumps(summary)
     # Print first: if --out fails after all, the finished run is still on the screen. With
     # --json the result directory is a key of the printed JSON (not of summary.json) instead of
@@ -424,7 +426,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     click.echo(json.dumps({**summary, "result_dir": sink.path} if sink else summary)
                if as_json else family.summary_text(summary))
     if sink is not None and not quiet and not as_json:
-        notice(f"saved {sink.path}/ (report: {os.path.join(sink.path, 'report.html')})")
+        notice(saved_line(sink.path, not no_report))
     if summary_file:
         _write_out(summary_file, text + "\n")
 

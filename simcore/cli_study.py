@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
 import sys
 import time
 
@@ -22,6 +23,15 @@ TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric 
                "most W (in the metric's units: 0.002 = 0.2 percentage points), capped by "
                "--max-games. The stopping rule looks at the width only, never at the "
                "estimate or its significance, so the intervals stay honest.")
+NO_REPORT_HELP = ("Save the result but draw no report (figures take seconds; "
+                  "`momojan-sim report DIR` draws it later).")
+
+
+def saved_line(path, reported: bool) -> str:
+    """The line saying where a result was saved, and where its report is."""
+    if reported:
+        return f"saved {path}/ (report: {os.path.join(path, 'report.html')})"
+    return f"saved {path}/ (no report: `momojan-sim report {path}` draws it)"
 
 
 def fail(message: str) -> None:
@@ -226,6 +236,7 @@ _common = [
     click.option("--out", metavar="DIR", help="Result directory [results/<kind>-<name>-<UTC "
                  "time>]; a name ending in .json writes only the JSON there."),
     click.option("--no-save", is_flag=True, help="Write nothing; print only."),
+    click.option("--no-report", is_flag=True, help=NO_REPORT_HELP),
     click.option("--records", is_flag=True, help="Also keep per-round records (Parquet)."),
     click.option("--resume", metavar="DIR", help="Finish an interrupted result directory of "
                  "this command (its variants and settings; no scenario arguments)."),
@@ -257,8 +268,8 @@ def _with_common(fn):
 @cli_errors
 @backend_options
 def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, target_metric,
-            as_json, quiet, out, no_save, records, resume, margins, target_ci, no_pairing,
-            players, pairings):
+            as_json, quiet, out, no_save, no_report, records, resume, margins, target_ci,
+            no_pairing, players, pairings):
     """Compare rule variant B with A on the same deals: every metric's difference with a 95%
     interval, p-value, Holm-adjusted p-value and a verdict (different, equivalent, inconclusive).
 
@@ -312,13 +323,13 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     note = getattr(fam, "play_note", lambda s: None)([sc_a, sc_b])
     if note:
         data["note"] = note
-    _finish(fam, sink, "compare", data, result, [sc_a, sc_b])
+    _finish(fam, sink, "compare", data, result, [sc_a, sc_b], not no_report)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
         click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha)
                    + (f"\n\n{note}" if note else ""))
-    _saved_note(sink, out, data, quiet or as_json)
+    _saved_note(sink, out, data, quiet or as_json, not no_report)
 
 
 def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resume):
@@ -366,7 +377,7 @@ def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resum
     return fam, make, scenarios, games, seed, workers, opts
 
 
-def _finish(fam, sink, kind, data, result, scenarios):
+def _finish(fam, sink, kind, data, result, scenarios, report=True):
     from .cli import _render_report
     if sink is not None:
         summary = {"kind": kind, **data, "per_variant": [
@@ -375,7 +386,8 @@ def _finish(fam, sink, kind, data, result, scenarios):
         data.clear()
         data.update(summary)
         sink.finish(summary, result.seconds, result.workers)
-        _render_report(sink.path, notice)
+        if report:
+            _render_report(sink.path, notice)
 
 
 def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_spec,
@@ -414,14 +426,13 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
                                 changes))
 
 
-def _saved_note(sink, out, data, quiet=False):
+def _saved_note(sink, out, data, quiet=False, reported=True):
     """After the output: where it was saved (or, --out FILE.json, write that file now)."""
     if sink is None and out:
         from .cli import _write_out
         _write_out(out, json.dumps(data) + "\n")
     if sink is not None and not quiet:
-        import os
-        notice(f"saved {sink.path}/ (report: {os.path.join(sink.path, 'report.html')})")
+        notice(saved_line(sink.path, reported))
 
 
 def _split_values(text: str) -> list:
@@ -503,7 +514,7 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
 @cli_errors
 @backend_options
 def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_games,
-          target_metric, as_json, quiet, out, no_save, records, resume, target_ci):
+          target_metric, as_json, quiet, out, no_save, no_report, records, resume, target_ci):
     """Every combination of --set values, each compared with SCENARIO on common random numbers.
 
     Each KEY is validated like a YAML override. Holm's adjustment runs across every variant and
@@ -546,13 +557,13 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     note = getattr(fam, "play_note", lambda s: None)(scenarios)
     if note:
         data["note"] = note
-    _finish(fam, sink, "sweep", data, result, scenarios)
+    _finish(fam, sink, "sweep", data, result, scenarios, not no_report)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
         click.echo(sweep_text(result, fam.CATALOGUE, labels, rows, names, alpha)
                    + (f"\n\n{note}" if note else ""))
-    _saved_note(sink, out, data, quiet or as_json)
+    _saved_note(sink, out, data, quiet or as_json, not no_report)
 
 
 @click.command()

@@ -7,7 +7,7 @@ import json
 import click
 
 from .backends import backend_options
-from .cli_study import cli_errors
+from .cli_study import NO_REPORT_HELP, cli_errors, saved_line
 
 
 @click.command()
@@ -25,12 +25,13 @@ from .cli_study import cli_errors
 @click.option("--out", metavar="DIR", help="Result directory [results/tournament-<name>-<UTC "
               "time>].")
 @click.option("--no-save", is_flag=True, help="Write nothing; print only.")
+@click.option("--no-report", is_flag=True, help=NO_REPORT_HELP)
 @click.option("--resume", metavar="DIR", help="Finish an interrupted tournament's result "
               "directory (its scenario, entrants, games and seed; no SCENARIO argument).")
 @cli_errors
 @backend_options
 def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out, no_save,
-               resume):
+               no_report, resume):
     """Duplicate tournament of policies under SCENARIO (2 or 3 seats): every deal in every
     seating (same seed), a win-rate matrix (row finishes ahead of column) with 95% intervals and
     a Bradley-Terry rating per policy. 2 seats: each pair both ways round; 3 seats: each group
@@ -109,13 +110,14 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
                                f"could not be completed: {exc.strerror}")
             rd = None
         else:
-            _render_report(rd.path, notice)
+            if not no_report:
+                _render_report(rd.path, notice)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": rd.path} if rd else data))
     else:
         click.echo(tournament_table(t))
         if rd is not None and not quiet:
-            notice(f"saved {rd.path}/")
+            notice(saved_line(rd.path, not no_report))
     if error is not None:
         raise error
 

@@ -50,11 +50,17 @@ def test_report_files_and_no_network(run_dir):
     assert "fair 50.00%" in html
 
 
-def test_report_command_redraws_and_refuses_other_directories(run_dir, tmp_path):
-    os.unlink(run_dir / "report.html")
-    r = CliRunner().invoke(main, ["report", str(run_dir)])
+def test_no_report_then_the_report_command_draws_it(tmp_path):
+    d = tmp_path / "run"
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "20", "--workers", "1",
+                                  "--out", str(d), "--no-report"])
     assert r.exit_code == 0, r.output
-    assert (run_dir / "report.html").is_file()
+    assert f"no report: `momojan-sim report {d}` draws it" in r.output
+    assert (d / "summary.json").is_file() and not list(d.glob("report.*"))
+    r = CliRunner().invoke(main, ["report", str(d)])
+    assert r.exit_code == 0, r.output
+    assert (d / "report.html").is_file() and (d / "report.md").is_file()
+    assert list((d / "figures").glob("*.png"))
     r = CliRunner().invoke(main, ["report", str(tmp_path)])
     assert r.exit_code == 2 and r.output.startswith("momojan-sim: error: ")
     assert "not a result directory" in r.output and len(r.output.splitlines()) == 1
