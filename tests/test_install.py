@@ -71,15 +71,22 @@ def _run(args, cwd, what, **extra_env):
     return proc
 
 
+def _pip_version() -> tuple:
+    from importlib.metadata import version
+    return tuple(int(p) for p in version("pip").split(".")[:2] if p.isdigit())
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(bin directory of a fresh venv holding the wheel, a working directory outside the checkout,
     whether the wheel carries the non-default family's kernel: the build started from a checkout
     cache that held it)."""
-    try:
-        import ensurepip  # noqa: F401
-    except ImportError:
-        _cannot("this Python has no ensurepip, so `python3 -m venv` cannot make a fresh venv")
+    if _pip_version() < (22, 3):  # the venv needs a pip of its own
+        try:
+            import ensurepip  # noqa: F401
+        except ImportError:
+            _cannot("this Python has no ensurepip, so `python3 -m venv` cannot make a fresh "
+                    "venv with pip")
     root = tmp_path_factory.mktemp("wheel_install")
     src = root / "src"
     import simcore.ptrump.family as other   # the family the build does not compile by default
@@ -93,12 +100,19 @@ def installed(tmp_path_factory):
     reused = "source tree's fresh kernel cache" in build.stdout + build.stderr
     wheels = list((root / "dist").glob("momojan_sim-*.whl"))
     assert len(wheels) == 1, wheels
-    _run([sys.executable, "-m", "venv", str(root / "venv")], root, "venv")
     bin_dir = root / "venv" / "bin"
     # --no-compile: no .pyc of every file of scipy, pyarrow and the rest at install (they
     # compile on import, as needed): 32 -> 13 s here
-    _run([bin_dir / "python", "-m", "pip", "install", "-q", "--no-compile", str(wheels[0])], root,
-         "install")
+    install = ["install", "-q", "--no-compile", str(wheels[0])]
+    if _pip_version() >= (22, 3):
+        # this pip installs into a venv made without one (`pip --python`): ensurepip's
+        # bootstrap of a pip the test never uses was 5-8 s
+        _run([sys.executable, "-m", "venv", "--without-pip", str(root / "venv")], root, "venv")
+        _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), *install], root,
+             "install")
+    else:
+        _run([sys.executable, "-m", "venv", str(root / "venv")], root, "venv")
+        _run([bin_dir / "python", "-m", "pip", *install], root, "install")
     shutil.rmtree(src)  # nothing of the checkout is left to fall back on
     work = root / "elsewhere"
     work.mkdir()
