@@ -23,7 +23,7 @@ from simcore.momojan.simulate import Simulator
 GAMES = 400
 
 
-def _simulate(overrides, policies=("random", "baseline")):
+def _simulate(overrides, policies=("random", "baseline"), games=GAMES):
     data = scenario.load("new_edition").to_dict()
     for path, value in overrides.items():
         node = data
@@ -33,7 +33,7 @@ def _simulate(overrides, policies=("random", "baseline")):
         node[leaf] = value
     data["players"] = [{"policy": p, "params": {}} for p in policies]
     sc = scenario.from_dict(data, name="end_variant")
-    return sc, Simulator(sc).play(np.arange(GAMES), seed=21, debug=True)
+    return sc, Simulator(sc).play(np.arange(games), seed=21, debug=True)
 
 
 def _model_game(sc, game, rounds):
@@ -110,8 +110,9 @@ VARIANTS = [
 
 @pytest.mark.parametrize("overrides, must_occur", VARIANTS)
 def test_games_end_as_the_rules_say(overrides, must_occur):
+    # games that run to the round limit are long: 20 of them, and only those are played
     games = GAMES if END_ROUND_LIMIT not in must_occur else 20
-    sc, b = _simulate(overrides)
+    sc, b = _simulate(overrides, games=games)
     seen = set()
     for i, game in enumerate(b.games[:games]):
         rounds = b.rounds[b.rounds[:, RF_GAME] == i]
