@@ -32,6 +32,16 @@ def metric_cell(m: dict, metric) -> str:
     return f"{text:<28} of {m['n']} {m['per']}"
 
 
+def drop_absent_seats(metrics: dict, n_seats: int, max_seats: int) -> None:
+    """Leave out of ``metrics`` the seat metrics (``seat{s}_win_share``,
+    ``seat{s}_ahead_of_seat{t}``) of the seats ``n_seats`` .. ``max_seats - 1``: the family
+    interface's catalogue has them for ``max_seats`` seats, a scenario may have fewer."""
+    for s in range(n_seats, max_seats):
+        metrics.pop(f"seat{s}_win_share", None)
+        for t in range(max_seats):
+            metrics.pop(f"seat{min(s, t)}_ahead_of_seat{max(s, t)}", None)
+
+
 def end_reasons(metrics: dict, field: str) -> dict:
     """``{reason: metric[field]}`` of the ``end_REASON_rate`` metrics that happened."""
     return {n[len("end_"):-len("_rate")]: m[field] for n, m in metrics.items()

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import summarize_run, target_line
-from ..families import MAX_SEATS
-from ..report_common import end_reasons, metric_cell, sums_of_batch
+from ..report_common import drop_absent_seats, end_reasons, metric_cell, sums_of_batch
 from ..stats import MomentSums
 from .cards import card_emoji, card_str, format_cards, kinds_from_mask
 from .engine import (
@@ -15,7 +14,7 @@ from .engine import (
     GF_ROUNDS, OUT_DRAW, RF_DORA, RF_DOUBLED, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SET_BONUS,
     RF_SUBTOTAL, RF_YAKU_BITS,
 )
-from .metrics import CATALOGUE, NEW_SLOT_NAMES, game_values, slot_display_names
+from .metrics import CATALOGUE, MAX_SEATS, NEW_SLOT_NAMES, game_values, slot_display_names
 from .yaku_conditions import score_slot_names
 from .schema import SET_BONUS_NAMES
 
@@ -32,9 +31,7 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
     sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
     metrics = summarize_run(CATALOGUE, sums, v)
     rounds = metrics["draw_rate"]["n"]
-    # the family interface's seat shares exist for three seats; MOMOJAN has two
-    for s in range(2, MAX_SEATS):
-        metrics.pop(f"seat{s}_win_share", None)
+    drop_absent_seats(metrics, 2, MAX_SEATS)  # the catalogue's seat shares: 3 seats; MOMOJAN has 2
     # the scenario's own names for the new-yaku slots it uses; unused slots are left out
     names = slot_display_names(scenario) if scenario is not None else {}
     for slot in NEW_SLOT_NAMES:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import summarize_run, target_line
-from ..report_common import end_reasons, metric_cell, sums_of_batch
+from ..report_common import drop_absent_seats, end_reasons, metric_cell, sums_of_batch
 from ..stats import MomentSums
 from .cards import card_str, format_cards
 from .engine import (
@@ -37,11 +37,8 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
     sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
     metrics = summarize_run(CATALOGUE, sums, v)
     rounds = metrics["draw_rate"]["n"]
-    n = len(scenario["players"]) if scenario is not None else MAX_SEATS
-    for s in range(n, MAX_SEATS):  # seats the scenario lacks
-        metrics.pop(f"seat{s}_win_share", None)
-        for t in range(MAX_SEATS):
-            metrics.pop(f"seat{min(s, t)}_ahead_of_seat{max(s, t)}", None)
+    drop_absent_seats(metrics, len(scenario["players"]) if scenario is not None else MAX_SEATS,
+                      MAX_SEATS)
     yaku = {k[len("yaku_"):-len("_share")]: m["value"] for k, m in metrics.items()
             if k.startswith("yaku_") and m["value"]}
     ends = end_reasons(metrics, "value")
