@@ -18,7 +18,7 @@ Partial catalogue ``PARTIALS`` (int16, shape (n, 2)): two cards that one more ca
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -50,8 +50,8 @@ class HandRules:
 
     def __post_init__(self):
         # The reference's caches hash the rules on every predicate call: hash them once.
-        object.__setattr__(self, "_hash", hash((self.momo_wild, self.rank1_substitutes,
-                                                self.picture_copies, self.fruits, self.ranks)))
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name)
+                                                     for f in fields(self))))
 
     def __hash__(self) -> int:
         return self._hash
