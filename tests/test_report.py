@@ -66,6 +66,20 @@ def test_no_report_then_the_report_command_draws_it(tmp_path):
     assert "not a result directory" in r.output and len(r.output.splitlines()) == 1
 
 
+@pytest.mark.parametrize("args", [
+    ["compare", "new_edition", "no_ron_bonus", "--games", "20"],
+    ["sweep", "new_edition", "--set", "scoring.ron_bonus=0", "--games", "20"],
+    ["tournament", "new_edition", "--policies", "random,baseline", "--games", "4"],
+])
+def test_no_report_keeps_every_kind_of_result_without_figures(args, tmp_path):
+    d = tmp_path / "out"
+    r = CliRunner().invoke(main, [*args, "--workers", "1", "--out", str(d), "--no-report"])
+    assert r.exit_code == 0, r.output
+    assert f"no report: `momojan-sim report {d}` draws it" in r.output
+    assert (d / "summary.json").is_file()
+    assert not list(d.glob("report.*")) and not (d / "figures").exists()
+
+
 def test_report_renders_in_headless_chromium(run_dir, tmp_path):
     browser = _chromium()
     page = tmp_path / "page.html"
