@@ -56,6 +56,27 @@ def _token_auth():
         os.environ["RAY_AUTH_MODE"] = "token"
 
 
+def _ray_messages_to_stderr():
+    """Ray's driver prints the raylet's messages ("A worker died or was killed while executing a
+    task ...") on stdout, log_to_driver or not (``listen_error_messages`` in
+    ``ray._private.worker``): a ``--json`` run's stdout then was no longer JSON. stdout carries
+    results only, so they go to stderr. A private function of Ray's: if a release renames it, the
+    messages stay where Ray puts them."""
+    try:
+        import ray._private.worker as ray_worker
+        original = ray_worker.print_to_stdstream
+    except (ImportError, AttributeError):
+        return
+    if getattr(original, "to_stderr", False):
+        return
+
+    def print_to_stderr(data, ignore_prefix, **kw):
+        return original({**data, "is_err": True}, ignore_prefix, **kw)
+
+    print_to_stderr.to_stderr = True
+    ray_worker.print_to_stdstream = print_to_stderr
+
+
 class RayRunner:
     def __init__(self, workers: int = 0, *, address: str | None = None,
                  max_retries: int = DEFAULT_MAX_RETRIES, window: int | None = None):
@@ -73,6 +94,7 @@ class RayRunner:
             _token_auth()  # read when ray is imported: set it first
         import ray
 
+        _ray_messages_to_stderr()
         if not ray.is_initialized():
             common = dict(log_to_driver=False, logging_level=logging.ERROR,
                           configure_logging=True)
