@@ -1,14 +1,15 @@
 """Pure-Python reference for hand analysis: slow, brute force, written from the spec's words.
 
 It shares nothing with the kernels but the card ids: sets and heads are predicates over concrete
-cards (spec §2), winning shapes are found by trying every partition of the hand. Tests compare the
+cards (spec §2), winning shapes are found by trying every partition of the hand. The searches
+are memoized on the cards left (pure functions of them; caching changes only the time). Tests compare the
 kernels in :mod:`simcore.momojan.hand` with these functions.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from .cards import N_KINDS, N_NUMBER_KINDS, FIRST_PICTURE_KIND
 from .shapes import HandRules
@@ -76,16 +77,46 @@ def _is_head(cards, rules: HandRules) -> bool:
     return any(stands_for_picture(a, p, rules) and stands_for_picture(b, p, rules) for p in range(5))
 
 
+@lru_cache(maxsize=None)
+def _sets_and_heads(rules: HandRules) -> tuple[frozenset, frozenset]:
+    """Every set (sorted triple of kinds) and head (sorted pair) by the predicates above: the
+    searches below look groups up here instead of asking the predicates again and again."""
+    return (frozenset(t for t in combinations_with_replacement(range(N_KINDS), 3)
+                      if _is_set(t, rules)),
+            frozenset(p for p in combinations_with_replacement(range(N_KINDS), 2)
+                      if _is_head(p, rules)))
+
+
 def _all_sets(cards, rules) -> bool:
     """Can the list of cards be split into sets only?"""
+    return _splits(tuple(sorted(cards)), False, rules)
+
+
+# The searches' caches are bounded: a deep run (MOMOJAN_DIFF_HANDS=10**6) meets new hands for ever.
+SEARCH_CACHE = 1 << 18
+
+
+@lru_cache(maxsize=SEARCH_CACHE)  # pure: the same few cards recur in hand after hand
+def _splits(cards: tuple, need_head: bool, rules: HandRules) -> bool:
+    """Can the sorted cards be split into sets, and exactly one head if ``need_head``?"""
     if not cards:
-        return True
+        return not need_head
+    sets, heads = _sets_and_heads(rules)
     first, rest = cards[0], cards[1:]
     for i, j in combinations(range(len(rest)), 2):
-        if is_set([first, rest[i], rest[j]], rules):
-            if _all_sets([c for n, c in enumerate(rest) if n not in (i, j)], rules):
-                return True
-    return False
+        if (first, rest[i], rest[j]) in sets and _splits(_without2(rest, i, j), need_head, rules):
+            return True
+    return need_head and any((first, rest[i]) in heads and
+                             _splits(_without(rest, i), False, rules)
+                             for i in range(len(rest)))
+
+
+def _without(cards: tuple, i: int) -> tuple:
+    return cards[:i] + cards[i + 1:]
+
+
+def _without2(cards: tuple, i: int, j: int) -> tuple:  # i < j
+    return cards[:i] + cards[i + 1:j] + cards[j + 1:]
 
 
 def is_complete_shape(concealed, rules: HandRules) -> bool:
@@ -131,37 +162,28 @@ def waits(concealed, revealed_cards, n_revealed, rules: HandRules) -> list[int]:
             and is_complete_shape(list(concealed) + [k], rules)]
 
 
-def _partitions(cards, rules, need_head):
-    """Yield lists of groups (tuples) that split ``cards`` into sets and, if need_head, one head,
-    allowing exactly one *deficient* group: a single card (a head short of one) or two cards (a set
-    short of one). Used for the fast reference of waits."""
+@lru_cache(maxsize=SEARCH_CACHE)
+def _one_short(cards: tuple, need_head: bool, rules: HandRules) -> frozenset:
+    """The kinds that complete the deficient group of some split of the sorted cards into sets,
+    a head if ``need_head``, and exactly one *deficient* group: a single card (a head short of
+    one) or two cards (a set short of one)."""
     if not cards:
-        return
-    yield from _partitions_rec(sorted(cards), rules, need_head, False)
-
-
-def _partitions_rec(cards, rules, need_head, used_deficient):
-    if not cards:
-        if not need_head and used_deficient:
-            yield []
-        return
+        return frozenset()
+    sets, heads = _sets_and_heads(rules)
     first, rest = cards[0], cards[1:]
-    for i, j in combinations(range(len(rest)), 2):
-        if is_set([first, rest[i], rest[j]], rules):
-            left = [c for n, c in enumerate(rest) if n not in (i, j)]
-            for p in _partitions_rec(left, rules, need_head, used_deficient):
-                yield [("set", first, rest[i], rest[j])] + p
+    found = set()
+    for i, j in combinations(range(len(rest)), 2):  # first in a set
+        if (first, rest[i], rest[j]) in sets:
+            found |= _one_short(_without2(rest, i, j), need_head, rules)
     for i in range(len(rest)):
-        left = rest[:i] + rest[i + 1:]
-        if need_head and is_head([first, rest[i]], rules):
-            for p in _partitions_rec(left, rules, False, used_deficient):
-                yield [("head", first, rest[i])] + p
-        if not used_deficient:
-            for p in _partitions_rec(left, rules, need_head, True):
-                yield [("short_set", first, rest[i])] + p
-    if not used_deficient and need_head:
-        for p in _partitions_rec(rest, rules, False, True):
-            yield [("short_head", first)] + p
+        left = _without(rest, i)
+        if need_head and (first, rest[i]) in heads:  # first in the head
+            found |= _one_short(left, False, rules)
+        if _splits(left, need_head, rules):  # first with rest[i]: a set short of one
+            found |= _set_completions(first, rest[i], rules)
+    if need_head and _splits(rest, False, rules):  # first alone: a head short of one
+        found |= _head_completions(first, rules)
+    return frozenset(found)
 
 
 def waits_by_partition(concealed, revealed_cards, n_revealed, rules: HandRules) -> list[int]:
@@ -170,13 +192,7 @@ def waits_by_partition(concealed, revealed_cards, n_revealed, rules: HandRules) 
     n = len(concealed)
     if n % 3 != 1 or (n - 1) // 3 + n_revealed < 3:
         return []
-    found = set()
-    for groups in _partitions(list(concealed), rules, True):
-        for g in groups:
-            if g[0] == "short_set":
-                found |= _set_completions(g[1], g[2], rules)
-            elif g[0] == "short_head":
-                found |= _head_completions(g[1], rules)
+    found = _one_short(tuple(sorted(concealed)), True, rules)
     return sorted(k for k in found if available(k, concealed, revealed_cards, rules))
 
 
@@ -197,30 +213,29 @@ def shanten(concealed, n_revealed, rules: HandRules) -> int:
     the cards into sets, partials (two cards some third card makes a set), one head and singles."""
     cards = sorted(concealed)
     G = max(len(cards) // 3, 3 - n_revealed)
-    best = [2 * G + 1]
+    return _fewest_missing(tuple(cards), 0, 0, 0, G, rules)
 
-    def is_partial(a, b):
-        return _is_partial(min(a, b), max(a, b), rules)
 
-    def rec(rest, m, t, h):
-        if not rest:
-            best[0] = min(best[0], 2 * (G - m) - t - h)
-            return
-        first, others = rest[0], rest[1:]
-        rec(others, m, t, h)  # first stays a single
-        for i in range(len(others)):
-            left = others[:i] + others[i + 1:]
-            if h == 0 and is_head([first, others[i]], rules):
-                rec(left, m, t, 1)
-            if m + t < G and is_partial(first, others[i]):
-                rec(left, m, t + 1, h)
-        if m + t < G:
-            for i, j in combinations(range(len(others)), 2):
-                if is_set([first, others[i], others[j]], rules):
-                    rec([c for n, c in enumerate(others) if n not in (i, j)], m + 1, t, h)
-
-    rec(cards, 0, 0, 0)
-    return best[0]
+@lru_cache(maxsize=SEARCH_CACHE)  # pure: the same rest is reached by many orders of grouping
+def _fewest_missing(rest: tuple, m: int, t: int, h: int, G: int, rules: HandRules) -> int:
+    """The least 2 (G - m) - t - h over every way to group ``rest`` (sorted) on top of m sets,
+    t partials and h heads already formed, with at most G sets and partials, at most one head."""
+    if not rest:
+        return 2 * (G - m) - t - h
+    sets, heads = _sets_and_heads(rules)
+    first, others = rest[0], rest[1:]
+    best = _fewest_missing(others, m, t, h, G, rules)  # first stays a single
+    for i in range(len(others)):
+        left = _without(others, i)
+        if h == 0 and (first, others[i]) in heads:
+            best = min(best, _fewest_missing(left, m, t, 1, G, rules))
+        if m + t < G and _is_partial(first, others[i], rules):
+            best = min(best, _fewest_missing(left, m, t + 1, h, G, rules))
+    if m + t < G:
+        for i, j in combinations(range(len(others)), 2):
+            if (first, others[i], others[j]) in sets:
+                best = min(best, _fewest_missing(_without2(others, i, j), m + 1, t, h, G, rules))
+    return best
 
 
 @lru_cache(maxsize=None)
