@@ -119,41 +119,58 @@ def installed(tmp_path_factory):
     return bin_dir, work, reused and other_in_checkout
 
 
-@pytest.mark.install
-def test_wheel_holds_the_scenarios_as_package_data(installed):
+# What the installed package says about itself, asked in one process of the venv (each is 1-2 s
+# of imports): its bundled scenarios, compile plans and compiled kernels; then a first play,
+# with numba saying what it loads from its cache and what it compiles and saves.
+PROBE = """
+import json
+from simcore.compile_plan import load_plan
+from simcore.momojan import scenario
+import simcore.momojan.family as f, simcore.ptrump.family as p
+facts = dict(bundled_dir=str(scenario.BUNDLED_DIR), bundled=scenario.bundled_names(),
+             plans=[len(load_plan("simcore.momojan")), len(load_plan("simcore.ptrump"))],
+             cached=[f.kernels_cached(), p.kernels_cached()])
+print("[probe] first play", flush=True)
+f.play_for_compile()
+print(json.dumps(facts))
+"""
+
+
+@pytest.fixture(scope="module")
+def probe(installed):
+    """(the facts, numba's cache log of the first play)."""
     bin_dir, work, _ = installed
-    out = _run([bin_dir / "python", "-c", "from simcore.momojan import scenario; "
-                "print(scenario.BUNDLED_DIR); print(' '.join(scenario.bundled_names()))"],
-               work, "python").stdout.splitlines()
-    assert Path(out[0]).is_relative_to(bin_dir.parent), out[0]   # inside the venv, not the repo
+    out = _run([bin_dir / "python", "-c", PROBE], work, "python", NUMBA_DEBUG_CACHE="1").stdout
+    lines = out.strip().splitlines()
+    play = lines[[i for i, ln in enumerate(lines) if ln == "[probe] first play"][0]:-1]
+    return json.loads(lines[-1]), "\n".join(play)
+
+
+@pytest.mark.install
+def test_wheel_holds_the_scenarios_as_package_data(installed, probe):
+    bin_dir = installed[0]
+    facts = probe[0]
+    assert Path(facts["bundled_dir"]).is_relative_to(bin_dir.parent), facts  # the venv's
     from simcore.families import family_name_of   # the folder holds every family's files
-    assert out[1].split() == sorted(p.stem for p in (REPO / "scenarios").glob("*.yaml")
-                                    if family_name_of(p) == "momojan")
+    assert facts["bundled"] == sorted(p.stem for p in (REPO / "scenarios").glob("*.yaml")
+                                      if family_name_of(p) == "momojan")
 
 
 @pytest.mark.install
-def test_wheel_holds_the_compile_plan(installed):
-    bin_dir, work, _ = installed  # compile_plan.py: a cold start's compile shared by 2 workers
-    out = _run([bin_dir / "python", "-c", "from simcore.compile_plan import load_plan; "
-                "print(len(load_plan('simcore.momojan')), len(load_plan('simcore.ptrump')))"],
-               work, "python").stdout
-    assert min(int(n) for n in out.split()) > 50
+def test_wheel_holds_the_compile_plan(probe):
+    assert min(probe[0]["plans"]) > 50  # compile_plan.py: a cold start's compile shared by 2 workers
 
 
 @pytest.mark.install
-def test_wheel_carries_the_compiled_kernel(installed):
+def test_wheel_carries_the_compiled_kernel(installed, probe):
     """The build compiled the default family's kernel (setup.py), or started from the checkout's
     fresh cache; numba's own check says the installed cache holds it for this machine. The other
     family is there only if it came with the checkout's cache, else it compiles on first use."""
-    bin_dir, work, other_carried = installed
-    out = _run([bin_dir / "python", "-c", "import simcore.momojan.family as f, "
-                "simcore.ptrump.family as p; print(f.kernels_cached(), p.kernels_cached())"],
-               work, "python").stdout
-    assert out.split() == ["True", str(other_carried)]
+    other_carried = installed[2]
+    facts, play_log = probe
+    assert facts["cached"] == [True, other_carried]
     # and numba loads it: nothing is compiled into the cache on a first play
-    log = _run([bin_dir / "python", "-c", "import simcore.momojan.family as f; "
-                "f.play_for_compile()"], work, "python", NUMBA_DEBUG_CACHE="1").stdout
-    assert "[cache] data loaded from" in log and "[cache] data saved to" not in log
+    assert "[cache] data loaded from" in play_log and "[cache] data saved to" not in play_log
 
 
 @pytest.mark.install
