@@ -84,6 +84,10 @@ class ChunkRunner:
     this process, with no worker at all.
     """
 
+    # The workers are forked from this process: whatever it built before entering (simulators,
+    # loaded kernels), they have without building it again (simcore.study.run_study).
+    forks_workers = "fork" in mp.get_all_start_methods()
+
     def __init__(self, workers: int):
         self.workers = max(1, workers)
         self._procs: list = []

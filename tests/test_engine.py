@@ -94,6 +94,33 @@ def test_run_json_identical_for_one_and_two_workers():
     assert np.array_equal(a.games, b.games) and np.array_equal(a.rounds, b.rounds)
 
 
+def test_forked_workers_inherit_the_simulators_built_before_the_fork(tmp_path, monkeypatch):
+    """run_study builds each variant's simulator once, in this process, before it forks its
+    workers (a chunk of no games); the workers play with the inherited ones."""
+    import os
+
+    from simcore.momojan import family, simulate
+    from simcore.parallel import usable_cores
+    from simcore.study import run_study
+    if usable_cores() < 2:
+        pytest.skip("one usable core: the study would run in this process")
+    log = tmp_path / "builds"
+    build = simulate._build_simulator
+
+    def logged(data):
+        with open(log, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        return build(data)
+
+    monkeypatch.setattr(simulate, "_build_simulator", logged)  # the forked workers have it too
+    monkeypatch.setattr(simulate, "_SIMULATORS", {})
+    sc = family.with_overrides(scenario.load("new_edition"), {"scoring": {"ron_bonus": 2}},
+                               "ron_bonus_2")
+    res = run_study(family, [sc, scenario.load("no_ron_bonus")], seed=1, games=4000, workers=2)
+    assert res.sums.n == 4000 and res.workers == 2
+    assert log.read_text().split() == [str(os.getpid())] * 2  # two variants, built here only
+
+
 def test_run_cli_json_and_table():
     runner = CliRunner()
     # --no-save: the output is what is tested here (saving and reports: test_results, test_report)
