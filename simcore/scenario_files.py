@@ -27,6 +27,7 @@ import difflib
 import importlib.resources
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable
@@ -293,6 +294,12 @@ class ScenarioBase:
 
     def to_dict(self) -> dict:
         return thaw(self.data)
+
+    @cached_property
+    def data_key(self) -> str:
+        """The resolved data as one string, equal for equal data: a cache key (kept, since the
+        data is read-only; a scorer looked up per hand rebuilt it every time)."""
+        return repr(self.to_dict())
 
     def to_yaml(self) -> str:
         return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)

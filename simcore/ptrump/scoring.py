@@ -650,7 +650,7 @@ _SCORERS: dict = {}
 
 def scorer_for(sc) -> Scorer:
     """A cached :class:`Scorer` per scenario (keyed by its resolved data)."""
-    key = repr(sc.to_dict())
+    key = sc.data_key
     if key not in _SCORERS:
         _SCORERS[key] = Scorer(sc)
     return _SCORERS[key]
