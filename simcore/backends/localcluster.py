@@ -38,15 +38,20 @@ class LocalCluster:
                         RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO="0", **{TAG: self.tmp})
         self.nodes = 0
         try:
+            # the Ray Client server on a free port too (its default, 10001, would clash with
+            # another cluster on the machine)
             self._start(["--head", "--port", str(self.port), "--include-dashboard=false",
-                         "--temp-dir", self.tmp], head_cpus)
+                         "--ray-client-server-port", str(free_port()), "--temp-dir", self.tmp],
+                        head_cpus)
         except BaseException:
             self.stop()
             raise
 
     def _start(self, args, cpus, extra=None):
+        # no log monitor: drivers here run with log_to_driver=False, nobody reads what it sends
         r = subprocess.run([ray_bin(), "start", *args, "--num-cpus", str(cpus),
-                            "--node-ip-address", "127.0.0.1", "--disable-usage-stats"],
+                            "--node-ip-address", "127.0.0.1", "--disable-usage-stats",
+                            "--include-log-monitor=false"],
                            env={**self.env, **(extra or {})}, capture_output=True, text=True,
                            timeout=300)
         if r.returncode != 0:
