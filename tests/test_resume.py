@@ -18,10 +18,6 @@ CLI = [sys.executable, "-c", "from simcore.cli import main; main()"]
 ARGS = ["new_edition", "--games", "10000", "--seed", "11", "--workers", "2", "--quiet", "--no-report"]
 
 
-def _run(args, **kw):
-    return subprocess.run(CLI + args, capture_output=True, text=True, timeout=900, **kw)
-
-
 def _summary(d):
     with open(os.path.join(d, "summary.json")) as f:
         return json.load(f)
@@ -32,11 +28,17 @@ def _provenance(d):
         return json.load(f)
 
 
+def _run_here(args):
+    """The CLI in this process (its kernels are loaded once): for the runs nobody kills."""
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    return r
+
+
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
     d = str(tmp_path_factory.mktemp("ref") / "run")
-    r = _run(["run", *ARGS, "--out", d, "--records"])
-    assert r.returncode == 0, r.stderr
+    _run_here(["run", *ARGS, "--out", d, "--records"])
     return d
 
 
@@ -93,8 +95,7 @@ def test_interrupted_run_resumes_to_identical_numbers(reference, tmp_path, sig):
     starts = [json.load(open(os.path.join(d, "chunks", f)))["start"] for f in saved]
     assert starts == [2000 * i for i in range(len(saved))]
 
-    r = _run(["run", "--resume", d, "--quiet", "--workers", "2", "--no-report"])
-    assert r.returncode == 0, r.stderr
+    _run_here(["run", "--resume", d, "--quiet", "--workers", "2", "--no-report"])
     assert _provenance(d)["status"] == "complete"
     assert _summary(d) == _summary(reference)
     # the tables too: the same games and rounds, once each
