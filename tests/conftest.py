@@ -63,13 +63,16 @@ def pytest_sessionstart(session):
         _COMPILE_SHARE.append(precompile.start_helper_compile(cold))
 
 
-# The files that keep a worker busy longest (seconds of one worker, warm, measured on 2 cores),
+# The files that keep a worker busy longest (seconds of one worker, fresh-clone CI, 2 cores),
 # longest first: under pytest-xdist's --dist loadfile a file runs in one worker, so they start
-# first and the short files fill in around them. (xdist's own order, most tests first, started
-# the wheel install and the Ray cluster last.)
-LONGEST_FIRST = ("test_install.py", "test_ray.py", "test_compare.py", "test_interrupt.py",
-                 "test_resume.py", "test_hand_random.py", "test_shanten.py",
-                 "test_ptrump_engine.py", "test_engine.py", "test_results.py", "test_report.py")
+# first and the short files fill in around them, the shortest last. (xdist's own order, most
+# tests first, started the wheel install and the Ray cluster last.)
+LONGEST_FIRST = ("test_install.py", "test_compare.py", "test_ray.py", "test_interrupt.py",
+                 "test_shanten.py", "test_ptrump_engine.py", "test_resume.py",
+                 "test_hand_random.py", "test_report.py", "test_engine.py", "test_ptrump_model.py",
+                 "test_precompile.py", "test_ptrump_hand.py", "test_yaml_loading.py",
+                 "test_bench_suite.py", "test_policies.py", "test_hand_small.py",
+                 "test_cli_commands.py", "test_results.py")
 
 
 def pytest_configure(config):
