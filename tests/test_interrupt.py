@@ -40,8 +40,10 @@ def _wait_for_a_chunk(p, run_dir, timeout=600):
     pytest.fail("no chunk saved")
 
 
+# "Every time": the bug was a race, so the same Ctrl-C is sent to more than one run (each is a
+# whole CLI process, 4-8 s; a third run of the same command added little but time).
 @pytest.mark.parametrize("command,attempt", [
-    (["run", "new_edition"], 0), (["run", "new_edition"], 1), (["run", "new_edition"], 2),
+    (["run", "new_edition"], 0), (["run", "new_edition"], 1),
     (["compare", "new_edition", "no_ron_bonus"], 0)])
 def test_ctrl_c_stops_a_multi_worker_run_with_one_line_and_exit_130(command, attempt, tmp_path):
     run_dir = tmp_path / "run"
