@@ -88,8 +88,18 @@ def _sets_and_heads(rules: HandRules) -> tuple[frozenset, frozenset]:
 
 
 def _all_sets(cards, rules) -> bool:
-    """Can the list of cards be split into sets only?"""
-    return _splits(tuple(sorted(cards)), False, rules)
+    """Can the list of cards be split into sets only? Plain recursion on the predicates, apart
+    from the memoized searches below: :func:`waits` (by definition) and
+    :func:`waits_by_partition` (by those searches) are two references checked against each
+    other, so they share nothing but the predicates."""
+    if not cards:
+        return True
+    first, rest = cards[0], cards[1:]
+    for i, j in combinations(range(len(rest)), 2):
+        if is_set([first, rest[i], rest[j]], rules):
+            if _all_sets([c for n, c in enumerate(rest) if n not in (i, j)], rules):
+                return True
+    return False
 
 
 # The searches' caches are bounded: a deep run (MOMOJAN_DIFF_HANDS=10**6) meets new hands for ever.
