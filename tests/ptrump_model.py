@@ -381,8 +381,8 @@ def one_colour(cards, mode):
     real = [c for c in cards if c.rank != JOKER]
     if mode == "off":
         return False
-    if mode == "numbers":
-        return all(c.rank <= 8 for c in real)
+    if mode == "numbers":            # every card a number 1-9: a joker breaks it (spec §1)
+        return all(c.rank <= 8 for c in cards)
     if any(c.suit is None for c in real):
         return False
     if mode == "suit":
@@ -459,7 +459,7 @@ def score(text, **kw):
             add("riichi", 1, ay)
     if "ippatsu" in flags and riichi:
         add("ippatsu", 1, ay)
-    if colour:
+    if one_colour(content, o["one_colour"]):   # seen nuki jokers break `numbers` only
         add("chinitsu", 1, ay)
     if "first" in flags and not tsumo and o["renhou"] and k == 0:
         add("renhou", 1, ay)

@@ -131,6 +131,54 @@ def test_rank1_cards_fill_a_sun_kan():
         t.play(wall, [DRAW, discard("2i")], seat1)
 
 
+def _kans(ev):
+    from simcore.momojan.cards import kinds_from_mask
+    return [(int(e[1]), int(e[2]), int(e[3]), sorted(kinds_from_mask(np.uint64(e[5]))))
+            for e in ev if e[0] == 7]  # EV_KAN: seat, card, kind, hand cards
+
+
+@pytest.mark.parametrize("stand_ins", [True, False])
+def test_open_kan_on_a_discarded_rank1_card_standing_in(stand_ins):
+    """Spec §10: with ``kan.rank1_stand_ins`` an open kan of ``1o 4z 4z`` on a discarded 1i is a
+    sun kan; without it the call is illegal."""
+    from simcore.momojan.actions import KAN_OPEN_AS
+    from simcore.momojan.cards import SUN
+    from simcore.momojan.engine import KAN_KIND_OPEN
+    t = table("old_edition", **{"kan.rank1_stand_ins": stand_ins})
+    wall = t.wall("1i 3i 5i 7i 2o 8o 9l", "1o 4z4z 5l6l 7m 2m", "9o", stock="4i 3o")
+    seat0 = [DRAW, discard("1i")]
+    seat1 = [KAN_OPEN_AS + SUN, discard("2m")]
+    if not stand_ins:
+        with pytest.raises(AssertionError, match=ILLEGAL):
+            t.play(wall, seat0, seat1)
+        return
+    _, rec, ev = t.play(wall, seat0, seat1)
+    assert rec[RF_KAN1] == 1
+    assert _kans(ev) == [(1, parse_card("1i"), KAN_KIND_OPEN, cards("1o 4z4z"))]
+
+
+@pytest.mark.parametrize("stand_ins", [True, False])
+def test_added_kan_of_a_sun_onto_a_revealed_rank1_set(stand_ins):
+    """Spec §10: a revealed ``1l 1o 1i`` is of the sun's kind while it may stand for a sun, so a
+    sun added to it is an added kan (a sun kan); the option off, only the fourth rank-1 fruit
+    may be added."""
+    from simcore.momojan.actions import KAN_ADDED_AS, MAX_REVEALED
+    from simcore.momojan.cards import SUN
+    from simcore.momojan.engine import KAN_KIND_ADDED
+    t = table("old_edition", **{"kan.rank1_stand_ins": stand_ins})
+    wall = t.wall("2i 3i 5i 7i 2o 8o 9l", "1l 1o 1i 4z 5l6l 7m", "9o", stock="4i 3o 6i 7o 8l")
+    seat0 = [DRAW, discard("2i")]
+    seat1 = [DRAW, t.kai("1l1o1i"), DRAW_THREE, KAN_ADDED_AS + SUN * MAX_REVEALED + 0,
+             discard("7m")]
+    if not stand_ins:
+        with pytest.raises(AssertionError, match=ILLEGAL):
+            t.play(wall, seat0, seat1)
+        return
+    _, rec, ev = t.play(wall, seat0, seat1)
+    assert rec[RF_KAN1] == 1
+    assert _kans(ev) == [(1, parse_card("4z"), KAN_KIND_ADDED, cards("4z"))]
+
+
 # --- exhaustive draw settlement (spec §9) ---------------------------------------------------
 
 @pytest.mark.parametrize("rounding, paid", [("ceil", 2), ("floor", 1)])

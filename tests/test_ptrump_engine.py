@@ -172,7 +172,8 @@ OPTION_VARIANTS = [
      ("greedy:pon_min_value=-3", "random"), 300),
     ("ptrump_2p", {"scoring.yaku.tanyao.points": 0}, {"scoring.negative_win": "literal"},
      ("greedy:pon_min_value=-3", "random"), 300),
-    ("ptrump_2p", {}, {"tenpai.needs_yaku": True}, GR, 60),
+    # greedy without riichi: its tenpai hands may lack a yaku (riichi is one)
+    ("ptrump_2p", {}, {"tenpai.needs_yaku": True}, ("greedy:riichi=0", "random"), 60),
     ("ptrump_2p", {}, {"hand.open_kan_breaks_menzen": False}, CALLER, 300),
     ("ptrump_2p", {"scoring.additive.nagashi.when": "at_draw"}, {"cards.yaochu_honours": False},
      GR, 60),
@@ -641,3 +642,83 @@ def test_scripted_tenhou_only_on_the_first_draw_after_a_nukidora(mode, over, val
     assert rec[RF_OUTCOME] == OUT_TSUMO and rec[RF_WINNERS] == 0b01
     assert _rows(ev, EV_WIN) == [(0, _id("5c"), value, 0, 0)]
     assert _items(rec[RF_YAKU_BITS0]) == items and scores[0] == value
+
+
+# --- waits follow the win rule: a paaren wait needs one colour (spec §2, §6, §7, §9) ---------
+
+MIXED_PAAREN = "2s 7s 8h 4d 5d 1c 6c"      # 1 2 4 5 6 7 8 of three suits: by rank, waits on 3
+
+
+def _mixed_paaren_round(one_colour, riichi):
+    """2 seats, every card drawn and discarded; seat 1 holds all four 3s, so no 3 is ever offered
+    and seat 0's paaren-by-rank wait is judged only at the draw (and by the riichi test)."""
+    from simcore.ptrump.layout import A_DISCARD, A_RIICHI
+    hands = [MIXED_PAAREN, "3s 3h 3d 3c 9d Qh Kd"]
+    stock, draws = _draw_out(hands, ["", ""], ["", ""], ura=JOKER2)
+    s0 = _discard_each_draw(draws[0])
+    if riichi:
+        s0[0] += A_RIICHI - A_DISCARD
+    return _scripted_round("ptrump_2p", hands, stock, [s0, _discard_each_draw(draws[1])],
+                           overrides={"scoring.yakuman.paaren.one_colour": one_colour,
+                                      "tenpai.needs_live_wait": False})
+
+
+@pytest.mark.parametrize("one_colour", [True, False])
+def test_scripted_mixed_colour_paaren_is_noten_at_the_draw(one_colour):
+    """Under ``paaren_one_colour`` a mixed 1-8 can never win, so it is no tenpai: the noten
+    penalty is paid (§2, §9). Without the option it waits on 3 (dead here, all four 3s are in
+    the other hand, so ``needs_live_wait`` is off to let it count) and is tenpai."""
+    rec, ev, scores = _mixed_paaren_round(one_colour, riichi=False)
+    assert rec[RF_OUTCOME] == OUT_DRAW
+    tenpai = 0 if one_colour else 1
+    assert rec[RF_TENPAI0] == tenpai and rec[RF_NOTEN_PENALTY] == 2 - tenpai
+    assert list(scores[:2]) == [tenpai - 1, -1]
+
+
+def test_scripted_riichi_on_a_mixed_colour_paaren_is_illegal():
+    """Riichi needs tenpai under the win rule (§7): on a hand that can never win it is refused;
+    with ``paaren_one_colour: false`` the same declaration stands to the draw."""
+    with pytest.raises(AssertionError, match="illegal action"):
+        _mixed_paaren_round(True, riichi=True)
+    rec, ev, scores = _mixed_paaren_round(False, riichi=True)
+    assert rec[RF_RIICHI0] == 2 and rec[RF_TENPAI0] == 1
+
+
+@pytest.mark.parametrize("mode, hand, first, offered, wins", [
+    # spade paaren 2-8 waits on 1s and 9s only; it discarded 9h (completes nothing): no furiten
+    ("suit", "2s 3s 4s 5s 6s 7s 8s", "9h", "1s", True),
+    ("suit", "2s 3s 4s 5s 6s 7s 8s", "9h", "1h", False),   # 1h completes nothing: no offer
+    ("suit", "2s 3s 4s 5s 6s 7s 8s", "9s", "1s", False),   # 9s completes it: furiten (§6)
+    # red_black: a black 2-8 waits on the black 1s and 9s
+    ("red_black", "2s 3c 4s 5c 6s 7c 8s", "9h", "1c", True),
+    ("red_black", "2s 3c 4s 5c 6s 7c 8s", "9h", "1d", False),
+    ("red_black", "2s 3c 4s 5c 6s 7c 8s", "9c", "1s", False),
+])
+def test_scripted_paaren_ron_and_furiten_are_by_card(mode, hand, first, offered, wins):
+    """A card is a wait only if it completes a winning shape, and furiten counts only own
+    discards that do (§2, §6): seat 0 draws ``first`` and discards it as riichi, seat 1 draws
+    ``offered`` and discards it; seat 0 rons it (paaren, 13, yakuman exclusive) exactly when it
+    wins."""
+    from simcore.ptrump.engine import EV_WIN, OUT_RON
+    from simcore.ptrump.layout import A_DISCARD, A_RIICHI, A_RON
+    s0 = [A_RIICHI + _id(first)] + ([A_RON] if wins else [])
+    rec, ev, scores = _scripted_round(
+        "ptrump_2p", [hand, "5h 7h 9d Tc Qh Kd X"], f"{first} {offered}",
+        [s0, [A_DISCARD + _id(offered)]], overrides={"cards.one_colour": mode})
+    ron = [e for e in _rows(ev, EV_WIN) if e[0] == 0 and e[1] == _id(offered)]
+    if wins:
+        assert rec[RF_OUTCOME] == OUT_RON and ron == [(0, _id(offered), 13, 1, 0)]
+        assert rec[RF_VALUE0] == 13
+    else:
+        assert ron == []
+
+
+@pytest.mark.parametrize("hand, waits", [
+    (MIXED_PAAREN, []),                               # never wins: no wait, no tenpai
+    ("2345678s", ["1", "2", "5", "8", "9"]),          # 1s, 9s as paaren; 2, 5, 8 as a head
+    ("1234567", ["1", "4", "7"]),                     # suit-less: never one colour, no paaren
+])
+def test_waits_command_follows_the_win_rule(hand, waits):
+    """``momojan-sim waits --game ptrump`` answers with the engine's waits (§2)."""
+    r = family.waits_json(hand, scenario.load("ptrump_2p"))
+    assert r["waits"] == waits and r["tenpai"] == bool(waits)

@@ -195,7 +195,9 @@ def test_yakuman_exclusive_option():
     ("19TJs QKc X +X ron", {"cards.one_colour": "red_black"}, 13, 26),
     ("1234567s +8h ron", {"cards.one_colour": "off"}, None, 13),      # paaren any colour
     ("1234567s +8h ron", {"cards.one_colour": "numbers"}, None, 13),
-    ("234 678 X +X ron", {"cards.one_colour": "numbers"}, None, 1),    # numbers ignore suits
+    ("234 678 5 +5 ron", {"cards.one_colour": "numbers"}, 1, 2),      # numbers ignore suits
+    # a joker (the head too) is no number 1-9: it breaks `numbers`, never `suit` (spec §1)
+    ("234s 678s X +X ron", {"cards.one_colour": "numbers"}, 1, None),
     ("111 TTT 9 +9 ron", {"cards.yaochu_honours": False}, 3, 2),
     # hand
     ("kan:7777 333 5 +5 ron", {"hand.koutsu_counts_kans": False}, 2, 1),
@@ -303,3 +305,14 @@ def test_score_win_ctx_the_engine_view():
                                          CTX_TSUMO, -1, -1, ra, hr, out)
     assert (value, raw, has_yaku) == (0, -1, True)           # ryankoutsu 1 - 2 pons, floored
     assert out[SLOT["ryankoutsu"]] == 1 and out[SLOT["pon"]] == -2 and out[SLOT["floor"]] == 1
+
+
+@pytest.mark.parametrize("in_content, expected", [
+    (False, 3),     # tanyao, chinitsu, nukidora: the set-aside joker is unseen
+    (True, None),   # seen: no tanyao, and a joker is no number: no chinitsu, so no yaku
+])
+def test_seen_nukidora_joker_breaks_numbers_chinitsu(in_content, expected):
+    """Spec §1 ``numbers``: every card a number 1-9, a joker breaks it; §4
+    ``nuki_in_content_checks``: whether the chinitsu test sees a set-aside joker."""
+    assert total("nuki:X 234s 678s 5s +5h ron", **{
+        "cards.one_colour": "numbers", "nukidora.in_content_checks": in_content}) == expected

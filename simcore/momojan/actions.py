@@ -14,13 +14,19 @@ Actions (int, index into the legal-action mask of length ``N_ACTIONS``):
                             (k = picture 36..40, or the rank-1 card of a rank, 0..8 -> rank k + 1)
     ``KAN_OPEN``            old edition: three hand cards plus the last discard
     ``KAN_ADDED + g``       old edition: the drawn fourth card onto own revealed group g
+    ``KAN_OPEN_AS + p``     old edition, ``kan.rank1_stand_ins``: an open kan of picture p
+                            (0..4) on a discarded rank-1 card standing in for it, with three
+                            hand cards of that picture's kan group (at least one real copy)
+    ``KAN_ADDED_AS + p * MAX_REVEALED + g``  the same: a real copy of picture p added onto own
+                            revealed rank-1 same-number set g, which the kan fixes as picture p
+                            (spec §10; ``KAN_ADDED + g`` there adds the fourth rank-1 fruit)
 
 Observation (int64 array of ``OBS_LEN``; masks are uint64 bit patterns stored as int64): see the
 ``OBS_*`` constants. Hand masks use the layout of :mod:`simcore.momojan.cards`; ``*_DISCARDS`` are
 kind sets.
 """
 
-from .cards import N_KINDS
+from .cards import N_KINDS, N_PICTURES
 from .layout import define_fields
 
 N_KIND = N_KINDS  # alias of cards.N_KINDS (still imported by policies/play.py)
@@ -38,7 +44,9 @@ KAN_CLOSED = CALL + MAX_SET_ROWS
 KAN_OPEN = KAN_CLOSED + N_KINDS
 KAN_ADDED = KAN_OPEN + 1
 MAX_REVEALED = 10  # revealed groups per player (scoring imports it)
-N_ACTIONS = KAN_ADDED + MAX_REVEALED
+KAN_OPEN_AS = KAN_ADDED + MAX_REVEALED
+KAN_ADDED_AS = KAN_OPEN_AS + N_PICTURES
+N_ACTIONS = KAN_ADDED_AS + N_PICTURES * MAX_REVEALED
 
 # Phases of a decision.
 PH_START = 0          # turn start: ron, call (Pon/Chi/open kan) or draw
@@ -95,4 +103,10 @@ def action_name(a: int) -> str:
         return f"call row {a - CALL}"
     if a < KAN_OPEN:
         return f"closed kan {card_str(a - KAN_CLOSED)}"
-    return f"added kan on group {a - KAN_ADDED}"
+    if a < KAN_OPEN_AS:
+        return f"added kan on group {a - KAN_ADDED}"
+    from .cards import FIRST_PICTURE_KIND
+    if a < KAN_ADDED_AS:
+        return f"open kan of {card_str(FIRST_PICTURE_KIND + a - KAN_OPEN_AS)} (a rank-1 stand-in)"
+    p, g = divmod(a - KAN_ADDED_AS, MAX_REVEALED)
+    return f"added kan of {card_str(FIRST_PICTURE_KIND + p)} on group {g}"

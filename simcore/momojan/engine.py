@@ -11,10 +11,13 @@ What this implementation simplifies:
 - An added kan counts for the draw settlement and kibidango as the kind of set it was added to
   (onto a Kai set: Kai-kind; onto a Pon: call-kind).
 - A player in riichi may not kan. Mistaken calls and penalties are not modelled.
-- Rank-1 stand-ins in kans (``kan.rank1_stand_ins``): a closed sun/moon kan needs one real copy,
-  the stand-ins go in a fixed order (lemon, mikan, ichigo, momo last); an open kan needs the
-  discard to be the picture itself (a discarded rank-1 card is not taken as a stand-in for it),
-  and an added kan onto a revealed ``1l 1o 1i`` takes a fourth rank-1 card only (not a sun or moon).
+- Rank-1 stand-ins in kans (``kan.rank1_stand_ins``): a sun/moon kan holds at least one real
+  copy (four rank-1 cards are the rank-1 number kan); the stand-ins taken from the hand go in a
+  fixed order (lemon, mikan, ichigo, momo last). All three kinds take them (§10): a closed kan
+  ``1l 1o 1i 4z``; an open kan on a discarded sun, or on a discarded rank-1 card standing in
+  (``KAN_OPEN_AS``: ``1o 4z 4z`` + ``1i``); an added kan of a real sun or moon onto a revealed
+  ``1l 1o 1i`` (``KAN_ADDED_AS``), which fixes it as that picture, beside the fourth rank-1 fruit
+  (``KAN_ADDED``, the rank-1 number kan).
 - A game stops after ``MAX_ROUNDS`` rounds (end reason ``round_limit``); with the default dealer
   streak rule no game comes near it.
 
@@ -33,7 +36,8 @@ from ..bits import popcount
 from ..rng import seed_keyed, shuffle
 from .layout import define_fields
 from .actions import (
-    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_CLOSED, KAN_OPEN,
+    CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_ADDED_AS, KAN_CLOSED,
+    KAN_OPEN, KAN_OPEN_AS,
     MAX_REVEALED, MAX_SET_ROWS, N_ACTIONS, OBS_DEALER, OBS_DORA_INDICATOR, OBS_DRAWN, OBS_HAND,
     OBS_LAST_DISCARD, OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE, OBS_OPP_N_REVEALED,
     OBS_OPP_REVEALED, OBS_OPP_RIICHI, OBS_OPP_SCORE, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED,
@@ -642,6 +646,12 @@ def _mask_kans_after_draw(rs, et, seat, ra):
                     k = f * N_RANKS + a % N_RANKS
                     if k != a and k != b and k != c and count_in(hand, k):
                         _allow(rs, KAN_ADDED + g)
+                if a % N_RANKS == 0 and ra[RA_KAN_RANK1_STAND_INS]:
+                    # a revealed rank-1 set is of that kind for every picture it may stand for:
+                    # a real copy added makes it that picture's kan (spec §10)
+                    for p in range(N_PICTURES):
+                        if et.stand_in[p] and count_in(hand, N_NUMBER_KINDS + p):
+                            _allow(rs, KAN_ADDED_AS + p * MAX_REVEALED + g)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -782,7 +792,8 @@ def _decide(pid, obs, mask, prm, rng, core, ra):
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_call(rs, et, ra, seat, a, d):
-    """Pon, Chi (``CALL + r``) or open kan (``KAN_OPEN``) on the opponent's last discard ``d``.
+    """Pon, Chi (``CALL + r``) or open kan (``KAN_OPEN``, ``KAN_OPEN_AS + p``) on the
+    opponent's last discard ``d``.
 
     Marks the discard called (``disc_called``, ``disc_mask``), ends the discarder's ippatsu where
     ``riichi.ippatsu_lost_on_call``, moves the cards into a new revealed group, logs the event;
@@ -797,8 +808,12 @@ def _apply_call(rs, et, ra, seat, a, d):
     if rs.riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and rs.n_disc[opp] > 0 \
             and i == rs.n_disc[opp] - 1 and rs.ippatsu[opp]:
         rs.ippatsu[opp] = 0
-    if a == KAN_OPEN:
-        c = _take_kan_group(rs, seat, d, np.int64(3), _stand_ins_ok(et, ra, d))
+    if a == KAN_OPEN or a >= KAN_OPEN_AS:
+        if a == KAN_OPEN:
+            c = _take_kan_group(rs, seat, d, np.int64(3), _stand_ins_ok(et, ra, d))
+        else:  # a picture kan, the discarded rank-1 card standing in
+            c = _take_kan_group(rs, seat, N_NUMBER_KINDS + a - KAN_OPEN_AS, np.int64(3),
+                                np.bool_(True))
         _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
         g = rs.n_rev[seat] - 1
         _sort_group(rs, seat, g)
@@ -855,10 +870,9 @@ def _apply_closed_kan(rs, et, ra, seat, k):
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _apply_added_kan(rs, et, ra, seat, g):
-    """Add the fourth card to revealed group ``g`` (a Kai set stays Kai-kind, a Pon call-kind),
-    then draw the replacement."""
-    k = _added_card(rs, seat, g, et, ra)
+def _apply_added_kan(rs, et, ra, seat, g, k):
+    """Add card ``k`` from the hand to revealed group ``g`` as its fourth (a Kai set stays
+    Kai-kind, a Pon call-kind), then draw the replacement."""
     rs.hands[seat] -= _card_unit(k)
     rs.rev_cards[seat, g, 3] = k
     rs.rev_n[seat, g] = 4
@@ -979,6 +993,16 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                     and _kan_group_count(hand, d, _stand_ins_ok(et, ra, d)) >= 3
                     and st[ST_DEAD_POS] < st[ST_DEAD_END]):
                 _allow_in(mask, legal, st, KAN_OPEN)
+            if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and ra[RA_KAN_RANK1_STAND_INS]
+                    and d < N_NUMBER_KINDS and d % N_RANKS == 0
+                    and st[ST_DEAD_POS] < st[ST_DEAD_END]):
+                # the discarded rank-1 card stands in for a picture: three hand cards of that
+                # picture's kan group, at least one a real copy (spec §10)
+                for p in range(N_PICTURES):
+                    k = N_NUMBER_KINDS + p
+                    if et.stand_in[p] and count_in(hand, k) >= 1 and \
+                            _kan_group_count(hand, k, np.bool_(True)) >= 3:
+                        _allow_in(mask, legal, st, KAN_OPEN_AS + p)
         _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, np.int64(PH_START), scores, pot, dealer)
         a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
         if passes_win and a != RON and riichi[seat] and ra[RA_DECLINED_RON] == DECLINED_RIICHI_REST:
@@ -1045,8 +1069,13 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             if a >= KAN_CLOSED:
                 if a < KAN_OPEN:
                     _apply_closed_kan(rs, et, ra, seat, a - KAN_CLOSED)
-                else:
-                    _apply_added_kan(rs, et, ra, seat, a - KAN_ADDED)
+                elif a < KAN_OPEN_AS:
+                    g = a - KAN_ADDED
+                    _apply_added_kan(rs, et, ra, seat, g, _added_card(rs, seat, g, et, ra))
+                else:  # a real picture onto a revealed rank-1 set
+                    g = (a - KAN_ADDED_AS) % MAX_REVEALED
+                    _apply_added_kan(rs, et, ra, seat, g,
+                                     N_NUMBER_KINDS + (a - KAN_ADDED_AS) // MAX_REVEALED)
                 rinshan = True
                 phase = PH_AFTER_DRAW  # a replacement draw is a one-card draw
                 drawn_by = PH_AFTER_DRAW

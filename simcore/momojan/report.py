@@ -7,10 +7,11 @@ import numpy as np
 from ..compare import summarize_run, target_line
 from ..report_common import drop_absent_seats, end_reasons, metric_cell, sums_of_batch
 from ..stats import MomentSums
-from .cards import card_emoji, card_str, format_cards, kinds_from_mask
+from .cards import N_NUMBER_KINDS, card_emoji, card_str, format_cards, kinds_from_mask
 from .engine import (
     END_REASON_NAMES, EV_CHI, EV_DISCARD, EV_DRAW, EV_DRAW_THREE, EV_EXHAUSTIVE, EV_GAME_END,
-    KAN_KIND_NAMES, EV_KAI, EV_KAN, EV_PON, EV_REPLACEMENT, EV_RON, EV_ROUND_END, EV_ROUND_START, EV_TSUMO,
+    KAN_KIND_NAMES, KAN_KIND_OPEN, EV_KAI, EV_KAN, EV_PON, EV_REPLACEMENT, EV_RON, EV_ROUND_END,
+    EV_ROUND_START, EV_TSUMO,
     GF_ROUNDS, OUT_DRAW, RF_DORA, RF_DOUBLED, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SET_BONUS,
     RF_SUBTOTAL, RF_YAKU_BITS,
 )
@@ -158,8 +159,14 @@ def replay_text(scenario, seed: int, game: int, events: np.ndarray, batch, rows)
             taken = kinds_from_mask(np.uint64(d & 0xFFFFFFFFFFFFFFFF))
             for k in taken:
                 hands[s].remove(k)
-            out.append(f"{who} {KAN_KIND_NAMES[b]} KAN of {card_str(a)} "
-                       f"(from the hand: {format_cards(taken)})")
+            pictures = [k for k in taken if k >= N_NUMBER_KINDS]
+            if b == KAN_KIND_OPEN and a < N_NUMBER_KINDS and pictures:
+                # a discarded rank-1 card standing in for the picture (spec §10)
+                out.append(f"{who} open KAN of {card_str(max(pictures))} (calls {card_str(a)} "
+                           f"standing in; from the hand: {format_cards(taken)})")
+            else:
+                out.append(f"{who} {KAN_KIND_NAMES[b]} KAN of {card_str(a)} "
+                           f"(from the hand: {format_cards(taken)})")
         elif typ == EV_DISCARD:
             hands[s].remove(a)
             mark = "  RIICHI ⟂" if b else ""

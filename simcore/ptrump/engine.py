@@ -53,7 +53,7 @@ from .layout import (
     PH_AFTER_PON, PH_DRAW, PH_OFFER, PH_ROB,
 )
 from . import rules_array as R
-from .hand import is_complete, shanten, win_mask
+from .hand import HR_PAAREN, is_complete, shanten, win_mask
 from . import scoring as S
 from .scoring import BD_POINTS, N_SLOTS, score_win
 from .bots import decide
@@ -171,7 +171,10 @@ RoundState = namedtuple("RoundState", [
     "n_draws",    # int64[MAX_SEATS]: own draws this round (ordinary and replacement)
     "pons",       # int64[MAX_SEATS]: pons made (a later kakan does not undo it)
     "kans",       # int64[MAX_SEATS]: kans made (any kind)
-    "wm",         # int64[MAX_SEATS]: cached win mask of the between-turns hand (-1: stale)
+    "wm",         # int64[MAX_SEATS]: cached waits of the between-turns hand under the win rule
+                  # (:func:`_wait_mask`; -1: stale): bits 0..13 the ranks with a completing
+                  # card, bits 16..29 those of them only a one-colour paaren completes, bits
+                  # 32.. the colour that completes them (``_colour_of``)
     "st",         # int64[N_ST]: scalars below
     "ev",         # int64[MAX_EVENTS or 1, EV_WIDTH]: replay log
     "obs", "mask", "legal",  # policy inputs: int64[OBS_LEN], bool[N_ACTIONS], int64[N_ACTIONS]
@@ -351,12 +354,112 @@ def _is_yaochu(r, ra):
     return r >= 9 and ra[R.RA_YAOCHU_HONOURS] != 0
 
 
+@nb.njit(cache=True, inline="always")
+def _colour_of(c, mode):
+    return c % 4 if mode == R.ONE_COLOUR_SUIT else S.SUIT_COLOUR[c % 4]
+
+
+@nb.njit(cache=True)
+def _paaren_only(cards, n, skip, cnt, k, wm, hr, ra, suitless):
+    """The waits of a 7 - 3k-card hand that only a one-colour paaren completes, and its colour.
+
+    The shape kernels work on ranks (``wm`` = :func:`simcore.ptrump.hand.win_mask`); the one
+    place a card's suit decides whether it completes a hand is paaren under ``paaren_one_colour``
+    with ``one_colour: suit`` or ``red_black`` (a mixed-colour 1-8 is no win at all, §8), and the
+    spec's waits, tenpai, furiten and noten settlement follow the win rule (§2). A hand of seven
+    single cards completes as paaren only on a rank it lacks (a rank it holds makes a pair, never
+    a paaren), and those ranks complete no other shape (eight singles have no head). The hand is
+    ``cards[:n]`` less one copy of card ``skip`` (-1: none), rank counts ``cnt``; ``suitless``:
+    some card was written without a suit (text input), so it is never one colour.
+
+    Returns (rank mask, colour): the paaren-only waits (0: none) and the colour of the cards that
+    complete them (``_colour_of``), -1 when the hand is mixed (no card completes them)."""
+    mode = ra[R.RA_ONE_COLOUR]
+    if (wm == 0 or k != 0 or hr[HR_PAAREN] == 0 or ra[R.RA_PAAREN_ONE_COLOUR] == 0
+            or (mode != R.ONE_COLOUR_SUIT and mode != R.ONE_COLOUR_RED_BLACK)):
+        return np.int64(0), -1
+    present = np.int64(0)
+    for r in range(N_RANKS):
+        if cnt[r] > 1:
+            return np.int64(0), -1    # a pair: no paaren wait
+        if cnt[r] == 1:
+            present |= np.int64(1) << r
+    lacking = wm & ~present
+    if lacking == 0 or suitless:
+        return lacking, -1
+    colour = -1
+    skipped = False
+    for i in range(n):
+        c = cards[i]
+        if c == skip and not skipped:
+            skipped = True
+            continue
+        col = _colour_of(c, mode)
+        if colour < 0:
+            colour = col
+        elif col != colour:
+            return lacking, -1
+    return lacking, colour
+
+
+@nb.njit(cache=True)
+def win_cards(cards, n, skip, cnt, k, hr, ra, suitless=False):
+    """Card-id mask (int64, bit c) of the cards that complete the hand of
+    :func:`_paaren_only`'s arguments under the win rule (spec §2 Tenpai)."""
+    wm = win_mask(cnt, k, hr)
+    only, colour = _paaren_only(cards, n, skip, cnt, k, wm, hr, ra, suitless)
+    mode = ra[R.RA_ONE_COLOUR]
+    out = np.int64(0)
+    for c in range(N_CARDS):
+        r = rank_of(c)
+        if (wm >> r) & 1 and (not (only >> r) & 1 or _colour_of(c, mode) == colour):
+            out |= np.int64(1) << c
+    return out
+
+
+WM_ONLY_SHIFT, WM_COLOUR_SHIFT = 16, 32    # the fields of RoundState.wm
+RANK_MASK = (1 << N_RANKS) - 1
+
+
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _wait_mask(rs, s, hr):
-    """Win mask of seat s's between-turns hand (cached until the hand changes)."""
+def _wait_mask(rs, s, ra, hr):
+    """Rank mask of the ranks with a card that completes seat s's between-turns hand under the
+    win rule (cached in ``rs.wm`` until the hand changes, with the paaren-only waits and their
+    colour for :func:`_completes`)."""
     if rs.wm[s] < 0:
-        rs.wm[s] = win_mask(rs.cnt[s], rs.n_sets[s], hr)
-    return rs.wm[s]
+        wm = win_mask(rs.cnt[s], rs.n_sets[s], hr)
+        only, colour = _paaren_only(rs.hand[s], rs.nh[s], -1, rs.cnt[s], rs.n_sets[s], wm, hr,
+                                    ra, False)
+        if colour < 0:
+            rs.wm[s] = wm & ~only     # a mixed hand: no card completes those ranks
+        else:
+            rs.wm[s] = wm | (only << WM_ONLY_SHIFT) | (colour << WM_COLOUR_SHIFT)
+    return rs.wm[s] & RANK_MASK
+
+
+@nb.njit(cache=True, inline="always")
+def _completes(rs, s, c, ra):
+    """Does card c complete seat s's hand (``rs.wm`` fresh: :func:`_wait_mask`)?"""
+    r = rank_of(c)
+    w = rs.wm[s]
+    if not (w >> r) & 1:
+        return False
+    return not (w >> (WM_ONLY_SHIFT + r)) & 1 or \
+        _colour_of(c, ra[R.RA_ONE_COLOUR]) == (w >> WM_COLOUR_SHIFT)
+
+
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _discard_furiten(rs, s, ra):
+    """Is a card that completes seat s's hand among its own discards (§6; ``rs.wm`` fresh)?"""
+    w = rs.wm[s]
+    only = (w >> WM_ONLY_SHIFT) & RANK_MASK
+    if (w & RANK_MASK & ~only) & rs.disc_ranks[s]:
+        return True
+    if only & rs.disc_ranks[s]:        # rare: a one-colour paaren wait, checked card by card
+        for i in range(rs.n_disc[s]):
+            if _completes(rs, s, rs.disc[s, i], ra):
+                return True
+    return False
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -462,7 +565,7 @@ def _first_turn(rs, s, ra):
 def _tenpai(rs, s, ra, hr):
     """Tenpai at an exhaustive draw (§2): a live wait, and with ``tenpai.needs_yaku`` one that
     scores with a yaku (a ron on an unseen-to-nobody copy: the lowest id not in the hand)."""
-    w = _live_waits(rs, s, _wait_mask(rs, s, hr), ra)
+    w = _live_waits(rs, s, _wait_mask(rs, s, ra, hr), ra)
     if w == 0:
         return False
     if not ra[R.RA_TENPAI_NEEDS_YAKU]:
@@ -471,6 +574,8 @@ def _tenpai(rs, s, ra, hr):
         if (w >> r) & 1:
             first = 4 * r if r < JOKER else 52
             for c in range(first, first + copies_of(r)):
+                if not _completes(rs, s, c, ra):
+                    continue          # a card of the rank that completes nothing
                 held = False
                 for i in range(rs.nh[s]):
                     if rs.hand[s, i] == c:
@@ -874,6 +979,11 @@ def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
     tmp = rs.tmp_cnt
     done = 0  # ranks whose riichi test ran (bit r), with the result in ``ok``
     ok = 0
+    by_card = 0  # ranks whose result depends on the discarded card's colour: tested per card
+    colour_matters = (rs.n_sets[s] == 0 and hr[HR_PAAREN] != 0
+                      and ra[R.RA_PAAREN_ONE_COLOUR] != 0
+                      and (ra[R.RA_ONE_COLOUR] == R.ONE_COLOUR_SUIT
+                           or ra[R.RA_ONE_COLOUR] == R.ONE_COLOUR_RED_BLACK))
     for i in range(rs.nh[s]):
         c = rs.hand[s, i]
         r = rank_of(c)
@@ -881,18 +991,29 @@ def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
             continue
         _allow(mask, legal, st, A_DISCARD + c)
         if rk:
-            if not (done >> r) & 1:
+            # the waits left depend on the rank discarded, and on the card's colour only where
+            # a paaren wait needs one colour (_paaren_only): then each card is tested
+            if not (done >> r) & 1 or (by_card >> r) & 1:
                 done |= np.int64(1) << r
                 for q in range(N_RANKS):
                     tmp[q] = rs.cnt[s, q]
                 tmp[r] -= 1
                 w = win_mask(tmp, rs.n_sets[s], hr)
+                if w and colour_matters:
+                    only, colour = _paaren_only(rs.hand[s], rs.nh[s], c, tmp, rs.n_sets[s], w,
+                                                hr, ra, False)
+                    if only:
+                        by_card |= np.int64(1) << r   # depends on the card's colour
+                        if colour < 0:
+                            w &= ~only
                 if w:
                     rs.cnt[s, r] -= 1  # _live_waits reads the hand without the discard
                     w = _live_waits(rs, s, w, ra)
                     rs.cnt[s, r] += 1
                 if w:
                     ok |= np.int64(1) << r
+                else:
+                    ok &= ~(np.int64(1) << r)
             if (ok >> r) & 1:
                 _allow(mask, legal, st, A_RIICHI + c)
 
@@ -953,8 +1074,8 @@ def _nuki_ok(rs, s, ra):
 def _ron_status(rs, t, c, kind, ra, hr):
     """Can seat t ron card c (a ``ROB_*`` kind)? Returns (shape wait, allowed)."""
     r = rank_of(c)
-    w = _wait_mask(rs, t, hr)
-    if not (w >> r) & 1:
+    w = _wait_mask(rs, t, ra, hr)
+    if not _completes(rs, t, c, ra):
         return False, False
     if kind == ROB_ANKAN or (kind == ROB_NUKI and ra[R.RA_ROB_NUKIDORA]
                              == R.ROB_NUKI_KOKUSHI_ONLY):
@@ -971,7 +1092,7 @@ def _ron_status(rs, t, c, kind, ra, hr):
         return False, False
     f = ra[R.RA_FURITEN]
     if f != R.FURITEN_NONE:
-        if w & rs.disc_ranks[t]:
+        if _discard_furiten(rs, t, ra):
             return True, False
         if f == R.FURITEN_FULL and (rs.temp_furiten[t] or rs.riichi_furiten[t]):
             return True, False

@@ -199,8 +199,9 @@ def waits_json(hand_text: str, sc) -> dict:
     (a 7/4/1-card hand: its waits; with a ``+card`` or 8/5/2 cards: complete or not)."""
     import numpy as np
     from .cards import format_rank_mask, parse_hand, rank_counts
-    from .hand import held_out_mask, is_complete, shanten, win_mask
-    from .rules_array import build_hand_rules
+    from .engine import win_cards
+    from .hand import held_out_mask, is_complete, shanten
+    from .rules_array import build_hand_rules, build_rules_array
     p = parse_hand(hand_text, allow_drawn=True) if _allows_drawn() else parse_hand(hand_text)
     hr = build_hand_rules(sc)
     ids = list(p.concealed) + ([p.win] if getattr(p, "win", None) is not None else [])
@@ -208,7 +209,15 @@ def waits_json(hand_text: str, sc) -> dict:
     k = len(p.revealed)
     out = {"input": hand_text, "concealed": len(ids), "revealed": k}
     if len(ids) == 7 - 3 * k:
-        w = int(win_mask(cnt, k, hr))
+        # the win rule's waits (spec §2): a rank is a wait only if a card of it completes a
+        # winning shape, so a mixed-colour 1-8 waits on nothing under paaren_one_colour
+        suitless = any(c in p.suitless for c in ids)
+        wc = int(win_cards(np.array(ids, np.int64), len(ids), -1, cnt, k, hr,
+                           build_rules_array(sc), suitless))
+        w = 0
+        for c in range(54):       # the ranks with a completing card
+            if (wc >> c) & 1:
+                w |= 1 << (c // 4)
         held = cnt.copy()
         for rs in p.revealed:
             for c in rs.cards:

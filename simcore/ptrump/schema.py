@@ -130,7 +130,8 @@ YAKUMAN = {
     "paaren": {
         "enabled": _bool(True, "paaren 八連 (1-8 or 2-9 one each, no head)"),
         "one_colour": _bool(True, "paaren must be one colour (spec paaren_one_colour; "
-                            "「一色ｱﾀﾏ無し」)", "I"),
+                            "「一色ｱﾀﾏ無し」); its waits, tenpai and furiten follow (§2)",
+                            "I"),
     },
     "chinroutou": {"enabled": _bool(True, "chinroutou 清老頭 (exactly AAAA9999)")},
     "kokushi": {"enabled": _bool(True, "kokushi (1, 9, 10, J, Q, K, joker + one more of them; "
@@ -172,7 +173,8 @@ SCHEMA = {
     "cards": {
         "one_colour": _enum("suit", ONE_COLOUR,
                             "what 一色 means for chinitsu, paaren, kokushi_double: suit (physical "
-                            "suit; jokers never break it), red_black, numbers (every card 1-9), "
+                            "suit; jokers never break it), red_black, numbers (every card 1-9: a "
+                            "joker breaks it), "
                             "off (no chinitsu, kokushi_double; paaren any colour)"),
         "yaochu_honours": _bool(True, "10, J, Q, K and joker are yaochu besides 1 and 9 (chanta)",
                                 "I"),
@@ -223,8 +225,9 @@ SCHEMA = {
         "mode": _enum("replace", NUKIDORA_MODE,
                       "replace: set aside after a draw, then draw a replacement; "
                       "instead_of_discard: set aside as the turn's discard (spec nukidora)"),
-        "in_content_checks": _bool(False, "set-aside jokers count as held cards for tanyao and "
-                                   "jqk (spec nuki_in_content_checks; false: like a set-aside 北)",
+        "in_content_checks": _bool(False, "set-aside jokers count as held cards for tanyao, "
+                                   "jqk and chinitsu under one_colour: numbers (spec "
+                                   "nuki_in_content_checks; false: like a set-aside 北)",
                                    "I"),
         "rob": _enum("kokushi_only", ROB_NUKIDORA,
                      "who may ron a joker being set aside: kokushi_only or any_joker_wait (a "

@@ -35,8 +35,9 @@ What this implementation simplifies
 * A suit-less card (text input only, ``F_NO_COLOUR``) breaks one colour under ``suit`` and
   ``red_black``; under ``numbers`` colour is the rank, so it does not.
 * ``nukidora.in_content_checks: true`` lets tanyao and jqk see the set-aside jokers (a joker
-  breaks both); chinitsu (jokers never break a colour), chanta (sets and head only) and the
-  shapes are unaffected either way.
+  breaks both), and chinitsu under ``one_colour: numbers`` (a joker is no number 1-9; under
+  ``suit``/``red_black`` jokers never break a colour); chanta (sets and head only) and the shapes
+  are unaffected either way.
 * Chankan adds no yaku (spec): a robbed card is an ordinary ron.
 """
 
@@ -116,7 +117,9 @@ def dora_rank(indicator):
 
 @nb.njit(cache=True)
 def _one_colour(cards, n, flags, mode):
-    """Are the n card ids one colour under cards.one_colour ``mode``? Jokers never break it."""
+    """Are the n card ids one colour under cards.one_colour ``mode``? Under ``suit`` and
+    ``red_black`` jokers (no suit) never break it; under ``numbers`` every card must be a number
+    1-9, so a joker breaks it, a joker head included (spec §1)."""
     if mode == ONE_COLOUR_OFF:
         return False
     if flags & F_NO_COLOUR and mode != ONE_COLOUR_NUMBERS:
@@ -124,11 +127,11 @@ def _one_colour(cards, n, flags, mode):
     first = -1
     for i in range(n):
         c = cards[i]
-        if c >= FIRST_JOKER:
-            continue
         if mode == ONE_COLOUR_NUMBERS:
-            if c // 4 > 8:
+            if c // 4 > 8:                    # 10, J, Q, K and the jokers (rank 13)
                 return False
+            continue
+        if c >= FIRST_JOKER:
             continue
         col = c % 4 if mode == ONE_COLOUR_SUIT else SUIT_COLOUR[c % 4]
         if first < 0:
@@ -220,7 +223,9 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
             total += _put(bd, ra, SL_RIICHI, 1, _pts(ra, SL_RIICHI))
     if riichi and (flags & F_IPPATSU) != 0:
         total += _put(bd, ra, SL_IPPATSU, 1, _pts(ra, SL_IPPATSU))
-    if _one_colour(cards, n_cards, flags, ra[RA_ONE_COLOUR]):
+    seen_nuki_breaks = (n_nuki > 0 and ra[RA_NUKI_IN_CONTENT_CHECKS] != 0
+                        and ra[RA_ONE_COLOUR] == ONE_COLOUR_NUMBERS)   # a seen joker: not 1-9
+    if _one_colour(cards, n_cards, flags, ra[RA_ONE_COLOUR]) and not seen_nuki_breaks:
         total += _put(bd, ra, SL_CHINITSU, 1, _pts(ra, SL_CHINITSU))
     first = (flags & F_FIRST) != 0 and k == 0       # no pon/kan of one's own yet
     if first and not tsumo:

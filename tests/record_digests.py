@@ -1,0 +1,75 @@
+"""Digests of the engine records of every bundled scenario under every policy of its family.
+
+``python tests/record_digests.py [--out FILE]`` prints (or writes) a JSON object
+``{"<scenario> <policy>": sha256 of the games and rounds records}``: 150 games of seed 7, every
+seat the same policy. ``tests/test_record_digests.py`` compares the engine against the digests in
+``tests/data/record_digests.json``, so that a refactoring that must not change play (the family
+kit, a faster kernel) is shown to leave every record bit-identical; a rule change that alters
+play rewrites the file (``--out tests/data/record_digests.json``) and says in its commit which
+digests changed and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+
+GAMES = 150
+SEED = 7
+
+
+def _policy_names(fam_name: str) -> list[str]:
+    if fam_name == "ptrump":
+        from simcore.ptrump.bots import POLICY_NAMES
+    else:
+        from policies.registry import POLICY_NAMES
+    return list(POLICY_NAMES)
+
+
+def digest(scenario_name: str, policy: str) -> str:
+    """sha256 of the records of GAMES games of SEED with every seat playing ``policy``."""
+    import numpy as np
+    from simcore import families
+    fam_name = families.family_name_of(scenario_name)
+    fam, sc = families.load(scenario_name)
+    data = sc.to_dict()
+    data["players"] = [{"policy": policy, "params": {}} for _ in data["players"]]
+    if fam_name == "ptrump":
+        from simcore.ptrump.scenario import from_dict
+        from simcore.ptrump.simulate import Simulator
+    else:
+        from simcore.momojan.scenario import from_dict
+        from simcore.momojan.simulate import Simulator
+    batch = Simulator(from_dict(data, name=scenario_name)).play(np.arange(GAMES), SEED)
+    h = hashlib.sha256()
+    for arr in (batch.games, batch.rounds):
+        h.update(np.ascontiguousarray(arr, np.int64).tobytes())
+    return h.hexdigest()
+
+
+def all_digests() -> dict[str, str]:
+    from simcore import families
+    out = {}
+    for name, fam_name, _ in families.bundled():
+        for policy in _policy_names(fam_name):
+            out[f"{name} {policy}"] = digest(name, policy)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", help="write the JSON here (default: print it)")
+    args = ap.parse_args(argv)
+    text = json.dumps(all_digests(), indent=1, sort_keys=True) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
