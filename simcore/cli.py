@@ -13,6 +13,7 @@ import click
 
 from .backends import backend_options
 from .cli_study import NO_REPORT_HELP, cli_errors, register as _register_study, saved_line
+from .cli_types import FiniteFloat
 from .errors import InputError
 
 SEED_MAX = 2**64 - 1   # the engine takes the base seed as a uint64
@@ -200,7 +201,9 @@ def show(file):
     from .results import is_result_dir
 
     if is_result_dir(file):
-        click.echo(_show_result(file))
+        from .results import reading
+        with reading(file, "show"):
+            click.echo(_show_result(file))
         return
     fam, sc = families.load(file)
     title = f"{sc.name}: resolved from {sc.path}" if sc.path else sc.name
@@ -267,8 +270,10 @@ def report(directory):
     from .report_html import render
     from .results import read_provenance
 
+    from .results import reading
     read_provenance(directory, "report")
-    html_path, md_path = render(directory)
+    with reading(directory, "report"):
+        html_path, md_path = render(directory)
     click.echo(html_path)
     click.echo(md_path)
 
@@ -339,7 +344,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
 @click.option("--no-save", is_flag=True, help="Write nothing; print the summary only.")
 @click.option("--no-report", is_flag=True, help=NO_REPORT_HELP)
 @click.option("--debug", is_flag=True, help="Check the engine's invariants as it plays (slower).")
-@click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
+@click.option("--target-ci", type=FiniteFloat(min=0, min_open=True), metavar="W",
               help="Play in batches until the 95% half-width of --target-metric is at most W "
                    "(metric units: 0.002 = 0.2 percentage points), capped by --max-games; "
                    "--games is the first batch. Stopping on width, never on the estimate or "
@@ -371,6 +376,8 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     from .study import CHUNK_GAMES, run_study
 
     sink = None
+    if no_save and out:
+        raise InputError("--no-save writes nothing: give no --out with it")
     if resume:
         if scenario_ref or out or no_save or records or games or seed is not None \
                 or target_ci or max_games or target_metric or players:

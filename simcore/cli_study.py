@@ -17,6 +17,7 @@ import time
 import click
 
 from .backends import backend_options
+from .cli_types import FiniteFloat
 from .errors import InputError
 
 TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric ({what}) is at "
@@ -48,6 +49,7 @@ def cli_errors(fn):
         try:
             return fn(*args, **kwargs)
         except InputError as exc:
+            _discard_unplayed()
             fail(str(exc))
         except KeyboardInterrupt:
             Progress.clear_line()
@@ -57,6 +59,14 @@ def cli_errors(fn):
             Progress.cancel_timers()
 
     return wrapper
+
+
+def _discard_unplayed() -> None:
+    """A command that fails before its first chunk leaves no result directory behind."""
+    res = sys.modules.get("simcore.results")
+    rd = getattr(res, "ACTIVE", None) if res else None
+    if rd is not None and rd.discard_if_unplayed():
+        res.ACTIVE = None
 
 
 def _resume_hint() -> str:
@@ -208,9 +218,14 @@ def target_for(fam, target_ci, target_metric, games, max_games):
     if target_ci is None:
         if max_games is not None:
             raise InputError("--max-games only applies with --target-ci")
+        if target_metric is not None:
+            raise InputError("--target-metric only applies with --target-ci")
         return None, games
-    metric = select_metrics(target_metric or fam.HEADLINE, fam.CATALOGUE)[0]
-    max_games = max_games or 1_000_000
+    metric = select_metrics(target_metric or fam.HEADLINE, fam.CATALOGUE, "--target-metric")[0]
+    if max_games is not None and max_games < games:
+        raise InputError(f"--max-games {max_games:,} is below --games {games:,} (the first "
+                         f"batch of --target-ci): raise --max-games or lower --games")
+    max_games = max_games or max(1_000_000, games)
     return Target(metric, target_ci), max_games
 
 
@@ -222,7 +237,7 @@ _common = [
     click.option("--workers", type=click.IntRange(min=0),
                  help="Worker processes, 0 = one per core [A's run.workers]; more than the "
                       "cores or chunks is lowered (and said)."),
-    click.option("--alpha", type=click.FloatRange(min=0, max=0.5, min_open=True),
+    click.option("--alpha", type=FiniteFloat(min=0, max=0.5, min_open=True),
                  default=0.05, show_default=True,
                  help="Family-wise error rate of the `different` verdicts."),
     click.option("--metrics", "metrics_spec", metavar="M1,M2,...",
@@ -255,7 +270,7 @@ def _with_common(fn):
 @_with_common
 @click.option("--margin", "margins", multiple=True, metavar="METRIC=VALUE",
               help="Equivalence margin of a metric (repeatable) [the catalogue's].")
-@click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
+@click.option("--target-ci", type=FiniteFloat(min=0, min_open=True), metavar="W",
               help=TARGET_HELP.format(what="the difference B - A"))
 @click.option("--no-pairing", is_flag=True,
               help="Give B independent randomness (to see what the pairing buys).")
@@ -286,9 +301,19 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     from .results import is_result_dir
     from .study import run_study
 
-    if a_ref and b_ref and not resume and is_result_dir(a_ref) and is_result_dir(b_ref):
+    dirs = [r for r in (a_ref, b_ref) if r and os.path.isdir(r)]
+    if dirs and not resume and not (a_ref and b_ref and len(dirs) == 2):
+        if not (a_ref and b_ref) or any(is_result_dir(d) for d in dirs):
+            other = b_ref if dirs[0] == a_ref else a_ref
+            raise InputError(f"compare: {dirs[0]} is a directory and {other} is not: compare "
+                             f"takes two run result directories or two scenarios")
+        raise InputError(f"compare {dirs[0]}: a directory, not a scenario (nor a result "
+                         f"directory: no provenance.json)")
+    if a_ref and b_ref and not resume and len(dirs) == 2:
+        from .results import reading
         from .saved_compare import compare_saved
-        text, data = compare_saved(None, a_ref, b_ref, alpha, metrics_spec, margins)
+        with reading(f"{a_ref} / {b_ref}", "compare"):
+            text, data = compare_saved(None, a_ref, b_ref, alpha, metrics_spec, margins)
         click.echo(json.dumps(data) if as_json else text)
         return
     if pairings:
@@ -340,10 +365,15 @@ def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resum
     from .results import ResultDir, read_provenance
     from .study import CHUNK_GAMES
 
+    if no_save and out:
+        raise InputError("--no-save writes nothing: give no --out with it")
     if resume:
         if any(refs) or out or no_save:
             raise InputError(f"--resume DIR takes the scenarios and settings from DIR: give no "
                              f"{' or '.join(what)}, --out or --no-save with it")
+        if games is not None or seed is not None:
+            raise InputError("--resume DIR plays the games and seed saved in DIR: give no "
+                             "--games or --seed with it")
         fam = families.of_result(read_provenance(resume, "--resume"))
         sink = ResultDir.reopen(resume, fam, kind)
         if sink.prov["kind"] != kind:
@@ -371,9 +401,9 @@ def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resum
         path = out or default_dir(f"{kind}-" + "-vs-".join(sc.name for sc in scs[:2])
                                   if kind == "compare" else f"{kind}-{scs[0].name}")
         return ResultDir.create(path, fam, kind, scs, seed_, games_, opts, workers_, labels)
-    if out:  # refuse a bad --out before anything is played
-        from .results import _make_dir
-        _make_dir(out)
+    if out:  # refuse a bad --out before anything is played (made only when play starts)
+        from .results import check_out_dir
+        check_out_dir(out)
     return fam, make, scenarios, games, seed, workers, opts
 
 
@@ -509,7 +539,7 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
 @click.option("--set", "sets", multiple=True, metavar="KEY=V1,V2,...",
               help="A scenario key (dotted path) and the values to try; repeat for a grid.")
 @_with_common
-@click.option("--target-ci", type=click.FloatRange(min=0, min_open=True), metavar="W",
+@click.option("--target-ci", type=FiniteFloat(min=0, min_open=True), metavar="W",
               help=TARGET_HELP.format(what="the widest difference from the base"))
 @cli_errors
 @backend_options
@@ -570,12 +600,12 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
 @click.argument("a_ref", metavar="A")
 @click.argument("b_ref", metavar="[B]", required=False)
 @click.option("--metric", metavar="METRIC", help="The metric to plan for [first_dealer_win_rate].")
-@click.option("--detect", type=click.FloatRange(min=0, min_open=True), required=True,
+@click.option("--detect", type=FiniteFloat(min=0, min_open=True), required=True,
               metavar="D", help="The smallest true difference worth detecting (metric units: "
               "0.01 = 1 percentage point).")
-@click.option("--power", type=click.FloatRange(min=0.5, max=0.999), default=0.8,
+@click.option("--power", type=FiniteFloat(min=0.5, max=0.999), default=0.8,
               show_default=True, help="Probability of detecting a true difference D.")
-@click.option("--alpha", type=click.FloatRange(min=0, max=0.5, min_open=True), default=0.05,
+@click.option("--alpha", type=FiniteFloat(min=0, max=0.5, min_open=True), default=0.05,
               show_default=True, help="Two-sided significance level of the test.")
 @click.option("--pilot-games", type=click.IntRange(min=200), default=8000, show_default=True,
               help="Games of the pilot run that estimates the (paired) variance and the speed.")
@@ -600,7 +630,7 @@ def plan(a_ref, b_ref, metric, detect, power, alpha, pilot_games, seed, workers,
 
     fam, scenarios = families.load_all([a_ref] + ([b_ref] if b_ref else []), "plan")
     _, seed, workers = _settings(fam, scenarios[0], 1, seed, workers)
-    metric = select_metrics(metric or fam.HEADLINE, fam.CATALOGUE)[0]
+    metric = select_metrics(metric or fam.HEADLINE, fam.CATALOGUE, "--metric")[0]
     progress = Progress(quiet)
     out = plan_games(fam, scenarios, metric, detect, power, alpha, pilot_games, seed, workers,
                      progress, notice)

@@ -97,8 +97,9 @@ def parse_margins(items, catalogue) -> dict:
     return out
 
 
-def select_metrics(spec: str | None, catalogue) -> list:
-    """Metric names from a comma-separated ``--metrics`` value (None: the whole catalogue)."""
+def select_metrics(spec: str | None, catalogue, option: str = "--metrics") -> list:
+    """Metric names from a comma-separated ``--metrics`` value (None: the whole catalogue);
+    errors name ``option``."""
     from .errors import InputError
 
     names = by_name(catalogue)
@@ -107,9 +108,9 @@ def select_metrics(spec: str | None, catalogue) -> list:
     chosen = [s.strip() for s in spec.split(",") if s.strip()]
     for s in chosen:
         if s not in names:
-            raise InputError(f"--metrics: unknown metric {s!r}" + _hint(s, names))
+            raise InputError(f"{option}: unknown metric {s[:60]!r}" + _hint(s, names))
     if not chosen:
-        raise InputError("--metrics: no metric given")
+        raise InputError(f"{option}: no metric given")
     return list(dict.fromkeys(chosen))
 
 

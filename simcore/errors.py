@@ -10,9 +10,20 @@ def shown(value) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{value[:60]}..." ({len(value):,} characters)' if len(value) > 80 \
+            else f'"{value}"'
     if value is None:
         return "null"
     if isinstance(value, (list, dict)):
         return "a list" if isinstance(value, list) else "a mapping"
-    return repr(value)
+    if isinstance(value, int) and abs(value) >= 10 ** 30:
+        return f"an integer of {len(str(abs(value))) if value.bit_length() < 14000 else 'thousands of'} digits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:60] + "..."
+
+
+def cut(text, limit: int = 60) -> str:
+    """``text`` as an error message echoes it: at most ``limit`` characters (a 100 kB hand is
+    named by its start and its length, not printed whole)."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"

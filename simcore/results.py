@@ -13,6 +13,12 @@ summaries (the family module :mod:`simcore.families` finds). Layout of a result 
     rounds/part-<start>.parquet  per-round table (--records), one file per chunk
     variants.json           the resolved scenario data (what --resume rebuilds the run from)
 
+Integrity (format 2): provenance.json holds the sha256 of variants.json as written; each chunk's
+JSON holds the sha256 of its Parquet files, of variants.json, and of its own content. ``--resume``
+checks them all before playing and refuses a directory whose files are not the ones it wrote
+(edited rules, damaged or copied chunks), naming the file, so that a finished result never mixes
+two rule sets or counts games twice.
+
 Every file is written atomically (a temporary file in the same directory, then a rename), and a
 chunk's Parquet files are written before its JSON: a chunk is done when its JSON exists. A killed
 run leaves ``"status": "incomplete"`` and whole chunks; ``--resume DIR`` merges them and plays
@@ -24,6 +30,7 @@ From Python: ``simcore.results.load(DIR)`` (summary, provenance, tables).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -37,11 +44,11 @@ import tempfile
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, cut, shown
 from .stats import MomentSums
 
 FORMAT = "momojan-sim result"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2   # 2: variants.json and every chunk carry sha256 hashes that --resume checks
 DEFAULT_ROOT_ENV = "MOMOJAN_SIM_RESULTS"   # default parent of result directories ("results")
 
 _UMASK = os.umask(0)
@@ -132,6 +139,14 @@ def sha256_of(data) -> str:
                           .encode("utf-8")).hexdigest()
 
 
+def file_sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def default_dir(name: str, root: str | None = None) -> str:
     """``results/<name>-<UTC timestamp>`` (``$MOMOJAN_SIM_RESULTS`` replaces ``results``),
     created empty here: two runs started in the same second (two shells, parallel test
@@ -149,6 +164,7 @@ def default_dir(name: str, root: str | None = None) -> str:
     while True:
         try:
             os.mkdir(path)
+            _MADE.add(os.path.abspath(path))
             return path
         except FileExistsError:
             n += 1
@@ -162,6 +178,7 @@ def default_dir(name: str, root: str | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 ACTIVE = None   # the ResultDir being written in this process (for the Ctrl-C line)
+_MADE: set = set()   # directories this process created (default_dir, create): its to remove
 
 
 class ResultDir:
@@ -178,6 +195,8 @@ class ResultDir:
         self.extras = Extras()
         self.rounds = 0
         self.games_done = 0
+        self.created = False   # made by this process: removed again if it fails before a chunk
+        self._verified = None  # --resume: the checked chunks, (start, stop, sums, extras)
 
     # -- creating -------------------------------------------------------------------------
 
@@ -187,7 +206,10 @@ class ResultDir:
         """Make the directory (its parent must exist unless it is the default root) and write
         the scenario YAML, variants.json and an incomplete provenance.json. Refuses a path that
         exists and is not empty, or cannot be written, before any game is played."""
+        fresh = not os.path.isdir(path) or os.path.abspath(path) in _MADE
         _make_dir(path)
+        if fresh:
+            _MADE.add(os.path.abspath(path))
         prov = {
             "format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind,
             "status": "incomplete", "family": family.NAME,
@@ -220,15 +242,29 @@ class ResultDir:
             except OSError as exc:
                 raise InputError(f"--out: cannot write in {path}: {exc.strerror}") from None
         atomic_json(os.path.join(path, "variants.json"), payloads)
+        prov["variants_sha256"] = file_sha256(os.path.join(path, "variants.json"))
         for sub in ("chunks", "games") + (("rounds",) if options.get("records") else ()):
             os.makedirs(os.path.join(path, sub), exist_ok=True)
         self = cls(path, family, prov)
+        self.created = True
         self._save_provenance()
         return self
 
+    def discard_if_unplayed(self) -> bool:
+        """Remove the directory again if this process made it and no chunk was saved (a
+        command that failed before it played leaves nothing behind). True if removed."""
+        import shutil
+        if not self.created or self.games_done or self.prov.get("status") == "complete":
+            return False
+        if os.path.abspath(self.path) not in _MADE:
+            return False
+        shutil.rmtree(self.path, ignore_errors=True)
+        return True
+
     @classmethod
     def reopen(cls, path: str, family, kind: str) -> "ResultDir":
-        """An incomplete result directory of command ``kind``, for ``--resume``."""
+        """An incomplete result directory of command ``kind``, for ``--resume``: every file it
+        resumes from is checked against the hashes it was written with (module docstring)."""
         prov = read_provenance(path, "--resume")
         if prov["kind"] != kind:
             raise InputError(f"--resume {path}: a {prov['kind']} result (resume it with "
@@ -236,12 +272,82 @@ class ResultDir:
         if prov["status"] == "complete":
             raise InputError(f"--resume {path}: this result is already complete "
                              f"(momojan-sim show {path})")
+        if prov.get("format_version", 1) < 2 or not isinstance(prov.get("variants_sha256"), str):
+            raise InputError(f"--resume {path}: written by an older momojan-sim, without the "
+                             f"file hashes that prove its chunks are its own; play it again")
         self = cls(path, family, prov)
+        self._payloads = self._checked_variants()
+        self._verified = self._checked_chunks()
         return self
 
+    def _checked_variants(self) -> list:
+        vp = os.path.join(self.path, "variants.json")
+        if not os.path.isfile(vp):
+            raise InputError(f"--resume {self.path}: variants.json is missing")
+        if file_sha256(vp) != self.prov["variants_sha256"]:
+            raise InputError(f"--resume {self.path}: variants.json is not the one this result "
+                             f"was played with (its sha256 differs from provenance.json's); a "
+                             f"result must not mix rule sets")
+        payloads = _read_json(vp, "--resume")
+        if not isinstance(payloads, list) or len(payloads) != len(self.prov["variants"]) \
+                or not all(isinstance(d, dict) for d in payloads):
+            raise InputError(f"--resume {vp}: not the list of {len(self.prov['variants'])} "
+                             f"scenarios provenance.json names")
+        return payloads
+
+    def _checked_chunks(self, what_cmd: str = "--resume") -> list:
+        """(start, stop, sums, extras) of the saved chunks that run on from game 0, each checked;
+        a damaged, edited or foreign chunk is refused, naming its file."""
+        out, done = [], 0
+        for start, path in self._chunk_files():
+            if start != done:
+                break               # a leftover past a gap: resume_point removes it
+            d = _read_json(path, what_cmd)
+            what = f"{what_cmd} {path}"
+            if not isinstance(d, dict) or not {"start", "stop", "sums", "extras", "sha256",
+                                               "variants_sha256", "files"} <= set(d):
+                raise InputError(f"{what}: not a chunk this version wrote (keys missing)")
+            body = {k: v for k, v in d.items() if k != "sha256"}
+            if sha256_of(body) != d["sha256"]:
+                raise InputError(f"{what}: the chunk was changed after it was written (its "
+                                 f"sha256 does not match)")
+            if d["variants_sha256"] != self.prov["variants_sha256"]:
+                raise InputError(f"{what}: a chunk of another result (played with other rules)")
+            if d["start"] != start:
+                raise InputError(f"{what}: holds games from {d['start']}, not {start} (a chunk "
+                                 f"copied or renamed: games would count twice)")
+            try:
+                sums = MomentSums.from_json(d["sums"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise InputError(f"{what}: damaged sums ({type(exc).__name__})") from None
+            if sums.n != d["stop"] - start or sums.n <= 0:
+                raise InputError(f"{what}: its sums count {sums.n} games, not "
+                                 f"{d['stop'] - start}")
+            if out and (sums.s.shape != out[0][2].s.shape or sums.c.shape != out[0][2].c.shape):
+                raise InputError(f"{what}: its sums do not fit the other chunks'")
+            if not isinstance(d["files"], dict):
+                raise InputError(f"{what}: damaged file list")
+            for rel, sha in d["files"].items():
+                fp = os.path.join(self.path, rel)
+                if not os.path.isfile(fp):
+                    raise InputError(f"{what_cmd} {self.path}: {rel} is missing (written with "
+                                     f"{os.path.basename(path)})")
+                if file_sha256(fp) != sha:
+                    raise InputError(f"{what_cmd} {fp}: changed or damaged since it was "
+                                     f"written (its sha256 differs from "
+                                     f"{os.path.basename(path)}'s)")
+            out.append((start, d["stop"], sums, d["extras"]))
+            done = d["stop"]
+        return out
+
     def scenarios(self) -> list:
-        payloads = _read_json(os.path.join(self.path, "variants.json"), "--resume")
-        return [self.family.from_payload(d) for d in payloads]
+        payloads = getattr(self, "_payloads", None)
+        if payloads is None:
+            payloads = _read_json(os.path.join(self.path, "variants.json"), "--resume")
+        try:
+            return [self.family.from_payload(d) for d in payloads]
+        except InputError as exc:
+            raise InputError(f"--resume {self.path}/variants.json: {exc}") from None
 
     # -- the sink interface (simcore.study.run_study) --------------------------------------
 
@@ -250,16 +356,15 @@ class ResultDir:
         anything else is a leftover of an interrupted write and is removed), and the stop of
         the batch they belong to."""
         sums = None
-        for start, path in self._chunk_files():
-            if (sums.n if sums else 0) != start:
-                _remove(path)       # not contiguous: never written in order, drop it
-                continue
-            d = _read_json(path, "--resume")
-            s = MomentSums.from_json(d["sums"])
+        checked = self._verified if self._verified is not None else self._checked_chunks()
+        for start, stop, s, extras in checked:
             sums = s if sums is None else sums.merge(s)
-            self.extras.add(d["extras"])
+            self.extras.add(extras)
             self.rounds += self.family.rounds_played(s)
         done = sums.n if sums else 0
+        for start, path in self._chunk_files():
+            if start >= done:
+                _remove(path)       # past a gap: never written in order, played again
         for sub in ("games", "rounds"):  # Parquet of chunks whose JSON never came
             for start, path in _parts(os.path.join(self.path, sub)):
                 if start >= done:
@@ -272,21 +377,29 @@ class ResultDir:
         self._save_provenance()
 
     def chunk_done(self, res) -> None:
+        files = {}
         if res.batches:
             for v, b in enumerate(res.batches):
                 cols = {"variant": np.full(len(b.games), v, np.int8)} if len(res.batches) > 1 \
                     else {}
                 cols.update(self.family.game_table(b, res.start))
-                _write_parquet(os.path.join(self.path, "games", _part(res.start, v, res)), cols)
+                rel = os.path.join("games", _part(res.start, v, res))
+                _write_parquet(os.path.join(self.path, rel), cols)
+                files[rel] = file_sha256(os.path.join(self.path, rel))
                 if self.round_records:
                     rcols = {"variant": np.full(len(b.rounds), v, np.int8)} \
                         if len(res.batches) > 1 else {}
                     rcols.update(self.family.round_table(b))
-                    _write_parquet(os.path.join(self.path, "rounds", _part(res.start, v, res)),
-                                   rcols)
+                    rel = os.path.join("rounds", _part(res.start, v, res))
+                    _write_parquet(os.path.join(self.path, rel), rcols)
+                    files[rel] = file_sha256(os.path.join(self.path, rel))
+        body = {"start": res.start, "stop": res.stop, "sums": res.sums.to_json(),
+                "extras": res.extras, "variants_sha256": self.prov.get("variants_sha256"),
+                "files": files}
+        # the hash of the JSON as it reads back (extras may hold tuples: lists once read)
+        body = json.loads(json.dumps(body, ensure_ascii=False))
         atomic_json(os.path.join(self.path, "chunks", f"{res.start:015d}.json"),
-                    {"start": res.start, "stop": res.stop, "sums": res.sums.to_json(),
-                     "extras": res.extras})
+                    {**body, "sha256": sha256_of(body)})
         self.extras.add(res.extras)
         self.rounds += self.family.rounds_played(res.sums)
         self.games_done = res.stop
@@ -346,6 +459,33 @@ def _usable_cores():
     return usable_cores()
 
 
+def check_out_dir(path: str) -> None:
+    """Refuse an --out directory that :func:`_make_dir` would refuse, creating nothing (the
+    directory is made only when play starts, after every other check)."""
+    default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.isfile(path):
+        raise InputError(f"--out: {path} is a file (give a directory for the result, or a "
+                         f"name ending in .json for the summary alone)")
+    if os.path.isdir(path):
+        if os.listdir(path):
+            hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
+            raise InputError(f"--out: {path} exists and is not empty{hint}")
+        probe_in = path
+    else:
+        probe_in = parent
+        while not os.path.isdir(probe_in):
+            if os.path.abspath(parent) != os.path.abspath(default_root):
+                raise InputError(f"--out: directory {parent} does not exist")
+            probe_in = os.path.dirname(probe_in)
+    try:
+        fd, probe = tempfile.mkstemp(dir=probe_in, prefix=".tmp-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"--out: cannot write in {probe_in}: {exc.strerror}") from None
+
+
 def _make_dir(path: str) -> None:
     default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
     parent = os.path.dirname(os.path.abspath(path))
@@ -396,10 +536,56 @@ def read_provenance(path: str, what: str = "result") -> dict:
     prov = _read_json(os.path.join(path, "provenance.json"), what)
     if not isinstance(prov, dict) or prov.get("format") != FORMAT:
         raise InputError(f"{what} {path}: provenance.json is not a momojan-sim result's")
-    if prov.get("format_version", 0) > FORMAT_VERSION:
-        raise InputError(f"{what} {path}: written by a newer momojan-sim (format "
-                         f"{prov.get('format_version')})")
+    version = prov.get("format_version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise InputError(f"{what} {path}: provenance.json has an unknown format_version "
+                         f"{shown(version)}")
+    if version > FORMAT_VERSION:
+        raise InputError(f"{what} {path}: written by a newer momojan-sim (format {version}; "
+                         f"this one reads 1..{FORMAT_VERSION})")
+    for key, kind in _PROVENANCE_KEYS.items():
+        if key not in prov:
+            raise InputError(f"{what} {path}: provenance.json has no {key!r} (damaged)")
+        if not isinstance(prov[key], kind) or isinstance(prov[key], bool) and kind is int:
+            raise InputError(f"{what} {path}: provenance.json: {key} is {shown(prov[key])} "
+                             f"(damaged)")
+    if not prov["variants"] or not all(isinstance(v, dict) and isinstance(v.get("name"), str)
+                                       for v in prov["variants"]):
+        raise InputError(f"{what} {path}: provenance.json: variants is damaged")
     return prov
+
+
+# What every reader of provenance.json relies on, with its type.
+_PROVENANCE_KEYS = {"kind": str, "status": str, "seed": int, "games": int, "options": dict,
+                    "variants": list, "command_line": str, "started_utc": str}
+
+
+@contextlib.contextmanager
+def reading(path: str, what: str):
+    """Turn what a damaged result directory makes the readers raise (a missing key, a wrong
+    type, an unreadable Parquet file) into one line naming the directory."""
+    try:
+        yield
+    except InputError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OSError) as exc:
+        detail = cut(str(exc).splitlines()[0] if str(exc) else "", 100)
+        raise InputError(f"{what} {path}: damaged result directory ({type(exc).__name__}"
+                         f"{': ' + detail if detail else ''})") from None
+
+
+def verify_files(path: str, prov: dict, what: str) -> None:
+    """For a reader that trusts a directory's chunks and tables (compare DIR DIR): refuse one
+    whose files are not the ones it wrote (format 2 and later carry the hashes to tell)."""
+    if prov.get("format_version", 1) < 2:
+        return
+    rd = ResultDir.__new__(ResultDir)
+    rd.path, rd.prov = path, prov
+    vp = os.path.join(path, "variants.json")
+    if not os.path.isfile(vp) or file_sha256(vp) != prov.get("variants_sha256"):
+        raise InputError(f"{what} {path}: variants.json is missing or not the one this result "
+                         f"was played with")
+    rd._checked_chunks(what)
 
 
 def is_result_dir(path: str) -> bool:
@@ -476,7 +662,18 @@ def read_table(d: str, as_pandas: bool | None = None):
         return None
     import pyarrow as pa
     import pyarrow.parquet as pq
-    table = pa.concat_tables([pq.read_table(p) for _, p in parts])
+    tables = []
+    for _, p in parts:
+        try:
+            tables.append(pq.read_table(p))
+        except (OSError, pa.ArrowException) as exc:
+            raise InputError(f"{p}: not a readable Parquet file "
+                             f"({cut(str(exc).splitlines()[0], 80)})") from None
+    try:
+        table = pa.concat_tables(tables)
+    except pa.ArrowException as exc:
+        raise InputError(f"{d}: its Parquet parts do not fit together "
+                         f"({cut(str(exc).splitlines()[0], 80)})") from None
     if as_pandas is None:
         try:
             import pandas  # noqa: F401
@@ -493,6 +690,9 @@ def load(path: str, pandas: bool | None = None) -> Result:
     prov = read_provenance(path)
     sp = os.path.join(path, "summary.json")
     summary = _read_json(sp, "result") if os.path.isfile(sp) else None
+    if summary is not None and not isinstance(summary, dict):
+        raise InputError(f"result {path}: summary.json is {shown(summary)}, not a summary "
+                         f"(damaged)")
     return Result(path, summary, prov, read_table(os.path.join(path, "games"), pandas),
                   read_table(os.path.join(path, "rounds"), pandas))
 
@@ -500,13 +700,17 @@ def load(path: str, pandas: bool | None = None) -> Result:
 def saved_sums(path: str) -> MomentSums | None:
     """The merged per-chunk sums of a result (what a paired comparison of two saved runs
     needs: per-game components of every metric and their cross products)."""
-    rd = ResultDir(path, None, {"options": {}})
     sums = None
-    for start, p in rd._chunk_files():
-        if (sums.n if sums else 0) != start:
-            break
-        s = MomentSums.from_json(_read_json(p, "result")["sums"])
-        sums = s if sums is None else sums.merge(s)
+    with reading(path, "result"):
+        for start, p in _scan(os.path.join(path, "chunks"), r"(\d{15})\.json"):
+            if (sums.n if sums else 0) != start:
+                break
+            d = _read_json(p, "result")
+            s = MomentSums.from_json(d["sums"])
+            if s.n != d["stop"] - start:
+                raise InputError(f"result {p}: its sums count {s.n} games, not "
+                                 f"{d['stop'] - start} (damaged)")
+            sums = s if sums is None else sums.merge(s)
     return sums
 
 

@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from .errors import InputError
-from .results import _parts, load, read_provenance, saved_sums
+from .results import _parts, load, read_provenance, saved_sums, verify_files
 from .stats import MomentSums
 
 
@@ -27,6 +27,7 @@ def _check(path):
     if prov["status"] != "complete":
         raise InputError(f"compare {path}: incomplete (finish it with momojan-sim run "
                          f"--resume {path})")
+    verify_files(path, prov, "compare")
     return prov
 
 

@@ -85,13 +85,19 @@ def _python_decides(text: str) -> bool:
 
 
 def load_yaml(text: str):
-    """``text`` parsed as :class:`UniqueKeyLoader` parses it (its errors raised)."""
+    """``text`` parsed as :class:`UniqueKeyLoader` parses it (its errors raised; a number too
+    long for Python to read, or nesting too deep, as a ``yaml.YAMLError`` too)."""
     if _FastLoader is not None and not _python_decides(text):
         try:
             return yaml.load(text, Loader=_FastLoader)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError, RecursionError):
             pass
-    return yaml.load(text, Loader=UniqueKeyLoader)
+    try:
+        return yaml.load(text, Loader=UniqueKeyLoader)
+    except ValueError as exc:   # int("9" * 5000): Python reads at most 4300 digits
+        raise yaml.YAMLError(f"a value Python cannot read ({str(exc).split(':')[0]})") from None
+    except RecursionError:
+        raise yaml.YAMLError("nested too deeply") from None
 
 
 def load_yaml_quietly(path: Path):
@@ -113,10 +119,34 @@ def bundled_dir() -> Path:
         return Path(__file__).resolve().parents[1] / "scenarios"
 
 
+INT64_MAX = 2 ** 63 - 1
+MAX_FILE_BYTES = 1 << 20      # a scenario file is a page of keys, not megabytes
+MAX_VALUES = 100_000          # values once YAML aliases are expanded (a bundled file: ~300)
+MAX_EXTENDS = 64              # files in one extends chain (the bundled ones: 3 at most)
+
+
+def _expanded_size(data, budget: int) -> int:
+    """Values in ``data`` counting each alias as often as it is used, stopping past
+    ``budget`` (nested anchors can make a 1 kB file stand for 10^9 values: a YAML bomb)."""
+    n, stack = 0, [data]
+    while stack and n <= budget:
+        v = stack.pop()
+        n += 1
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return n
+
+
 def read_yaml(path: Path, error: type[Exception], default_scenario: str) -> dict:
     """The top-level mapping of one scenario file; any problem raises ``error`` with one line
     naming ``path`` (an empty file's hint names the family's ``default_scenario``)."""
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise error(f"{path}: {path.stat().st_size:,} bytes; a scenario file is at most "
+                        f"{MAX_FILE_BYTES:,} (1 MiB)")
         raw = path.read_bytes()
     except OSError as exc:
         raise error(f"{path}: cannot read: {exc.strerror}") from None
@@ -132,6 +162,11 @@ def read_yaml(path: Path, error: type[Exception], default_scenario: str) -> dict
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise error(f"{path}: not valid YAML{where}: {problem}") from None
+    except (RecursionError, MemoryError):
+        raise error(f"{path}: nested too deeply to read as a scenario") from None
+    if _expanded_size(data, MAX_VALUES) > MAX_VALUES:
+        raise error(f"{path}: more than {MAX_VALUES:,} values once its YAML aliases are "
+                    f"expanded (anchors nested in anchors); a scenario is a page of keys")
     if data is None:
         raise error(f"{path}: the file is empty (no keys); a scenario that changes "
                     f"nothing is `extends: {default_scenario}`")
@@ -207,6 +242,8 @@ def raw_chain(path: Path, read: Callable[[Path], dict],
     if path in seen:
         chain = " -> ".join(str(p) for p in (*seen, path))
         raise error(f"{path}: extends: cycle ({chain})")
+    if len(seen) >= MAX_EXTENDS:
+        raise error(f"{seen[0]}: extends: a chain of more than {MAX_EXTENDS} files (at {path})")
     data = read(path)
     base_ref = data.pop("extends", None)
     origin: dict[str, Path] = {}
@@ -251,8 +288,11 @@ class Checker:
         if f.kind == "int":
             if isinstance(v, bool) or not isinstance(v, int):
                 self.fail(path, f"expected {int_range(f)}, got {_kind(v)}")
-            if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
-                self.fail(path, f"expected {int_range(f)}, got {v}")
+            lo = f.min if f.min is not None else -INT64_MAX
+            hi = f.max if f.max is not None else INT64_MAX   # the engine's int64
+            if v < lo or v > hi:
+                bound = " (a 64-bit integer)" if abs(v) > INT64_MAX else ""
+                self.fail(path, f"expected {int_range(f)}{bound}, got {_kind(v)}")
             return v
         if f.kind == "bool":
             if not isinstance(v, bool):

@@ -1,0 +1,269 @@
+"""Bad input, round three (issue 26): the commands added since the first two rounds. The promise
+is the same: one line ``momojan-sim: error: ...`` naming the problem and where, exit 2, no
+traceback, and nothing written, lost or mixed."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from simcore.cli import main
+
+
+def _one_error_line(result, *fragments):
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("momojan-sim: error: "), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A scratch working directory that is also the default results root."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MOMOJAN_SIM_RESULTS", str(tmp_path / "results"))
+    return tmp_path
+
+
+def _tree(path):
+    return sorted(os.path.relpath(p, path) for p in glob.glob(f"{path}/**", recursive=True))
+
+
+# --- lost or mixed data ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("cmd", [
+    ["run", "new_edition"],
+    ["compare", "new_edition", "no_ron_bonus"],
+    ["sweep", "new_edition", "--set", "ante.base=1,2"],
+])
+@pytest.mark.parametrize("out", ["keep.json", "keepdir"])
+def test_no_save_with_out_is_refused_and_writes_nothing(here, cmd, out):
+    (here / "keep.json").write_text("precious\n")
+    before = _tree(here)
+    _one_error_line(invoke(*cmd, "--games", 2, "--no-save", "--out", out), "--no-save")
+    assert _tree(here) == before and (here / "keep.json").read_text() == "precious\n"
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory):
+    """A finished 2-chunk run, turned into an incomplete one for --resume tests (copies)."""
+    d = tmp_path_factory.mktemp("saved") / "r"
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "1500", "--workers", "1",
+                                  "--records", "--out", str(d), "--no-report", "--quiet"])
+    assert r.exit_code == 0, r.output
+    return d
+
+
+def _incomplete_copy(src, dst):
+    import shutil
+    shutil.copytree(src, dst)
+    p = dst / "provenance.json"
+    prov = json.loads(p.read_text())
+    prov["status"] = "incomplete"
+    p.write_text(json.dumps(prov))
+    (dst / "summary.json").unlink()
+    # keep only the first chunk, so that there is something left to play
+    chunks = sorted((dst / "chunks").glob("*.json"))
+    for c in chunks[1:]:
+        c.unlink()
+    return dst
+
+
+def _edit_json(path, fn):
+    data = json.loads(path.read_text())
+    data = fn(data) or data
+    path.write_text(json.dumps(data))
+
+
+def _copy_chunk_on(d):
+    """Chunk 0 copied under the name of the next chunk: its games would count twice."""
+    first = _first(d, "chunks/*.json")
+    stop = json.loads(first.read_text())["stop"]
+    (d / "chunks" / f"{stop:015d}.json").write_text(first.read_text())
+
+
+def _first(d, pattern):
+    return sorted(d.glob(pattern))[0]
+
+
+DAMAGES = {
+    "variants edited": (lambda d: _edit_json(d / "variants.json",
+                                             lambda v: v[0].update(starting_points=41)),
+                        "variants.json is not the one"),
+    "chunk sums edited": (lambda d: _edit_json(_first(d, "chunks/*.json"),
+                                               lambda c: c["sums"].update(n=5)),
+                          "was changed after it was written"),
+    "chunk copied to another start": (lambda d: _copy_chunk_on(d), None),
+    "chunk truncated": (lambda d: _first(d, "chunks/*.json").write_text('{"start": 0, '),
+                        "cannot read"),
+    "chunk not an object": (lambda d: _first(d, "chunks/*.json").write_text("[]"),
+                            "not a chunk"),
+    "parquet damaged": (lambda d: _first(d, "games/*.parquet").write_bytes(b"PAR1garbage"),
+                        "changed or damaged"),
+    "parquet missing": (lambda d: _first(d, "games/*.parquet").unlink(), "is missing"),
+    "provenance key missing": (lambda d: _edit_json(d / "provenance.json",
+                                                    lambda p: p.pop("seed")), "no 'seed'"),
+    "provenance not an object": (lambda d: (d / "provenance.json").write_text('"x"'),
+                                 "not a momojan-sim result"),
+    "unknown format_version": (lambda d: _edit_json(d / "provenance.json",
+                                                    lambda p: p.update(format_version=99)),
+                               "newer momojan-sim"),
+    "format_version of another type": (
+        lambda d: _edit_json(d / "provenance.json", lambda p: p.update(format_version="2")),
+        "unknown format_version"),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_resume_refuses_a_damaged_or_edited_directory(here, saved_run, damage):
+    d = _incomplete_copy(saved_run, here / "r")
+    fn, fragment = DAMAGES[damage]
+    fn(d)
+    before = {p: open(p, "rb").read() for p in glob.glob(f"{d}/**", recursive=True)
+              if os.path.isfile(p)}
+    r = invoke("run", "--resume", d, "--quiet", "--no-report")
+    if damage == "chunk copied to another start":
+        line = _one_error_line(r, "holds games from 0, not")
+    else:
+        line = _one_error_line(r, *([fragment] if fragment else []))
+    assert str(d) in line or "provenance.json" in line
+    after = {p: open(p, "rb").read() for p in glob.glob(f"{d}/**", recursive=True)
+             if os.path.isfile(p)}
+    assert after == before, "a refused resume must leave the directory as it was"
+
+
+def test_resume_of_an_undamaged_directory_still_finishes(here, saved_run):
+    d = _incomplete_copy(saved_run, here / "r")
+    r = invoke("run", "--resume", d, "--quiet", "--no-report", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["games"] == json.loads((saved_run / "summary.json")
+                                                       .read_text())["games"]
+
+
+@pytest.mark.parametrize("extra", [["--games", "10"], ["--seed", "3"]])
+def test_compare_resume_refuses_games_and_seed(here, extra):
+    r = invoke("compare", "new_edition", "no_ron_bonus", "--games", 40, "--out", "c",
+               "--no-report", "--quiet", "--workers", 1)
+    assert r.exit_code == 0, r.output
+    _edit_json(here / "c" / "provenance.json", lambda p: p.update(status="incomplete"))
+    _one_error_line(invoke("compare", "--resume", "c", *extra), "--resume", extra[0])
+
+
+@pytest.mark.parametrize("damage", ["provenance key missing", "provenance not an object",
+                                    "unknown format_version", "chunk sums edited"])
+@pytest.mark.parametrize("command", ["show", "report", "compare"])
+def test_readers_of_a_damaged_directory_say_one_line(here, saved_run, damage, command):
+    import shutil
+    d = here / "r"
+    shutil.copytree(saved_run, d)
+    DAMAGES[damage][0](d)
+    args = [command, d] + ([saved_run] if command == "compare" else [])
+    r = invoke(*args)
+    if damage == "chunk sums edited" and command != "compare":
+        return   # show and report read the summary, not the chunks
+    _one_error_line(r, str(d))
+
+
+def test_readers_of_damaged_summary_or_tables_say_one_line(here, saved_run):
+    import shutil
+    for name, fn in {
+        "summary not an object": lambda d: (d / "summary.json").write_text("[1, 2]"),
+        "summary truncated": lambda d: (d / "summary.json").write_text('{"games": '),
+        "summary keys missing": lambda d: (d / "summary.json").write_text('{"kind": "run"}'),
+        "parquet corrupt": lambda d: _first(d, "games/*.parquet").write_bytes(b"garbage"),
+    }.items():
+        d = here / name.replace(" ", "_")
+        shutil.copytree(saved_run, d)
+        fn(d)
+        for command in ("show", "report"):
+            if name == "parquet corrupt" and command == "report":
+                continue   # the report is drawn from summary.json alone
+            _one_error_line(invoke(command, d), str(d))
+
+
+def test_compare_of_a_result_and_an_empty_directory_blames_the_empty_one(here, saved_run):
+    os.mkdir("empty")
+    line = _one_error_line(invoke("compare", saved_run, "empty"), "empty")
+    assert "not a result directory" in line
+
+
+# --- hangs and resource bombs ------------------------------------------------------------------
+
+def test_a_yaml_alias_bomb_is_refused_quickly(here):
+    lines = ["extends: new_edition", "a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    lines.append("description: *a9")
+    (here / "bomb.yaml").write_text("\n".join(lines) + "\n")
+    for cmd in (["validate", "bomb.yaml"], ["run", "bomb.yaml", "--no-save"],
+                ["show", "bomb.yaml"]):
+        r = invoke(*cmd)
+        assert r.exit_code == 2 and "aliases are expanded" in r.output and \
+            "Traceback" not in r.output
+
+
+def test_a_1500_file_extends_chain_is_refused(here):
+    for i in range(1500):
+        (here / f"c{i}.yaml").write_text(f"extends: c{i + 1}.yaml\n" if i < 1499
+                                         else "extends: new_edition\n")
+    _one_error_line(invoke("run", "c0.yaml", "--no-save"), "c0.yaml", "more than 64 files")
+    assert not os.path.exists("results")
+
+
+# --- tracebacks before: long integers, NaN options -------------------------------------------
+
+@pytest.mark.parametrize("value", ["9" * 5000, "9" * 30, "-" + "9" * 30])
+def test_integers_of_many_digits_in_yaml(here, value):
+    (here / "big.yaml").write_text(f"extends: new_edition\nstarting_points: {value}\n")
+    line = _one_error_line(invoke("validate", "big.yaml"), "big.yaml")
+    assert len(line) < 300
+
+
+@pytest.mark.parametrize("args, option", [
+    (["compare", "new_edition", "no_ron_bonus", "--alpha", "nan"], "--alpha"),
+    (["compare", "new_edition", "no_ron_bonus", "--target-ci", "nan"], "--target-ci"),
+    (["run", "new_edition", "--target-ci", "inf"], "--target-ci"),
+    (["plan", "new_edition", "--detect", "nan"], "--detect"),
+    (["plan", "new_edition", "--detect", "-inf"], "--detect"),
+    (["sweep", "new_edition", "--set", "ante.base=1,2", "--alpha", "nan"], "--alpha"),
+])
+def test_nan_and_inf_options_are_one_line(here, args, option):
+    _one_error_line(invoke(*args, *([] if args[0] == "plan" else ["--no-save"])), option)
+    assert not os.path.exists("results")
+
+
+# --- nothing half-written when a command fails before it plays --------------------------------
+
+@pytest.mark.parametrize("args, fragment", [
+    (["compare", "new_edition", "no_ron_bonus", "--metrics", "nosuch"], "--metrics"),
+    (["compare", "new_edition", "no_ron_bonus", "--target-ci", "0.1", "--target-metric",
+      "nosuch"], "--target-metric"),
+    (["run", "new_edition", "--players", "nosuch"], "nosuch"),
+    (["sweep", "new_edition", "--set", "ante.base=1,2", "--metrics", "nosuch"], "--metrics"),
+    (["run", "new_edition", "--target-ci", "0.1", "--games", "50", "--max-games", "10"],
+     "--max-games"),
+])
+@pytest.mark.parametrize("out", [None, "outdir"])
+def test_a_command_failing_before_it_plays_leaves_no_directory(here, args, fragment, out):
+    extra = ["--out", out] if out else []
+    _one_error_line(invoke(*args, *extra, "--quiet"), fragment)
+    assert not os.path.exists("outdir")
+    assert not os.path.exists("results") or not os.listdir("results")
+
+
+# --- options silently ignored ------------------------------------------------------------------
+
+def test_target_metric_without_target_ci_is_refused(here):
+    _one_error_line(invoke("run", "new_edition", "--target-metric", "draw_rate", "--no-save"),
+                    "--target-metric", "--target-ci")
