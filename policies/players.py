@@ -12,7 +12,8 @@ import difflib
 
 import yaml
 
-from simcore.errors import InputError
+from simcore.errors import InputError, cut
+from simcore.scenario_files import load_yaml
 
 
 def parse_players(text: str, n_seats: int = 2, option: str = "--players",
@@ -47,9 +48,9 @@ def parse_players(text: str, n_seats: int = 2, option: str = "--players",
             if not sep or not key.strip():
                 raise InputError(f"{option}: {pair!r} in {entry!r} is not name=value")
             try:
-                params[key.strip()] = yaml.safe_load(raw.strip())
+                params[key.strip()] = load_yaml(raw.strip())
             except yaml.YAMLError:
-                raise InputError(f"{option}: bad value in {pair!r}") from None
+                raise InputError(f"{option}: bad value in {cut(pair)!r}") from None
         seats.append({"policy": name, "params": params})
     return seats
 

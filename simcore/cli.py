@@ -14,14 +14,14 @@ import click
 from .backends import backend_options
 from .cli_study import NO_REPORT_HELP, cli_errors, register as _register_study, saved_line
 from .cli_types import FiniteFloat
-from .errors import InputError
+from .errors import InputError, one_line
 
 SEED_MAX = 2**64 - 1   # the engine takes the base seed as a uint64
 GAME_MAX = 2**63 - 1   # game indices are int64
 
 
 def _fail(message: str) -> None:
-    click.echo(f"momojan-sim: error: {message}", err=True)
+    click.echo(f"momojan-sim: error: {one_line(message)}", err=True)
     sys.exit(2)
 
 
@@ -36,7 +36,7 @@ class _OneLineError(click.ClickException):
         self.exit_code = exc.exit_code
 
     def show(self, file=None):
-        click.echo(f"momojan-sim: error: {self.message}", err=True)
+        click.echo(f"momojan-sim: error: {one_line(self.message)}", err=True)
 
 
 # click >= 8.2 raises this for a bare `momojan-sim`: the help text, which stays as it is
@@ -180,7 +180,7 @@ def validate(files):
         try:
             _, sc = families.load(f)
         except InputError as exc:
-            click.echo(f"momojan-sim: error: {exc}", err=True)
+            click.echo(f"momojan-sim: error: {one_line(exc)}", err=True)
             bad += 1
             continue
         click.echo(f"{f}: OK ({sc.name})")

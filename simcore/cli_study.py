@@ -18,7 +18,8 @@ import click
 
 from .backends import backend_options
 from .cli_types import FiniteFloat
-from .errors import InputError
+from .errors import InputError, cut, one_line
+from .scenario_files import load_yaml
 
 TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric ({what}) is at "
                "most W (in the metric's units: 0.002 = 0.2 percentage points), capped by "
@@ -36,7 +37,7 @@ def saved_line(path, reported: bool) -> str:
 
 
 def fail(message: str) -> None:
-    click.echo(f"momojan-sim: error: {message}", err=True)
+    click.echo(f"momojan-sim: error: {one_line(message)}", err=True)
     sys.exit(2)
 
 
@@ -482,6 +483,12 @@ def _split_values(text: str) -> list:
     return [v.strip() for v in out]
 
 
+# Scenario keys that are not rules: a sweep over them would compare a variant with itself.
+NOT_RULES = {"run": "a run setting (--games, --seed, --workers are options)",
+             "name": "the scenario's name", "description": "the scenario's description",
+             "extends": "the base file"}
+
+
 def parse_sets(items) -> list:
     """``["a.b=1,2", "c=x"]`` -> [("a.b", [1, 2]), ("c", ["x"])], values read as YAML scalars."""
     import yaml
@@ -497,11 +504,14 @@ def parse_sets(items) -> list:
             if v == "":
                 raise InputError(f"--set {item}: an empty value")
             try:
-                values.append(yaml.safe_load(v))
+                values.append(load_yaml(v))
             except yaml.YAMLError:
-                raise InputError(f"--set {item}: cannot read value {v!r}") from None
+                raise InputError(f"--set {key}: cannot read value {cut(v)!r}") from None
         if any(k == key for k, _ in grid):
             raise InputError(f"--set {key}: given twice (list all its values in one --set)")
+        top = key.split(".")[0]
+        if top in NOT_RULES:
+            raise InputError(f"--set {key}: {NOT_RULES[top]}, not a rule a sweep varies")
         grid.append((key, values))
     return grid
 
@@ -651,7 +661,7 @@ def metrics_cmd(scenario_ref, game, as_json):
 
     if game and scenario_ref:
         raise InputError("metrics: give --game NAME or a SCENARIO, not both")
-    fam = families.family_of(scenario_ref) if scenario_ref else \
+    fam = families.load(scenario_ref)[0] if scenario_ref else \
         families.get(game or families.DEFAULT)
     rows = [{"name": m.name, "kind": m.kind, "numerator": m.numerator,
              "denominator": m.denominator, "description": m.description, "margin": m.margin,

@@ -27,3 +27,12 @@ def cut(text, limit: int = 60) -> str:
     named by its start and its length, not printed whole)."""
     text = str(text)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def one_line(message) -> str:
+    """An error message as the CLI prints it: one line, and no echo of a huge input (a 100 kB
+    hand or value is shown by its start and its length)."""
+    import re
+    text = " ".join(str(message).split())
+    text = re.sub(r"\S{301,}", lambda m: f"{m[0][:60]}...({len(m[0]):,} characters)", text)
+    return text if len(text) <= 1000 else text[:960] + f"... ({len(text):,} characters)"

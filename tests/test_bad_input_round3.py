@@ -267,3 +267,33 @@ def test_a_command_failing_before_it_plays_leaves_no_directory(here, args, fragm
 def test_target_metric_without_target_ci_is_refused(here):
     _one_error_line(invoke("run", "new_edition", "--target-metric", "draw_rate", "--no-save"),
                     "--target-metric", "--target-ci")
+
+
+@pytest.mark.parametrize("option", [["--by", "ron"], ["--win", "5"], ["--riichi"],
+                                    ["--dora-indicator", "K"]])
+def test_score_options_a_ptrump_hand_cannot_use_are_refused(option):
+    _one_error_line(invoke("score", "--game", "ptrump", "234 67 55 +8 tsumo", *option),
+                    option[0], "would be ignored")
+
+
+@pytest.mark.parametrize("key", ["run.seed", "run.games", "name", "description"])
+def test_sweep_refuses_keys_that_are_not_rules(here, key):
+    _one_error_line(invoke("sweep", "new_edition", "--set", f"{key}=1,2", "--no-save"),
+                    f"--set {key}", "not a rule")
+
+
+def test_metrics_of_a_missing_scenario_is_an_error():
+    _one_error_line(invoke("metrics", "nosuch.yaml"), "nosuch.yaml")
+
+
+@pytest.mark.parametrize("args", [
+    ["waits", "1l" * 50_000],
+    ["score", "1l" * 50_000, "--win", "2l"],
+    ["waits", "--game", "ptrump", "9" * 100_000],
+    ["run", "new_edition", "--players", "value:call=" + "9" * 5000, "--no-save"],
+    ["sweep", "new_edition", "--set", "ante.base=" + "9" * 5000, "--no-save"],
+    ["compare", "new_edition", "no_ron_bonus", "--metrics", "x" * 100_000, "--no-save"],
+])
+def test_huge_input_is_not_echoed_whole(here, args):
+    line = _one_error_line(invoke(*args))
+    assert len(line) < 1100, len(line)

@@ -12,6 +12,7 @@ from .. import family_common as _common
 from ..family_common import (  # noqa: F401  (part of the interface, the same in every family)
     payload, replay_command, run_defaults, seats, waits_table,
 )
+from ..errors import InputError
 from . import scenario as _scenario
 from .metrics import CATALOGUE, HEADLINE  # noqa: F401  (part of the interface)
 from .simulate import HISTOGRAMS, chunk_stats  # noqa: F401
@@ -249,7 +250,18 @@ def score_json(hand_text: str, sc, **opts) -> dict:
     from .scoring import score_text as _score_text
     keep = {k: v for k, v in opts.items()
             if k in ("dealer", "open_riichi", "nuki_replacement") and v is not None}
+    ignored = [_SCORE_OPTIONS.get(k, k) for k, v in opts.items()
+               if k not in keep and v not in (None, False)]
+    if ignored:
+        raise InputError(f"score --game ptrump: {', '.join(ignored)} would be ignored: a P-style "
+                         f"hand carries its win card and context in the text (e.g. \"234 67 55 "
+                         f"+8 tsumo riichi dora:K\")")
     return _score_text(hand_text, sc, **keep)
+
+
+# The MOMOJAN score options, as the command line spells them.
+_SCORE_OPTIONS = {"win": "--win", "by": "--by", "riichi": "--riichi", "ippatsu": "--ippatsu",
+                  "dora": "--dora-indicator", "last_card": "--last-card", "rinshan": "--rinshan"}
 
 
 def score_text(hand_text: str, sc, **opts) -> str:
