@@ -14,7 +14,10 @@ verdict:
 - ``inconclusive``: neither; more games would tell.
 
 Metrics that never happened in either variant (all numerators 0, or no denominators) are listed
-but not tested, so they do not dilute the adjustment.
+but not tested, so they do not dilute the adjustment; so are, in a paired comparison, metrics on
+which no game differed between the variants (``identical``: the normal interval would have zero
+width, and declare ``equivalent`` with certainty the games cannot give; the sentence gives the
+rule-of-three bound on the share of games that could differ instead).
 """
 
 from __future__ import annotations
@@ -147,7 +150,11 @@ def compare_rows(catalogue, sums, pairs, metrics=None, margins=None, alpha=0.05,
                    else round(d.narrowing, 3),
                    "correlation": _r(d.correlation, 4), "per": m.per, "negligible": False}
             never = d.diff is None or (d.a.num == 0 and d.b.num == 0)
-            if not never and d.se is not None:
+            if not never and paired and d.se == 0 and d.diff == 0:
+                # every game gave both variants the same value: a zero-width interval would
+                # claim certainty the games cannot give, so no interval, no test, no verdict
+                row["verdict"] = "identical"
+            elif not never and d.se is not None:
                 row["ci"] = [_r(d.diff - z * d.se), _r(d.diff + z * d.se)]
                 row["p"] = two_sided_p(d.diff, d.se)
                 row["p_equivalence"] = tost_p(d.diff, d.se, margin)
@@ -210,6 +217,9 @@ def sentence(row, metric, b_name) -> str:
     """The designer's sentence for one row: what b does to the metric, how sure, the verdict."""
     if row["verdict"] == "never happened":
         return f"{metric.name}: never happened in either variant."
+    if row["verdict"] == "identical":
+        return (f"{metric.name}: every game gave {b_name} the same value as a: no game "
+                f"differed, so no interval (95%: fewer than 3/n of games differ).")
     diff = row["diff"]
     unit = " points" if metric.is_rate else ""
     what = metric.description
@@ -252,6 +262,10 @@ def comparison_text(result, rows, catalogue, alpha) -> str:
         lines.append("- " + sentence(r, metrics[r["metric"]], b))
     if not decided:
         lines.append(f"- no metric differs at alpha = {alpha} after the Holm adjustment.")
+    identical = [r["metric"] for r in rows if r["verdict"] == "identical"]
+    if identical:
+        lines.append(f"- identical in every game (no interval, no verdict: no game differed): "
+                     f"{', '.join(identical)}")
     inconclusive = [r["metric"] for r in tested if r["verdict"] == "inconclusive"]
     if inconclusive:
         lines.append(f"- inconclusive (play more games or widen --margin): "

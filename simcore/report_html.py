@@ -23,7 +23,8 @@ GRID = "#e5e7eb"
 ACCENT = "#2563eb"
 FAIR = "#d97706"
 VERDICT_COLOURS = {"different": "#dc2626", "equivalent": "#16a34a", "inconclusive": "#9ca3af",
-                   "never happened": "#d1d5db", "not tested": "#d1d5db"}
+                   "never happened": "#d1d5db", "not tested": "#d1d5db",
+                   "identical": "#d1d5db"}
 SEAT_COLOURS = ("#2563eb", "#db2777", "#059669")
 MAX_EXAMPLES = 3
 
