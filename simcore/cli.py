@@ -97,11 +97,22 @@ def _read_lines(hands, file):
             except UnicodeDecodeError as exc:
                 raise InputError(f"--file: {'stdin' if file == '-' else file} is not UTF-8 text "
                                  f"(byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
-        return [(f"line {i}", line) for i, line in enumerate(text.splitlines(), 1)
+        return [(f"line {i}", _hand_text(f"line {i}", line))
+                for i, line in enumerate(text.splitlines(), 1)
                 if line.strip() and not line.lstrip().startswith("#")]
     if not hands:
         raise InputError("no hand given (pass hands as arguments or use --file PATH)")
-    return [(f"argument {i}", h) for i, h in enumerate(hands, 1)]
+    return [(f"argument {i}", _hand_text(f"argument {i}", h)) for i, h in enumerate(hands, 1)]
+
+
+MAX_HAND_CHARS = 500   # a hand is a few dozen characters; the parsers need not see 100 kB
+
+
+def _hand_text(label: str, text: str) -> str:
+    if len(text) > MAX_HAND_CHARS:
+        raise InputError(f"{label}: a hand of {len(text):,} characters (at most "
+                         f"{MAX_HAND_CHARS})")
+    return text
 
 
 def _open(path):
@@ -314,6 +325,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
     Example: momojan-sim score "kai:111z kai:456o chi:789o 23o 44z" --win 1o --by ron --riichi
     --dora-indicator 3l --rules new_edition_confirmed_only
     """
+    hand = _hand_text("HAND", hand)
     fam, sc = _hand_family(game, rules)
     given = {"win": win, "by": by, "riichi": riichi, "ippatsu": ippatsu, "dora": dora,
              "last_card": last_card, "rinshan": rinshan}
@@ -344,7 +356,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
 @click.option("--no-save", is_flag=True, help="Write nothing; print the summary only.")
 @click.option("--no-report", is_flag=True, help=NO_REPORT_HELP)
 @click.option("--debug", is_flag=True, help="Check the engine's invariants as it plays (slower).")
-@click.option("--target-ci", type=FiniteFloat(min=0, min_open=True), metavar="W",
+@click.option("--target-ci", type=FiniteFloat(min=1e-6), metavar="W",
               help="Play in batches until the 95% half-width of --target-metric is at most W "
                    "(metric units: 0.002 = 0.2 percentage points), capped by --max-games; "
                    "--games is the first batch. Stopping on width, never on the estimate or "
@@ -376,6 +388,9 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     from .study import CHUNK_GAMES, run_study
 
     sink = None
+    for option, value in (("--resume", resume), ("--out", out)):
+        if value is not None and not value.strip():
+            raise InputError(f"{option}: an empty path")
     if no_save and out:
         raise InputError("--no-save writes nothing: give no --out with it")
     if resume:
@@ -458,6 +473,8 @@ def _check_writable(path):
         raise InputError(f"--out: directory {parent} does not exist")
     if os.path.isdir(path):
         raise InputError(f"--out: {path} is a directory")
+    if os.path.exists(path):
+        raise InputError(f"--out: {path} exists (nothing is overwritten: give a new name)")
     try:  # the only reliable test (permissions, read-only mounts, root): create a file there
         fd, probe = tempfile.mkstemp(dir=parent, prefix=".momojan-sim-probe-")
         os.close(fd)

@@ -271,7 +271,7 @@ def _with_common(fn):
 @_with_common
 @click.option("--margin", "margins", multiple=True, metavar="METRIC=VALUE",
               help="Equivalence margin of a metric (repeatable) [the catalogue's].")
-@click.option("--target-ci", type=FiniteFloat(min=0, min_open=True), metavar="W",
+@click.option("--target-ci", type=FiniteFloat(min=1e-6), metavar="W",
               help=TARGET_HELP.format(what="the difference B - A"))
 @click.option("--no-pairing", is_flag=True,
               help="Give B independent randomness (to see what the pairing buys).")
@@ -311,6 +311,15 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         raise InputError(f"compare {dirs[0]}: a directory, not a scenario (nor a result "
                          f"directory: no provenance.json)")
     if a_ref and b_ref and not resume and len(dirs) == 2:
+        play_options = {"--games": games, "--seed": seed, "--out": out, "--records": records,
+                        "--target-ci": target_ci, "--max-games": max_games,
+                        "--target-metric": target_metric, "--players": players,
+                        "--pairings": pairings, "--no-pairing": no_pairing,
+                        "--no-save": no_save}
+        given = [k for k, v in play_options.items() if v not in (None, False)]
+        if given:
+            raise InputError(f"compare of two saved results plays nothing: give no "
+                             f"{', '.join(given)} with it")
         from .results import reading
         from .saved_compare import compare_saved
         with reading(f"{a_ref} / {b_ref}", "compare"):
@@ -358,6 +367,12 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     _saved_note(sink, out, data, quiet or as_json, not no_report)
 
 
+_OPTION_NAMES = {"metrics": "--metrics", "margins": "--margin", "no_pairing": "--no-pairing",
+                 "target_ci": "--target-ci", "target_metric": "--target-metric",
+                 "max_games": "--max-games", "records": "--records", "players": "--players",
+                 "alpha": "--alpha"}
+
+
 def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resume):
     """(family, sink factory or resumed sink or None, scenarios, games, seed, workers, options).
 
@@ -366,9 +381,17 @@ def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resum
     from .results import ResultDir, read_provenance
     from .study import CHUNK_GAMES
 
+    for option, value in (("--resume", resume), ("--out", out)):
+        if value is not None and not value.strip():
+            raise InputError(f"{option}: an empty path")
     if no_save and out:
         raise InputError("--no-save writes nothing: give no --out with it")
     if resume:
+        given = [_OPTION_NAMES.get(k, "--" + k.replace("_", "-")) for k, v in opts.items()
+                 if v not in (None, False, [], ()) and not (k == "alpha" and v == 0.05)]
+        if given:
+            raise InputError(f"--resume DIR takes its analysis from DIR: give no "
+                             f"{', '.join(given)} with it")
         if any(refs) or out or no_save:
             raise InputError(f"--resume DIR takes the scenarios and settings from DIR: give no "
                              f"{' or '.join(what)}, --out or --no-save with it")
@@ -437,7 +460,8 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
     games, seed, workers = _settings(fam, sc_a, games, seed, workers)
     scenarios = []
     for _, seats in pairs:
-        scenarios += [fam.with_players(sc_a, seats), fam.with_players(sc_b, seats)]
+        scenarios += [fam.with_players(sc_a, seats, "--pairings"),
+                      fam.with_players(sc_b, seats, "--pairings")]
     names = select_metrics(metrics_spec, fam.CATALOGUE)
     margin = parse_margins(margins, fam.CATALOGUE)
     progress = Progress(quiet, family=fam)
@@ -549,7 +573,7 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
 @click.option("--set", "sets", multiple=True, metavar="KEY=V1,V2,...",
               help="A scenario key (dotted path) and the values to try; repeat for a grid.")
 @_with_common
-@click.option("--target-ci", type=FiniteFloat(min=0, min_open=True), metavar="W",
+@click.option("--target-ci", type=FiniteFloat(min=1e-6), metavar="W",
               help=TARGET_HELP.format(what="the widest difference from the base"))
 @cli_errors
 @backend_options
@@ -610,7 +634,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
 @click.argument("a_ref", metavar="A")
 @click.argument("b_ref", metavar="[B]", required=False)
 @click.option("--metric", metavar="METRIC", help="The metric to plan for [first_dealer_win_rate].")
-@click.option("--detect", type=FiniteFloat(min=0, min_open=True), required=True,
+@click.option("--detect", type=FiniteFloat(min=1e-6), required=True,
               metavar="D", help="The smallest true difference worth detecting (metric units: "
               "0.01 = 1 percentage point).")
 @click.option("--power", type=FiniteFloat(min=0.5, max=0.999), default=0.8,

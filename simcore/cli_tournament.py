@@ -72,9 +72,13 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
         fam, sc = families.load(scenario_ref)
         workers = fam.run_defaults(sc)[2] if workers is None else workers
         chunk = None
-        if out and not no_save:  # refuse a bad --out before anything is played
-            from .results import _make_dir
-            _make_dir(out)
+        if no_save and out:
+            raise InputError("--no-save writes nothing: give no --out with it")
+        if out is not None and not out.strip():
+            raise InputError("--out: an empty path")
+        if out:  # refuse a bad --out before anything is played (made only when play starts)
+            from .results import check_out_dir
+            check_out_dir(out)
 
         def sink(view, scenarios, labels, chunk_games):
             if no_save:

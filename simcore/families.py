@@ -105,15 +105,32 @@ def family_name_of(ref) -> str:
     Raises :class:`InputError` (``FILE: game: unknown game family 'x' (known: ...)``) for a
     string ``game:`` that names no registered family.
     """
-    for path, data in _chain(_resolve(str(ref))):
+    from itertools import islice
+    chain = list(islice(_chain(_resolve(str(ref))), 200))
+    found = None
+    for i, (path, data) in enumerate(chain):
         game = data.get("game")
         if isinstance(game, str):
             if game not in FAMILIES:
                 raise InputError(f"{path}: game: unknown game family {game!r}{_known(game)}")
-            return game
-        if game is not None:       # a mapping (MOMOJAN's end-of-game rules): the default family
-            return DEFAULT
-    return DEFAULT
+            declared = game
+        elif game is not None:     # a mapping (MOMOJAN's end-of-game rules): the default family
+            declared = DEFAULT
+        else:
+            continue
+        if found is None:
+            found = (path, declared)
+        elif declared != found[1]:
+            # a file of one family extending one of another: name the file that says so,
+            # not the base's keys that the other family's schema would then refuse
+            raise InputError(f"{found[0]}: game: {found[1]}, but it extends {path.name}, a "
+                             f"{declared} scenario (a scenario extends one of its own family)")
+    if found is not None and len(chain) > 1 and found[1] != DEFAULT and \
+            not any(isinstance(d.get("game"), str) for _, d in chain[1:]):
+        base = chain[1][0]
+        raise InputError(f"{found[0]}: game: {found[1]}, but it extends {base.name}, a "
+                         f"{DEFAULT} scenario (a scenario extends one of its own family)")
+    return found[1] if found is not None else DEFAULT
 
 
 def bundled_names_of(name: str) -> list[str]:

@@ -139,6 +139,15 @@ def sha256_of(data) -> str:
                           .encode("utf-8")).hexdigest()
 
 
+# The provenance fields that define what a result's games are (which games, which seed, which
+# rules, which analysis): their hash is in provenance.json and in every chunk.
+RUN_FIELDS = ("kind", "family", "seed", "games", "options", "variants_sha256", "chunk_games")
+
+
+def run_sha256(prov: dict) -> str:
+    return sha256_of({k: prov.get(k) for k in RUN_FIELDS})
+
+
 def file_sha256(path: str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -154,8 +163,9 @@ def default_dir(name: str, root: str | None = None) -> str:
     Where it cannot be created the path is returned as is, for :func:`_make_dir` to say why."""
     root = root or os.environ.get(DEFAULT_ROOT_ENV) or "results"
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    safe = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name).strip("_")[:80] or "run"
+    safe = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name).strip("_.")[:80] or "run"
     base = os.path.join(root, f"{safe}-{stamp}")
+    _DEFAULTED.add(os.path.abspath(base))
     try:
         os.makedirs(root, exist_ok=True)
     except OSError:
@@ -179,6 +189,16 @@ def default_dir(name: str, root: str | None = None) -> str:
 
 ACTIVE = None   # the ResultDir being written in this process (for the Ctrl-C line)
 _MADE: set = set()   # directories this process created (default_dir, create): its to remove
+_DEFAULTED: set = set()   # paths default_dir chose (errors name $MOMOJAN_SIM_RESULTS, not --out)
+
+
+def _where(path: str) -> str:
+    """How an error names the place a result goes: --out, or the default results root."""
+    if os.path.abspath(path) in _DEFAULTED or \
+            os.path.abspath(re.sub(r"-\d+$", "", path)) in _DEFAULTED:
+        env = os.environ.get(DEFAULT_ROOT_ENV)
+        return f"${DEFAULT_ROOT_ENV}={env}" if env else "the results folder"
+    return "--out"
 
 
 class ResultDir:
@@ -243,6 +263,7 @@ class ResultDir:
                 raise InputError(f"--out: cannot write in {path}: {exc.strerror}") from None
         atomic_json(os.path.join(path, "variants.json"), payloads)
         prov["variants_sha256"] = file_sha256(os.path.join(path, "variants.json"))
+        prov["run_sha256"] = run_sha256(prov)
         for sub in ("chunks", "games") + (("rounds",) if options.get("records") else ()):
             os.makedirs(os.path.join(path, sub), exist_ok=True)
         self = cls(path, family, prov)
@@ -275,9 +296,18 @@ class ResultDir:
         if prov.get("format_version", 1) < 2 or not isinstance(prov.get("variants_sha256"), str):
             raise InputError(f"--resume {path}: written by an older momojan-sim, without the "
                              f"file hashes that prove its chunks are its own; play it again")
+        if prov.get("run_sha256") != run_sha256(prov):
+            raise InputError(f"--resume {path}: provenance.json was edited (its seed, games, "
+                             f"options or rules no longer match the hash it was written with)")
+        stop = prov.get("batch_stop")
+        if stop is not None and (isinstance(stop, bool) or not isinstance(stop, int)):
+            raise InputError(f"--resume {path}: provenance.json: batch_stop is {shown(stop)} "
+                             f"(damaged)")
         self = cls(path, family, prov)
         self._payloads = self._checked_variants()
         self._verified = self._checked_chunks()
+        for sub in ("chunks", "games") + (("rounds",) if prov["options"].get("records") else ()):
+            os.makedirs(os.path.join(path, sub), exist_ok=True)   # a deleted folder: replayed
         return self
 
     def _checked_variants(self) -> list:
@@ -311,8 +341,10 @@ class ResultDir:
             if sha256_of(body) != d["sha256"]:
                 raise InputError(f"{what}: the chunk was changed after it was written (its "
                                  f"sha256 does not match)")
-            if d["variants_sha256"] != self.prov["variants_sha256"]:
-                raise InputError(f"{what}: a chunk of another result (played with other rules)")
+            if d["variants_sha256"] != self.prov["variants_sha256"] or \
+                    d.get("run_sha256") != self.prov.get("run_sha256"):
+                raise InputError(f"{what}: a chunk of another result (other rules, seed or "
+                                 f"settings)")
             if d["start"] != start:
                 raise InputError(f"{what}: holds games from {d['start']}, not {start} (a chunk "
                                  f"copied or renamed: games would count twice)")
@@ -395,7 +427,7 @@ class ResultDir:
                     files[rel] = file_sha256(os.path.join(self.path, rel))
         body = {"start": res.start, "stop": res.stop, "sums": res.sums.to_json(),
                 "extras": res.extras, "variants_sha256": self.prov.get("variants_sha256"),
-                "files": files}
+                "run_sha256": self.prov.get("run_sha256"), "files": files}
         # the hash of the JSON as it reads back (extras may hold tuples: lists once read)
         body = json.loads(json.dumps(body, ensure_ascii=False))
         atomic_json(os.path.join(self.path, "chunks", f"{res.start:015d}.json"),
@@ -465,52 +497,52 @@ def check_out_dir(path: str) -> None:
     default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
     parent = os.path.dirname(os.path.abspath(path))
     if os.path.isfile(path):
-        raise InputError(f"--out: {path} is a file (give a directory for the result, or a "
+        raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, or a "
                          f"name ending in .json for the summary alone)")
     if os.path.isdir(path):
         if os.listdir(path):
             hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
-            raise InputError(f"--out: {path} exists and is not empty{hint}")
+            raise InputError(f"{_where(path)}: {path} exists and is not empty{hint}")
         probe_in = path
     else:
         probe_in = parent
         while not os.path.isdir(probe_in):
             if os.path.abspath(parent) != os.path.abspath(default_root):
-                raise InputError(f"--out: directory {parent} does not exist")
+                raise InputError(f"{_where(path)}: directory {parent} does not exist")
             probe_in = os.path.dirname(probe_in)
     try:
         fd, probe = tempfile.mkstemp(dir=probe_in, prefix=".tmp-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InputError(f"--out: cannot write in {probe_in}: {exc.strerror}") from None
+        raise InputError(f"{_where(path)}: cannot write in {probe_in}: {exc.strerror}") from None
 
 
 def _make_dir(path: str) -> None:
     default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
     parent = os.path.dirname(os.path.abspath(path))
     if os.path.isfile(path):
-        raise InputError(f"--out: {path} is a file (give a directory for the result, or a "
+        raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, or a "
                          f"name ending in .json for the summary alone)")
     if os.path.isdir(path):
         if os.listdir(path):
             hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
-            raise InputError(f"--out: {path} exists and is not empty{hint}")
+            raise InputError(f"{_where(path)}: {path} exists and is not empty{hint}")
     elif not os.path.isdir(parent):
         if os.path.abspath(parent) == os.path.abspath(default_root):
             try:
                 os.makedirs(parent, exist_ok=True)
             except OSError as exc:
-                raise InputError(f"--out: cannot create {parent}: {exc.strerror}") from None
+                raise InputError(f"{_where(path)}: cannot create {parent}: {exc.strerror}") from None
         else:
-            raise InputError(f"--out: directory {parent} does not exist")
+            raise InputError(f"{_where(path)}: directory {parent} does not exist")
     try:
         os.makedirs(path, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=path, prefix=".tmp-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InputError(f"--out: cannot write in {path}: {exc.strerror}") from None
+        raise InputError(f"{_where(path)}: cannot write in {path}: {exc.strerror}") from None
 
 
 def _is_result(path: str) -> bool:

@@ -87,17 +87,28 @@ def _python_decides(text: str) -> bool:
 def load_yaml(text: str):
     """``text`` parsed as :class:`UniqueKeyLoader` parses it (its errors raised; a number too
     long for Python to read, or nesting too deep, as a ``yaml.YAMLError`` too)."""
+    data, done = None, False
     if _FastLoader is not None and not _python_decides(text):
         try:
-            return yaml.load(text, Loader=_FastLoader)
+            data, done = yaml.load(text, Loader=_FastLoader), True
         except (yaml.YAMLError, ValueError, RecursionError):
             pass
-    try:
-        return yaml.load(text, Loader=UniqueKeyLoader)
-    except ValueError as exc:   # int("9" * 5000): Python reads at most 4300 digits
-        raise yaml.YAMLError(f"a value Python cannot read ({str(exc).split(':')[0]})") from None
-    except RecursionError:
-        raise yaml.YAMLError("nested too deeply") from None
+    if not done:
+        try:
+            data = yaml.load(text, Loader=UniqueKeyLoader)
+        except ValueError as exc:   # int("9" * 5000): Python reads at most 4300 digits
+            raise yaml.YAMLError(f"a value Python cannot read ({str(exc).split(':')[0]})") \
+                from None
+        except RecursionError:
+            raise yaml.YAMLError("nested too deeply") from None
+    size, depth = _expanded_size(data, MAX_VALUES)
+    if size > MAX_VALUES:
+        raise yaml.YAMLError(f"more than {MAX_VALUES:,} values once its YAML aliases are "
+                             f"expanded (anchors nested in anchors); a scenario is a page of "
+                             f"keys")
+    if depth > MAX_DEPTH:
+        raise yaml.YAMLError(f"nested more than {MAX_DEPTH} levels deep")
+    return data
 
 
 def load_yaml_quietly(path: Path):
@@ -123,21 +134,24 @@ INT64_MAX = 2 ** 63 - 1
 MAX_FILE_BYTES = 1 << 20      # a scenario file is a page of keys, not megabytes
 MAX_VALUES = 100_000          # values once YAML aliases are expanded (a bundled file: ~300)
 MAX_EXTENDS = 64              # files in one extends chain (the bundled ones: 3 at most)
+MAX_DEPTH = 64                # nesting of mappings and lists (the deepest scenario key: 5)
 
 
-def _expanded_size(data, budget: int) -> int:
-    """Values in ``data`` counting each alias as often as it is used, stopping past
-    ``budget`` (nested anchors can make a 1 kB file stand for 10^9 values: a YAML bomb)."""
-    n, stack = 0, [data]
+def _expanded_size(data, budget: int) -> tuple[int, int]:
+    """(values, depth) of ``data``, counting each alias as often as it is used and stopping
+    past ``budget`` values (nested anchors can make a 1 kB text stand for 10^9 values: a YAML
+    bomb; every later step, merging, checking, hashing, would walk them all)."""
+    n, deepest, stack = 0, 0, [(data, 1)]
     while stack and n <= budget:
-        v = stack.pop()
+        v, depth = stack.pop()
         n += 1
+        deepest = max(deepest, depth)
         if isinstance(v, dict):
-            stack.extend(v.keys())
-            stack.extend(v.values())
+            stack.extend((x, depth + 1) for x in v.keys())
+            stack.extend((x, depth + 1) for x in v.values())
         elif isinstance(v, list):
-            stack.extend(v)
-    return n
+            stack.extend((x, depth + 1) for x in v)
+    return n, deepest
 
 
 def read_yaml(path: Path, error: type[Exception], default_scenario: str) -> dict:
@@ -164,9 +178,6 @@ def read_yaml(path: Path, error: type[Exception], default_scenario: str) -> dict
         raise error(f"{path}: not valid YAML{where}: {problem}") from None
     except (RecursionError, MemoryError):
         raise error(f"{path}: nested too deeply to read as a scenario") from None
-    if _expanded_size(data, MAX_VALUES) > MAX_VALUES:
-        raise error(f"{path}: more than {MAX_VALUES:,} values once its YAML aliases are "
-                    f"expanded (anchors nested in anchors); a scenario is a page of keys")
     if data is None:
         raise error(f"{path}: the file is empty (no keys); a scenario that changes "
                     f"nothing is `extends: {default_scenario}`")
@@ -228,7 +239,8 @@ def resolve_path(ref: str, relative_to: Path | None, bundled_dir: Path,
     bundled = bundled_dir / f"{ref.removesuffix('.yaml')}.yaml"
     if "/" not in ref and bundled.is_file():
         return bundled.resolve()
-    names = bundled_names()
+    # every family's bundled names (they share the folder): the file may be of another family
+    names = sorted(p.stem for p in bundled_dir.glob("*.yaml")) or bundled_names()
     raise error(f"{ref}: no such scenario file or bundled scenario"
                 + did_you_mean(ref, names, f" (bundled: {', '.join(names)})"))
 

@@ -255,7 +255,7 @@ def prepare(family, scenario, entrants: list[str]):
     scenarios, labels = [], []
     for st in order:
         seated = [entrants[i] for i in st]
-        scenarios.append(family.with_players(scenario, ",".join(seated)))
+        scenarios.append(family.with_players(scenario, ",".join(seated), "--policies"))
         labels.append((" / ".join(seated), {"seats": seated}))
     return view, order, scenarios, labels
 

@@ -297,3 +297,127 @@ def test_metrics_of_a_missing_scenario_is_an_error():
 def test_huge_input_is_not_echoed_whole(here, args):
     line = _one_error_line(invoke(*args))
     assert len(line) < 1100, len(line)
+
+
+# --- found by a second audit --------------------------------------------------------------------
+
+def test_out_file_never_overwrites(here, saved_run):
+    import shutil
+    shutil.copytree(saved_run, here / "x")
+    before = (here / "x" / "summary.json").read_bytes()
+    _one_error_line(invoke("run", "new_edition", "--games", 5, "--quiet", "--out",
+                           "x/summary.json"), "exists")
+    assert (here / "x" / "summary.json").read_bytes() == before
+    (here / "keep.json").write_text("precious")
+    _one_error_line(invoke("compare", "new_edition", "no_ron_bonus", "--games", 5, "--quiet",
+                           "--out", "keep.json"), "keep.json", "exists")
+    assert (here / "keep.json").read_text() == "precious"
+
+
+@pytest.mark.parametrize("edit", [{"seed": 5}, {"games": 9}, {"options": {"records": False}},
+                                  {"batch_stop": "x"}])
+def test_resume_refuses_an_edited_provenance(here, saved_run, edit):
+    d = _incomplete_copy(saved_run, here / "r")
+    _edit_json(d / "provenance.json", lambda p: p.update(edit))
+    _one_error_line(invoke("run", "--resume", d, "--quiet", "--no-report"), "provenance.json")
+
+
+def test_resume_refuses_a_chunk_of_another_run_with_the_same_rules(here, saved_run):
+    other = here / "other"
+    r = invoke("run", "new_edition", "--games", 1500, "--seed", 2, "--workers", 1, "--records",
+               "--out", other, "--no-report", "--quiet")
+    assert r.exit_code == 0, r.output
+    d = _incomplete_copy(saved_run, here / "r")
+    for sub in ("chunks/*.json", "games/*.parquet", "rounds/*.parquet"):
+        src = _first(other, sub)
+        (d / src.parent.name / src.name).write_bytes(src.read_bytes())
+    _one_error_line(invoke("run", "--resume", d, "--quiet", "--no-report"), "another result")
+
+
+@pytest.mark.parametrize("cmd, extra", [
+    ("compare", ["--alpha", "0.3"]), ("compare", ["--metrics", "draw_rate"]),
+    ("compare", ["--no-pairing"]), ("compare", ["--records"]),
+    ("sweep", ["--metrics", "draw_rate"]), ("sweep", ["--target-ci", "0.5"]),
+])
+def test_compare_and_sweep_resume_refuse_analysis_options(here, cmd, extra):
+    args = ["compare", "new_edition", "no_ron_bonus"] if cmd == "compare" else \
+        ["sweep", "new_edition", "--set", "ante.base=1,2"]
+    r = invoke(*args, "--games", 40, "--out", "c", "--no-report", "--quiet", "--workers", 1)
+    assert r.exit_code == 0, r.output
+    _edit_json(here / "c" / "provenance.json", lambda p: p.update(status="incomplete"))
+    _one_error_line(invoke(cmd, "--resume", "c", *extra), "--resume", extra[0])
+
+
+@pytest.mark.parametrize("extra", [["--games", "5"], ["--players", "greedy"],
+                                   ["--target-ci", "0.1"], ["--records"], ["--out", "zz.json"]])
+def test_compare_of_saved_results_refuses_play_options(here, saved_run, extra):
+    _one_error_line(invoke("compare", saved_run, saved_run, *extra), "plays nothing", extra[0])
+    assert not os.path.exists("zz.json")
+
+
+def test_a_deeply_nested_mapping_is_one_line(here):
+    (here / "deep.yaml").write_text("extends: new_edition\nscoring: " + "{a: " * 5000 + "1"
+                                    + "}" * 5000 + "\n")
+    _one_error_line(invoke("validate", "deep.yaml"), "deep.yaml")
+
+
+def test_a_yaml_bomb_in_a_set_value_is_refused(here):
+    levels = ["&a0 [" + ", ".join(["lol"] * 9) + "]"]
+    levels += [f"&a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    value = "[" + ", ".join(levels) + "]"
+    _one_error_line(invoke("sweep", "new_edition", "--set", f"deck.fruits={value}",
+                           "--no-save"), "--set deck.fruits")
+
+
+@pytest.mark.parametrize("args", [["run", "new_edition", "--target-ci", "1e-300", "--no-save"],
+                                  ["plan", "new_edition", "--detect", "1e-300"]])
+def test_tiny_widths_are_refused_before_playing(here, args):
+    _one_error_line(invoke(*args), args[2])
+
+
+@pytest.mark.parametrize("extra", [["--policies", "greedy,nosuch"], ["--policies", "greedy"]])
+def test_a_bad_tournament_leaves_no_directory(here, extra):
+    _one_error_line(invoke("tournament", "new_edition", *extra, "--games", 5, "--out", "tb"))
+    assert not os.path.exists("tb")
+
+
+def test_tournament_no_save_with_out_is_refused(here):
+    _one_error_line(invoke("tournament", "new_edition", "--policies", "greedy,value",
+                           "--no-save", "--out", "tb"), "--no-save")
+
+
+def test_an_endless_hand_is_refused_quickly(here):
+    _one_error_line(invoke("waits", "1" * 100_000), "100,000 characters")
+
+
+@pytest.mark.parametrize("args, option", [
+    (["compare", "old_edition", "new_edition", "--pairings", "nosuch:greedy"], "--pairings"),
+    (["tournament", "new_edition", "--policies", "greedy,value:call=2"], "--policies"),
+    (["run", "new_edition", "--players", "value:call=2", "--no-save"], "--players"),
+])
+def test_seat_errors_name_the_option_given(here, args, option):
+    _one_error_line(invoke(*args), option)
+
+
+def test_a_bad_results_root_is_named_as_such(here, monkeypatch):
+    (here / "afile").write_text("")
+    monkeypatch.setenv("MOMOJAN_SIM_RESULTS", str(here / "afile"))
+    line = _one_error_line(invoke("run", "new_edition", "--games", 5, "--quiet"))
+    assert "$MOMOJAN_SIM_RESULTS" in line and "--out" not in line
+
+
+def test_a_scenario_extending_another_family_names_its_own_file(here):
+    (here / "p.yaml").write_text("extends: new_edition\nname: x\ngame: ptrump\n")
+    _one_error_line(invoke("validate", "p.yaml"), "p.yaml: game: ptrump", "new_edition")
+    (here / "q.yaml").write_text("extends: ptrump_2p\nname: x\ngame: momojan\n")
+    _one_error_line(invoke("validate", "q.yaml"), "q.yaml: game: momojan", "ptrump_2p")
+
+
+def test_missing_scenario_lists_every_family(here):
+    line = _one_error_line(invoke("run", "nosuch", "--no-save"))
+    assert "ptrump_2p" in line and "new_edition" in line
+
+
+@pytest.mark.parametrize("option", ["--resume", "--out"])
+def test_empty_paths_are_refused(here, option):
+    _one_error_line(invoke("run", "new_edition", "--games", 5, option, ""), option)

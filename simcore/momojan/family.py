@@ -37,8 +37,12 @@ def with_players(sc, text: str | None, option: str = "--players"):
     if not text:
         return sc
     from policies.players import parse_players, with_players as replace_seats
-    return replace_seats(sc, parse_players(text, n_seats=n_seats(sc), option=option,
-                                           names=policy_names()))
+    from ..errors import InputError
+    seats = parse_players(text, n_seats=n_seats(sc), option=option, names=policy_names())
+    try:
+        return replace_seats(sc, seats)
+    except InputError as exc:   # a parameter out of range: the option, not the file, said it
+        raise InputError(f"{option} {text}: {str(exc).split(': ', 1)[-1]}") from None
 
 
 def n_seats(sc) -> int:

@@ -51,7 +51,10 @@ def with_players(sc, text: str | None, option: str = "--players"):
     seats = parse_players(text, n_seats=n_seats(sc), option=option, names=policy_names())
     data = sc.to_dict()
     data["players"] = seats
-    return _scenario.from_dict(data, name=sc.name)
+    try:
+        return _scenario.from_dict(data, name=sc.name)
+    except InputError as exc:   # a parameter out of range: the option, not the file, said it
+        raise InputError(f"{option} {text}: {str(exc).split(': ', 1)[-1]}") from None
 
 
 def from_payload(data: dict):
@@ -253,7 +256,7 @@ def score_json(hand_text: str, sc, **opts) -> dict:
     ignored = [_SCORE_OPTIONS.get(k, k) for k, v in opts.items()
                if k not in keep and v not in (None, False)]
     if ignored:
-        raise InputError(f"score --game ptrump: {', '.join(ignored)} would be ignored: a P-style "
+        raise InputError(f"score: {', '.join(ignored)} would be ignored: a P-style "
                          f"hand carries its win card and context in the text (e.g. \"234 67 55 "
                          f"+8 tsumo riichi dora:K\")")
     return _score_text(hand_text, sc, **keep)
