@@ -17,7 +17,8 @@ def shown(value) -> str:
     if isinstance(value, (list, dict)):
         return "a list" if isinstance(value, list) else "a mapping"
     if isinstance(value, int) and abs(value) >= 10 ** 30:
-        return f"an integer of {len(str(abs(value))) if value.bit_length() < 14000 else 'thousands of'} digits"
+        digits = len(str(abs(value))) if value.bit_length() < 14000 else "thousands of"
+        return f"an integer of {digits} digits"
     text = repr(value)
     return text if len(text) <= 80 else text[:60] + "..."
 

@@ -491,18 +491,24 @@ def _usable_cores():
     return usable_cores()
 
 
+def _refuse_taken(path: str) -> None:
+    """A result directory goes only where nothing is: not onto a file, not into a non-empty
+    directory."""
+    if os.path.isfile(path):
+        raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, "
+                         f"or a name ending in .json for the summary alone)")
+    if os.path.isdir(path) and os.listdir(path):
+        hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
+        raise InputError(f"{_where(path)}: {path} exists and is not empty{hint}")
+
+
 def check_out_dir(path: str) -> None:
     """Refuse an --out directory that :func:`_make_dir` would refuse, creating nothing (the
     directory is made only when play starts, after every other check)."""
     default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
     parent = os.path.dirname(os.path.abspath(path))
-    if os.path.isfile(path):
-        raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, or a "
-                         f"name ending in .json for the summary alone)")
+    _refuse_taken(path)
     if os.path.isdir(path):
-        if os.listdir(path):
-            hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
-            raise InputError(f"{_where(path)}: {path} exists and is not empty{hint}")
         probe_in = path
     else:
         probe_in = parent
@@ -521,14 +527,8 @@ def check_out_dir(path: str) -> None:
 def _make_dir(path: str) -> None:
     default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
     parent = os.path.dirname(os.path.abspath(path))
-    if os.path.isfile(path):
-        raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, or a "
-                         f"name ending in .json for the summary alone)")
-    if os.path.isdir(path):
-        if os.listdir(path):
-            hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
-            raise InputError(f"{_where(path)}: {path} exists and is not empty{hint}")
-    elif not os.path.isdir(parent):
+    _refuse_taken(path)
+    if not os.path.isdir(path) and not os.path.isdir(parent):
         if os.path.abspath(parent) == os.path.abspath(default_root):
             try:
                 os.makedirs(parent, exist_ok=True)

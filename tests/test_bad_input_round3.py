@@ -12,17 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from simcore.cli import main
-
-
-def _one_error_line(result, *fragments):
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    assert "Traceback" not in result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("momojan-sim: error: "), lines[0]
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
-    return lines[0]
+from test_cli_input import _one_error_line
 
 
 def invoke(*args):

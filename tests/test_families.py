@@ -91,11 +91,11 @@ def policy_names():
     return list(STRENGTH)
 
 
-def with_players(sc, text):
+def with_players(sc, text, option="--players"):
     from policies.players import parse_players
     if not text:
         return sc
-    seated = parse_players(text, n_seats=n_seats(sc), names=policy_names())
+    seated = parse_players(text, n_seats=n_seats(sc), option=option, names=policy_names())
     return Scenario(sc.name, sc.path, tuple(s["policy"] for s in seated))
 
 
@@ -276,7 +276,8 @@ def test_saved_results_of_two_families_are_not_compared(tmp_path):
         d.mkdir()
         (d / "provenance.json").write_text(json.dumps(
             {"format": FORMAT, "format_version": 1, "kind": "run", "status": "complete",
-             "family": fam}))
+             "family": fam, "seed": 0, "games": 1, "options": {}, "command_line": "x",
+             "started_utc": "x", "variants": [{"name": fam}]}))
         dirs.append(str(d))
     r = CliRunner().invoke(main, ["compare", *dirs])
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
