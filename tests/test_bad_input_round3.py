@@ -411,3 +411,23 @@ def test_missing_scenario_lists_every_family(here):
 @pytest.mark.parametrize("option", ["--resume", "--out"])
 def test_empty_paths_are_refused(here, option):
     _one_error_line(invoke("run", "new_edition", "--games", 5, option, ""), option)
+
+
+def test_a_ray_address_where_something_else_listens_is_one_line_quickly(here):
+    """Not a Ray head (a plain TCP listener): refused within seconds, not after Ray's minute of
+    retries with its C++ warnings, and no result directory (spec: issue 26)."""
+    pytest.importorskip("ray")
+    import socket
+    import threading
+    import time
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    threading.Thread(target=lambda: [srv.accept() for _ in range(8)], daemon=True).start()
+    port = srv.getsockname()[1]
+    t = time.monotonic()
+    r = invoke("run", "new_edition", "--games", 5, "--backend", "ray", "--address",
+               f"127.0.0.1:{port}", "--out", "rn", "--quiet")
+    _one_error_line(r, "--address", "not a Ray head")
+    assert time.monotonic() - t < 30 and not os.path.exists("rn")
+    srv.close()

@@ -43,6 +43,23 @@ def _probe(address: str, timeout: float = 5.0):
         raise InputError(f"--address {address}: no Ray head answers there "
                          f"({exc.strerror or exc}); start one with `ray start --head --port "
                          f"{port}`") from None
+    # Something listens: a Ray head's GCS speaks gRPC. Anything else (a web server, a proxy)
+    # would keep ray.init retrying for a minute with C++ warnings on stderr: a few seconds of
+    # HTTP/2 handshake tell them apart.
+    try:
+        import grpc
+    except ImportError:
+        return
+    if os.environ.get("RAY_USE_TLS", "0") not in ("0", ""):
+        return
+    channel = grpc.insecure_channel(f"{host}:{port}")
+    try:
+        grpc.channel_ready_future(channel).result(timeout=timeout)
+    except grpc.FutureTimeoutError:
+        raise InputError(f"--address {address}: something listens there, but it is not a Ray "
+                         f"head (no gRPC answer in {timeout:.0f} s)") from None
+    finally:
+        channel.close()
 
 
 def _token_auth():
