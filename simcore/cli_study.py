@@ -298,7 +298,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     Example: momojan-sim compare old_edition new_edition --games 20000
     """
     from .compare import comparison_json, comparison_text, compare_rows, parse_margins, \
-        select_metrics
+        seats_present, select_metrics
     from .results import is_result_dir
     from .study import run_study
 
@@ -343,6 +343,8 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     target_ci, target_metric, max_games = opts["target_ci"], opts["target_metric"], \
         opts["max_games"]
     names = select_metrics(metrics_spec, fam.CATALOGUE)
+    if not metrics_spec:   # only the seats the game has (a named metric is shown as asked)
+        names = seats_present(names, fam.n_seats(sc_a))
     margin = parse_margins(margins, fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
     if sink is not None and not resume:
@@ -448,7 +450,7 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
                       margins, no_pairing, quiet, as_json):
     """``compare --pairings``: both variants under every pairing in one study (same deals)."""
     from . import families
-    from .compare import compare_rows, parse_margins, select_metrics
+    from .compare import compare_rows, parse_margins, seats_present, select_metrics
     from .pairings import pairing_json, pairing_table, pairing_text, parse_pairings
     from .study import run_study
 
@@ -463,6 +465,8 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
         scenarios += [fam.with_players(sc_a, seats, "--pairings"),
                       fam.with_players(sc_b, seats, "--pairings")]
     names = select_metrics(metrics_spec, fam.CATALOGUE)
+    if not metrics_spec:
+        names = seats_present(names, fam.n_seats(sc_a))
     margin = parse_margins(margins, fam.CATALOGUE)
     progress = Progress(quiet, family=fam)
     progress.starting(fam)

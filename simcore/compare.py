@@ -117,6 +117,14 @@ def select_metrics(spec: str | None, catalogue, option: str = "--metrics") -> li
     return list(dict.fromkeys(chosen))
 
 
+def seats_present(names, n_seats: int) -> list:
+    """``names`` less the seat metrics of seats the game does not have (a catalogue covers the
+    most seats a family allows; ``seat2_win_share`` means nothing in a 2-player game)."""
+    import re
+    return [n for n in names
+            if all(int(s) < n_seats for s in re.findall(r"seat(\d+)", n))]
+
+
 def _hint(key, names):
     import difflib
     close = difflib.get_close_matches(key, list(names), n=1)

@@ -9,6 +9,7 @@ the default bots' time per game; 300 games a run, where the value bots had 200):
 properties do not depend on the bots, and the catalogue's call metrics are not what they test.
 """
 
+import json
 import math
 
 import numpy as np
@@ -198,3 +199,20 @@ def test_bad_study_options_are_one_line_exit_2(args, message):
     assert r.exit_code == 2
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), r.output
+
+
+def test_compare_lists_only_the_seats_the_game_has():
+    """Issue 27 item 4: a 2-player compare shows no third seat's metrics (they were listed as
+    `never happened`); a 3-player one keeps them; a metric asked for by name stays."""
+    from click.testing import CliRunner
+
+    from simcore.cli import main
+    from simcore.compare import seats_present
+    names = ["seat0_win_share", "seat2_win_share", "seat1_ahead_of_seat2", "draw_rate"]
+    assert seats_present(names, 2) == ["seat0_win_share", "draw_rate"]
+    assert seats_present(names, 3) == names
+    r = CliRunner().invoke(main, ["compare", "new_edition", "no_ron_bonus", "--games", "20",
+                                  "--no-save", "--quiet", "--workers", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    metrics = json.loads(r.output)["metrics"]
+    assert "seat1_win_share" in metrics and not any("seat2" in m for m in metrics)
