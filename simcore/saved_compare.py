@@ -78,7 +78,7 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
     """Compare two saved run results; ``fam``: their game family (None: the one their
     provenance.json names; two families are one line)."""
     from .compare import compare_rows, comparison_json, comparison_text, parse_margins, \
-        select_metrics
+        seats_present, select_metrics
     from .families import DEFAULT, of_result
     pa, pb = _check(dir_a), _check(dir_b)
     fa, fb = pa.get("family", DEFAULT), pb.get("family", DEFAULT)
@@ -87,6 +87,9 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
                          f"needs results of one game family")
     fam = fam or of_result(pa)
     names = select_metrics(metrics_spec, fam.CATALOGUE)
+    seats = pa["variants"][0].get("seats")
+    if not metrics_spec and isinstance(seats, list) and seats:
+        names = seats_present(names, len(seats))   # as a live compare: the game's seats only
     margin = parse_margins(margins, fam.CATALOGUE)
     same = pa["seed"] == pb["seed"] and pa["games_played"] == pb["games_played"]
     sums = None
