@@ -310,18 +310,18 @@ class ResultDir:
             os.makedirs(os.path.join(path, sub), exist_ok=True)   # a deleted folder: replayed
         return self
 
-    def _checked_variants(self) -> list:
+    def _checked_variants(self, what_cmd: str = "--resume") -> list:
         vp = os.path.join(self.path, "variants.json")
         if not os.path.isfile(vp):
-            raise InputError(f"--resume {self.path}: variants.json is missing")
+            raise InputError(f"{what_cmd} {self.path}: variants.json is missing")
         if file_sha256(vp) != self.prov["variants_sha256"]:
-            raise InputError(f"--resume {self.path}: variants.json is not the one this result "
+            raise InputError(f"{what_cmd} {self.path}: variants.json is not the one this result "
                              f"was played with (its sha256 differs from provenance.json's); a "
                              f"result must not mix rule sets")
-        payloads = _read_json(vp, "--resume")
+        payloads = _read_json(vp, what_cmd)
         if not isinstance(payloads, list) or len(payloads) != len(self.prov["variants"]) \
                 or not all(isinstance(d, dict) for d in payloads):
-            raise InputError(f"--resume {vp}: not the list of {len(self.prov['variants'])} "
+            raise InputError(f"{what_cmd} {vp}: not the list of {len(self.prov['variants'])} "
                              f"scenarios provenance.json names")
         return payloads
 
@@ -611,12 +611,9 @@ def verify_files(path: str, prov: dict, what: str) -> None:
     whose files are not the ones it wrote (format 2 and later carry the hashes to tell)."""
     if prov.get("format_version", 1) < 2:
         return
-    rd = ResultDir.__new__(ResultDir)
+    rd = ResultDir.__new__(ResultDir)   # the checks only: not the active result of --resume
     rd.path, rd.prov = path, prov
-    vp = os.path.join(path, "variants.json")
-    if not os.path.isfile(vp) or file_sha256(vp) != prov.get("variants_sha256"):
-        raise InputError(f"{what} {path}: variants.json is missing or not the one this result "
-                         f"was played with")
+    rd._checked_variants(what)
     rd._checked_chunks(what)
 
 
