@@ -354,9 +354,13 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     result = run_study(fam, [sc_a, sc_b], seed, games, workers, paired=not no_pairing,
                        target=target, max_games=cap, progress=progress, notice=notice, sink=sink)
     progress.done()
+    from .rule_diff import off_in_both, rules_differ
+    off = off_in_both(fam, sc_a, sc_b, names, result.sums)
+    names = [n for n in names if n not in off]
     rows = compare_rows(fam.CATALOGUE, result.sums, [(0, 1)], names, margin, alpha,
-                        paired=not no_pairing)
-    data = comparison_json(result, rows, alpha)
+                        paired=not no_pairing, n_seats=fam.n_seats(sc_a))
+    differ = rules_differ(fam, sc_a, sc_b)
+    data = comparison_json(result, rows, alpha, differ, off)
     note = getattr(fam, "play_note", lambda s: None)([sc_a, sc_b])
     if note:
         data["note"] = note
@@ -364,7 +368,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
-        click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha)
+        click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off)
                    + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report)
 
@@ -474,7 +478,7 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
                        progress=progress, notice=notice)
     progress.done()
     rows = compare_rows(fam.CATALOGUE, result.sums, [(2 * i, 2 * i + 1) for i in range(len(pairs))],
-                        names, margin, alpha, paired=not no_pairing)
+                        names, margin, alpha, paired=not no_pairing, n_seats=fam.n_seats(sc_a))
     labels = [label for label, _ in pairs]
     by_pairing, changes = pairing_table(labels, rows, len(names))
     if as_json:
@@ -638,9 +642,10 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
 @click.argument("a_ref", metavar="A")
 @click.argument("b_ref", metavar="[B]", required=False)
 @click.option("--metric", metavar="METRIC", help="The metric to plan for [first_dealer_win_rate].")
-@click.option("--detect", type=FiniteFloat(min=1e-6), required=True,
-              metavar="D", help="The smallest true difference worth detecting (metric units: "
-              "0.01 = 1 percentage point).")
+@click.option("--detect", metavar="D", help="The smallest true difference worth detecting, "
+              "in the metric's unit (a rate's: 0.01 or 1pp = one percentage point).")
+@click.option("--equivalence", metavar="M", help="Instead of --detect: games until compare "
+              "can conclude `equivalent` within +-M (same units) when nothing changed.")
 @click.option("--power", type=FiniteFloat(min=0.5, max=0.999), default=0.8,
               show_default=True, help="Probability of detecting a true difference D.")
 @click.option("--alpha", type=FiniteFloat(min=0, max=0.5, min_open=True), default=0.05,
@@ -655,23 +660,34 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @cli_errors
 @backend_options
-def plan(a_ref, b_ref, metric, detect, power, alpha, pilot_games, seed, workers, as_json, quiet):
+def plan(a_ref, b_ref, metric, detect, equivalence, power, alpha, pilot_games, seed, workers,
+         as_json, quiet):
     """How many games a run (A alone: a difference from the metric's current value) or a
     comparison (A vs B, paired) needs to detect a difference D, and how long that takes here.
 
     Example: momojan-sim plan old_edition new_edition --detect 0.005
     """
     from .compare import select_metrics
-    from .plan import plan_games, plan_text
+    from .metrics import by_name
+    from .plan import parse_size, plan_games, plan_text
 
     from . import families
 
+    if (detect is None) == (equivalence is None):
+        raise InputError("plan: give --detect D (a difference to find) or --equivalence M (a "
+                         "margin to prove), one of them")
+    if equivalence is not None and not b_ref:
+        raise InputError("plan --equivalence: needs two scenarios A and B (a comparison)")
     fam, scenarios = families.load_all([a_ref] + ([b_ref] if b_ref else []), "plan")
     _, seed, workers = _settings(fam, scenarios[0], 1, seed, workers)
     metric = select_metrics(metric or fam.HEADLINE, fam.CATALOGUE, "--metric")[0]
+    m = by_name(fam.CATALOGUE)[metric]
+    detect = None if detect is None else parse_size(detect, m, "--detect")
+    equivalence = None if equivalence is None else parse_size(equivalence, m, "--equivalence")
     progress = Progress(quiet)
     out = plan_games(fam, scenarios, metric, detect, power, alpha, pilot_games, seed, workers,
-                     progress, notice)
+                     progress, notice, equivalence=equivalence)
+    out["unit"], out["is_rate"] = ("pp" if m.is_rate else f" {m.unit}"), m.is_rate
     progress.done()
     click.echo(json.dumps(out) if as_json else plan_text(out))
 
@@ -693,13 +709,20 @@ def metrics_cmd(scenario_ref, game, as_json):
         families.get(game or families.DEFAULT)
     rows = [{"name": m.name, "kind": m.kind, "numerator": m.numerator,
              "denominator": m.denominator, "description": m.description, "margin": m.margin,
-             "reference": m.reference} for m in fam.CATALOGUE]
+             "margin_relative": m.margin_relative, "unit": m.diff_unit,
+             "reference": m.reference, "fair_per_seat": m.fair_per_seat}
+            for m in fam.CATALOGUE]
     if as_json:
         click.echo(json.dumps(rows))
         return
-    click.echo(f"{'metric':<30}{'per':<8}{'margin':>8}  description")
+    click.echo(f"{'metric':<30}{'per':<8}{'unit':<10}{'margin':>8}  description")
     for m in fam.CATALOGUE:
-        click.echo(f"{m.name:<30}{m.per:<8}{m.margin:>8g}  {m.description}")
+        margin = (f"{100 * m.margin:.0f}%" if m.margin_relative else
+                  f"{100 * m.margin:g}" if m.is_rate else f"{m.margin:g}")
+        fair = (" [fair: 1/n of n seats]" if m.fair_per_seat else
+                f" [fair: {m.reference:g}]" if m.reference is not None else "")
+        click.echo(f"{m.name:<30}{m.per:<8}{m.diff_unit:<10}{margin:>8}  {m.description}{fair}")
+    click.echo("margin: in the unit shown (pp: percentage points), or % of a's value")
 
 
 def register(group):

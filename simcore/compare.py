@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 
 from .metrics import by_name
-from .stats import difference, holm, ratio, ratio_ci, tost_p, two_sided_p, wilson
+from .stats import ratio, ratio_ci, wilson
+from .verdicts import FLOOR, compare_rows  # noqa: F401  (compare_rows: this module's API)
 
 VERDICTS = ("different", "equivalent", "inconclusive")
 
@@ -38,7 +39,7 @@ def _r(x, nd=6):
 # One variant
 # ---------------------------------------------------------------------------------------------
 
-def metric_summary(metric, sums, j: int, v: int = 0) -> dict:
+def metric_summary(metric, sums, j: int, v: int = 0, n_seats: int | None = None) -> dict:
     """Value and 95% interval of one metric: Wilson for a game-level rate (a binomial count of
     games), the delta method otherwise (rounds and wins are clustered in games)."""
     r = ratio(sums, j, v)
@@ -50,9 +51,10 @@ def metric_summary(metric, sums, j: int, v: int = 0) -> dict:
             lo, hi = max(0.0, lo), min(1.0, hi)
         out = {"value": _r(r.value), "ci": [_r(lo), _r(hi)], "n": r.den}
     out["per"] = metric.per
-    if metric.reference is not None and out["value"] is not None:
-        out["reference"] = metric.reference
-        out["contains_reference"] = out["ci"][0] <= metric.reference <= out["ci"][1]
+    fair = metric.fair(n_seats)
+    if fair is not None and out["value"] is not None:
+        out["reference"] = round(fair, 6)
+        out["contains_reference"] = out["ci"][0] <= fair <= out["ci"][1]
     return out
 
 
@@ -70,9 +72,10 @@ def _wilson_counts(sums, j: int, v: int = 0):
     return num / den * n_eff, n_eff
 
 
-def summarize_run(catalogue, sums, v: int = 0) -> dict:
-    """``{metric name: {"value", "ci", "n", "per"[, "reference", "contains_reference"]}}``."""
-    return {m.name: metric_summary(m, sums, j, v) for j, m in enumerate(catalogue)}
+def summarize_run(catalogue, sums, v: int = 0, n_seats: int | None = None) -> dict:
+    """``{metric name: {"value", "ci", "n", "per"[, "reference", "contains_reference"]}}``
+    (the reference: the fair value, for ``n_seats`` seats where it is 1/n)."""
+    return {m.name: metric_summary(m, sums, j, v, n_seats) for j, m in enumerate(catalogue)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -80,7 +83,10 @@ def summarize_run(catalogue, sums, v: int = 0) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def parse_margins(items, catalogue) -> dict:
-    """``["METRIC=VALUE", ...]`` -> {metric: value}; errors name the bad item."""
+    """``["METRIC=VALUE", ...]`` -> {metric: (margin, relative)}; errors name the bad item.
+
+    VALUE is in the metric's unit (a rate's as a share, 0.01, or in percentage points, ``1pp``),
+    or relative to a's value with ``%`` (``20%``: b within 20% of a)."""
     from .errors import InputError
 
     names = by_name(catalogue)
@@ -91,12 +97,24 @@ def parse_margins(items, catalogue) -> dict:
             raise InputError(f"--margin {item}: expected METRIC=VALUE")
         if key not in names:
             raise InputError(f"--margin {item}: unknown metric {key!r}" + _hint(key, names))
+        text, relative, scale = val.strip(), False, 1.0
+        if text.endswith("%"):
+            text, relative, scale = text[:-1], True, 0.01
+        elif text.endswith("pp"):
+            if not names[key].is_rate:
+                raise InputError(f"--margin {item}: pp (percentage points) is for rates; "
+                                 f"{key} is in {names[key].unit}")
+            text, scale = text[:-2], 0.01
         try:
-            out[key] = float(val)
+            value = float(text) * scale
         except ValueError:
             raise InputError(f"--margin {item}: {val!r} is not a number") from None
-        if not out[key] > 0 or math.isinf(out[key]):
+        if not value > 0 or math.isinf(value):
             raise InputError(f"--margin {item}: the margin must be a positive number")
+        if names[key].is_rate and not relative and value >= 1:
+            raise InputError(f"--margin {item}: a rate's margin is below 1 (100 pp); write "
+                             f"1pp or 0.01 for one percentage point")
+        out[key] = (value, relative)
     return out
 
 
@@ -131,66 +149,24 @@ def _hint(key, names):
     return f" (did you mean {close[0]!r}?)" if close else " (see `momojan-sim metrics`)"
 
 
-def compare_rows(catalogue, sums, pairs, metrics=None, margins=None, alpha=0.05,
-                 paired=True) -> list:
-    """One row per (variant pair, metric), Holm-adjusted across all rows.
+ROW_FIELDS = ("a", "b", "diff", "ci", "p", "p_adj", "margin", "margin_relative", "verdict",
+              "negligible", "p_equivalence", "p_equivalence_adj", "se", "se_independent",
+              "narrowing", "correlation", "per", "unit", "method", "differing",
+              "differing_bound", "relative", "fair")
 
-    ``pairs``: list of (a, b) variant indices; ``metrics``: names (default all).
-    """
-    names = metrics or [m.name for m in catalogue]
-    index = {m.name: j for j, m in enumerate(catalogue)}
-    margins = margins or {}
-    from scipy.stats import norm  # here: a run (which needs only select_metrics) starts 1 s sooner
-    z = norm.ppf(1 - alpha / 2)
-    rows = []
-    for a, b in pairs:
-        for name in names:
-            j = index[name]
-            m = catalogue[j]
-            d = difference(sums, j, a, b, paired)
-            margin = margins.get(name, m.margin)
-            row = {"metric": name, "a_index": a, "b_index": b, "a": _r(d.a.value),
-                   "b": _r(d.b.value), "diff": _r(d.diff), "ci": [None, None], "p": None,
-                   "p_adj": None, "p_equivalence": None, "p_equivalence_adj": None,
-                   "margin": margin, "verdict": "not tested", "se": _r(d.se, 9),
-                   "se_independent": _r(d.se_independent, 9),
-                   "narrowing": None if d.narrowing is None or math.isinf(d.narrowing)
-                   else round(d.narrowing, 3),
-                   "correlation": _r(d.correlation, 4), "per": m.per, "negligible": False}
-            never = d.diff is None or (d.a.num == 0 and d.b.num == 0)
-            if not never and paired and d.se == 0 and d.diff == 0:
-                # every game gave both variants the same value: a zero-width interval would
-                # claim certainty the games cannot give, so no interval, no test, no verdict
-                row["verdict"] = "identical"
-            elif not never and d.se is not None:
-                row["ci"] = [_r(d.diff - z * d.se), _r(d.diff + z * d.se)]
-                row["p"] = two_sided_p(d.diff, d.se)
-                row["p_equivalence"] = tost_p(d.diff, d.se, margin)
-            elif never:
-                row["verdict"] = "never happened"
-            rows.append(row)
-    p_adj = holm([r["p"] for r in rows])
-    e_adj = holm([r["p_equivalence"] for r in rows])
-    for r, pa, ea in zip(rows, p_adj, e_adj):
-        if pa is None:
-            continue
-        r["p_adj"], r["p_equivalence_adj"] = pa, ea
-        r["verdict"] = ("different" if pa < alpha else "equivalent" if ea < alpha
-                        else "inconclusive")
-        # A detected change that is also inside the margin matters to nobody: say so.
-        r["negligible"] = pa < alpha and ea < alpha
-        r["p"], r["p_adj"] = _r(r["p"], 8), _r(pa, 8)
-        r["p_equivalence"], r["p_equivalence_adj"] = _r(r["p_equivalence"], 8), _r(ea, 8)
-    return rows
+UNITS_NOTE = ("rates (unit pp) are shares of 1 here: x100 gives % for a, b and pp (percentage "
+              "points) for diff and its interval; relative: b / a - 1; other metrics are in "
+              "their unit")
 
 
-def comparison_json(result, rows, alpha) -> dict:
+def comparison_json(result, rows, alpha, rules_differ=None, off_in_both=()) -> dict:
     a, b = result.names[0], result.names[1]
-    keep = ("a", "b", "diff", "ci", "p", "p_adj", "margin", "verdict", "negligible",
-            "p_equivalence",
-            "p_equivalence_adj", "se", "se_independent", "narrowing", "correlation", "per")
     out = {"a": a, "b": b, "games": result.games, "seed": result.seed, "paired": result.paired,
-           "alpha": alpha, "metrics": {r["metric"]: {k: r[k] for k in keep} for r in rows}}
+           "alpha": alpha, "units": UNITS_NOTE,
+           "metrics": {r["metric"]: {k: r[k] for k in ROW_FIELDS} for r in rows},
+           "off_in_both": list(off_in_both)}
+    if rules_differ is not None:
+        out["rules_differ"] = [{"key": k, "a": va, "b": vb} for k, va, vb in rules_differ]
     if result.reached:
         out["target"] = result.reached
     return out
@@ -207,6 +183,7 @@ def _fmt_value(x, metric) -> str:
 
 
 def _fmt_diff(x, metric, sign=True) -> str:
+    """A difference as a number in the metric's difference unit (pp for rates), no unit."""
     if x is None:
         return "-"
     if metric.is_rate:
@@ -215,53 +192,126 @@ def _fmt_diff(x, metric, sign=True) -> str:
     return f"{x:+.3f}" if sign else f"{x:.3f}"
 
 
+def _with_unit(text: str, metric) -> str:
+    return f"{text} {metric.diff_unit}"
+
+
+def _fmt_margin(row, metric) -> str:
+    if row["margin_relative"]:
+        return f"±{100 * row['margin']:.0f}%"
+    return "±" + _with_unit(_fmt_diff(row["margin"], metric, False), metric)
+
+
+def _fmt_rel(x) -> str:
+    return "-" if x is None else f"{100 * x:+.0f}%"
+
+
 def _fmt_p(p) -> str:
     if p is None:
         return "-"
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
-def sentence(row, metric, b_name) -> str:
+def _differing_text(row, n) -> str:
+    k = (row.get("differing") or {}).get("games")
+    bound = row.get("differing_bound")
+    out = f"{k} of {n} games differ" if k is not None else "too few events"
+    if bound is not None:
+        out += f" (95%: at most {100 * bound:.1f}% of games would)"
+    return out
+
+
+def sentence(row, metric, b_name, games=None) -> str:
     """The designer's sentence for one row: what b does to the metric, how sure, the verdict."""
     if row["verdict"] == "never happened":
         return f"{metric.name}: never happened in either variant."
-    if row["verdict"] == "identical":
-        return (f"{metric.name}: every game gave {b_name} the same value as a: no game "
-                f"differed, so no interval (95%: fewer than 3/n of games differ).")
+    if row["verdict"] in ("identical", "too few differing games"):
+        why = ("no game differed" if row["verdict"] == "identical" else
+               f"fewer than {FLOOR} games differed")
+        return (f"{metric.name}: {_differing_text(row, games)}: {why}, so no interval and no "
+                f"verdict ({_fmt_value(row['a'], metric)} -> {_fmt_value(row['b'], metric)}).")
     diff = row["diff"]
-    unit = " points" if metric.is_rate else ""
     what = metric.description
     lo, hi = row["ci"]
-    ci = f"[{_fmt_diff(lo, metric)}, {_fmt_diff(hi, metric)}]"
+    ci = _with_unit(f"[{_fmt_diff(lo, metric)}, {_fmt_diff(hi, metric)}]", metric)
+    rel = row.get("relative")
+    rel_text = ""
+    if rel is not None:
+        rci = rel["ci"]
+        rel_text = (f", {_fmt_rel(rel['value'])}" + (f" [{_fmt_rel(rci[0])}, {_fmt_rel(rci[1])}]"
+                                                     if rci[0] is not None else "") + " relative")
     if row["verdict"] == "equivalent":
         return (f"{b_name} leaves {metric.name} ({what}) unchanged within "
-                f"±{_fmt_diff(row['margin'], metric, False)}{unit}: {_fmt_diff(diff, metric)} "
-                f"{ci}: equivalent.")
+                f"{_fmt_margin(row, metric)}: {_with_unit(_fmt_diff(diff, metric), metric)} "
+                f"{ci}{rel_text}: equivalent.")
     verb = "raises" if diff > 0 else "lowers" if diff < 0 else "leaves"
-    size = "" if diff == 0 else f" by {_fmt_diff(abs(diff), metric, False)}{unit}"
-    small = (f" (real but inside the ±{_fmt_diff(row['margin'], metric, False)}{unit} margin: "
-             f"negligible)") if row.get("negligible") else ""
+    size = "" if diff == 0 else " by " + _with_unit(_fmt_diff(abs(diff), metric, False), metric)
+    small = (f" (real but inside the {_fmt_margin(row, metric)} margin: negligible)"
+             if row.get("negligible") else "")
     return (f"{b_name} {verb} {metric.name} ({what}){size} "
-            f"({_fmt_value(row['a'], metric)} -> {_fmt_value(row['b'], metric)}), "
+            f"({_fmt_value(row['a'], metric)} -> {_fmt_value(row['b'], metric)}{rel_text}), "
             f"95% interval of the change {ci}, {_p_eq(row['p'])}, "
             f"adjusted {_p_eq(row['p_adj'])}: {row['verdict']}{small}.")
+
+
+def fair_sentence(row, metric, b_name) -> str | None:
+    """Whether b moves the metric towards its fair value, with the interval of the change in
+    the distance from fair (|b - fair| - |a - fair|; 95%, not adjusted)."""
+    f = row.get("fair")
+    if not f:
+        return None
+    lo, hi = f["ci"]
+    ci = "" if lo is None else f" [{_fmt_diff(lo, metric)}, {_fmt_diff(hi, metric)}]"
+    change = _with_unit(_fmt_diff(f["distance_change"], metric) + ci, metric)
+    how = {"closer to fair": f"{b_name} is closer to fair",
+           "further from fair": f"{b_name} is further from fair"}.get(
+        f["verdict"], "no detectable change in the distance from fair")
+    return (f"{metric.name} (fair {_fmt_value(f['value'], metric)}): {how}: "
+            f"{_fmt_value(row['a'], metric)} -> {_fmt_value(row['b'], metric)}, distance "
+            f"{change}.")
 
 
 def _p_eq(p) -> str:
     return "p < 0.0001" if p is not None and p < 1e-4 else f"p = {_fmt_p(p)}"
 
 
-def comparison_text(result, rows, catalogue, alpha) -> str:
-    """Sentences for the decided metrics first, then the full table."""
+def rules_differ_lines(rules_differ, limit: int = 12) -> list:
+    """``rules that differ: key: a -> b`` lines (the resolved scenarios' flattened values)."""
+    if rules_differ is None:
+        return []
+    if not rules_differ:
+        return ["rules that differ: none (the same rules: only the players, decks or names)"]
+    lines = [f"rules that differ ({len(rules_differ)}):"]
+    for key, va, vb in rules_differ[:limit]:
+        lines.append(f"  {key}: {_short_value(va)} -> {_short_value(vb)}")
+    if len(rules_differ) > limit:
+        lines.append(f"  ... and {len(rules_differ) - limit} more (--json lists them all)")
+    return lines
+
+
+def _short_value(v) -> str:
+    from .errors import cut
+    import json
+    return cut(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False), 60)
+
+
+COUNTED = ("different", "equivalent", "inconclusive", "too few differing games", "identical")
+
+
+def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_both=()) -> str:
+    """The rules that differ, sentences for the decided metrics, then the full table."""
     metrics = by_name(catalogue)
     a, b = result.names[0], result.names[1]
-    tested = [r for r in rows if r["p"] is not None]
-    counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
+    tested = [r for r in rows if r["p"] is not None or r["p_equivalence"] is not None]
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in COUNTED}
     head = (f"compare {a} (a) with {b} (b): {result.games} games each, seed {result.seed}, "
             f"{'paired (same deals where the decks agree)' if result.paired else 'independent'}"
             f"; {len(tested)} metrics tested, Holm-adjusted at alpha = {alpha}")
-    lines = [head, f"verdicts: {counts['different']} different, {counts['equivalent']} "
-             f"equivalent, {counts['inconclusive']} inconclusive", ""]
+    lines = [head] + rules_differ_lines(rules_differ)
+    lines += [f"verdicts: {counts['different']} different, {counts['equivalent']} "
+              f"equivalent, {counts['inconclusive']} inconclusive, "
+              f"{counts['too few differing games'] + counts['identical']} with too few "
+              f"differing games", ""]
     if result.reached:
         lines += [_target_line(result.reached, difference_of=True), ""]
     decided = sorted((r for r in tested if r["verdict"] == "different"),
@@ -270,36 +320,60 @@ def comparison_text(result, rows, catalogue, alpha) -> str:
         lines.append("- " + sentence(r, metrics[r["metric"]], b))
     if not decided:
         lines.append(f"- no metric differs at alpha = {alpha} after the Holm adjustment.")
-    identical = [r["metric"] for r in rows if r["verdict"] == "identical"]
-    if identical:
-        lines.append(f"- identical in every game (no interval, no verdict: no game differed): "
-                     f"{', '.join(identical)}")
+    for r in rows:
+        fs = fair_sentence(r, metrics[r["metric"]], b)
+        if fs:
+            lines.append("- " + fs)
+    few = [r for r in rows if r["verdict"] in ("identical", "too few differing games")]
+    if few:
+        lines.append(f"- too few differing games for an interval (fewer than {FLOOR}; no "
+                     f"verdict): " + ", ".join(f"{r['metric']} ({_few_count(r)})" for r in few))
     inconclusive = [r["metric"] for r in tested if r["verdict"] == "inconclusive"]
     if inconclusive:
         lines.append(f"- inconclusive (play more games or widen --margin): "
                      f"{', '.join(inconclusive)}")
+    never = [r["metric"] for r in rows if r["verdict"] == "never happened"]
+    if never:
+        lines.append(f"- never happened in either variant: {', '.join(never)}")
+    if off_in_both:
+        lines.append(f"- off in both variants (not compared): {', '.join(off_in_both)}")
     lines += ["", _table(rows, metrics), "",
-              "a, b: the metric under each variant; diff = b - a (rates in percentage points); "
-              "95% interval of diff using the pairing; p, p_adj: z-test and Holm-adjusted; "
-              "margin: the equivalence margin; narrow: how many times narrower than independent "
-              "runs' interval; corr: per-game correlation between a and b."]
+              "a, b: the metric under each variant; diff = b - a, in pp (percentage points) for "
+              "rates, else in the metric's unit; 95% interval of diff using the pairing; rel: "
+              "b / a - 1 for rare rates; p, p_adj: the test of no difference and its Holm "
+              "adjustment; margin: the equivalence margin (% = relative to a); narrow: how many "
+              "times narrower than independent runs' interval; corr: per-game correlation "
+              "between a and b; differ: games where a and b differ."]
     return "\n".join(lines)
 
 
+def _few_count(r) -> str:
+    d = r.get("differing") or {}
+    if d.get("games") is not None:
+        return f"{d['games']} differ"
+    return f"{d.get('events_counted', 0)} events"
+
+
 def _table(rows, metrics) -> str:
-    head = (f"{'metric':<30}{'a':>10}{'b':>10}{'diff':>9}  {'95% interval':<19}{'p':>9}"
-            f"{'p_adj':>9}{'margin':>8}  {'verdict':<13}{'narrow':>7}{'corr':>7}")
+    head = (f"{'metric':<30}{'a':>10}{'b':>10}{'diff':>9}  {'95% interval':<19}{'rel':>6}"
+            f"{'p':>9}{'p_adj':>9}{'margin':>8}  {'verdict':<13}{'narrow':>7}{'corr':>6}"
+            f"{'differ':>7}")
     out = [head, "-" * len(head)]
     for r in rows:
         m = metrics[r["metric"]]
         lo, hi = r["ci"]
         ci = "-" if lo is None else f"[{_fmt_diff(lo, m)}, {_fmt_diff(hi, m)}]"
-        narrow = "-" if r["narrowing"] is None or r["p"] is None else f"{r['narrowing']:.1f}x"
+        narrow = "-" if r["narrowing"] is None else f"{r['narrowing']:.1f}x"
         corr = "-" if r["correlation"] is None else f"{r['correlation']:.2f}"
+        rel = "-" if r.get("relative") is None else _fmt_rel(r["relative"]["value"])
+        margin = (f"{100 * r['margin']:.0f}%" if r["margin_relative"]
+                  else _fmt_diff(r["margin"], m, False))
+        verdict = "too few" if r["verdict"] == "too few differing games" else r["verdict"]
+        k = (r.get("differing") or {}).get("games")
         out.append(f"{r['metric']:<30}{_fmt_value(r['a'], m):>10}{_fmt_value(r['b'], m):>10}"
-                   f"{_fmt_diff(r['diff'], m):>9}  {ci:<19}{_fmt_p(r['p']):>9}"
-                   f"{_fmt_p(r['p_adj']):>9}{_fmt_diff(r['margin'], m, False):>8}  "
-                   f"{r['verdict']:<13}{narrow:>7}{corr:>7}")
+                   f"{_fmt_diff(r['diff'], m):>9}  {ci:<19}{rel:>6}{_fmt_p(r['p']):>9}"
+                   f"{_fmt_p(r['p_adj']):>9}{margin:>8}  {verdict:<13}{narrow:>7}{corr:>6}"
+                   f"{'-' if k is None else k:>7}")
     return "\n".join(out)
 
 
@@ -356,7 +430,7 @@ def sweep_text(result, catalogue, labels, rows, names, alpha) -> str:
              f"{alpha}"]
     width = max(len(lab) for lab, _ in labels) + 2
     for name, m in cat.items():
-        lines += ["", f"{name}: {m.description} (per {m.per})",
+        lines += ["", f"{name}: {m.description} (per {m.per}; diff in {m.diff_unit})",
                   f"  {'variant':<{width}}{'value':>10}  {'95% interval':<21}{'diff':>9}  "
                   f"{'95% interval':<19}{'p_adj':>9}  verdict"]
         s = summary_of(result, catalogue, name, 0)

@@ -26,8 +26,12 @@ class Metric:
 
     ``numerator`` and ``denominator`` name per-game quantities of the family (each game
     contributes integers); ``margin`` is the default equivalence margin of a comparison (a
-    difference smaller than this does not matter to a designer); ``reference`` is the fair value
-    where there is one (0.5 for a seat's win rate).
+    difference smaller than this does not matter to a designer): in the metric's unit, or with
+    ``margin_relative`` a share of a's value (0.2: b within 20% of a, on the ratio scale, for
+    rare events whose absolute margin would be meaningless); ``reference`` is the fair value
+    where there is one (0.5 for one seat against another), ``fair_per_seat`` makes it 1/n for n
+    seats (a seat's share of the wins); ``unit`` names what a non-rate metric counts ("points"
+    only for game points; a rate's unit is % and its differences percentage points, ``pp``).
     """
 
     name: str
@@ -37,14 +41,30 @@ class Metric:
     description: str
     margin: float
     reference: float | None = None
+    unit: str = ""
+    margin_relative: bool = False
+    fair_per_seat: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"metric {self.name}: unknown kind {self.kind!r}")
+        if not self.is_rate and not self.unit:
+            raise ValueError(f"metric {self.name}: a {self.kind} metric names its unit")
 
     @property
     def is_rate(self) -> bool:
         return KINDS[self.kind][1]
+
+    @property
+    def diff_unit(self) -> str:
+        """The unit of a difference: ``pp`` for rates, else the metric's own."""
+        return "pp" if self.is_rate else self.unit
+
+    def fair(self, n_seats: int | None) -> float | None:
+        """The fair value for a game of ``n_seats`` seats (None: no fair value)."""
+        if self.fair_per_seat:
+            return 1.0 / n_seats if n_seats else None
+        return self.reference
 
     @property
     def per(self) -> str:

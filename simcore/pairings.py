@@ -65,8 +65,8 @@ def pairing_table(labels, rows, n_metrics) -> tuple[dict, list]:
 
 
 def pairing_json(a, b, games, seed, alpha, paired, by_pairing, changes) -> dict:
-    keep = ("a", "b", "diff", "ci", "p", "p_adj", "margin", "verdict", "negligible", "correlation",
-            "per")
+    keep = ("a", "b", "diff", "ci", "p", "p_adj", "margin", "margin_relative", "verdict",
+            "negligible", "correlation", "per", "unit", "differing")
     return {"a": a, "b": b, "games": games, "seed": seed, "alpha": alpha, "paired": paired,
             "pairings": {lab: {m: {k: r[k] for k in keep} for m, r in rows.items()}
                          for lab, rows in by_pairing.items()},
@@ -85,7 +85,8 @@ def pairing_text(a, b, games, seed, alpha, by_pairing, changes) -> str:
     table = {m: [_cell(by_pairing[lab][m]) for lab in labels] for m in by_pairing[labels[0]]}
     width = max(12, *(len(lab) for lab in labels), *(len(c) for cs in table.values() for c in cs))
     lines = ["", "cells: difference b - a [95% interval] and verdict (DIFF different, DIFF~ "
-             "different but inside the margin, equiv equivalent, ? inconclusive, - never happened)",
+             "different but inside the margin, equiv equivalent, ? inconclusive, few: too few "
+             "differing games, same: no game differed, - never happened); rates in pp",
              f"{'metric':<30}" + "".join(f"{lab:>{width + 2}}" for lab in labels) + "  changes"]
     for m, cells in table.items():
         lines.append(f"{m:<30}" + "".join(f"{c:>{width + 2}}" for c in cells)
@@ -97,9 +98,11 @@ def _cell(r: dict) -> str:
     verdict = f"{_short(r['verdict'])}{'~' if r.get('negligible') else ''}"
     if r["diff"] is None or r["ci"][0] is None:
         return verdict
-    return f"{r['diff']:+.3g} [{r['ci'][0]:+.3g}, {r['ci'][1]:+.3g}] {verdict}"
+    k = 100 if r.get("unit") == "pp" else 1     # rates in percentage points
+    return f"{k * r['diff']:+.3g} [{k * r['ci'][0]:+.3g}, {k * r['ci'][1]:+.3g}] {verdict}"
 
 
 def _short(verdict: str) -> str:
     return {"different": "DIFF", "equivalent": "equiv", "inconclusive": "?",
-            "never happened": "-"}.get(verdict, verdict)
+            "never happened": "-", "too few differing games": "few",
+            "identical": "same"}.get(verdict, verdict)

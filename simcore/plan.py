@@ -4,18 +4,68 @@ A short pilot estimates the standard error of the metric (of the paired differen
 variants) and the speed of this machine; the standard error shrinks as 1 / sqrt(games), so the
 games needed for a two-sided z-test at ``alpha`` to detect a true difference ``detect`` with
 probability ``power`` follow: n = n_pilot (z_{1-alpha/2} + z_power)^2 se^2 / detect^2.
+
+``compare`` tests every metric with data and adjusts by Holm's method, whose first step tests
+the smallest p-value at alpha / m: a plan for a comparison is also sized at alpha / m for the m
+metrics the pilot's compare tests (what the default compare needs), and both figures are given.
+For equivalence (``--equivalence M``): games until the two one-sided tests conclude
+``equivalent`` within +-M with the given power when the true difference is 0 (Chow, Shao &
+Wang, Sample Size Calculations in Clinical Research, 2008, sec. 3.2):
+n = n_pilot (z_{1-alpha} + z_{1-(1-power)/2})^2 se^2 / M^2.
 """
 
 from __future__ import annotations
 
-from .stats import Z95, difference, games_for_power, ratio
+import math
+
+from .errors import InputError
+from .stats import Z95, difference, games_for_equivalence, games_for_power, ratio
 from .study import run_study
 
 PILOT_CHUNK = 1000
 
 
-def plan_games(family, scenarios, metric: str, detect: float, power: float, alpha: float,
-               pilot_games: int, seed: int, workers: int, progress=None, notice=None) -> dict:
+def parse_size(text, metric, option: str) -> float:
+    """A difference or margin for ``metric`` from ``--detect``/``--equivalence``: a number in
+    the metric's unit (a rate's as a share: 0.005), or ``0.5pp`` for a rate; a rate's must lie
+    in (0, 1)."""
+    raw = str(text).strip()
+    scale = 1.0
+    if raw.endswith("pp"):
+        if not metric.is_rate:
+            raise InputError(f"{option} {raw}: pp (percentage points) is for rates; "
+                             f"{metric.name} is in {metric.unit}")
+        raw, scale = raw[:-2].strip(), 0.01
+    try:
+        value = float(raw) * scale
+    except ValueError:
+        raise InputError(f"{option} {str(text)[:40]!r}: not a number (e.g. 0.005, or 0.5pp "
+                         f"for a rate)") from None
+    if not math.isfinite(value) or value <= 0:
+        raise InputError(f"{option} {str(text)[:40]}: must be a positive number")
+    if value < 1e-6:
+        raise InputError(f"{option} {str(text)[:40]}: below 1e-6 (no run could resolve it)")
+    if metric.is_rate and value >= 1:
+        raise InputError(f"{option} {str(text)[:40]}: {metric.name} is a rate: a difference "
+                         f"lies in (0, 1) (0.01 = 1 percentage point, or write 1pp)")
+    return value
+
+
+def _tested_metrics(family, scenarios, sums, alpha) -> int:
+    """How many metrics the pilot's compare tests (what Holm's adjustment counts)."""
+    from .compare import compare_rows, seats_present
+    from .rule_diff import off_in_both
+    names = seats_present([m.name for m in family.CATALOGUE], family.n_seats(scenarios[0]))
+    off = off_in_both(family, scenarios[0], scenarios[1], names, sums)
+    names = [n for n in names if n not in off]
+    rows = compare_rows(family.CATALOGUE, sums, [(0, 1)], names, alpha=alpha,
+                        n_seats=family.n_seats(scenarios[0]))
+    return max(1, sum(r["p"] is not None for r in rows))
+
+
+def plan_games(family, scenarios, metric: str, detect: float | None, power: float,
+               alpha: float, pilot_games: int, seed: int, workers: int, progress=None,
+               notice=None, equivalence: float | None = None) -> dict:
     """Run the pilot and return the plan as plain data (see :func:`plan_text`)."""
     j = [m.name for m in family.CATALOGUE].index(metric)
     times = []
@@ -45,15 +95,35 @@ def plan_games(family, scenarios, metric: str, detect: float, power: float, alph
         d = difference(res.sums, j, 0, 1)
         se, value = d.se, {"a": d.a.value, "b": d.b.value, "diff": d.diff}
         se_independent = d.se_independent
-    n_needed = games_for_power(se, res.games, detect, alpha, power) if se else res.games
-    out = {"variants": res.names, "metric": metric, "detect": detect, "power": power,
-           "alpha": alpha, "pilot_games": res.games, "pilot": value,
+    size = detect if equivalence is None else equivalence
+    from .verdicts import binary_table
+    table = binary_table(res.sums, j, 0, 1) if len(scenarios) == 2 else None
+
+    def need(s_, a_):
+        if equivalence is not None:
+            return games_for_equivalence(s_, res.games, size, a_, power)
+        n = games_for_power(s_, res.games, size, a_, power, table is not None)
+        if table is not None:     # few differing games: the exact test's own power
+            from .proportions import paired_binary_games
+            n = paired_binary_games((table[0] + table[1]) / table[2], size, a_, power, n)
+        return n
+    n_single = need(se, alpha) if se else res.games
+    out = {"variants": res.names, "metric": metric, "detect": detect,
+           "equivalence": equivalence, "power": power, "alpha": alpha,
+           "pilot_games": res.games, "pilot": value,
            "pilot_half_width": Z95 * se if se is not None else None,
-           "games_needed": n_needed, "workers": res.workers,
-           "games_per_second": round(rate, 1), "seconds_needed": round(n_needed / rate, 1)}
-    if se_independent:
-        out["games_needed_independent"] = games_for_power(se_independent, res.games, detect,
-                                                          alpha, power)
+           "games_needed_one_metric": n_single, "workers": res.workers,
+           "games_per_second": round(rate, 1)}
+    n_needed = n_single
+    if len(scenarios) == 2:
+        m = _tested_metrics(family, scenarios, res.sums, alpha)
+        n_holm = need(se, alpha / m) if se else res.games
+        out.update(metrics_tested=m, alpha_holm=alpha / m, games_needed_holm=n_holm)
+        n_needed = n_holm
+        if se_independent:
+            out["games_needed_independent"] = need(se_independent, alpha / m)
+    out["games_needed"] = n_needed
+    out["seconds_needed"] = round(n_needed / rate, 1)
     return out
 
 
@@ -68,19 +138,33 @@ def _duration(s: float) -> str:
 def plan_text(p: dict) -> str:
     what = " vs ".join(p["variants"])
     kind = "a paired comparison" if len(p["variants"]) == 2 else "a run"
+    unit = p.get("unit", "")
+
+    def size(x):
+        return f"{100 * x:g} pp" if p.get("is_rate") else f"{x:g}{unit}"
+    goal = (f"to detect a true difference of {size(p['detect'])} with power {p['power']}"
+            if p.get("equivalence") is None else
+            f"to conclude `equivalent` within ±{size(p['equivalence'])} with power "
+            f"{p['power']} (true difference 0)")
+    per = " per variant" if len(p["variants"]) == 2 else ""
     lines = [f"plan for {kind} of {what}, metric {p['metric']}:",
              f"  pilot: {p['pilot_games']} games, "
              + ", ".join(f"{k} {v:.5f}" for k, v in p["pilot"].items() if v is not None)
-             + (f", 95% half-width {p['pilot_half_width']:.5f}" if p["pilot_half_width"] else ""),
-             f"  to detect a true difference of {p['detect']} with power {p['power']} at "
-             f"alpha = {p['alpha']} (two-sided): {p['games_needed']:,} games"
-             + (" per variant" if len(p["variants"]) == 2 else ""),
-             f"  at the measured {p['games_per_second']:,.0f} games/s on {p['workers']} "
-             f"worker(s): about {_duration(p['seconds_needed'])}"]
+             + (f", 95% half-width {p['pilot_half_width']:.5f}" if p["pilot_half_width"] else "")]
+    if "games_needed_holm" in p:
+        lines += [f"  {goal}:",
+                  f"    as compare tests it (Holm over the {p['metrics_tested']} metrics it "
+                  f"tests: alpha {p['alpha']} / {p['metrics_tested']} = {p['alpha_holm']:.4g}): "
+                  f"{p['games_needed_holm']:,} games{per}",
+                  f"    this metric alone (compare --metrics {p['metric']}, alpha "
+                  f"{p['alpha']}): {p['games_needed_one_metric']:,} games{per}"]
+    else:
+        lines.append(f"  {goal} at alpha = {p['alpha']}: {p['games_needed']:,} games")
+    lines.append(f"  at the measured {p['games_per_second']:,.0f} games/s on {p['workers']} "
+                 f"worker(s): about {_duration(p['seconds_needed'])}"
+                 + (" (the Holm figure)" if "games_needed_holm" in p else ""))
     if "games_needed_independent" in p:
         lines.append(f"  (independent runs would need {p['games_needed_independent']:,} games "
                      f"each: the pairing saves "
                      f"{p['games_needed_independent'] / max(p['games_needed'], 1):.1f}x)")
-    lines.append("  Note: a test over many metrics at once (compare's Holm adjustment) needs "
-                 "more; use --metrics to compare only the ones that matter.")
     return "\n".join(lines)

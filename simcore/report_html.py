@@ -209,7 +209,10 @@ def fig_forest(rows, cat, title):
     """Differences in units of each metric's equivalence margin (the shaded band is +-1
     margin), 95% intervals coloured by verdict."""
     plt = _plt()
-    rows = [r for r in rows if r["ci"][0] is not None]
+    # a relative margin (a share of a's value) in the metric's own unit, for one scale
+    rows = [dict(r, margin=r["margin"] * (r["a"] if r.get("margin_relative") else 1.0))
+            for r in rows if r["ci"][0] is not None]
+    rows = [r for r in rows if r["margin"] and r["margin"] > 0]
     if not rows:
         return None
     rows = sorted(rows, key=lambda r: (r["verdict"] != "different", abs(r["diff"] / r["margin"])))
@@ -288,9 +291,10 @@ def _fmt(x, metric) -> str:
 
 
 def _fmt_diff(x, metric) -> str:
+    """A difference with its unit: percentage points (pp) for rates, else the metric's."""
     if x is None:
         return "-"
-    return f"{100 * x:+.2f} pts" if metric.is_rate else f"{x:+.3f}"
+    return f"{100 * x:+.2f} pp" if metric.is_rate else f"{x:+.3f} {metric.unit}"
 
 
 def _short(name: str) -> str:
@@ -532,6 +536,18 @@ def _render_compare(doc, s, prov, fam, cat):
             f"verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
     if s.get("note"):
         doc.p(s["note"], "muted")
+    from .compare import fair_sentence, rules_differ_lines
+    if "rules_differ" in s:
+        doc.h(3, "Rules that differ")
+        lines = rules_differ_lines([(d["key"], d["a"], d["b"]) for d in s["rules_differ"]],
+                                   limit=60)
+        doc.table(["rule", "a", "b"], [[d["key"], json.dumps(d["a"], ensure_ascii=False),
+                                          json.dumps(d["b"], ensure_ascii=False)]
+                                         for d in s["rules_differ"][:60]])
+        if len(lines) > 61:
+            doc.p(lines[-1].strip(), "muted")
+        elif not s["rules_differ"]:
+            doc.p(lines[0], "muted")
     rows = [dict(r, metric=n) for n, r in s["metrics"].items()]
     doc.fig("forest", fig_forest(rows, cat, "What changes from a to b (95% intervals, "
                                             "coloured by verdict)"), "forest plot")
@@ -541,6 +557,13 @@ def _render_compare(doc, s, prov, fam, cat):
         doc.h(3, "Different")
         for r in sorted(diff, key=lambda r: r["p"]):
             doc.p(sentence(r, cat[r["metric"]], b))
+    fair = [fair_sentence(r, cat[r["metric"]], b) for r in rows if r.get("fair")]
+    if fair:
+        doc.h(3, "Closer to fair?")
+        for f in fair:
+            doc.p(f)
+    if s.get("off_in_both"):
+        doc.p("Off in both variants (not compared): " + ", ".join(s["off_in_both"]), "muted")
     variants = s.get("per_variant", [])
     if diff and variants:
         doc.h(3, "Games that show the differences")

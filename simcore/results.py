@@ -48,7 +48,9 @@ from .errors import InputError, cut, shown
 from .stats import MomentSums
 
 FORMAT = "momojan-sim result"
-FORMAT_VERSION = 2   # 2: variants.json and every chunk carry sha256 hashes that --resume checks
+# 2: variants.json and every chunk carry sha256 hashes that --resume checks; 3: chunk sums carry
+# the counts of games that differ between variants (simcore.stats.MomentSums.g)
+FORMAT_VERSION = 3
 DEFAULT_ROOT_ENV = "MOMOJAN_SIM_RESULTS"   # default parent of result directories ("results")
 
 _UMASK = os.umask(0)
@@ -296,6 +298,10 @@ class ResultDir:
         if prov.get("format_version", 1) < 2 or not isinstance(prov.get("variants_sha256"), str):
             raise InputError(f"--resume {path}: written by an older momojan-sim, without the "
                              f"file hashes that prove its chunks are its own; play it again")
+        if prov["format_version"] < FORMAT_VERSION:
+            raise InputError(f"--resume {path}: written by an older momojan-sim (format "
+                             f"{prov['format_version']}: its chunks lack the counts of games "
+                             f"that differ, which compare's intervals need); play it again")
         if prov.get("run_sha256") != run_sha256(prov):
             raise InputError(f"--resume {path}: provenance.json was edited (its seed, games, "
                              f"options or rules no longer match the hash it was written with)")
@@ -355,6 +361,8 @@ class ResultDir:
             if sums.n != d["stop"] - start or sums.n <= 0:
                 raise InputError(f"{what}: its sums count {sums.n} games, not "
                                  f"{d['stop'] - start}")
+            if sums.g is None and self.prov.get("format_version", 1) >= 3:
+                raise InputError(f"{what}: damaged sums (no counts of differing games)")
             if out and (sums.s.shape != out[0][2].s.shape or sums.c.shape != out[0][2].c.shape):
                 raise InputError(f"{what}: its sums do not fit the other chunks'")
             if not isinstance(d["files"], dict):

@@ -31,6 +31,15 @@ def _check(path):
     return prov
 
 
+def _scenario(fam, path):
+    """The resolved scenario a saved run played (None: an older result without variants.json)."""
+    from .results import _read_json
+    vp = os.path.join(path, "variants.json")
+    if not os.path.isfile(vp):
+        return None
+    return fam.from_payload(_read_json(vp, "compare")[0])
+
+
 def _paired_sums(fam, a, b):
     import pyarrow.parquet as pq
     pa_ = {s: p for s, p in _parts(os.path.join(a, "games"))}
@@ -108,10 +117,19 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
         how = f"independent ({why})"
     na, nb = pa["variants"][0]["name"], pb["variants"][0]["name"]
     res = _Result([na, nb], pa["seed"], sums, how.startswith("paired"))
-    rows = compare_rows(fam.CATALOGUE, sums, [(0, 1)], names, margin, alpha, paired=res.paired)
-    data = comparison_json(res, rows, alpha)
+    sc_a, sc_b = _scenario(fam, dir_a), _scenario(fam, dir_b)
+    differ, off = None, []
+    if sc_a is not None and sc_b is not None:
+        from .rule_diff import off_in_both, rules_differ
+        differ = rules_differ(fam, sc_a, sc_b)
+        off = off_in_both(fam, sc_a, sc_b, names, sums)
+        names = [n for n in names if n not in off]
+    n_seats = len(seats) if isinstance(seats, list) and seats else None
+    rows = compare_rows(fam.CATALOGUE, sums, [(0, 1)], names, margin, alpha, paired=res.paired,
+                        n_seats=n_seats)
+    data = comparison_json(res, rows, alpha, differ, off)
     data.update({"saved": [dir_a, dir_b], "pairing": how,
                  "games_a": pa["games_played"], "games_b": pb["games_played"]})
     text = (f"saved results {dir_a} (a) and {dir_b} (b): {how}\n"
-            + comparison_text(res, rows, fam.CATALOGUE, alpha))
+            + comparison_text(res, rows, fam.CATALOGUE, alpha, differ, off))
     return text, data

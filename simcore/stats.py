@@ -34,12 +34,17 @@ def wilson(successes: int, n: int, z: float = Z95) -> dict:
     """
     if n == 0:
         return {"value": None, "ci": [None, None], "n": 0}
+    lo, hi = wilson_bounds(successes, n, z)
+    return {"value": round(successes / n, 6), "ci": [round(lo, 6), round(hi, 6)], "n": n}
+
+
+def wilson_bounds(successes: float, n: float, z: float = Z95) -> tuple:
+    """The Wilson score interval's (lower, upper) bounds, unrounded (n > 0)."""
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return {"value": round(p, 6), "ci": [round(max(0.0, centre - half), 6),
-                                         round(min(1.0, centre + half), 6)], "n": n}
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def mean_ci(values, z: float = Z95) -> dict:
@@ -70,26 +75,39 @@ class MomentSums:
     c : int64[k, m, m]
         ``c[j, a, b]`` = sum over games of component ``a`` times component ``b`` of metric ``j``.
 
+    g : int64[k, 3, V, V] or None
+        Games that differ between two variants, by direction: ``g[j, q, a, b]`` = games in
+        which quantity ``q`` of variant ``b`` exceeds variant ``a``'s (q = 0: the numerator
+        x, 1: the complement y - x, 2: the denominator y). The moments cannot give these
+        counts (except for 0/1 metrics), and they decide which interval holds: with few
+        differing games a normal interval from their spread is too narrow
+        (:mod:`simcore.compare`). None where variants did not play the same games.
+
     Components come in (numerator, denominator) pairs, one pair per variant: ``m = 2 V``.
     """
 
     n: int
     s: np.ndarray
     c: np.ndarray
+    g: np.ndarray | None = None
 
     @classmethod
     def from_values(cls, z: np.ndarray) -> "MomentSums":
         """Sums of ``z`` (int64[n_games, k, m]): per-game components of k metrics."""
         z = np.asarray(z, np.int64)
-        return cls(int(z.shape[0]), z.sum(axis=0), np.einsum("nka,nkb->kab", z, z))
+        return cls(int(z.shape[0]), z.sum(axis=0), np.einsum("nka,nkb->kab", z, z),
+                   differing_counts(z))
 
     @classmethod
     def empty(cls, k: int, m: int) -> "MomentSums":
-        return cls(0, np.zeros((k, m), np.int64), np.zeros((k, m, m), np.int64))
+        v = m // 2
+        return cls(0, np.zeros((k, m), np.int64), np.zeros((k, m, m), np.int64),
+                   np.zeros((k, 3, v, v), np.int64))
 
     def merge(self, other: "MomentSums") -> "MomentSums":
         """The sums over both sets of games (exact; the order of merging does not matter)."""
-        return MomentSums(self.n + other.n, self.s + other.s, self.c + other.c)
+        g = None if self.g is None or other.g is None else self.g + other.g
+        return MomentSums(self.n + other.n, self.s + other.s, self.c + other.c, g)
 
     @property
     def variants(self) -> int:
@@ -97,11 +115,28 @@ class MomentSums:
 
     def to_json(self) -> dict:
         """Plain data (for saving per chunk and resuming); :meth:`from_json` reads it back."""
-        return {"n": self.n, "s": self.s.tolist(), "c": self.c.tolist()}
+        out = {"n": self.n, "s": self.s.tolist(), "c": self.c.tolist()}
+        if self.g is not None:
+            out["g"] = self.g.tolist()
+        return out
 
     @classmethod
     def from_json(cls, d: dict) -> "MomentSums":
-        return cls(int(d["n"]), np.array(d["s"], np.int64), np.array(d["c"], np.int64))
+        s = np.array(d["s"], np.int64)
+        g = np.array(d["g"], np.int64) if "g" in d else None
+        if g is not None and g.shape != (s.shape[0], 3, s.shape[1] // 2, s.shape[1] // 2):
+            raise ValueError("g does not fit s")
+        return cls(int(d["n"]), s, np.array(d["c"], np.int64), g)
+
+
+def differing_counts(z: np.ndarray) -> np.ndarray:
+    """``g`` of :class:`MomentSums` for per-game components ``z`` (int64[n, k, 2 V])."""
+    x, y = z[:, :, 0::2], z[:, :, 1::2]
+    out = np.empty((z.shape[1], 3, x.shape[2], x.shape[2]), np.int64)
+    for q, w in enumerate((x, y - x, y)):
+        # [j, a, b]: games where w of b > w of a
+        out[:, q] = (w[:, :, None, :] > w[:, :, :, None]).sum(axis=0)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -213,6 +248,38 @@ def difference(sums: MomentSums, j: int, a: int = 0, b: int = 1, paired: bool = 
     return Difference(ra, rb, diff, se, se_ind, corr if paired else None)
 
 
+def combination_se(sums: MomentSums, j: int, a: int, b: int, wa: int, wb: int,
+                   paired: bool = True) -> float | None:
+    """Standard error of ``wa R_a + wb R_b`` (weights -1, 0 or 1) by the delta method: the
+    difference (-1, 1), or a change in the distance from a fair value (the signs of each side)."""
+    ra, rb = ratio(sums, j, a), ratio(sums, j, b)
+    n = sums.n
+    if ra.value is None or rb.value is None or n < 2:
+        return None
+    Ya, Yb = ra.den, rb.den
+    qaa, qbb = _q(sums, j, a, a), _q(sums, j, b, b)
+    qab = _q(sums, j, a, b) if paired else 0
+    num = (wa * wa * qaa * Yb ** 4 + wb * wb * qbb * Ya ** 4
+           + 2 * wa * wb * qab * Ya ** 2 * Yb ** 2)
+    return math.sqrt(max(num * n / ((n - 1) * Ya ** 4 * Yb ** 4), 0.0))
+
+
+def log_ratio(sums: MomentSums, j: int, a: int = 0, b: int = 1,
+              paired: bool = True) -> tuple:
+    """(log(R_b / R_a), its standard error) by the delta method; (None, None) unless both are
+    positive. The variance is one fraction of exact integers (no cancellation)."""
+    ra, rb = ratio(sums, j, a), ratio(sums, j, b)
+    n = sums.n
+    if not (ra.value and rb.value) or ra.value <= 0 or rb.value <= 0 or n < 2:
+        return None, None
+    Xa, Ya, Xb, Yb = ra.num, ra.den, rb.num, rb.den
+    qaa, qbb = _q(sums, j, a, a), _q(sums, j, b, b)
+    qab = _q(sums, j, a, b) if paired else 0
+    num = qaa * Yb ** 2 * Xb ** 2 + qbb * Ya ** 2 * Xa ** 2 - 2 * qab * Ya * Yb * Xa * Xb
+    var = num * n / ((n - 1) * Ya ** 2 * Xa ** 2 * Yb ** 2 * Xb ** 2)
+    return math.log(rb.value / ra.value), math.sqrt(max(var, 0.0))
+
+
 # ---------------------------------------------------------------------------------------------
 # Tests
 # ---------------------------------------------------------------------------------------------
@@ -271,9 +338,29 @@ def games_for_half_width(se: float, n: int, half_width: float, z: float = Z95) -
 
 
 def games_for_power(se: float, n: int, detect: float, alpha: float = 0.05,
-                    power: float = 0.8) -> int:
+                    power: float = 0.8, paired_binary: bool = False) -> int:
     """Games for a two-sided z-test at ``alpha`` to detect a true difference ``detect`` with
-    probability ``power``: n (z_{1-alpha/2} + z_power)^2 se^2 / detect^2."""
+    probability ``power``: n (z_{1-alpha/2} + z_power)^2 se^2 / detect^2.
+
+    ``paired_binary``: the test is McNemar's (a paired 0/1 rate), whose variance under no
+    difference is the share of differing games psi, larger than the variance psi - detect^2
+    the pilot's standard error measures (Connor 1987, Biometrics 43:207):
+    n = (z_{1-alpha/2} sqrt(psi) + z_power sqrt(psi - detect^2))^2 / detect^2."""
     from scipy.stats import norm
+    if paired_binary:
+        var = n * se * se                  # per game, under the alternative
+        root = norm.ppf(1 - alpha / 2) * math.sqrt(var + detect ** 2) \
+            + norm.ppf(power) * math.sqrt(var)
+        return int(math.ceil((root / detect) ** 2))
     z = norm.ppf(1 - alpha / 2) + norm.ppf(power)
     return int(math.ceil(n * (z * se / detect) ** 2))
+
+
+def games_for_equivalence(se: float, n: int, margin: float, alpha: float = 0.05,
+                          power: float = 0.8) -> int:
+    """Games for the two one-sided tests at ``alpha`` to conclude equivalence within
+    +-``margin`` with probability ``power`` when the true difference is 0:
+    n (z_{1-alpha} + z_{1-(1-power)/2})^2 se^2 / margin^2."""
+    from scipy.stats import norm
+    z = norm.ppf(1 - alpha) + norm.ppf(1 - (1 - power) / 2)
+    return int(math.ceil(n * (z * se / margin) ** 2))

@@ -94,6 +94,31 @@ def rules_data(data: dict) -> dict:
     return _common.rules_data(data, RUNNER_KEYS)
 
 
+def metrics_off(sc) -> list:
+    """Catalogue metrics that ``sc``'s rules switch off: disabled yaku, zero bonuses, unused
+    new-yaku slots, kans, three-card draws or riichi turned off (compare lists them once)."""
+    from .metrics import NEW_SLOT_NAMES, slot_display_names
+    off = [f"yaku_{k}_share" for k, y in (sc.get("scoring.yaku") or {}).items()
+           if hasattr(y, "get") and y.get("enabled") is False]
+    used = slot_display_names(sc)
+    off += [f"yaku_{k}_share" for k in NEW_SLOT_NAMES if k not in used]
+    bonus = sc.get("scoring.set_count_bonus") or {}
+    off += [f"yaku_{k}_share" for k, v in bonus.items() if not v]
+    if not any(bonus.values()):
+        off.append("set_count_bonus_share")
+    if not sc.get("scoring.ron_bonus"):
+        off.append("ron_bonus_share")
+    if not sc.get("scoring.dora_per_card"):
+        off.append("dora_bonus_share")
+    if not sc.get("kan.enabled"):
+        off += ["kan_per_round", "yaku_kan_share", "yaku_rinshan_share"]
+    if not sc.get("draw_three.enabled"):
+        off.append("draw_three_per_round")
+    if not sc.get("riichi.enabled"):
+        off += ["riichi_rate", "yaku_riichi_share", "yaku_ippatsu_share"]
+    return off
+
+
 def scenario_yaml(sc, title: str) -> str:
     """The resolved scenario as YAML with each value's tag and meaning (loads back)."""
     from .scenario_yaml import annotated_yaml

@@ -53,14 +53,14 @@ HEADLINE = "first_dealer_win_rate"
 MAX_SEATS = 3           # seat metrics exist for seats 0..2 in every family (simcore.families)
 RATE_MARGIN = 0.01      # one percentage point
 USE_MARGIN = 0.02       # calls / Kai / draws per round
+RELATIVE_MARGIN = 0.2   # yaku and bonus shares: within 20% of a's share (rare ones included)
 
 
 def _catalogue() -> tuple:
     m = [
-        Metric("first_dealer_win_rate", "game_rate", "first_dealer_won", "games",
-               "games won by the player who dealt first", RATE_MARGIN, 0.5),
-        Metric("seat0_win_rate", "game_rate", "seat0_won", "games",
-               "games won by seat 0 (players[0])", RATE_MARGIN, 0.5),
+        Metric("first_dealer_win_rate", "game_rate", "first_dealer_share6", "games6",
+               "games won by the player who dealt first (a tied game counts 1/2)", RATE_MARGIN,
+               fair_per_seat=True),
         Metric("tied_game_rate", "game_rate", "tied", "games",
                "games ending with no winner (tie break: draw)", RATE_MARGIN / 2),
     ]
@@ -70,7 +70,7 @@ def _catalogue() -> tuple:
         m.append(Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share6", "games6",
                         f"share of the games won by seat {s} (a tied game counts 1/2 to each "
                         f"seat)" + (" (no such seat in MOMOJAN: always 0)" if s >= 2 else ""),
-                        RATE_MARGIN, 0.5 if s < 2 else None))
+                        RATE_MARGIN, fair_per_seat=s < 2))
     for reason in END_REASON_NAMES:
         m.append(Metric(f"end_{reason}_rate", "game_rate", f"end_{reason}", "games",
                         f"games that end by {reason.replace('_', ' ')}", RATE_MARGIN))
@@ -79,9 +79,9 @@ def _catalogue() -> tuple:
                f"games of more than {COMEBACK_AFTER_ROUND} rounds won by the player behind after "
                f"round {COMEBACK_AFTER_ROUND}", 2 * RATE_MARGIN),
         Metric("mean_rounds_per_game", "per_game", "rounds", "games",
-               "rounds played per game", 0.1),
+               "rounds played per game", 0.1, unit="rounds"),
         Metric("mean_final_margin", "per_game", "final_margin", "games",
-               "points between the two players at the end of a game", 0.5),
+               "points between the two players at the end of a game", 0.5, unit="points"),
         Metric("dealer_round_win_rate", "round_rate", "dealer_wins", "rounds",
                "rounds won by the dealer (tsumo or ron)", RATE_MARGIN),
         Metric("tsumo_rate", "round_rate", "tsumo", "rounds", "rounds won by tsumo", RATE_MARGIN),
@@ -91,35 +91,36 @@ def _catalogue() -> tuple:
         Metric("riichi_rate", "round_rate", "riichi_rounds", "rounds",
                "rounds in which someone declared riichi", RATE_MARGIN),
         Metric("kai_per_round", "per_round", "kai", "rounds", "Kai sets made per round (both players)",
-               USE_MARGIN),
+               USE_MARGIN, unit="Kai sets"),
         Metric("pon_per_round", "per_round", "pon", "rounds", "Pon calls per round (both players)",
-               USE_MARGIN),
+               USE_MARGIN, unit="calls"),
         Metric("chi_per_round", "per_round", "chi", "rounds", "Chi calls per round (both players)",
-               USE_MARGIN),
+               USE_MARGIN, unit="calls"),
         Metric("kan_per_round", "per_round", "kan", "rounds", "kans per round (both players)",
-               USE_MARGIN),
+               USE_MARGIN, unit="kans"),
         Metric("draw_three_per_round", "per_round", "draw_three", "rounds",
-               "three-card draws per round (both players)", USE_MARGIN),
+               "three-card draws per round (both players)", USE_MARGIN, unit="draws"),
         Metric("doubled_win_rate", "win_rate", "doubled", "wins", "wins whose points were doubled",
-               RATE_MARGIN),
+               RELATIVE_MARGIN, margin_relative=True),
         Metric("mean_winning_points", "per_win", "winning_points", "wins",
-               "points paid per win (tsumo or ron)", 0.25),
+               "points paid per win (tsumo or ron)", 0.25, unit="points"),
         Metric("dora_bonus_share", "win_rate", "dora_wins", "wins", "wins with a dora bonus",
-               RATE_MARGIN),
+               RELATIVE_MARGIN, margin_relative=True),
         Metric("ron_bonus_share", "win_rate", "ron_bonus_wins", "wins", "wins with the ron bonus",
-               RATE_MARGIN),
+               RELATIVE_MARGIN, margin_relative=True),
         Metric("set_count_bonus_share", "win_rate", "set_bonus_wins", "wins",
-               "wins with a set-count bonus", RATE_MARGIN),
+               "wins with a set-count bonus", RELATIVE_MARGIN, margin_relative=True),
     ]
     for name in FIXED_SLOT_NAMES:
         what = (f"wins scoring {name} (a set-count yaku in the old edition, bonus in the new)"
                 if name in SET_BONUS_NAMES else f"wins scoring {name}")
         m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins", what,
-                        RATE_MARGIN))
+                        RELATIVE_MARGIN, margin_relative=True))
     for j, name in enumerate(NEW_SLOT_NAMES):
         m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
                         f"wins scoring the scenario's new picture-set yaku number {j + 1} "
-                        f"(scoring.yaku, in scenario order)", RATE_MARGIN))
+                        f"(scoring.yaku, in scenario order)", RELATIVE_MARGIN,
+                        margin_relative=True))
     return tuple(m)
 
 
@@ -160,6 +161,7 @@ def _game_quantities(g: np.ndarray, rounds_sum: dict, behind_after: np.ndarray) 
         "games": np.ones(len(g), np.int64),
         "rounds": g[:, GF_ROUNDS],
         "first_dealer_won": w == g[:, GF_FIRST_DEALER],
+        "first_dealer_share6": np.where(w == g[:, GF_FIRST_DEALER], 6, np.where(w < 0, 3, 0)),
         "seat0_won": w == 0,
         "tied": w < 0,
         "games6": np.full(len(g), 6, np.int64),
@@ -215,6 +217,6 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
 
 
 QUANTITIES = tuple(_ROUND_QUANTITIES) + (
-    "games", "rounds", "first_dealer_won", "seat0_won", "tied", "final_margin", "games6",
+    "games", "rounds", "first_dealer_won", "first_dealer_share6", "seat0_won", "tied", "final_margin", "games6",
     "seat0_share6", "seat1_share6", "seat2_share6",
     "decided_after_round_2", "comeback") + tuple(f"end_{r}" for r in END_REASON_NAMES)

@@ -30,7 +30,7 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
     metric's denominator (games, rounds or wins).
     """
     sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
-    metrics = summarize_run(CATALOGUE, sums, v)
+    metrics = summarize_run(CATALOGUE, sums, v, n_seats=2)
     rounds = metrics["draw_rate"]["n"]
     drop_absent_seats(metrics, 2, MAX_SEATS)  # the catalogue's seat shares: 3 seats; MOMOJAN has 2
     # the scenario's own names for the new-yaku slots it uses; unused slots are left out

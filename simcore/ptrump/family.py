@@ -71,6 +71,20 @@ def rules_data(data: dict) -> dict:
     return _common.rules_data(data, RUNNER_KEYS)
 
 
+def metrics_off(sc) -> list:
+    """Catalogue metrics that ``sc``'s rules switch off: the yaku, additive bonuses and
+    yakuman it disables, a zero Pon deduction (compare lists them once)."""
+    from .metrics import SLOTS
+    off = []
+    for group in ("scoring.yaku", "scoring.additive", "scoring.yakuman"):
+        for k, y in (sc.get(group) or {}).items():
+            if hasattr(y, "get") and y.get("enabled") is False and k in SLOTS:
+                off.append(f"yaku_{k}_share")
+    if not sc.get("scoring.deductions.pon"):
+        off.append("yaku_pon_share")
+    return off
+
+
 def scenario_yaml(sc, title: str) -> str:
     return _scenario.annotated_yaml(sc.to_dict(), title=title)
 

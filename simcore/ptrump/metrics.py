@@ -30,6 +30,7 @@ from .rules_array import SLOTS
 HEADLINE = "first_dealer_win_share"
 RATE_MARGIN = 0.01
 USE_MARGIN = 0.02
+RELATIVE_MARGIN = 0.2   # rare events and yaku shares: within 20% of a's value
 SHARE = 6
 
 
@@ -37,17 +38,18 @@ def _catalogue() -> tuple:
     m = [
         Metric("first_dealer_win_share", "game_rate", "first_dealer_share6", "games6",
                "share of the matches won by the seat that dealt first (a shared match counts "
-               "1/m to each of its m winners)", RATE_MARGIN),
+               "1/m to each of its m winners)", RATE_MARGIN, fair_per_seat=True),
     ]
     for s in range(MAX_SEATS):
         m.append(Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share6", "games6",
                         f"share of the matches won by seat {s} (a match shared by m seats counts "
-                        f"1/m to each; 0 where the scenario has no seat {s})", RATE_MARGIN))
+                        f"1/m to each; 0 where the scenario has no seat {s})", RATE_MARGIN,
+                        fair_per_seat=True))
     for s in range(MAX_SEATS):
         for t in range(s + 1, MAX_SEATS):
             m.append(Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"seat{s}_ahead_{t}",
                             "games6", f"matches seat {s} finished ahead of seat {t} (level: "
-                            f"1/2; 0 where a seat is missing)", RATE_MARGIN))
+                            f"1/2; 0 where a seat is missing)", RATE_MARGIN, 0.5))
     m.append(Metric("shared_win_rate", "game_rate", "shared", "games",
                     "matches won by several seats with equal top scores", RATE_MARGIN / 2))
     for reason in END_REASON_NAMES:
@@ -55,11 +57,12 @@ def _catalogue() -> tuple:
                         f"matches that end by {reason.replace('_', ' ')}", RATE_MARGIN))
     m += [
         Metric("mean_rounds_per_match", "per_game", "rounds", "games",
-               "rounds played per match", 0.25),
+               "rounds played per match", 0.25, unit="rounds"),
         Metric("mean_final_margin", "per_game", "final_margin", "games",
-               "points between the top two seats at the end of a match", 0.5),
+               "points between the top two seats at the end of a match", 0.5, unit="points"),
         Metric("mean_deposits_lost", "per_game", "pool_left", "games",
-               "riichi deposits left on the table at match end (lost)", 0.1),
+               "riichi deposits left on the table at match end (lost)", 0.1,
+               unit="deposits"),
         Metric("dealer_round_win_rate", "round_rate", "dealer_wins", "rounds",
                "rounds the dealer won (alone or among several ron winners)", RATE_MARGIN),
         Metric("draw_rate", "round_rate", "draws", "rounds",
@@ -69,33 +72,39 @@ def _catalogue() -> tuple:
         Metric("ron_rate", "round_rate", "ron", "rounds",
                "rounds won by ron (robbed cards included)", RATE_MARGIN),
         Metric("multiple_ron_rate", "round_rate", "multi_ron", "rounds",
-               "rounds with more than one winner (multiple_ron: all)", RATE_MARGIN / 2),
+               "rounds with more than one winner (multiple_ron: all)", RELATIVE_MARGIN,
+               margin_relative=True),
         Metric("rob_rate", "round_rate", "robbed", "rounds",
-               "rounds won by robbing a kakan, an ankan or a nukidora", RATE_MARGIN / 2),
+               "rounds won by robbing a kakan, an ankan or a nukidora", RELATIVE_MARGIN,
+               margin_relative=True),
         Metric("pon_per_round", "per_round", "pons", "rounds", "Pon calls per round (all seats)",
-               USE_MARGIN),
+               USE_MARGIN, unit="calls"),
         Metric("kan_per_round", "per_round", "kans", "rounds", "kans per round (all kinds, all "
-               "seats)", USE_MARGIN),
+               "seats)", USE_MARGIN, unit="kans"),
         Metric("nukidora_per_round", "per_round", "nuki", "rounds",
-               "jokers set aside per round (all seats)", USE_MARGIN),
+               "jokers set aside per round (all seats)", USE_MARGIN, unit="jokers"),
         Metric("riichi_rate", "round_rate", "riichi_rounds", "rounds",
                "rounds in which someone declared riichi (not voided)", RATE_MARGIN),
         Metric("riichi_per_round", "per_round", "riichis", "rounds",
-               "riichi declarations per round (all seats)", USE_MARGIN),
+               "riichi declarations per round (all seats)", USE_MARGIN, unit="riichi"),
         Metric("double_riichi_per_round", "per_round", "double_riichis", "rounds",
-               "double riichi declarations per round (all seats)", USE_MARGIN / 2),
+               "double riichi declarations per round (all seats)", USE_MARGIN / 2,
+               unit="riichi"),
         Metric("noten_penalty_per_round", "per_round", "noten_points", "rounds",
-               "noten penalty points per round (all seats)", USE_MARGIN),
+               "noten penalty points per round (all seats)", USE_MARGIN, unit="points"),
         Metric("mean_winning_value", "per_win", "win_value", "wins",
-               "points per win (one round may have several winners)", 0.25),
+               "points per win (one round may have several winners)", 0.25, unit="points"),
         Metric("zero_value_win_share", "win_rate", "zero_wins", "wins",
-               "wins worth 0 points (legal with a yaku: 「役有り０点アガり」)", RATE_MARGIN),
+               "wins worth 0 points (legal with a yaku: 「役有り０点アガり」)", RELATIVE_MARGIN,
+               margin_relative=True),
         Metric("yakuless_win_share", "win_rate", "yakuless_wins", "wins",
-               "wins without a yaku (only where scoring.yaku_required is false)", RATE_MARGIN),
+               "wins without a yaku (only where scoring.yaku_required is false)",
+               RELATIVE_MARGIN, margin_relative=True),
     ]
     for name in SLOTS:
         m.append(Metric(f"yaku_{name}_share", "win_rate", f"slot_{name}", "wins",
-                        f"wins whose breakdown has {name}", RATE_MARGIN))
+                        f"wins whose breakdown has {name}", RELATIVE_MARGIN,
+                        margin_relative=True))
     return tuple(m)
 
 

@@ -35,7 +35,8 @@ def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, 
     """The run summary from streamed sums (one variant's ``MomentSums``, or a ``Batch``): every
     catalogue metric with its 95% interval, yaku shares of wins, end-reason shares of matches."""
     sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
-    metrics = summarize_run(CATALOGUE, sums, v)
+    metrics = summarize_run(CATALOGUE, sums, v, n_seats=len(scenario["players"])
+                            if scenario is not None else None)
     rounds = metrics["draw_rate"]["n"]
     drop_absent_seats(metrics, len(scenario["players"]) if scenario is not None else MAX_SEATS,
                       MAX_SEATS)
