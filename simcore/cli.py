@@ -201,24 +201,46 @@ def validate(files):
 
 @main.command()
 @click.argument("file")
+@click.option("--diff", "diff_base", is_flag=False, flag_value="", default=None,
+              metavar="[BASE]", help="Also mark every value that differs from BASE (a scenario "
+              "file or bundled name; --diff alone: the scenario FILE extends).")
 @input_errors_exit_2
-def show(file):
+def show(file, diff_base):
     """Print the fully resolved scenario (after extends, defaults filled in) as YAML, each value
-    with its tag ([R] rulebook, [I] interpretation, reconstructed [X]) and meaning as a comment.
+    with its tag ([R] rulebook, [I] interpretation, reconstructed [X]) and meaning as a comment;
+    a value the file itself sets is marked [set by FILE] instead, and with --diff a value that
+    differs from the base [differs: BASE has V].
 
     Given a result directory, print its summary (the table `run` printed; JSON of compare and
     sweep results) and where it came from."""
     from . import families
     from .results import is_result_dir
+    from .scenario_marks import base_of, mark_yaml, show_marks
 
     if is_result_dir(file):
+        if diff_base is not None:
+            raise InputError(f"show {file}: --diff is for scenarios, not result directories")
         from .results import reading
         with reading(file, "show"):
             click.echo(_show_result(file))
         return
     fam, sc = families.load(file)
+    base, base_name = None, None
+    if diff_base is not None:
+        ref = diff_base or base_of(sc)
+        if not ref:
+            raise InputError(f"show --diff: {file} extends no scenario; name the base "
+                             f"(--diff BASE)")
+        base_fam, base = families.load(str(ref))
+        if base_fam is not fam:
+            raise InputError(f"show --diff {ref}: a {families.family_name_of(str(ref))} "
+                             f"scenario; {file} is another game's")
+        base_name = base.name
     title = f"{sc.name}: resolved from {sc.path}" if sc.path else sc.name
-    click.echo(fam.scenario_yaml(sc, title), nl=False)
+    if base is not None:
+        title += f"; compared with {base_name}"
+    text = mark_yaml(fam.scenario_yaml(sc, title), show_marks(fam, sc, base, base_name))
+    click.echo(text, nl=False)
 
 
 def _show_result(path):

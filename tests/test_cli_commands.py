@@ -76,7 +76,9 @@ def test_show_keeps_the_tags_as_comments():
     r = CliRunner().invoke(main, ["show", "double_at_8"])
     assert r.exit_code == 0, r.output
     text = r.output
-    assert _comment_of(text, "double_threshold: 8").startswith("[R] ")
+    # a value the file itself sets says so (issue 27 item 5), the spec's tag after it
+    assert _comment_of(text, "double_threshold: 8").startswith(
+        "[set by double_at_8.yaml] (the spec's tag: [R]) ")
     assert _comment_of(text, "momotaro: 3").startswith("reconstructed [X] ")
     assert _comment_of(text, "tsumo_after_draw_three: true").startswith("[I] ")
     # every schema leaf (but the seats, commented on their own line) carries its tag and doc
@@ -86,7 +88,9 @@ def test_show_keeps_the_tags_as_comments():
     for path, f in leaves:
         key = path.rsplit(".", 1)[-1]
         label = {"R": "[R]", "I": "[I]", "X": "reconstructed [X]"}[f.tag]
-        assert any(l.strip().startswith(f"{key}:") and f"# {label} {f.doc}" in l for l in commented), path
+        assert any(l.strip().startswith(f"{key}:") and (
+            f"# {label} {f.doc}" in l or f"(the spec's tag: [{f.tag}]) {f.doc}" in l)
+            for l in commented), path
 
 
 @pytest.mark.parametrize("name", MOMOJAN_BUNDLED)

@@ -72,7 +72,8 @@ def test_new_picture_set_yaku_show_under_their_names(tmp_path):
     lines = shown.splitlines()
     at = next(i for i, x in enumerate(lines) if x.strip() == "anyset:")
     line = next(x for x in lines[at:] if x.strip().startswith("points: 1"))
-    assert "# reconstructed [X] a designer-added picture-set yaku: points" in line
+    assert "# [set by v.yaml] (the spec's tag: [X]) a designer-added picture-set yaku: points" \
+        in line
 
 
 def test_point_value_changes_the_bots_cannot_see_are_said():
