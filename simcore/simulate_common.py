@@ -69,7 +69,8 @@ def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
         if task.records:
             batches.append(batch if task.round_records else Batch(batch.games, batch.rounds[:0]))
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
-                       tuple(batches) if task.records else None, extras)
+                       tuple(batches) if task.records else None, extras,
+                       z if task.values else None)
 
 
 def bincount(values, bins: int) -> list:

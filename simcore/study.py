@@ -38,6 +38,7 @@ class ChunkTask:
     debug: bool = False
     records: bool = False    # also return the raw records (for writing them to disk)
     round_records: bool = True  # with ``records``: the per-round records too (else games only)
+    values: bool = False     # also return the per-game metric values (a tournament's deals)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class ChunkResult:
     # {"hist": {name: [[count per value] per variant]}, "examples": [[[game, ...] per metric]
     # per variant], "trajectories": [...] (chunk 0 only)}
     extras: dict | None = None
+    values: np.ndarray | None = None   # int64[games, k, 2V] when ``task.values``
 
 
 def variant_seed(seed: int, v: int, paired: bool) -> int:

@@ -22,11 +22,19 @@ counting 1/2) with Wilson 95% intervals, and a Bradley-Terry rating per entrant 
 added to each side of every pair so that a 100% record stays finite), with a 95% interval from
 the inverse Fisher information under the sum-zero constraint.
 
-What this implementation simplifies: the intervals treat every comparison as independent (the
-duplicate games are positively related, which makes them conservative; with one entrant twice
-at a 3-seat table, both of its comparisons with the other entrant in one game count); a chunk
-keeps only the seat metrics (no histograms, example games or per-game tables), and its sums hold
-no cross products between seatings (nothing reads them).
+The rating intervals are cluster-robust, the deal the cluster: the games of one deal are played
+in every seating, so their comparisons are related (negatively across a seat swap, positively
+for one entrant against two opponents, or for one entrant twice at a table), and an interval
+that treats every comparison as independent covers 0.92 for one entrant and 0.97 for another.
+The variance is the sandwich I^-1 B I^-1 (Huber 1967; White 1980): I the Fisher information of
+the fit, B the sum over deals of the outer product of each deal's score vector. A deal's score
+for an entrant is its finishes ahead in every comparison of that deal minus their expectation
+under the fitted ratings; its sum and cross products stream as one extra row of the chunk sums
+(:data:`DEAL_ROW`: per game, component 2e is entrant e's finishes ahead in sixths over all
+seatings), so B is exact at any number of games and chunks.
+
+What this implementation simplifies: a chunk keeps only the seat metrics (no histograms,
+example games or per-game tables).
 """
 
 from __future__ import annotations
@@ -39,10 +47,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import InputError
+from .metrics import Metric
 from .stats import MomentSums, Z95, wilson
 
 ELO = 400.0 / math.log(10.0)
 SHARE = 6   # a seat metric's per-game denominator: 6 = the whole game (see simcore.families)
+
+# The last row of a tournament's sums: per game, component 2e = entrant e's finishes ahead (in
+# sixths) over every comparison of every seating, 2e + 1 = those comparisons (x 6); entrants
+# fill the first components (there are never more entrants than seatings), the rest stay 0.
+DEAL_METRIC = Metric("deal_finishes_ahead", "game_rate", "(tournament)", "(tournament)",
+                     "per entrant, finishes ahead over every comparison of a deal "
+                     "(the cluster of the rating intervals)", 0.01)
 
 
 @dataclass
@@ -98,13 +114,18 @@ def wilson_half(wins: float, n: int) -> dict:
     return out
 
 
-def bradley_terry(wins: np.ndarray, played: np.ndarray, prior: float = 0.5, iters: int = 2000):
+def bradley_terry(wins: np.ndarray, played: np.ndarray, prior: float = 0.5, iters: int = 2000,
+                  score_cov=None):
     """Ratings (Elo scale, mean 0) and their 95% half-widths from a win matrix.
 
     Parameters
     ----------
     wins : float[n, n], games row won against column. played : int[n, n], games between them.
     prior : wins added to each side of every pair that met (keeps perfect records finite).
+    score_cov : None, or ``f(p) -> float[n, n]``: B, the sum over clusters of each cluster's
+        score outer product given the fitted win probabilities ``p[i, j]``; the interval is
+        then the sandwich's (cluster-robust), else the inverse information's (independent
+        comparisons).
 
     Returns
     -------
@@ -136,6 +157,9 @@ def bradley_terry(wins: np.ndarray, played: np.ndarray, prior: float = 0.5, iter
                 info[i, j] -= v
                 info[i, i] += v
     cov = np.linalg.pinv(info)
+    if score_cov is not None:
+        p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+        cov = cov @ score_cov(p) @ cov
     se = np.sqrt(np.maximum(np.diag(cov), 0.0))
     return theta * ELO, Z95 * se * ELO
 
@@ -173,14 +197,17 @@ class SeatingFamily:
         self.n = n_seats
         self.keep = seat_metrics(family, n_seats)
         by = {m.name: m for m in family.CATALOGUE}
-        self.CATALOGUE = tuple(by[k] for k in self.keep)
+        self.CATALOGUE = tuple(by[k] for k in self.keep) + (DEAL_METRIC,)
         self.chunk_stats = seating_chunk_stats
+        self.seating_of: dict = {}    # id(scenario) -> (entrant index per seat, entrants)
 
     def __getattr__(self, name):   # NAME, TITLE, seats, scenario_yaml, kernels_cached, ...
         return getattr(self.base, name)
 
     def payload(self, sc) -> dict:
+        seating, n_entrants = self.seating_of[id(sc)]
         return {"family": self.base.__name__, "keep": list(self.keep),
+                "seating": list(seating), "entrants": n_entrants,
                 "scenario": self.base.payload(sc)}
 
     def from_payload(self, data: dict):
@@ -198,21 +225,42 @@ class SeatingFamily:
 
 def seating_chunk_stats(task):
     """The chunk function of a tournament: each seating played through its family's own chunk
-    function (one variant per call) and cut to the kept metrics. Picklable (module level)."""
+    function (one variant per call), cut to the kept metrics, and the deal row (each entrant's
+    finishes ahead per game, over every seating). Picklable (module level)."""
     from .study import ChunkResult, ChunkTask
     first = task.variants[0]
     fam = importlib.import_module(first["family"])
     names = [m.name for m in fam.CATALOGUE]
-    idx = [names.index(k) for k in first["keep"]]
-    k, m = len(idx), 2 * len(task.variants)
-    s = np.zeros((k, m), np.int64)
-    c = np.zeros((k, m, m), np.int64)
+    keep = first["keep"]
+    idx = [names.index(k) for k in keep]
+    n_games, n_var = task.stop - task.start, len(task.variants)
+    z = np.zeros((n_games, len(keep) + 1, 2 * n_var), np.int64)
     for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
         res = fam.chunk_stats(ChunkTask((data["scenario"],), (seed,), task.start, task.stop,
-                                        task.debug))
-        s[:, 2 * v:2 * v + 2] = res.sums.s[idx]
-        c[:, 2 * v:2 * v + 2, 2 * v:2 * v + 2] = res.sums.c[idx]
-    return ChunkResult(task.start, task.stop, MomentSums(task.stop - task.start, s, c))
+                                        task.debug, values=True))
+        z[:, :len(keep), 2 * v:2 * v + 2] = res.values[:, idx, :]
+        for e, col, sign, const in _deal_parts(keep, data["seating"]):
+            z[:, -1, 2 * e] += sign * z[:, col, 2 * v] + const
+            z[:, -1, 2 * e + 1] += SHARE
+    return ChunkResult(task.start, task.stop, MomentSums.from_values(z))
+
+
+def _deal_parts(keep, seating):
+    """(entrant, kept metric, sign, constant) for every comparison between two different
+    entrants in a seating: the entrant's finishes ahead out of 6."""
+    index = {k: j for j, k in enumerate(keep)}
+    n = len(seating)
+    for s_, t_ in itertools.combinations(range(n), 2):
+        a, b = seating[s_], seating[t_]
+        if a == b:
+            continue
+        ahead = index.get(f"seat{s_}_ahead_of_seat{t_}")
+        if ahead is not None:
+            yield a, ahead, 1, 0
+            yield b, ahead, -1, SHARE
+        else:   # 2 seats: each seat's share of the game
+            yield a, index["seat0_win_share"], 1, 0
+            yield b, index["seat1_win_share"], 1, 0
 
 
 def chunk_games_for(n_seatings: int) -> int:
@@ -255,7 +303,9 @@ def prepare(family, scenario, entrants: list[str]):
     scenarios, labels = [], []
     for st in order:
         seated = [entrants[i] for i in st]
-        scenarios.append(family.with_players(scenario, ",".join(seated), "--policies"))
+        sc = family.with_players(scenario, ",".join(seated), "--policies")
+        view.seating_of[id(sc)] = (tuple(st), len(entrants))
+        scenarios.append(sc)
         labels.append((" / ".join(seated), {"seats": seated}))
     return view, order, scenarios, labels
 
@@ -317,12 +367,34 @@ def from_sums(view, scenario_name, entrants, order, games, seed, sums) -> Tourna
             played[b, a] += den // SHARE
     t = Tournament(scenario_name, list(entrants), games, seed, wins, played, n_seats=view.n,
                    seatings=list(order))
-    rating, half = bradley_terry(wins, played)
+    rating, half = bradley_terry(wins, played,
+                                 score_cov=lambda p: deal_score_cov(view, order, sums, p, n))
     ranked = np.argsort(-rating)
     t.ratings = [{"entrant": entrants[k], "rating": round(float(rating[k]), 1),
                   "ci": [round(float(rating[k] - half[k]), 1), round(float(rating[k] + half[k]), 1)]}
                  for k in ranked]
     return t
+
+
+def deal_score_cov(view, order, sums, p, n: int) -> np.ndarray:
+    """B of the sandwich: the sum over deals of each deal's score outer product, in wins, from
+    the deal row's sums and cross products (exact integers) and the fitted probabilities
+    ``p[i, j]`` that i finishes ahead of j. A deal's score for entrant e is a_e - E_e: its
+    finishes ahead over the deal's comparisons, less their expectation (the same in every deal:
+    every deal is played in every seating)."""
+    j = len(view.keep)
+    expected = np.zeros(n)
+    for st in order:
+        for s_, t_ in itertools.combinations(range(view.n), 2):
+            a, b = st[s_], st[t_]
+            if a != b:
+                expected[a] += SHARE * p[a, b]
+                expected[b] += SHARE * p[b, a]
+    S = np.array([float(sums.s[j, 2 * e]) for e in range(n)])
+    C = np.array([[float(sums.c[j, 2 * e, 2 * f]) for f in range(n)] for e in range(n)])
+    N = float(sums.n)
+    B = C - np.outer(expected, S) - np.outer(S, expected) + N * np.outer(expected, expected)
+    return B / (SHARE * SHARE)
 
 
 def tournament_table(t) -> str:

@@ -36,7 +36,8 @@ def _catalogue():
          for s in range(3)]
     m += [Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"ahead{s}{t}", "games6",
                  f"seat {s} ahead of seat {t}", 0.01) for s in range(3) for t in range(s + 1, 3)]
-    m.append(Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1))
+    m.append(Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1,
+                    unit="rounds"))
     return tuple(m)
 
 
@@ -128,7 +129,8 @@ def chunk_stats(task):
                                          3 if score[s] == score[t] else 0)
             for j, m in enumerate(CATALOGUE):
                 z[i, j, 2 * v], z[i, j, 2 * v + 1] = q[m.numerator], q[m.denominator]
-    return ChunkResult(task.start, task.stop, MomentSums.from_values(z))
+    return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
+                       values=z if task.values else None)
 
 
 @pytest.fixture
