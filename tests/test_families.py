@@ -296,3 +296,27 @@ def test_a_share_out_of_6_gets_the_per_game_wilson_interval():
     out = metric_summary(CATALOGUE[0], MomentSums.from_values(z), 0)
     assert out["n"] == 100 and out["value"] == 0.35
     assert out["ci"] == wilson(35, 100)["ci"]
+
+
+def test_three_seat_rating_intervals_cover_with_the_deal_as_cluster(fake):
+    """Issue 27 item 7: in a 3-seat duplicate tournament the comparisons of one deal are
+    related (one entrant against two opponents, every seating): the cluster-robust intervals
+    cover the large-tournament ratings at 95% within the binomial 99.9% range of 60
+    tournaments per entrant; and they are not the independent-comparison ones."""
+    from scipy.stats import binom
+    from simcore.tournament import bradley_terry, run_tournament
+    fam, sc = families.load(fake)
+    entrants = ["weak", "strong", "medium"]
+    truth = {r["entrant"]: r["rating"]
+             for r in run_tournament(sc, entrants, 4000, seed=0, family=fam).ratings}
+    reps, covered, ratio = 60, 0, []
+    for rep in range(reps):
+        t = run_tournament(sc, entrants, 40, seed=100 + rep, family=fam)
+        _, naive = bradley_terry(t.wins, t.played)
+        for k, r in enumerate(sorted(t.ratings, key=lambda r: entrants.index(r["entrant"]))):
+            covered += r["ci"][0] <= truth[r["entrant"]] <= r["ci"][1]
+            ratio.append((r["ci"][1] - r["ci"][0]) / 2 / naive[k])
+    n = reps * len(entrants)
+    assert binom.ppf(0.0005, n, 0.95) <= covered <= binom.ppf(0.9995, n, 0.95), covered / n
+    print(f"coverage {covered / n:.3f}, width ratio {np.median(ratio):.2f}")
+    assert abs(np.median(ratio) - 1) > 0.03   # the sandwich changed the width
