@@ -344,7 +344,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         opts["max_games"]
     names = select_metrics(metrics_spec, fam.CATALOGUE)
     if not metrics_spec:   # only the seats the game has (a named metric is shown as asked)
-        names = seats_present(names, fam.n_seats(sc_a))
+        names = seats_present(names, min(fam.n_seats(sc_a), fam.n_seats(sc_b)))
     margin = parse_margins(margins, fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
     if sink is not None and not resume:
@@ -358,7 +358,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     off = off_in_both(fam, sc_a, sc_b, names, result.sums)
     names = [n for n in names if n not in off]
     rows = compare_rows(fam.CATALOGUE, result.sums, [(0, 1)], names, margin, alpha,
-                        paired=not no_pairing, n_seats=fam.n_seats(sc_a))
+                        paired=not no_pairing, n_seats=_common_seats(fam, sc_a, sc_b))
     differ = rules_differ(fam, sc_a, sc_b)
     data = comparison_json(result, rows, alpha, differ, off)
     note = getattr(fam, "play_note", lambda s: None)([sc_a, sc_b])
@@ -371,6 +371,13 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off)
                    + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report)
+
+
+def _common_seats(fam, sc_a, sc_b):
+    """The seats both variants have (None when they differ: a fair share of 1/n is then not
+    one value)."""
+    n = fam.n_seats(sc_a)
+    return n if fam.n_seats(sc_b) == n else None
 
 
 _OPTION_NAMES = {"metrics": "--metrics", "margins": "--margin", "no_pairing": "--no-pairing",
@@ -470,15 +477,19 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
                       fam.with_players(sc_b, seats, "--pairings")]
     names = select_metrics(metrics_spec, fam.CATALOGUE)
     if not metrics_spec:
-        names = seats_present(names, fam.n_seats(sc_a))
+        names = seats_present(names, min(fam.n_seats(sc_a), fam.n_seats(sc_b)))
     margin = parse_margins(margins, fam.CATALOGUE)
     progress = Progress(quiet, family=fam)
     progress.starting(fam)
     result = run_study(fam, scenarios, seed, games, workers, paired=not no_pairing,
                        progress=progress, notice=notice)
     progress.done()
+    from .rule_diff import off_in_both
+    off = off_in_both(fam, sc_a, sc_b, names, result.sums,
+                      [(2 * i, 2 * i + 1) for i in range(len(pairs))])
+    names = [n for n in names if n not in off]
     rows = compare_rows(fam.CATALOGUE, result.sums, [(2 * i, 2 * i + 1) for i in range(len(pairs))],
-                        names, margin, alpha, paired=not no_pairing, n_seats=fam.n_seats(sc_a))
+                        names, margin, alpha, paired=not no_pairing, n_seats=_common_seats(fam, sc_a, sc_b))
     labels = [label for label, _ in pairs]
     by_pairing, changes = pairing_table(labels, rows, len(names))
     if as_json:

@@ -97,8 +97,10 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
     fam = fam or of_result(pa)
     names = select_metrics(metrics_spec, fam.CATALOGUE)
     seats = pa["variants"][0].get("seats")
-    if not metrics_spec and isinstance(seats, list) and seats:
-        names = seats_present(names, len(seats))   # as a live compare: the game's seats only
+    seats_b = pb["variants"][0].get("seats")
+    if not metrics_spec and isinstance(seats, list) and seats and isinstance(seats_b, list):
+        # as a live compare: the seats both games have
+        names = seats_present(names, min(len(seats), len(seats_b)))
     margin = parse_margins(margins, fam.CATALOGUE)
     same = pa["seed"] == pb["seed"] and pa["games_played"] == pb["games_played"]
     sums = None
@@ -124,7 +126,8 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
         differ = rules_differ(fam, sc_a, sc_b)
         off = off_in_both(fam, sc_a, sc_b, names, sums)
         names = [n for n in names if n not in off]
-    n_seats = len(seats) if isinstance(seats, list) and seats else None
+    n_seats = len(seats) if isinstance(seats, list) and seats and isinstance(seats_b, list) \
+        and len(seats_b) == len(seats) else None
     rows = compare_rows(fam.CATALOGUE, sums, [(0, 1)], names, margin, alpha, paired=res.paired,
                         n_seats=n_seats)
     data = comparison_json(res, rows, alpha, differ, off)
