@@ -315,7 +315,7 @@ def test_a_rare_yaku_change_is_compared_as_a_ratio():
 
 def test_variants_with_different_seat_counts_compare_the_seats_both_have():
     """3 players against 2: no seat-2 metric (it would read 'lowers seat2 share to 0'), and no
-    distance from fair (1/3 against 1/2 is not one fair value)."""
+    seat-share distance from fair (1/3 against 1/2 is not one fair value)."""
     from click.testing import CliRunner
     from simcore.cli import main
     r = CliRunner().invoke(main, ["compare", "ptrump_3p", "ptrump_confirmed_only", "--games",
@@ -323,4 +323,5 @@ def test_variants_with_different_seat_counts_compare_the_seats_both_have():
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)["metrics"]
     assert not any("seat2" in m for m in rows) and "seat1_win_share" in rows
-    assert all(row["fair"] is None for row in rows.values())
+    assert rows["seat0_win_share"]["fair"] is None and rows["first_dealer_win_share"]["fair"] is None
+    assert rows["seat0_ahead_of_seat1"]["fair"]["value"] == 0.5   # one seat against one: 1/2
