@@ -45,6 +45,10 @@ def metric_summary(metric, sums, j: int, v: int = 0, n_seats: int | None = None)
     r = ratio(sums, j, v)
     if metric.kind == "game_rate":
         out = wilson(*_wilson_counts(sums, j, v))
+    elif metric.is_rate and r.den and r.num in (0, r.den):
+        # none (or all) of the rounds or wins: the delta method's interval would have zero
+        # width; Wilson's on the counted rounds or wins does not
+        out = wilson(r.num, r.den)
     else:
         lo, hi = ratio_ci(r)
         if metric.is_rate and lo is not None:
@@ -408,7 +412,8 @@ def sweep_json(result, catalogue, labels, rows, names, alpha) -> dict:
         v = r["b_index"]
         entry = summary_of(result, catalogue, r["metric"], v)
         entry.update({"diff": r["diff"], "diff_ci": r["ci"], "p": r["p"], "p_adj": r["p_adj"],
-                      "verdict": r["verdict"], "narrowing": r["narrowing"]})
+                      "verdict": r["verdict"], "narrowing": r["narrowing"], "unit": r["unit"],
+                      "differing": r["differing"], "relative": r["relative"]})
         variants[v]["metrics"][r["metric"]] = entry
     out = {"base": result.names[0], "games": result.games, "seed": result.seed,
            "alpha": alpha, "variants": variants}

@@ -67,7 +67,7 @@ def pytest_sessionstart(session):
 # longest first: under pytest-xdist's --dist loadfile a file runs in one worker, so they start
 # first and the short files fill in around them, the shortest last. (xdist's own order, most
 # tests first, started the wheel install and the Ray cluster last.)
-LONGEST_FIRST = ("test_install.py", "test_compare.py", "test_ray.py", "test_interrupt.py",
+LONGEST_FIRST = ("test_compare.py", "test_install.py", "test_ray.py", "test_interrupt.py",
                  "test_shanten.py", "test_ptrump_engine.py", "test_resume.py",
                  "test_hand_random.py", "test_report.py", "test_engine.py", "test_ptrump_model.py",
                  "test_precompile.py", "test_ptrump_hand.py", "test_yaml_loading.py",

@@ -325,3 +325,53 @@ def test_variants_with_different_seat_counts_compare_the_seats_both_have():
     assert not any("seat2" in m for m in rows) and "seat1_win_share" in rows
     assert rows["seat0_win_share"]["fair"] is None and rows["first_dealer_win_share"]["fair"] is None
     assert rows["seat0_ahead_of_seat1"]["fair"]["value"] == 0.5   # one seat against one: 1/2
+
+
+def _coverage_pairs():
+    a = _baseline(scenario.load("new_edition"))
+    return {"point value": (a, _baseline(scenario.load("no_ron_bonus"))),
+            "play": (a, family.with_overrides(a, {"riichi": {"enabled": False}}, "no_riichi")),
+            "deck": (_baseline(scenario.load("old_edition")), a)}
+
+
+@pytest.mark.parametrize("pair,games,reps", [("play", 300, 60), ("deck", 300, 60),
+                                             ("point value", 3000, 24), ("play", 3000, 24),
+                                             ("deck", 3000, 24)])
+def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps):
+    """Issue 27 item 9, the other cells of the README's table at fewer runs (the benchmark
+    plays 200 each): per metric kind, the printed intervals cover the leave-one-out truth.
+    The check counts runs, not intervals (a run's rows are related): a kind's coverage must
+    be inside the binomial 99.9% range of 0.95 for as many trials as it had runs with an
+    interval, less 0.02; none has zero width. Overall, the mean of the runs' coverage must be
+    within 3 standard errors of the runs (the rows of a run move together) of 0.95, less the
+    leave-one-out truth's own error (it pools only reps - 1 runs: 0.942 expected at 16)."""
+    from collections import Counter
+    a, b = _coverage_pairs()[pair]
+    runs = [_sums([a, b], seed=81000 + 100 * games + rep, games=games) for rep in range(reps)]
+    shown, covered, present = Counter(), Counter(), Counter()
+    per_run = []
+    for rep, run in enumerate(runs):
+        truth = _pool(runs[:rep] + runs[rep + 1:])
+        kinds_here = set()
+        before = sum(covered.values()), sum(shown.values())
+        for r in compare_rows(family.CATALOGUE, run, [(0, 1)], NAMES):
+            d = difference(truth, J[r["metric"]])
+            if d.diff is None or r["ci"][0] is None:
+                continue
+            kind = _kind(r["metric"], d.a.value)
+            assert r["ci"][1] > r["ci"][0], r
+            shown[kind] += 1
+            covered[kind] += r["ci"][0] <= d.diff <= r["ci"][1]
+            kinds_here.add(kind)
+        present.update(kinds_here)
+        per_run.append((sum(covered.values()) - before[0]) / (sum(shown.values()) - before[1]))
+    for kind, n in shown.items():
+        runs_with = present[kind]
+        lo = binom.ppf(0.0005, runs_with, 0.95) / runs_with - 0.02
+        assert covered[kind] / n >= lo, (pair, games, kind, covered[kind], n)
+    mean, se = np.mean(per_run), np.std(per_run, ddof=1) / math.sqrt(reps)
+    # the truth pools reps - 1 runs: the difference to it has sd sqrt(1 + 1/(reps - 1)) times
+    # a run's, so a 95% interval covers it less often
+    from scipy.stats import norm
+    expected = 2 * norm.cdf(1.959964 / math.sqrt(1 + 1 / (reps - 1))) - 1
+    assert mean >= expected - 3 * se, (mean, se, expected, covered, shown)
