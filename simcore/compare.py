@@ -201,7 +201,7 @@ def _with_unit(text: str, metric) -> str:
 
 
 def _fmt_margin(row, metric) -> str:
-    if row["margin_relative"]:
+    if row.get("margin_relative"):
         return f"±{100 * row['margin']:.0f}%"
     return "±" + _with_unit(_fmt_diff(row["margin"], metric, False), metric)
 
@@ -370,7 +370,7 @@ def _table(rows, metrics) -> str:
         narrow = "-" if r["narrowing"] is None else f"{r['narrowing']:.1f}x"
         corr = "-" if r["correlation"] is None else f"{r['correlation']:.2f}"
         rel = "-" if r.get("relative") is None else _fmt_rel(r["relative"]["value"])
-        margin = (f"{100 * r['margin']:.0f}%" if r["margin_relative"]
+        margin = (f"{100 * r['margin']:.0f}%" if r.get("margin_relative")
                   else _fmt_diff(r["margin"], m, False))
         verdict = "too few" if r["verdict"] == "too few differing games" else r["verdict"]
         k = (r.get("differing") or {}).get("games")
