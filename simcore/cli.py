@@ -231,7 +231,10 @@ def show(file, diff_base):
         if not ref:
             raise InputError(f"show --diff: {file} extends no scenario; name the base "
                              f"(--diff BASE)")
-        base_fam, base = families.load(str(ref))
+        try:
+            base_fam, base = families.load(str(ref))
+        except InputError as exc:
+            raise InputError(f"show --diff: {exc}") from None
         if base_fam is not fam:
             raise InputError(f"show --diff {ref}: a {families.family_name_of(str(ref))} "
                              f"scenario; {file} is another game's")

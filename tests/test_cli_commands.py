@@ -157,3 +157,21 @@ def test_score_refuses_rinshan_under_rules_without_kan():
                                   "old_edition", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["valid"] is True
+
+
+def test_show_diff_marks_what_differs_from_the_base():
+    """Issue 27 item 5: show --diff [BASE]; the marks sit in the comments (the YAML loads back)."""
+    import yaml
+    r = CliRunner().invoke(main, ["show", "no_ron_bonus", "--diff"])
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("ron_bonus:"))
+    assert "[set by no_ron_bonus.yaml] [differs: new_edition has 1]" in line
+    assert sum("[differs:" in x for x in r.output.splitlines()) == 1
+    assert yaml.safe_load(r.output)["scoring"]["ron_bonus"] == 0
+    r = CliRunner().invoke(main, ["show", "new_edition", "--diff", "old_edition"])
+    assert r.exit_code == 0 and "[differs: old_edition has 30]" in r.output
+    for args, what in [(["new_edition", "--diff"], "extends no scenario"),
+                       (["new_edition", "--diff", "ptrump_3p"], "another game's"),
+                       (["new_edition", "--diff", "nosuch"], "show --diff: nosuch")]:
+        r = CliRunner().invoke(main, ["show", *args])
+        assert r.exit_code == 2 and what in r.output and len(r.output.splitlines()) == 1
