@@ -110,14 +110,18 @@ def parse_margins(items, catalogue) -> dict:
                                  f"{key} is in {names[key].unit}")
             text, scale = text[:-2], 0.01
         try:
+            if "_" in text:
+                raise ValueError
             value = float(text) * scale
         except ValueError:
             raise InputError(f"--margin {item}: {val!r} is not a number") from None
         if not value > 0 or math.isinf(value):
             raise InputError(f"--margin {item}: the margin must be a positive number")
         if names[key].is_rate and not relative and value >= 1:
-            raise InputError(f"--margin {item}: a rate's margin is below 1 (100 pp); write "
-                             f"1pp or 0.01 for one percentage point")
+            raise InputError(f"--margin {item}: a rate's margin must be below 1 (100 pp); "
+                             f"write 1pp or 0.01 for one percentage point")
+        if key in out:
+            raise InputError(f"--margin {item}: a second margin for {key}")
         out[key] = (value, relative)
     return out
 
@@ -141,10 +145,14 @@ def select_metrics(spec: str | None, catalogue, option: str = "--metrics") -> li
 
 def seats_present(names, n_seats: int) -> list:
     """``names`` less the seat metrics of seats the game does not have (a catalogue covers the
-    most seats a family allows; ``seat2_win_share`` means nothing in a 2-player game)."""
+    most seats a family allows; ``seat2_win_share`` means nothing in a 2-player game), and in a
+    2-seat game less the ones another metric already says: seat 1's share is 1 - seat 0's, and
+    seat 0 finishing ahead of seat 1 is seat 0's share."""
     import re
-    return [n for n in names
-            if all(int(s) < n_seats for s in re.findall(r"seat(\d+)", n))]
+    out = [n for n in names if all(int(s) < n_seats for s in re.findall(r"seat(\d+)", n))]
+    if n_seats == 2 and "seat0_win_share" in out:
+        out = [n for n in out if n != "seat1_win_share" and "_ahead_of_" not in n]
+    return out
 
 
 def _hint(key, names):
@@ -207,7 +215,9 @@ def _fmt_margin(row, metric) -> str:
 
 
 def _fmt_rel(x) -> str:
-    return "-" if x is None else f"{100 * x:+.0f}%"
+    if x is None:
+        return "-"
+    return f"{100 * x:+.1f}%" if abs(x) < 0.095 else f"{100 * x:+.0f}%"
 
 
 def _fmt_p(p) -> str:
@@ -229,6 +239,10 @@ def sentence(row, metric, b_name, games=None) -> str:
     """The designer's sentence for one row: what b does to the metric, how sure, the verdict."""
     if row["verdict"] == "never happened":
         return f"{metric.name}: never happened in either variant."
+    if row["verdict"].startswith("not defined in"):
+        side = row["verdict"][-1]
+        return (f"{metric.name}: not defined in {side} (it counts per {metric.per}, and {side} "
+                f"had none), so nothing to compare.")
     if row["verdict"] in ("identical", "too few differing games"):
         why = ("no game differed" if row["verdict"] == "identical" else
                f"fewer than {FLOOR} games differed")
@@ -302,6 +316,7 @@ def _short_value(v) -> str:
 COUNTED = ("different", "equivalent", "inconclusive", "too few differing games", "identical")
 
 
+
 def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_both=()) -> str:
     """The rules that differ, sentences for the decided metrics, then the full table."""
     metrics = by_name(catalogue)
@@ -314,8 +329,8 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
     lines = [head] + rules_differ_lines(rules_differ)
     lines += [f"verdicts: {counts['different']} different, {counts['equivalent']} "
               f"equivalent, {counts['inconclusive']} inconclusive, "
-              f"{counts['too few differing games'] + counts['identical']} with too few "
-              f"differing games", ""]
+              f"{counts['too few differing games']} with too few differing games, "
+              f"{counts['identical']} identical", ""]
     if result.reached:
         lines += [_target_line(result.reached, difference_of=True), ""]
     decided = sorted((r for r in tested if r["verdict"] == "different"),
@@ -328,10 +343,19 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
         fs = fair_sentence(r, metrics[r["metric"]], b)
         if fs:
             lines.append("- " + fs)
-    few = [r for r in rows if r["verdict"] in ("identical", "too few differing games")]
+    few = [r for r in rows if r["verdict"] == "too few differing games"]
     if few:
         lines.append(f"- too few differing games for an interval (fewer than {FLOOR}; no "
                      f"verdict): " + ", ".join(f"{r['metric']} ({_few_count(r)})" for r in few))
+    same = [r["metric"] for r in rows if r["verdict"] == "identical"]
+    if same:
+        lines.append(f"- identical in every game (no game differed: no interval, no verdict): "
+                     + ", ".join(same))
+    undefined = [f"{r['metric']} ({r['verdict']})" for r in rows
+                 if r["verdict"].startswith("not defined in")]
+    if undefined:
+        lines.append("- nothing to compare (no denominator in one variant, e.g. no wins): "
+                     + ", ".join(undefined))
     inconclusive = [r["metric"] for r in tested if r["verdict"] == "inconclusive"]
     if inconclusive:
         lines.append(f"- inconclusive (play more games or widen --margin): "
@@ -345,7 +369,8 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
               "a, b: the metric under each variant; diff = b - a, in pp (percentage points) for "
               "rates, else in the metric's unit; 95% interval of diff using the pairing; rel: "
               "b / a - 1 for rare rates; p, p_adj: the test of no difference and its Holm "
-              "adjustment; margin: the equivalence margin (% = relative to a); narrow: how many "
+              "adjustment; margin: the equivalence margin (% = relative to a; `equivalent` needs the "
+              "Holm-adjusted p of the two one-sided tests, p_equivalence_adj in --json); narrow: how many "
               "times narrower than independent runs' interval; corr: per-game correlation "
               "between a and b; differ: games where a and b differ."]
     return "\n".join(lines)

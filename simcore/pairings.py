@@ -12,6 +12,8 @@ from __future__ import annotations
 from .errors import InputError
 
 SIGNED = {"different"}  # verdicts whose direction matters
+NO_VERDICT = {"never happened", "too few differing games", "identical", "not defined in a",
+              "not defined in b"}
 
 
 def parse_pairings(text: str) -> list[tuple[str, str]]:
@@ -58,7 +60,8 @@ def pairing_table(labels, rows, n_metrics) -> tuple[dict, list]:
     metrics = list(by_pairing[labels[0]])
     changes = []
     for m in metrics:
-        keys = {verdict_key(by_pairing[lab][m]) for lab in labels} - {"never happened"}
+        # no verdict (never happened, too few differing games, ...) does not contradict one
+        keys = {verdict_key(by_pairing[lab][m]) for lab in labels} - NO_VERDICT
         if len(keys) > 1:
             changes.append(m)
     return by_pairing, changes
@@ -98,11 +101,13 @@ def _cell(r: dict) -> str:
     verdict = f"{_short(r['verdict'])}{'~' if r.get('negligible') else ''}"
     if r["diff"] is None or r["ci"][0] is None:
         return verdict
-    k = 100 if r.get("unit") == "pp" else 1     # rates in percentage points
-    return f"{k * r['diff']:+.3g} [{k * r['ci'][0]:+.3g}, {k * r['ci'][1]:+.3g}] {verdict}"
+    if r.get("unit") == "pp":      # rates in percentage points, two decimals
+        return f"{100 * r['diff']:+.2f} [{100 * r['ci'][0]:+.2f}, {100 * r['ci'][1]:+.2f}] {verdict}"
+    return f"{r['diff']:+.3f} [{r['ci'][0]:+.3f}, {r['ci'][1]:+.3f}] {verdict}"
 
 
 def _short(verdict: str) -> str:
     return {"different": "DIFF", "equivalent": "equiv", "inconclusive": "?",
-            "never happened": "-", "too few differing games": "few",
+            "never happened": "-", "too few differing games": "few", "not defined in a": "n/a",
+            "not defined in b": "n/a",
             "identical": "same"}.get(verdict, verdict)

@@ -147,14 +147,23 @@ def plan_text(p: dict) -> str:
             f"to conclude `equivalent` within ±{size(p['equivalence'])} with power "
             f"{p['power']} (true difference 0)")
     per = " per variant" if len(p["variants"]) == 2 else ""
+    def shown(x):
+        return f"{100 * x:.2f}{'pp' if p.get('is_rate') else ''}" if p.get("is_rate") \
+            else f"{x:.4f}"
     lines = [f"plan for {kind} of {what}, metric {p['metric']}:",
              f"  pilot: {p['pilot_games']} games, "
-             + ", ".join(f"{k} {v:.5f}" for k, v in p["pilot"].items() if v is not None)
-             + (f", 95% half-width {p['pilot_half_width']:.5f}" if p["pilot_half_width"] else "")]
+             + ", ".join(f"{k} {shown(v)}" for k, v in p["pilot"].items() if v is not None)
+             + (f", 95% half-width {shown(p['pilot_half_width'])}" if p["pilot_half_width"]
+                else "")]
+    if not p["pilot_half_width"]:
+        lines.append(f"  the pilot's games never varied (or never differed) on {p['metric']}: "
+                     f"no standard error to size from; the figures below are the pilot's own "
+                     f"size, not a plan (a longer --pilot-games, or another --metric)")
     if "games_needed_holm" in p:
         lines += [f"  {goal}:",
-                  f"    as compare tests it (Holm over the {p['metrics_tested']} metrics it "
-                  f"tests: alpha {p['alpha']} / {p['metrics_tested']} = {p['alpha_holm']:.4g}): "
+                  f"    as compare tests it (Holm over the {p['metrics_tested']} metrics the "
+                  f"pilot's compare tests, more at more games: alpha {p['alpha']} / "
+                  f"{p['metrics_tested']} = {p['alpha_holm']:.4g}): "
                   f"{p['games_needed_holm']:,} games{per}",
                   f"    this metric alone (compare --metrics {p['metric']}, alpha "
                   f"{p['alpha']}): {p['games_needed_one_metric']:,} games{per}"]
@@ -163,7 +172,7 @@ def plan_text(p: dict) -> str:
     lines.append(f"  at the measured {p['games_per_second']:,.0f} games/s on {p['workers']} "
                  f"worker(s): about {_duration(p['seconds_needed'])}"
                  + (" (the Holm figure)" if "games_needed_holm" in p else ""))
-    if "games_needed_independent" in p:
+    if "games_needed_independent" in p and p["pilot_half_width"]:
         lines.append(f"  (independent runs would need {p['games_needed_independent']:,} games "
                      f"each: the pairing saves "
                      f"{p['games_needed_independent'] / max(p['games_needed'], 1):.1f}x)")

@@ -36,7 +36,8 @@ from .proportions import (
 from .stats import combination_se, difference, holm, log_ratio, ratio
 
 FLOOR = 10     # differing games (each of numerator and complement) before a delta-method verdict
-RARE = 0.05    # a rate below this in both variants is also shown as a ratio
+RARE = 0.05    # a rate below this in either variant is also shown as a ratio
+COMMON_MARGIN = 0.01   # the absolute margin (1 pp) of a relative-margin share that is not rare
 
 
 def _r(x, nd=6):
@@ -152,8 +153,16 @@ def compare_rows(catalogue, sums, pairs, metrics=None, margins=None, alpha=0.05,
 def _row(m, name, sums, j, a, b, paired, alpha, margin_given, n_seats) -> dict:
     ra, rb = ratio(sums, j, a), ratio(sums, j, b)
     margin, relative = margin_given or (m.margin, m.margin_relative)
+    if relative and margin_given is None and ra.value is not None and rb.value is not None \
+            and min(ra.value, rb.value) >= RARE:
+        # the catalogue's relative margin is for rare shares: 20% of a common one (89% of
+        # wins with riichi) would call +-18 pp equivalent
+        margin, relative = COMMON_MARGIN, False
     row = _blank(m, name, a, b, ra, rb, margin, relative)
-    if ra.value is None or rb.value is None or (ra.num == 0 and rb.num == 0):
+    if (ra.value is None) != (rb.value is None):
+        row["verdict"] = f"not defined in {'a' if ra.value is None else 'b'}"
+        return row      # e.g. no wins at all under one variant: nothing to compare per win
+    if ra.value is None or (ra.num == 0 and rb.num == 0):
         row["verdict"] = "never happened"
         return row
     d = difference(sums, j, a, b, paired)
@@ -229,7 +238,7 @@ def _relative(row, m, sums, j, a, b, paired, alpha, df, k) -> None:
     enough = k is None or k >= FLOOR
     if not m.is_rate and not row["margin_relative"]:
         return
-    rare = m.is_rate and max(va, vb) < RARE
+    rare = m.is_rate and min(va, vb) < RARE
     if va == 0:
         return          # no ratio to a's value: the difference says it all
     lr, se = log_ratio(sums, j, a, b, paired)
@@ -263,6 +272,11 @@ def _fairness(row, m, sums, j, a, b, paired, alpha, df, n_seats) -> None:
         se = combination_se(sums, j, a, b, -sa, sb, paired)
         q = _t(alpha, df)
         ci = [change - q * se, change + q * se] if se else [None, None]
+        # across fair the distance cannot change by more than b - a does: clip to the
+        # difference's own interval's reach
+        reach = max(abs(row["ci"][0]), abs(row["ci"][1]))
+        if ci[0] is not None:
+            ci = [max(ci[0], -reach), min(ci[1], reach)]
     words = ("closer to fair" if ci[1] is not None and ci[1] < 0 else
              "further from fair" if ci[0] is not None and ci[0] > 0 else
              "no detectable change in the distance from fair")

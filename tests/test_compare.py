@@ -226,7 +226,9 @@ def test_compare_lists_only_the_seats_the_game_has():
                                   "--no-save", "--quiet", "--workers", "1", "--json"])
     assert r.exit_code == 0, r.output
     metrics = json.loads(r.output)["metrics"]
-    assert "seat1_win_share" in metrics and not any("seat2" in m for m in metrics)
+    # 2 seats: seat 1's share is 1 - seat 0's, not listed twice (issue 27 item 4)
+    assert "seat0_win_share" in metrics and "seat1_win_share" not in metrics
+    assert not any("seat2" in m for m in metrics)
 
 
 def _kind(name, a_value):
@@ -315,16 +317,17 @@ def test_a_rare_yaku_change_is_compared_as_a_ratio():
 
 def test_variants_with_different_seat_counts_compare_the_seats_both_have():
     """3 players against 2: no seat-2 metric (it would read 'lowers seat2 share to 0'), and no
-    seat-share distance from fair (1/3 against 1/2 is not one fair value)."""
+    seat-share distance from fair (1/3 against 1/2 is not one fair value). (A pairwise fair
+    value, seat 0 ahead of seat 1 = 1/2, would stay; in 2 seats it is seat 0's share, so it is
+    not listed.)"""
     from click.testing import CliRunner
     from simcore.cli import main
     r = CliRunner().invoke(main, ["compare", "ptrump_3p", "ptrump_confirmed_only", "--games",
                                   "30", "--no-save", "--quiet", "--workers", "1", "--json"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)["metrics"]
-    assert not any("seat2" in m for m in rows) and "seat1_win_share" in rows
+    assert not any("seat2" in m for m in rows) and "seat0_win_share" in rows
     assert rows["seat0_win_share"]["fair"] is None and rows["first_dealer_win_share"]["fair"] is None
-    assert rows["seat0_ahead_of_seat1"]["fair"]["value"] == 0.5   # one seat against one: 1/2
 
 
 def _coverage_pairs():

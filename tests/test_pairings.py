@@ -49,4 +49,6 @@ def test_pairing_table_text_gives_every_difference_its_interval():
     from simcore.pairings import pairing_text
     row = {"metric": "x", "verdict": "different", "diff": 0.2, "ci": [0.1, 0.3], "negligible": False}
     text = pairing_text("a", "b", 10, 1, 0.05, {"p1": {"x": row}}, [])
-    assert "+0.2 [+0.1, +0.3] DIFF" in text
+    assert "+0.200 [+0.100, +0.300] DIFF" in text
+    rate = dict(row, unit="pp", diff=0.012, ci=[0.004, 0.02])     # a rate: in pp
+    assert "+1.20 [+0.40, +2.00] DIFF" in pairing_text("a", "b", 10, 1, 0.05, {"p1": {"x": rate}}, [])

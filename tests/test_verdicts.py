@@ -283,10 +283,11 @@ def test_margins_take_pp_and_relative_values():
     assert parse_margins(["won=1pp", "rare=20%", "points=0.5"], CAT) == {
         "won": (0.01, False), "rare": (0.2, True), "points": (0.5, False)}
     for bad, what in [("points=1pp", "pp (percentage points) is for rates"),
-                      ("won=5", "a rate's margin is below 1"),
+                      ("won=5", "a rate's margin must be below 1"), ("won=1_0pp", "not a number"),
+                      ("won=1pp won=2pp", "a second margin"),
                       ("won=-1", "positive"), ("won=x%", "not a number")]:
         with pytest.raises(InputError, match=what.replace("(", r"\(").replace(")", r"\)")):
-            parse_margins([bad], CAT)
+            parse_margins(bad.split(), CAT)
 
 
 def test_plans_sample_size_achieves_its_power():
@@ -327,3 +328,45 @@ def test_plan_refuses_a_rate_difference_outside_0_1_and_reads_pp():
     from simcore.momojan.family import CATALOGUE
     from simcore.plan import parse_size
     assert parse_size("0.5pp", by_name(CATALOGUE)["draw_rate"], "--detect") == 0.005
+
+
+def test_a_metric_with_no_denominator_in_one_variant_is_not_defined_there():
+    """No wins at all under b: a per-win metric is 'not defined in b', not 'never happened'."""
+    n = 200
+    pts = np.tile([5, 1, 0, 0], (n, 1))
+    s = _sums([_game_rate(n, 5, 5, 50), np.tile([0, 5, 0, 5], (n, 1)), pts])
+    r = compare_rows(CAT, s, [(0, 1)], ["points"])[0]
+    assert r["verdict"] == "not defined in b" and r["ci"] == [None, None]
+
+
+def test_across_fair_the_distance_interval_stays_within_the_difference():
+    n = 1000
+    won = np.zeros((n, 4), np.int64)
+    won[:, 1] = won[:, 3] = 1
+    won[:505, 0] = 1              # a: 50.5%, b: 49.7% (the other side of 50%)
+    won[:497, 2] = 1
+    won[600:700, 0] = 1 - won[600:700, 0]
+    won[600:700, 2] = 1 - won[600:700, 2]
+    s = _sums([won, np.tile([0, 5, 0, 5], (n, 1)), np.tile([1, 1, 1, 1], (n, 1))])
+    r = compare_rows(CAT, s, [(0, 1)], ["won"], n_seats=2)[0]
+    reach = max(abs(r["ci"][0]), abs(r["ci"][1]))
+    assert -reach - 1e-9 <= r["fair"]["ci"][0] <= r["fair"]["ci"][1] <= reach + 1e-9
+
+
+def test_a_relative_margin_applies_while_the_share_is_rare():
+    """A common share (30%) is tested against 1 pp, not against 20% of itself (+-6 pp)."""
+    n = 2000
+    rare = np.zeros((n, 4), np.int64)
+    rare[:, 1] = rare[:, 3] = 10
+    rare[:, 0] = rare[:, 2] = 3
+    rare[:40, 2] = 4
+    s = _sums([_game_rate(n, 10, 10, 100), rare, np.tile([1, 1, 1, 1], (n, 1))])
+    r = compare_rows(CAT, s, [(0, 1)], ["rare"])[0]
+    assert r["margin"] == 0.01 and r["margin_relative"] is False
+
+
+def test_ptrump_lists_rules_off_that_count_nothing():
+    from simcore import families
+    fam, sc = families.load("ptrump_confirmed_only")
+    off = fam.metrics_off(sc)
+    assert {"yakuless_win_share", "multiple_ron_rate", "yaku_open_riichi_share"} <= set(off)

@@ -116,6 +116,9 @@ def metrics_off(sc) -> list:
         off.append("draw_three_per_round")
     if not sc.get("riichi.enabled"):
         off += ["riichi_rate", "yaku_riichi_share", "yaku_ippatsu_share"]
+    oshimai = sc.get("scoring.yaku.oshimai") or {}
+    if not (oshimai.get("enabled") and oshimai.get("ends_game")):
+        off.append("end_oshimai_rate")
     return off
 
 

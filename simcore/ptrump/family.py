@@ -82,6 +82,12 @@ def metrics_off(sc) -> list:
                 off.append(f"yaku_{k}_share")
     if not sc.get("scoring.deductions.pon"):
         off.append("yaku_pon_share")
+    if sc.get("scoring.yaku_required"):
+        off.append("yakuless_win_share")
+    if sc.get("calls.multiple_ron") == "head_bump":
+        off.append("multiple_ron_rate")
+    if sc.get("riichi.open_riichi") == "off":
+        off.append("yaku_open_riichi_share")
     return off
 
 

@@ -278,7 +278,9 @@ def load(ref: str | Path = DEFAULT_SCENARIO) -> Scenario:
         def explicit(key):
             return origin.get(key) in late
     data = validate(raw, origin, path, explicit)
-    name = data["name"] or path.stem
+    # a file that does not name itself is named after its file, not after its extends base
+    # (two variants of one base would otherwise both be "new_edition")
+    name = (data["name"] if origin.get("name") == path else None) or path.stem
     data["name"] = name
     return Scenario(name, path, freeze(data))
 
