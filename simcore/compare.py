@@ -409,6 +409,9 @@ def _table(rows, metrics) -> str:
 def _target_line(reached, difference_of=False) -> str:
     what = "the difference in " if difference_of else ""
     m = reached["metric"]
+    if reached.get("no_variation"):
+        return (f"target NOT reached: {what}{m} never varied in {reached['games']} games (a "
+                f"half-width of 0 is no interval); pick another --target-metric.")
     if reached["reached"]:
         return (f"target reached: {what}{m} has a 95% half-width of {reached['half_width']:.5f} "
                 f"<= {reached['target']} after {reached['games']} games.")

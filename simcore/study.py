@@ -182,8 +182,13 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             if target is None:
                 break
             hw = headline_half_width(family.CATALOGUE, sums, target.metric, paired)
+            # a half-width of 0 is no interval (the metric never varied): not a target reached,
+            # and more games of the same would not give one
             reached = {"metric": target.metric, "target": target.half_width, "half_width": hw,
-                       "reached": hw <= target.half_width, "games": sums.n, "max_games": cap}
+                       "reached": 0 < hw <= target.half_width, "games": sums.n,
+                       "max_games": cap}
+            if hw == 0:
+                reached["no_variation"] = True
             if hw <= target.half_width or sums.n >= cap:
                 break
             # The half-width shrinks as 1/sqrt(games): aim 10% past the estimate, and at least

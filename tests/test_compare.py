@@ -378,3 +378,14 @@ def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps):
     from scipy.stats import norm
     expected = 2 * norm.cdf(1.959964 / math.sqrt(1 + 1 / (reps - 1))) - 1
     assert mean >= expected - 3 * se, (mean, se, expected, covered, shown)
+
+
+def test_a_target_on_a_metric_that_never_varies_is_not_reached(new):
+    """A half-width of 0 is no interval: --target-ci on kans (off in new_edition) stops at once
+    and says the target was not reached."""
+    from simcore.compare import target_line
+    from simcore.study import Target
+    res = run_study(family, [new, new], seed=1, games=200, workers=1, chunk_games=200,
+                    target=Target("kan_per_round", 0.01), max_games=2000)
+    assert res.games == 200 and not res.reached["reached"] and res.reached["no_variation"]
+    assert "never varied" in target_line(res.reached, True)
