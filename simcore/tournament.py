@@ -373,6 +373,12 @@ def from_sums(view, scenario_name, entrants, order, games, seed, sums) -> Tourna
     t.ratings = [{"entrant": entrants[k], "rating": round(float(rating[k]), 1),
                   "ci": [round(float(rating[k] - half[k]), 1), round(float(rating[k] + half[k]), 1)]}
                  for k in ranked]
+    for r, k in zip(t.ratings, ranked):
+        won, total = float(wins[k].sum()), float(played[k].sum())
+        if total and won in (0.0, total):
+            # no win (or no loss) at all: the likelihood has no finite maximum; the half win
+            # of the prior sets the number, and its interval does not hold
+            r["separated"] = "no win" if won == 0 else "no loss"
     return t
 
 
@@ -409,7 +415,11 @@ def tournament_table(t) -> str:
              "", f"{'rating (Elo scale, 95% CI)':<34}"]
     for r in d["ratings"]:
         lines.append(f"  {r['entrant']:<24} {r['rating']:7.1f}  "
-                     f"[{r['ci'][0]:7.1f}, {r['ci'][1]:7.1f}]")
+                     f"[{r['ci'][0]:7.1f}, {r['ci'][1]:7.1f}]"
+                     + (f"  ({r['separated']} in any comparison: it is only known to be "
+                        f"{'below' if r['separated'] == 'no win' else 'above'} the others; the "
+                        f"number comes from a half-win prior and no interval holds)"
+                        if r.get("separated") else ""))
     width = max(12, max(len(e) for e in names) + 2)
     lines += ["", "win rate of row against column (finishing ahead; level = 1/2):", " " * width
               + "".join(f"{e[:18]:>20}" for e in names)]

@@ -89,3 +89,19 @@ def test_three_seat_tournament_on_ptrump():
     t = run_tournament(sc, [a, b], 10, seed=1, family=fam)
     assert len(t.seatings) == 6 and t.played[0, 1] == 6 * 10 * 2
     assert np.isclose(t.wins[0, 1] + t.wins[1, 0], t.played[0, 1])
+
+
+def test_an_entrant_that_never_wins_is_flagged_not_given_a_narrow_interval():
+    """With no win (or no loss) in any comparison the Bradley-Terry likelihood has no finite
+    maximum: the rating is the prior's, and the table and JSON say so (issue 27 review)."""
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "random,greedy",
+                                  "--games", "20", "--json", "--no-save"])
+    assert r.exit_code == 0, r.output
+    by = {x["entrant"]: x for x in json.loads(r.stdout)["ratings"]}
+    assert by["random"]["separated"] == "no win" and by["greedy"]["separated"] == "no loss"
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "random,greedy",
+                                  "--games", "20", "--no-save"])
+    assert "no win in any comparison" in r.output
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline,greedy",
+                                  "--games", "20", "--json", "--no-save"])
+    assert not any("separated" in x for x in json.loads(r.stdout)["ratings"])
