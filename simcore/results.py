@@ -524,12 +524,17 @@ def check_out_dir(path: str) -> None:
             if os.path.abspath(parent) != os.path.abspath(default_root):
                 raise InputError(f"{_where(path)}: directory {parent} does not exist")
             probe_in = os.path.dirname(probe_in)
+    _probe_write(path, probe_in)
+
+
+def _probe_write(path: str, directory: str) -> None:
+    """Refuse ``path`` (one line naming it) unless a file can be created in ``directory``."""
     try:
-        fd, probe = tempfile.mkstemp(dir=probe_in, prefix=".tmp-probe-")
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".tmp-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InputError(f"{_where(path)}: cannot write in {probe_in}: {exc.strerror}") from None
+        raise InputError(f"{_where(path)}: cannot write in {directory}: {exc.strerror}") from None
 
 
 def _make_dir(path: str) -> None:
@@ -546,11 +551,9 @@ def _make_dir(path: str) -> None:
             raise InputError(f"{_where(path)}: directory {parent} does not exist")
     try:
         os.makedirs(path, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=path, prefix=".tmp-probe-")
-        os.close(fd)
-        os.unlink(probe)
     except OSError as exc:
         raise InputError(f"{_where(path)}: cannot write in {path}: {exc.strerror}") from None
+    _probe_write(path, path)
 
 
 def _is_result(path: str) -> bool:
