@@ -239,15 +239,16 @@ def seating_chunk_stats(task):
         res = fam.chunk_stats(ChunkTask((data["scenario"],), (seed,), task.start, task.stop,
                                         task.debug, values=True))
         z[:, :len(keep), 2 * v:2 * v + 2] = res.values[:, idx, :]
-        for e, col, sign, const in _deal_parts(keep, data["seating"]):
+        for e, _, col, sign, const in _deal_parts(keep, data["seating"]):
             z[:, -1, 2 * e] += sign * z[:, col, 2 * v] + const
             z[:, -1, 2 * e + 1] += SHARE
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z))
 
 
 def _deal_parts(keep, seating):
-    """(entrant, kept metric, sign, constant) for every comparison between two different
-    entrants in a seating: the entrant's finishes ahead out of 6."""
+    """(entrant, opponent, kept metric, sign, constant) for every comparison between two
+    different entrants in a seating: the entrant's finishes ahead of the opponent out of 6 are
+    sign * the metric's numerator + constant."""
     index = {k: j for j, k in enumerate(keep)}
     n = len(seating)
     for s_, t_ in itertools.combinations(range(n), 2):
@@ -256,11 +257,11 @@ def _deal_parts(keep, seating):
             continue
         ahead = index.get(f"seat{s_}_ahead_of_seat{t_}")
         if ahead is not None:
-            yield a, ahead, 1, 0
-            yield b, ahead, -1, SHARE
+            yield a, b, ahead, 1, 0
+            yield b, a, ahead, -1, SHARE
         else:   # 2 seats: each seat's share of the game
-            yield a, index["seat0_win_share"], 1, 0
-            yield b, index["seat1_win_share"], 1, 0
+            yield a, b, index["seat0_win_share"], 1, 0
+            yield b, a, index["seat1_win_share"], 1, 0
 
 
 def chunk_games_for(n_seatings: int) -> int:
@@ -391,11 +392,8 @@ def deal_score_cov(view, order, sums, p, n: int) -> np.ndarray:
     j = len(view.keep)
     expected = np.zeros(n)
     for st in order:
-        for s_, t_ in itertools.combinations(range(view.n), 2):
-            a, b = st[s_], st[t_]
-            if a != b:
-                expected[a] += SHARE * p[a, b]
-                expected[b] += SHARE * p[b, a]
+        for e, opponent, _, _, _ in _deal_parts(view.keep, st):
+            expected[e] += SHARE * p[e, opponent]
     S = np.array([float(sums.s[j, 2 * e]) for e in range(n)])
     C = np.array([[float(sums.c[j, 2 * e, 2 * f]) for f in range(n)] for e in range(n)])
     N = float(sums.n)
