@@ -297,8 +297,8 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
 
     Example: momojan-sim compare old_edition new_edition --games 20000
     """
-    from .compare import comparison_json, comparison_text, compare_rows, parse_margins, \
-        seats_present, select_metrics
+    from .compare import comparison_json, comparison_text, pair_metric_names, parse_margins, \
+        scenario_pair_rows
     from .results import is_result_dir
     from .study import run_study
 
@@ -342,9 +342,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
                                                 opts["no_pairing"])
     target_ci, target_metric, max_games = opts["target_ci"], opts["target_metric"], \
         opts["max_games"]
-    names = select_metrics(metrics_spec, fam.CATALOGUE)
-    if not metrics_spec:   # only the seats the game has (a named metric is shown as asked)
-        names = seats_present(names, min(fam.n_seats(sc_a), fam.n_seats(sc_b)))
+    names = pair_metric_names(fam, metrics_spec, sc_a, sc_b)
     margin = parse_margins(margins, fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
     if sink is not None and not resume:
@@ -354,11 +352,9 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     result = run_study(fam, [sc_a, sc_b], seed, games, workers, paired=not no_pairing,
                        target=target, max_games=cap, progress=progress, notice=notice, sink=sink)
     progress.done()
-    from .rule_diff import off_in_both, rules_differ
-    off = off_in_both(fam, sc_a, sc_b, names, result.sums)
-    names = [n for n in names if n not in off]
-    rows = compare_rows(fam.CATALOGUE, result.sums, [(0, 1)], names, margin, alpha,
-                        paired=not no_pairing, n_seats=_common_seats(fam, sc_a, sc_b))
+    from .rule_diff import rules_differ
+    rows, off = scenario_pair_rows(fam, result.sums, sc_a, sc_b, names, margin, alpha,
+                                   paired=not no_pairing)
     differ = rules_differ(fam, sc_a, sc_b)
     data = comparison_json(result, rows, alpha, differ, off)
     note = getattr(fam, "play_note", lambda s: None)([sc_a, sc_b])
@@ -371,13 +367,6 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off)
                    + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report)
-
-
-def _common_seats(fam, sc_a, sc_b):
-    """The seats both variants have (None when they differ: a fair share of 1/n is then not
-    one value)."""
-    n = fam.n_seats(sc_a)
-    return n if fam.n_seats(sc_b) == n else None
 
 
 _OPTION_NAMES = {"metrics": "--metrics", "margins": "--margin", "no_pairing": "--no-pairing",
@@ -461,7 +450,7 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
                       margins, no_pairing, quiet, as_json):
     """``compare --pairings``: both variants under every pairing in one study (same deals)."""
     from . import families
-    from .compare import compare_rows, parse_margins, seats_present, select_metrics
+    from .compare import pair_metric_names, parse_margins, scenario_pair_rows
     from .pairings import pairing_json, pairing_table, pairing_text, parse_pairings
     from .study import run_study
 
@@ -475,23 +464,18 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
     for _, seats in pairs:
         scenarios += [fam.with_players(sc_a, seats, "--pairings"),
                       fam.with_players(sc_b, seats, "--pairings")]
-    names = select_metrics(metrics_spec, fam.CATALOGUE)
-    if not metrics_spec:
-        names = seats_present(names, min(fam.n_seats(sc_a), fam.n_seats(sc_b)))
+    names = pair_metric_names(fam, metrics_spec, sc_a, sc_b)
     margin = parse_margins(margins, fam.CATALOGUE)
     progress = Progress(quiet, family=fam)
     progress.starting(fam)
     result = run_study(fam, scenarios, seed, games, workers, paired=not no_pairing,
                        progress=progress, notice=notice)
     progress.done()
-    from .rule_diff import off_in_both
-    off = off_in_both(fam, sc_a, sc_b, names, result.sums,
-                      [(2 * i, 2 * i + 1) for i in range(len(pairs))])
-    names = [n for n in names if n not in off]
-    rows = compare_rows(fam.CATALOGUE, result.sums, [(2 * i, 2 * i + 1) for i in range(len(pairs))],
-                        names, margin, alpha, paired=not no_pairing, n_seats=_common_seats(fam, sc_a, sc_b))
+    rows, _ = scenario_pair_rows(fam, result.sums, sc_a, sc_b, names, margin, alpha,
+                                 paired=not no_pairing,
+                                 pairs=[(2 * i, 2 * i + 1) for i in range(len(pairs))])
     labels = [label for label, _ in pairs]
-    by_pairing, changes = pairing_table(labels, rows, len(names))
+    by_pairing, changes = pairing_table(labels, rows, len(rows) // len(pairs))
     if as_json:
         click.echo(json.dumps(pairing_json(sc_a.name, sc_b.name, result.games, seed, alpha,
                                            not no_pairing, by_pairing, changes)))

@@ -155,6 +155,28 @@ def seats_present(names, n_seats: int) -> list:
     return out
 
 
+def pair_metric_names(fam, spec, sc_a, sc_b) -> list:
+    """The metrics a comparison of ``sc_a`` with ``sc_b`` shows: ``--metrics`` as asked, else
+    the catalogue for the seats both games have."""
+    names = select_metrics(spec, fam.CATALOGUE)
+    if not spec:   # a named metric is shown as asked
+        names = seats_present(names, min(fam.n_seats(sc_a), fam.n_seats(sc_b)))
+    return names
+
+
+def scenario_pair_rows(fam, sums, sc_a, sc_b, names, margins=None, alpha=0.05, paired=True,
+                       pairs=((0, 1),)) -> tuple:
+    """(rows, off): :func:`compare_rows` of variants of ``sc_a`` against ``sc_b`` (``pairs``
+    of variant indices), ``names`` less what the rules switch off in both (``off``), with fair
+    values where both games have the same seats (1/3 against 1/2 is not one fair value)."""
+    from .rule_diff import off_in_both
+    off = off_in_both(fam, sc_a, sc_b, names, sums, pairs)
+    n = fam.n_seats(sc_a)
+    rows = compare_rows(fam.CATALOGUE, sums, list(pairs), [x for x in names if x not in off],
+                        margins, alpha, paired, n if fam.n_seats(sc_b) == n else None)
+    return rows, off
+
+
 def _hint(key, names):
     import difflib
     close = difflib.get_close_matches(key, list(names), n=1)

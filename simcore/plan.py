@@ -53,13 +53,10 @@ def parse_size(text, metric, option: str) -> float:
 
 def _tested_metrics(family, scenarios, sums, alpha) -> int:
     """How many metrics the pilot's compare tests (what Holm's adjustment counts)."""
-    from .compare import compare_rows, seats_present
-    from .rule_diff import off_in_both
-    names = seats_present([m.name for m in family.CATALOGUE], family.n_seats(scenarios[0]))
-    off = off_in_both(family, scenarios[0], scenarios[1], names, sums)
-    names = [n for n in names if n not in off]
-    rows = compare_rows(family.CATALOGUE, sums, [(0, 1)], names, alpha=alpha,
-                        n_seats=family.n_seats(scenarios[0]))
+    from .compare import pair_metric_names, scenario_pair_rows
+    a, b = scenarios
+    rows, _ = scenario_pair_rows(family, sums, a, b, pair_metric_names(family, None, a, b),
+                                 alpha=alpha)
     return max(1, sum(r["p"] is not None for r in rows))
 
 

@@ -87,7 +87,7 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
     """Compare two saved run results; ``fam``: their game family (None: the one their
     provenance.json names; two families are one line)."""
     from .compare import compare_rows, comparison_json, comparison_text, parse_margins, \
-        seats_present, select_metrics
+        scenario_pair_rows, seats_present, select_metrics
     from .families import DEFAULT, of_result
     pa, pb = _check(dir_a), _check(dir_b)
     fa, fb = pa.get("family", DEFAULT), pb.get("family", DEFAULT)
@@ -120,16 +120,17 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
     na, nb = pa["variants"][0]["name"], pb["variants"][0]["name"]
     res = _Result([na, nb], pa["seed"], sums, how.startswith("paired"))
     sc_a, sc_b = _scenario(fam, dir_a), _scenario(fam, dir_b)
-    differ, off = None, []
     if sc_a is not None and sc_b is not None:
-        from .rule_diff import off_in_both, rules_differ
+        from .rule_diff import rules_differ
         differ = rules_differ(fam, sc_a, sc_b)
-        off = off_in_both(fam, sc_a, sc_b, names, sums)
-        names = [n for n in names if n not in off]
-    n_seats = len(seats) if isinstance(seats, list) and seats and isinstance(seats_b, list) \
-        and len(seats_b) == len(seats) else None
-    rows = compare_rows(fam.CATALOGUE, sums, [(0, 1)], names, margin, alpha, paired=res.paired,
-                        n_seats=n_seats)
+        rows, off = scenario_pair_rows(fam, sums, sc_a, sc_b, names, margin, alpha,
+                                       paired=res.paired)
+    else:   # an older result without variants.json: its seats from provenance.json
+        differ, off = None, []
+        n_seats = len(seats) if isinstance(seats, list) and seats and \
+            isinstance(seats_b, list) and len(seats_b) == len(seats) else None
+        rows = compare_rows(fam.CATALOGUE, sums, [(0, 1)], names, margin, alpha,
+                            paired=res.paired, n_seats=n_seats)
     data = comparison_json(res, rows, alpha, differ, off)
     data.update({"saved": [dir_a, dir_b], "pairing": how,
                  "games_a": pa["games_played"], "games_b": pb["games_played"]})
