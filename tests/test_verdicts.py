@@ -8,6 +8,7 @@ computation. compare's coverage on played games is in tests/test_compare.py (and
 kind, in benchmarks/bench_coverage.py).
 """
 
+import json
 import math
 
 import numpy as np
@@ -370,3 +371,19 @@ def test_ptrump_lists_rules_off_that_count_nothing():
     fam, sc = families.load("ptrump_confirmed_only")
     off = fam.metrics_off(sc)
     assert {"yakuless_win_share", "multiple_ron_rate", "yaku_open_riichi_share"} <= set(off)
+
+
+def test_plan_equivalence_sizes_a_different_question_than_detect():
+    """plan --equivalence M answers 'games until equivalent within +-M', not --detect's."""
+    from click.testing import CliRunner
+    from simcore.cli import main
+    out = {}
+    for opt in ("--detect", "--equivalence"):
+        r = CliRunner().invoke(main, ["plan", "new_edition", "no_ron_bonus", "--metric",
+                                      "mean_winning_points", opt, "0.1", "--pilot-games", "400",
+                                      "--workers", "1", "--quiet", "--json"])
+        assert r.exit_code == 0, r.output
+        out[opt] = json.loads(r.output)
+    assert out["--equivalence"]["equivalence"] == 0.1 and out["--detect"]["equivalence"] is None
+    assert out["--equivalence"]["games_needed"] != out["--detect"]["games_needed"]
+    assert out["--detect"]["games_needed_holm"] > out["--detect"]["games_needed_one_metric"]
