@@ -22,15 +22,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from simcore.momojan import family  # noqa: E402
-from simcore.momojan.metrics import game_values  # noqa: E402
-from simcore.momojan.simulate import simulator_for  # noqa: E402
+from simcore.momojan.family import FAMILY as family  # noqa: E402
 from simcore.stats import MomentSums, difference  # noqa: E402
 from simcore.study import Target, run_study  # noqa: E402
 
 
 def overhead(scenarios, chunks: int, chunk_games: int = 2000):
-    sims = [simulator_for(family.payload(s)) for s in scenarios]
+    sims = [family.simulator_for(family.payload(s)) for s in scenarios]
     for sim in sims:
         sim.play(np.arange(8), 1)  # warm-up
     t_play = t_stats = 0.0
@@ -42,7 +40,7 @@ def overhead(scenarios, chunks: int, chunk_games: int = 2000):
             b = sim.play(idx, 1)
             t_play += time.perf_counter() - t
             t = time.perf_counter()
-            z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, b.games, b.rounds)
+            z[:, :, 2 * v], z[:, :, 2 * v + 1] = family.game_values(idx, b.games, b.rounds)
             t_stats += time.perf_counter() - t
         t = time.perf_counter()
         MomentSums.from_values(z)

@@ -25,8 +25,8 @@ from collections import defaultdict
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-from simcore.momojan import family, scenario  # noqa: E402
-from simcore.momojan.simulate import chunk_stats  # noqa: E402
+from simcore.momojan import scenario  # noqa: E402
+from simcore.momojan.family import FAMILY as family  # noqa: E402
 from simcore.stats import MomentSums, difference  # noqa: E402
 from simcore.study import ChunkTask  # noqa: E402
 from simcore.verdicts import compare_rows  # noqa: E402
@@ -48,7 +48,7 @@ def kind_of(name: str, a_value: float) -> str | None:
 
 def _sums(a, b, seed, games):
     payloads = (family.payload(a), family.payload(b))
-    return chunk_stats(ChunkTask(payloads, (seed, seed), 0, games)).sums
+    return family.chunk_stats(ChunkTask(payloads, (seed, seed), 0, games)).sums
 
 
 def _pool(runs):

@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_engine.py [--games N] [--scenario NAME] [--repeat
 Rounds/s is steady state (compilation and table building are timed apart), single process, for
 each ``--pairings`` entry (default: baseline, random, greedy, value and defensive on both seats, then
 value and defensive against greedy). Dispatch cost: the same recorded
-decision points are replayed through ``policies.registry.decide`` and through the policy function
+decision points are replayed through ``policies.momojan.decide`` and through the policy function
 called directly; the difference is what the registry costs.
 """
 
@@ -22,9 +22,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
-from policies.baseline import baseline_policy  # noqa: E402
+from policies.momojan.baseline import baseline_policy  # noqa: E402
 from policies.random_policy import random_policy  # noqa: E402
-from policies.registry import decide  # noqa: E402
+from policies.momojan import decide  # noqa: E402
 from simcore.momojan import scenario  # noqa: E402
 from simcore.momojan.actions import DISCARD, N_ACTIONS, OBS_HAND, OBS_LEN  # noqa: E402
 from simcore.momojan.actions import OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_TENPAI_CHECKED  # noqa: E402

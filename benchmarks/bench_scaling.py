@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from simcore.momojan import family
+from simcore.momojan.family import FAMILY as family
 from simcore.momojan.simulate import Simulator
 from simcore.study import CHUNK_GAMES, run_study
 

@@ -16,16 +16,13 @@ from simcore.errors import InputError, cut
 from simcore.scenario_files import load_yaml
 
 
-def parse_players(text: str, n_seats: int = 2, option: str = "--players",
-                  names=None) -> list[dict]:
+def parse_players(text: str, n_seats: int = 2, option: str = "--players", *,
+                  names) -> list[dict]:
     """``[{"policy": name, "params": {...}}, ...]`` for ``n_seats`` seats (one entry: every seat).
 
-    ``names``: the policies a seat may use (default: MOMOJAN's registry; a game family passes
-    its own). Raises :class:`InputError` naming the bad entry: an unknown policy (with a
+    ``names``: the policies a seat may use (the family's registry). Raises :class:`InputError` naming the bad entry: an unknown policy (with a
     suggestion), a parameter without ``=``, a seat count other than 1 or ``n_seats``.
     """
-    if names is None:
-        from .registry import POLICY_NAMES as names
     known = list(names)
     entries = [e.strip() for e in text.split(",")]
     if any(not e for e in entries):
@@ -54,10 +51,3 @@ def parse_players(text: str, n_seats: int = 2, option: str = "--players",
         seats.append({"policy": name, "params": params})
     return seats
 
-
-def with_players(scenario, seats: list[dict]):
-    """A copy of ``scenario`` with its ``players`` replaced (validated like a YAML file's)."""
-    from simcore.momojan import scenario as scenario_mod
-    data = scenario.to_dict()
-    data["players"] = seats
-    return scenario_mod.from_dict(data, name=scenario.name)

@@ -172,11 +172,8 @@ def waits(hands, file, rules, game, as_json):
     if as_json:
         for r in reports:
             click.echo(json.dumps(r, ensure_ascii=False))
-    elif hasattr(fam, "waits_table"):
-        click.echo(fam.waits_table(reports))
     else:
-        for _, text in lines:
-            click.echo(fam.waits_text(text, sc))
+        click.echo(fam.waits_table(reports))
 
 
 @main.command()
@@ -359,10 +356,8 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
     opts = {k: v for k, v in given.items() if v not in (None, False)}
     if as_json:
         click.echo(json.dumps(fam.score_json(hand, sc, **opts)))
-    elif hasattr(fam, "score_text"):
-        click.echo(fam.score_text(hand, sc, **opts))
     else:
-        click.echo(json.dumps(fam.score_json(hand, sc, **opts), indent=1, ensure_ascii=False))
+        click.echo(fam.score_text(hand, sc, **opts))
 
 
 @main.command()

@@ -109,7 +109,7 @@ class Progress:
         if self.quiet:
             return
         fam = family or self.family
-        cached = getattr(fam, "kernels_cached", lambda: True)()
+        cached = fam.kernels_cached()
         if not cached:
             notice(COMPILE_NOTE)
             self._said_compiling = True
@@ -357,7 +357,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
                                    paired=not no_pairing)
     differ = rules_differ(fam, sc_a, sc_b)
     data = comparison_json(result, rows, alpha, differ, off)
-    note = getattr(fam, "play_note", lambda s: None)([sc_a, sc_b])
+    note = fam.play_note([sc_a, sc_b])
     if note:
         data["note"] = note
     _finish(fam, sink, "compare", data, result, [sc_a, sc_b], not no_report)
@@ -621,7 +621,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     rows = compare_rows(fam.CATALOGUE, result.sums, pairs, names, None, alpha)
     data = sweep_json(result, fam.CATALOGUE, labels, rows, names, alpha)
     data["grid"] = [[k, v] for k, v in grid]
-    note = getattr(fam, "play_note", lambda s: None)(scenarios)
+    note = fam.play_note(scenarios)
     if note:
         data["note"] = note
     _finish(fam, sink, "sweep", data, result, scenarios, not no_report)

@@ -135,7 +135,7 @@ def _record_fresh(package: str) -> list:
     import tempfile
     with tempfile.TemporaryDirectory(prefix="mjplan") as cache:
         os.environ["NUMBA_CACHE_DIR"] = cache  # read when numba's dispatchers are made: first
-        fam = importlib.import_module(package + ".family")
+        fam = importlib.import_module(package + ".family").FAMILY
         return record(fam.play_for_compile, ("simcore", "policies"), fam.KERNEL_FUNCTIONS)
 
 

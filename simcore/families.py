@@ -1,9 +1,9 @@
 """The game families the harness can run, and which one a scenario belongs to (issue 13).
 
 The harness (``run``, ``compare``, ``sweep``, ``plan``, ``tournament``, result directories,
-reports, backends, the CLI) never imports a game package: it asks this registry for a *family
-module* and calls the functions every family provides (listed in the README, "Game families").
-A family is one package with a ``family`` module; registering it is one line in :data:`FAMILIES`.
+reports, backends, the CLI) never imports a game package: it asks this registry for a *family*,
+the :class:`simcore.family.base.Family` object a family's module defines as ``FAMILY``, and
+calls only what that class defines. Registering a family is one line in :data:`FAMILIES`.
 
 Which family a scenario belongs to is read from its raw YAML before any validation: a string
 ``game:`` names the family (``game: ptrump``); a file without one inherits its ``extends:`` base's;
@@ -25,13 +25,12 @@ from pathlib import Path
 from .errors import InputError
 from .scenario_files import bundled_dir, did_you_mean, load_yaml_quietly  # bundled_dir: API
 
-# name -> the module implementing the family interface (imported on first use)
+# name -> the module defining the family's FAMILY object (imported on first use)
 FAMILIES = {
     "momojan": "simcore.momojan.family",
     "ptrump": "simcore.ptrump.family",
 }
 DEFAULT = "momojan"
-MAX_SEATS = 3   # seat metrics (seat{s}_win_share, seat{s}_ahead_of_seat{t}) exist for s < 3
 
 
 def register(name: str, module_path: str) -> None:
@@ -49,11 +48,12 @@ def names() -> list[str]:
 
 
 def get(name: str):
-    """The family module called ``name``; an unknown name is an :class:`InputError`."""
+    """The family called ``name`` (its :class:`~simcore.family.base.Family` object); an unknown
+    name is an :class:`InputError`."""
     if name not in FAMILIES:
         raise InputError(f"unknown game family {name!r}{_known(name)}")
     try:
-        return importlib.import_module(FAMILIES[name])
+        return importlib.import_module(FAMILIES[name]).FAMILY
     except ModuleNotFoundError as exc:
         if not FAMILIES[name].startswith(str(exc.name)):
             raise   # a module the family imports is missing: a real error, shown in full
@@ -147,7 +147,7 @@ def bundled_names_of(name: str) -> list[str]:
 
 
 def family_of(ref):
-    """The family module of a scenario file or bundled name (see :func:`family_name_of`)."""
+    """The family of a scenario file or bundled name (see :func:`family_name_of`)."""
     return get(family_name_of(ref))
 
 
@@ -191,12 +191,4 @@ def bundled() -> list[tuple[str, str, str]]:
         description = next((str(d["description"]) for _, d in _chain(p.resolve())
                             if d.get("description")), "")
         out.append((p.stem, fam, description))
-    return out
-
-
-def seat_metric_names(n_seats: int) -> list[str]:
-    """The seat metrics a tournament reads: ``seat{s}_win_share`` per seat and
-    ``seat{s}_ahead_of_seat{t}`` per pair of seats (see the README, "Game families")."""
-    out = [f"seat{s}_win_share" for s in range(n_seats)]
-    out += [f"seat{s}_ahead_of_seat{t}" for s in range(n_seats) for t in range(s + 1, n_seats)]
     return out

@@ -115,3 +115,75 @@ def catalogue_values(q: dict, catalogue, n: int):
         num[:, j] = q[m.numerator]
         den[:, j] = q[m.denominator]
     return num, den
+
+
+# ---------------------------------------------------------------------------------------------
+# Seat metrics: the harness's, for any number of seats (simcore.family.base adds them)
+# ---------------------------------------------------------------------------------------------
+
+SEAT_MARGIN = 0.01   # one percentage point
+
+
+def share_unit(max_seats: int) -> int:
+    """A game's whole in the seat shares: 6 for up to 3 seats (a game shared by m winners gives
+    each 6/m, exact for m = 1, 2, 3), else the least common multiple of 1..max_seats."""
+    import math
+    return 6 if max_seats <= 3 else math.lcm(*range(1, max_seats + 1))
+
+
+def seat_metric_names(n_seats: int) -> list[str]:
+    """``seat{s}_win_share`` per seat, then ``seat{s}_ahead_of_seat{t}`` per pair of seats."""
+    out = [f"seat{s}_win_share" for s in range(n_seats)]
+    out += [f"seat{s}_ahead_of_seat{t}" for s in range(n_seats) for t in range(s + 1, n_seats)]
+    return out
+
+
+def seat_metrics(max_seats: int, word: str = "game") -> tuple:
+    """The seat metrics of a family whose scenarios have at most ``max_seats`` seats: each
+    seat's share of the wins (fair: 1/n; out of :func:`share_unit` per game) and, per pair, how
+    often one finished ahead of the other (fair: 1/2; out of 6 per game: 6 ahead, 3 level). A tournament reads them; a scenario with fewer seats leaves the others
+    out of its summary."""
+    unit = f"games{share_unit(max_seats)}"
+    m = [Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share", unit,
+                f"share of the {word}s won by seat {s} (a {word} shared by m winners counts 1/m "
+                f"to each)", SEAT_MARGIN, fair_per_seat=True) for s in range(max_seats)]
+    m += [Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"seat{s}_ahead_{t}", "games6",
+                 f"{word}s seat {s} finished ahead of seat {t} (level: 1/2)", SEAT_MARGIN, 0.5)
+          for s in range(max_seats) for t in range(s + 1, max_seats)]
+    return tuple(m)
+
+
+def seat_quantities(winners, standing, n_seats, max_seats: int) -> dict:
+    """The per-game quantities behind :func:`seat_metrics`.
+
+    Parameters
+    ----------
+    winners : int64[n]
+        Bit s set when seat s won the game (several bits: a shared win; none: nobody won).
+    standing : int64[n, max_seats]
+        Each seat's final standing, higher ahead (scores; equal values are level).
+    n_seats : int64[n] or int
+        Seats each game had (seats beyond count 0 in every quantity).
+    """
+    import numpy as np
+    winners = np.asarray(winners, np.int64)
+    n = len(winners)
+    seats = np.broadcast_to(np.asarray(n_seats, np.int64), (n,))
+    unit = share_unit(max_seats)
+    n_win = np.zeros(n, np.int64)
+    for s in range(max_seats):
+        n_win += (winners >> s) & 1
+    share = unit // np.maximum(n_win, 1)
+    q = {f"games{unit}": np.full(n, unit, np.int64), "games6": np.full(n, 6, np.int64)}
+    for s in range(max_seats):
+        q[f"seat{s}_share"] = ((winners >> s) & 1) * share * (seats > s)
+        for t in range(s + 1, max_seats):   # pairwise: ahead 6, level 3, behind 0 (of 6)
+            a, b = standing[:, s], standing[:, t]
+            q[f"seat{s}_ahead_{t}"] = np.where(a > b, 6, np.where(a == b, 3, 0)) * (seats > t)
+    return q
+
+
+def with_seat_metrics(own, at: int, max_seats: int, word: str) -> tuple:
+    """A family's catalogue: its own metrics with :func:`seat_metrics` inserted at ``at``."""
+    own = tuple(own)
+    return own[:at] + seat_metrics(max_seats, word) + own[at:]

@@ -30,12 +30,12 @@ def cold_families(names=None) -> list:
     registered one) that can compile ahead and whose kernel is not in the cache."""
     from . import families
     fams = [families.get(name) for name in (families.names() if names is None else names)]
-    return [f.__name__ for f in fams if hasattr(f, "compile_helpers") and not f.kernels_cached()]
+    return [f.__name__ for f in fams if f.has_compile_plan() and not f.kernels_cached()]
 
 
 def _call(module: str, function: str) -> str:
     """A line of a child's code: call ``function()`` of family module ``module``."""
-    return f"importlib.import_module({module!r}).{function}()\n"
+    return f"importlib.import_module({module!r}).FAMILY.{function}()\n"
 
 
 def _python(code, stderr):

@@ -25,7 +25,12 @@ FAIR = "#d97706"
 VERDICT_COLOURS = {"different": "#dc2626", "equivalent": "#16a34a", "inconclusive": "#9ca3af",
                    "never happened": "#d1d5db", "not tested": "#d1d5db",
                    "identical": "#d1d5db"}
-SEAT_COLOURS = ("#2563eb", "#db2777", "#059669")
+SEAT_COLOURS = ("#2563eb", "#db2777", "#059669", "#d97706", "#7c3aed", "#0891b2")
+
+
+def seat_colour(seat: int) -> str:
+    """Seat ``seat``'s colour in every plot (cycled past the sixth seat)."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 MAX_EXAMPLES = 3
 
 
@@ -168,7 +173,7 @@ def fig_hist(dists: list, names: list, title: str, xlabel: str):
         if len(dists) == 1:
             ax.bar(xs, share, color=ACCENT, width=0.85, alpha=0.85)
         else:
-            ax.step(xs, share, where="mid", lw=2, color=SEAT_COLOURS[i % 3], label=name)
+            ax.step(xs, share, where="mid", lw=2, color=seat_colour(i), label=name)
     if len(dists) > 1:
         ax.legend(frameon=False, fontsize=8)
     ax.yaxis.set_major_formatter(lambda x, _: f"{x:g}%")
@@ -192,7 +197,7 @@ def fig_trajectories(trajs):
         sc = t["scores"]
         for seat in range(len(sc[0])):
             ax.plot(range(len(sc)), [r[seat] for r in sc], "-o", ms=3, lw=1.8,
-                    color=SEAT_COLOURS[seat], label=f"seat {seat}")
+                    color=seat_colour(seat), label=f"seat {seat}")
         ax.set_title(f"game {t['game']}", fontsize=9)
         ax.tick_params(labelsize=8)
         ax.set_xlabel("round", fontsize=8)

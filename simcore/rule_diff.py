@@ -48,10 +48,7 @@ def rules_differ(family, sc_a, sc_b) -> list:
 def off_in_both(family, sc_a, sc_b, names, sums=None, pairs=((0, 1),)) -> list:
     """Metrics of ``names`` that the rules of both scenarios switch off (a yaku or bonus
     disabled: the family's ``metrics_off``), less any that counted something anyway."""
-    hook = getattr(family, "metrics_off", None)
-    if hook is None:
-        return []
-    off = set(hook(sc_a)) & set(hook(sc_b))
+    off = set(family.metrics_off(sc_a)) & set(family.metrics_off(sc_b))
     index = {m.name: j for j, m in enumerate(family.CATALOGUE)}
     out = []
     for name in names:

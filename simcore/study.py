@@ -107,11 +107,11 @@ def _cold_share(family, requested: int) -> bool:
     core. One local worker then compiles the kernel's helpers last-needed first (the family's
     ``compile_helpers``, :mod:`simcore.compile_plan`) while another compiles the kernel for the
     first chunk and loads those helpers from the cache as it reaches them."""
-    if getattr(family, "compile_helpers", None) is None:
+    if not family.has_compile_plan():
         return False
     if requested == 1 or usable_cores() < 2:
         return False
-    return not getattr(family, "kernels_cached", lambda: True)()
+    return not family.kernels_cached()
 
 
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,

@@ -10,8 +10,8 @@ directory and ``--resume``, like ``run``.
 Seatings (:func:`seatings`): with at least as many entrants as seats, every combination of
 ``n_seats`` entrants in *every permutation* (2 seats: both orders of each pair; 3 seats: all 6
 orders of each triple, so each entrant sits both upstream and downstream of each other one, not
-only in the 3 rotations); with 2 entrants in a 3-seat game, the 6 seatings in which both play
-(one entrant twice: AAB, ABA, BAA, ABB, BAB, BBA).
+only in the 3 rotations; 4 seats: all 24); with fewer entrants than seats, every seating in
+which each entrant plays (2 entrants in a 3-seat game: AAB, ABA, BAA, ABB, BAB, BBA).
 
 Scores: row *finishes ahead of* column. Per game and pair of seats held by two different entrants
 the family's catalogue gives ``seat{s}_ahead_of_seat{t}`` (6 ahead, 3 level, 0 behind, out of 6);
@@ -51,7 +51,7 @@ from .metrics import Metric
 from .stats import MomentSums, Z95, wilson
 
 ELO = 400.0 / math.log(10.0)
-SHARE = 6   # a seat metric's per-game denominator: 6 = the whole game (see simcore.families)
+SHARE = 6   # an ahead-of metric's per-game denominator (simcore.metrics.seat_quantities)
 
 # The last row of a tournament's sums: per game, component 2e = entrant e's finishes ahead (in
 # sixths) over every comparison of every seating, 2e + 1 = those comparisons (x 6); entrants
@@ -91,8 +91,9 @@ def format_text(n_seats: int, n_entrants: int) -> str:
     if n_seats == 2:
         return "duplicate round robin: each pair plays every game twice, seats swapped"
     if n_entrants < n_seats:
-        return (f"duplicate, {n_seats} seats: every game in the 6 seatings where both entrants "
-                f"play (one of them twice)")
+        k = len(seatings(n_entrants, n_seats))
+        return (f"duplicate, {n_seats} seats: every game in the {k} seatings where all "
+                f"{n_entrants} entrants play (some of them twice)")
     return (f"duplicate round robin, {n_seats} seats: each group of {n_seats} entrants plays "
             f"every game in all {math.factorial(n_seats)} seat orders")
 
@@ -172,7 +173,7 @@ def seat_metrics(family, n_seats: int) -> list[str]:
     """The catalogue metrics a tournament of ``n_seats`` keeps: each seat's win share, the
     pairwise finishing order where the family has it (required for 3 seats), and the family's
     rounds metric (for rounds/s)."""
-    from .families import seat_metric_names
+    from .metrics import seat_metric_names
     have = {m.name for m in family.CATALOGUE}
     keep = [n for n in seat_metric_names(n_seats) if n in have]
     missing = [n for n in seat_metric_names(n_seats) if n not in have
@@ -180,7 +181,7 @@ def seat_metrics(family, n_seats: int) -> list[str]:
     if missing:
         raise InputError(f"tournament: the {family.NAME} family's metric catalogue lacks "
                          f"{', '.join(missing)} (a {n_seats}-seat tournament needs them)")
-    rounds = getattr(family, "ROUNDS_METRIC", None)
+    rounds = family.ROUNDS_METRIC
     if rounds in have and rounds not in keep:
         keep.append(rounds)
     return keep
@@ -206,7 +207,7 @@ class SeatingFamily:
 
     def payload(self, sc) -> dict:
         seating, n_entrants = self.seating_of[id(sc)]
-        return {"family": self.base.__name__, "keep": list(self.keep),
+        return {"family": self.base.module, "keep": list(self.keep),
                 "seating": list(seating), "entrants": n_entrants,
                 "scenario": self.base.payload(sc)}
 
@@ -217,7 +218,7 @@ class SeatingFamily:
         return self.base.rules_data(data["scenario"])
 
     def rounds_played(self, sums, v: int = 0) -> int:
-        rounds = getattr(self.base, "ROUNDS_METRIC", None)
+        rounds = self.base.ROUNDS_METRIC
         if rounds not in self.keep:
             return 0
         return int(sums.s[self.keep.index(rounds), 2 * v])
@@ -229,7 +230,7 @@ def seating_chunk_stats(task):
     finishes ahead per game, over every seating). Picklable (module level)."""
     from .study import ChunkResult, ChunkTask
     first = task.variants[0]
-    fam = importlib.import_module(first["family"])
+    fam = importlib.import_module(first["family"]).FAMILY
     names = [m.name for m in fam.CATALOGUE]
     keep = first["keep"]
     idx = [names.index(k) for k in keep]
@@ -297,8 +298,8 @@ def prepare(family, scenario, entrants: list[str]):
     """(SeatingFamily, seatings, their scenarios, result-directory labels)."""
     check_entrants(family, entrants)
     n_seats = family.n_seats(scenario)
-    if n_seats not in (2, 3):
-        raise InputError(f"tournament: {scenario.name} has {n_seats} seats (2 or 3 supported)")
+    if n_seats < 2:
+        raise InputError(f"tournament: {scenario.name} has {n_seats} seat (2 or more needed)")
     view = SeatingFamily(family, n_seats)
     order = seatings(len(entrants), n_seats)
     scenarios, labels = [], []

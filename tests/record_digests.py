@@ -22,10 +22,10 @@ SEED = 7
 
 def _policy_names(fam_name: str) -> list[str]:
     if fam_name == "ptrump":
-        from simcore.ptrump.bots import POLICY_NAMES
+        from policies.ptrump import POLICIES
     else:
-        from policies.registry import POLICY_NAMES
-    return list(POLICY_NAMES)
+        from policies.momojan import POLICIES
+    return list(POLICIES.names)
 
 
 def digest(scenario_name: str, policy: str) -> str:

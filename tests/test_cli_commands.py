@@ -102,12 +102,13 @@ def test_show_output_is_the_same_scenario(tmp_path, name):
 
 
 def test_show_documents_seat_parameters(monkeypatch):
-    from policies import registry
+    from policies.momojan import POLICIES
     from policies.params import Param
+    from policies.registry import PolicySpec
 
-    spec = registry.PolicySpec(name="tuned", doc="a test bot", params=(
+    spec = PolicySpec(name="tuned", doc="a test bot", params=(
         Param(name="call", kind="float", default=0.5, min=0.0, max=1.0, doc="chance to call"),))
-    monkeypatch.setitem(registry.POLICY_SPECS, "tuned", spec)
+    monkeypatch.setitem(POLICIES.by_name, "tuned", spec)
     sc = scenario.from_dict({"players": [{"policy": "tuned", "params": {"call": 0.25}},
                                          {"policy": "random"}]})
     text = annotated_yaml(sc.to_dict())

@@ -1,7 +1,7 @@
 """Self-checks of compare: exact zeros, calibration, coverage, a known effect, the pairing's gain.
 
 Pinned seeds, stated tolerances; every study runs in this process (workers=1) and shares one
-built simulator per scenario (simulate.simulator_for), so the whole file plays about 0.07 M games.
+built simulator per scenario (family.simulator_for), so the whole file plays about 0.07 M games.
 The calibration plays games of one dealership each (half the rounds of the bundled two; the same
 46 metrics have data): it checks the statistics of identical variants, which hold for any game.
 The coverage, known-effect and pairing checks play the baseline bot in both seats (a third of
@@ -17,8 +17,8 @@ import pytest
 from scipy.stats import binom
 
 from simcore.compare import compare_rows
-from simcore.momojan import family, scenario
-from simcore.momojan.simulate import chunk_stats, run_games
+from simcore.momojan import scenario
+from simcore.momojan.family import FAMILY as family
 from simcore.stats import MomentSums, difference
 from simcore.study import ChunkTask, run_study, variant_seed
 
@@ -30,7 +30,7 @@ J = {n: j for j, n in enumerate(NAMES)}
 def _sums(scenarios, seed, games, paired=True):
     payloads = tuple(family.payload(s) for s in scenarios)
     seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
-    return chunk_stats(ChunkTask(payloads, seeds, 0, games)).sums
+    return family.chunk_stats(ChunkTask(payloads, seeds, 0, games)).sums
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +137,7 @@ def test_no_ron_bonus_lowers_mean_winning_points_by_the_ron_bonus_share(new, lar
     difference must match within 0.05 points."""
     d = difference(large, J["mean_winning_points"])
     share = difference(large, J["ron_bonus_share"]).a.value
-    batch = run_games(_baseline(new), 4000, seed=20240, workers=1)  # the bots of `large`
+    batch = family.run_games(_baseline(new), 4000, seed=20240, workers=1)  # the bots of `large`
     from simcore.momojan.engine import OUT_DRAW, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SUBTOTAL
     wins = batch.rounds[batch.rounds[:, RF_OUTCOME] != OUT_DRAW]
     threshold = new.get("scoring.double_threshold")
@@ -160,8 +160,8 @@ def test_pairing_narrows_the_first_dealer_interval(large):
 
 def test_merging_chunks_in_any_order_equals_one_chunk(new, no_ron):
     payloads, seeds = (family.payload(new), family.payload(no_ron)), (7, 7)
-    whole = chunk_stats(ChunkTask(payloads, seeds, 0, 90)).sums
-    parts = [chunk_stats(ChunkTask(payloads, seeds, a, a + 30)).sums for a in (60, 0, 30)]
+    whole = family.chunk_stats(ChunkTask(payloads, seeds, 0, 90)).sums
+    parts = [family.chunk_stats(ChunkTask(payloads, seeds, a, a + 30)).sums for a in (60, 0, 30)]
     merged = MomentSums.empty(len(NAMES), 4)
     for p in parts:
         merged = merged.merge(p)

@@ -7,11 +7,11 @@ import importlib
 import pytest
 
 from simcore import compile_plan
-from simcore.momojan import family
+from simcore.momojan.family import FAMILY as family
 
 
-@pytest.mark.parametrize("package,bots", [("simcore.momojan", "policies.play.play"),
-                                          ("simcore.ptrump", "simcore.ptrump.bots.decide")])
+@pytest.mark.parametrize("package,bots", [("simcore.momojan", "policies.momojan.play.play"),
+                                          ("simcore.ptrump", "policies.ptrump.bots.decide")])
 def test_the_shipped_plan_matches_the_code(package, bots):
     """Every entry's signature is in this checkout's cache. A helper compile (tests/conftest.py
     on a cold cache) writes the plan's own signatures there too, so a stale entry can pass here;

@@ -13,7 +13,8 @@ from simcore.momojan.engine import (
     RF_DRAW3_1, RF_DRAW_PAYMENT, RF_GAME, RF_KAN0, RF_KAN1, RF_OUTCOME, RF_POINTS, RF_POT,
     RF_REPEAT, RF_SCORE0, RF_SCORE1, RF_WINNER,
 )
-from simcore.momojan.simulate import Simulator, run_games
+from simcore.momojan.family import FAMILY
+from simcore.momojan.simulate import Simulator
 
 GAMES = 600
 
@@ -89,8 +90,8 @@ def test_same_seed_same_games_in_any_batch_or_order():
 
 def test_run_json_identical_for_one_and_two_workers():
     sc = scenario.load("new_edition")
-    a = run_games(sc, 2500, seed=3, workers=1)
-    b = run_games(sc, 2500, seed=3, workers=2)
+    a = FAMILY.run_games(sc, 2500, seed=3, workers=1)
+    b = FAMILY.run_games(sc, 2500, seed=3, workers=2)
     assert np.array_equal(a.games, b.games) and np.array_equal(a.rounds, b.rounds)
 
 

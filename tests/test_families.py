@@ -3,141 +3,28 @@ running a family it does not know: a 3-seat fake family (this module) through th
 the CLI and result directories."""
 
 import json
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
-import yaml
 from click.testing import CliRunner
 
+import fake_family
 from simcore import families
 from simcore.cli import main
 from simcore.errors import InputError
-from simcore.metrics import Metric
 from simcore.stats import MomentSums
-from simcore.study import ChunkResult
 
-# ---------------------------------------------------------------------------------------------
-# A 3-seat fake family: each seat's final score is its policy's strength plus noise drawn from
-# (seed, game, seat) alone, so every seating of a game sees the same noise per seat.
-# ---------------------------------------------------------------------------------------------
-
-NAME = "fake3"
-TITLE = "Fake three-seat game"
-DEFAULT_SCENARIO = None
-ROUNDS_METRIC = "mean_rounds_per_game"
-HISTOGRAMS = {}
-STRENGTH = {"strong": 1.5, "medium": 0.75, "weak": 0.0}
-SEATS = 3
-
-
-def _catalogue():
-    m = [Metric(f"seat{s}_win_share", "game_rate", f"share{s}", "games6", f"seat {s}", 0.01)
-         for s in range(3)]
-    m += [Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"ahead{s}{t}", "games6",
-                 f"seat {s} ahead of seat {t}", 0.01) for s in range(3) for t in range(s + 1, 3)]
-    m.append(Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1,
-                    unit="rounds"))
-    return tuple(m)
-
-
-CATALOGUE = _catalogue()
-HEADLINE = "seat0_win_share"
-
-
-@dataclass(frozen=True)
-class Scenario:
-    name: str
-    path: object
-    players: tuple
-
-    def to_dict(self):
-        return {"game": NAME, "name": self.name,
-                "players": [{"policy": p, "params": {}} for p in self.players]}
-
-    def get(self, key):
-        return {"description": "a fake game", "run.seed": 1}.get(key)
-
-
-def load(ref):
-    data = yaml.safe_load(open(ref))
-    return Scenario(data.get("name", "fake"), ref, tuple(p["policy"] for p in data["players"]))
-
-
-def from_payload(data):
-    return Scenario(data["name"], None, tuple(p["policy"] for p in data["players"]))
-
-
-def payload(sc):
-    return sc.to_dict()
-
-
-def rules_data(data):
-    return {}
-
-
-def seats(sc):
-    return [{"seat": i, "policy": p, "params": {}} for i, p in enumerate(sc.players)]
-
-
-def scenario_yaml(sc, title):
-    return f"# {title}\n" + yaml.safe_dump(sc.to_dict())
-
-
-def n_seats(sc):
-    return len(sc.players)
-
-
-def policy_names():
-    return list(STRENGTH)
-
-
-def with_players(sc, text, option="--players"):
-    from policies.players import parse_players
-    if not text:
-        return sc
-    seated = parse_players(text, n_seats=n_seats(sc), option=option, names=policy_names())
-    return Scenario(sc.name, sc.path, tuple(s["policy"] for s in seated))
-
-
-def run_defaults(sc):
-    return 100, 1, 1
-
-
-def kernels_cached():
-    return True
-
-
-def rounds_played(sums, v=0):
-    return int(sums.s[-1, 2 * v])
-
-
-def chunk_stats(task):
-    idx = np.arange(task.start, task.stop)
-    z = np.zeros((len(idx), len(CATALOGUE), 2 * len(task.variants)), np.int64)
-    for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
-        strength = np.array([STRENGTH[p["policy"]] for p in data["players"]])
-        for i, g in enumerate(idx):
-            noise = np.random.default_rng([seed, g]).normal(size=SEATS)
-            score = np.round(strength + noise, 1)
-            best = score == score.max()
-            q = {"games6": 6, "games": 1, "rounds": 1}
-            for s in range(SEATS):
-                q[f"share{s}"] = 6 // best.sum() if best[s] else 0
-                for t in range(s + 1, SEATS):
-                    q[f"ahead{s}{t}"] = (6 if score[s] > score[t] else
-                                         3 if score[s] == score[t] else 0)
-            for j, m in enumerate(CATALOGUE):
-                z[i, j, 2 * v], z[i, j, 2 * v + 1] = q[m.numerator], q[m.denominator]
-    return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
-                       values=z if task.values else None)
+# The fake family (tests/fake_family.py, 2 to 4 seats), here with three seats; registered as
+# under its own name, "fake".
+NAME = "fake"
+CATALOGUE = fake_family.FAMILY.CATALOGUE
 
 
 @pytest.fixture
 def fake(tmp_path):
-    families.register(NAME, __name__)
+    families.register(NAME, "fake_family")
     path = tmp_path / "fake.yaml"
-    path.write_text("game: fake3\nname: fake\nplayers: [{policy: weak}, {policy: weak}, "
+    path.write_text("game: fake\nname: fake\nplayers: [{policy: weak}, {policy: weak}, "
                     "{policy: weak}]\n")
     yield path
     families.unregister(NAME)
@@ -148,15 +35,15 @@ def fake(tmp_path):
 # ---------------------------------------------------------------------------------------------
 
 def test_game_string_names_the_family_and_extends_inherits_it(fake, tmp_path):
-    assert families.family_name_of(fake) == "fake3"
+    assert families.family_name_of(fake) == "fake"
     child = tmp_path / "sub" / "child.yaml"
     child.parent.mkdir()
     child.write_text("extends: ../fake.yaml\nname: child\n")
     grandchild = tmp_path / "gc.yaml"
     grandchild.write_text(f"extends: {child}\n")
-    assert families.family_name_of(child) == families.family_name_of(grandchild) == "fake3"
+    assert families.family_name_of(child) == families.family_name_of(grandchild) == "fake"
     fam, sc = families.load(fake)
-    assert fam.NAME == "fake3" and sc.players == ("weak",) * 3
+    assert fam.NAME == "fake" and [p["policy"] for p in sc["players"]] == ["weak"] * 3
 
 
 def test_a_game_mapping_or_no_game_means_momojan(tmp_path):
@@ -189,12 +76,12 @@ def test_mixed_families_are_refused_in_one_line(fake):
                  ["plan", str(fake), "new_edition", "--detect", "0.1"]):
         r = CliRunner().invoke(main, args)
         assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
-        assert "a momojan scenario" in r.output and "a fake3 one" in r.output or \
-            "a fake3 scenario" in r.output and "a momojan one" in r.output
+        assert "a momojan scenario" in r.output and "a fake one" in r.output or \
+            "a fake scenario" in r.output and "a momojan one" in r.output
 
 
 def test_metrics_lists_the_named_family(fake):
-    r = CliRunner().invoke(main, ["metrics", "--game", "fake3", "--json"])
+    r = CliRunner().invoke(main, ["metrics", "--game", "fake", "--json"])
     assert r.exit_code == 0, r.output
     assert [m["name"] for m in json.loads(r.output)] == [m.name for m in CATALOGUE]
     r = CliRunner().invoke(main, ["metrics", str(fake), "--json"])
@@ -238,31 +125,30 @@ def test_tournament_command_on_a_three_seat_family(fake, tmp_path):
     assert data["n_seats"] == 3 and len(data["seatings"]) == 6 and data["result_dir"] == str(out)
     assert data["ratings"][0]["entrant"] == "strong"
     prov = json.loads((out / "provenance.json").read_text())
-    assert prov["family"] == "fake3" and prov["kind"] == "tournament"
+    assert prov["family"] == "fake" and prov["kind"] == "tournament"
     assert prov["status"] == "complete" and len(prov["variants"]) == 6
     r = CliRunner().invoke(main, ["tournament", str(fake), "--policies", "strong,strnog"])
     assert r.exit_code == 2 and "did you mean 'strong'" in r.output
 
 
 def test_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, monkeypatch):
-    import sys
     args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "400",
             "--workers", "1", "--json"]
     whole = CliRunner().invoke(main, args + ["--no-save"])
     assert whole.exit_code == 0, whole.output
-    real = chunk_stats
+    real = fake_family.FakeFamily.chunk_stats
 
-    def interrupted(task):
+    def interrupted(self, task):
         if task.start > 0:
             raise KeyboardInterrupt
-        return real(task)
+        return real(self, task)
 
-    monkeypatch.setattr(sys.modules[__name__], "chunk_stats", interrupted)
+    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", interrupted)
     out = tmp_path / "t"
     r = CliRunner().invoke(main, args + ["--out", str(out)])
     assert r.exit_code == 130 and f"tournament --resume {out}" in r.output
     assert json.loads((out / "provenance.json").read_text())["status"] == "incomplete"
-    monkeypatch.setattr(sys.modules[__name__], "chunk_stats", real)
+    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", real)
     r = CliRunner().invoke(main, ["tournament", "--resume", str(out), "--json", "--workers", "1"])
     assert r.exit_code == 0, r.output
     resumed = json.loads(r.stdout)
@@ -273,7 +159,7 @@ def test_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, monke
 def test_saved_results_of_two_families_are_not_compared(tmp_path):
     from simcore.results import FORMAT
     dirs = []
-    for fam in ("momojan", "fake3"):
+    for fam in ("momojan", "fake"):
         d = tmp_path / fam
         d.mkdir()
         (d / "provenance.json").write_text(json.dumps(
@@ -283,7 +169,7 @@ def test_saved_results_of_two_families_are_not_compared(tmp_path):
         dirs.append(str(d))
     r = CliRunner().invoke(main, ["compare", *dirs])
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
-    assert "is a momojan result" in r.output and "a fake3 one" in r.output
+    assert "is a momojan result" in r.output and "a fake one" in r.output
 
 
 def test_a_share_out_of_6_gets_the_per_game_wilson_interval():

@@ -10,11 +10,24 @@ import os
 import numpy as np
 import pytest
 
-from policies.defence import danger
+from policies.momojan.defence import danger
 from policies.params import param_index
-from policies.play import hand_value
-from policies.players import parse_players, with_players
-from policies.registry import POLICY_SPECS
+from policies.momojan.play import hand_value
+from policies.players import parse_players as _parse_players
+from simcore.momojan.family import FAMILY
+from policies.momojan import POLICIES
+
+POLICY_SPECS = POLICIES.by_name
+
+
+def parse_players(text):
+    return _parse_players(text, names=POLICIES.names)
+
+
+def with_players(sc, seats):
+    data = sc.to_dict()
+    data["players"] = seats
+    return FAMILY.from_dict(data, name=sc.name)
 from simcore.errors import InputError
 from simcore.momojan import scenario
 from simcore.momojan.actions import OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE, OBS_OPP_N_REVEALED, OBS_SEEN
@@ -162,7 +175,7 @@ def test_useful_cards_from_matches_useful_cards():
 def test_legal_words_walk_the_set_entries_in_order():
     # the word-at-a-time walk of the Kai and call rows (policies.play._next_legal)
     import numba as nb
-    from policies.play import _next_legal
+    from policies.momojan.play import _next_legal
     from simcore.momojan.actions import CALL, KAI, MAX_SET_ROWS, N_ACTIONS
 
     @nb.njit

@@ -57,7 +57,7 @@ def test_kernels_cached_is_numbas_own_check(tmp_path):
     """Not a file's age: numba's index for this numba, source content and CPU."""
     (tmp_path / "kern.py").write_text("import numba\n\n@numba.njit(cache=True)\n"
                                       "def f(x):\n    return x + 1\n")
-    check = ("import kern; from simcore.family_common import kernels_cached; "
+    check = ("import kern; from simcore.family.common import kernels_cached; "
              "print(kernels_cached(kern.f))")
     cache = tmp_path / "cache"
     assert _cached_in_child(check, tmp_path, cache) == ["False"]

@@ -12,9 +12,7 @@ import pytest
 
 from policies.params import Param
 from simcore.ptrump import scenario
-from simcore.ptrump.bots import (
-    GREEDY_PARAMS, MAX_PARAMS, POLICIES, POLICY_IDS, POLICY_NAMES, POLICY_SPECS, param_row,
-)
+from policies.ptrump.bots import GREEDY_PARAMS, MAX_PARAMS, POLICIES
 from simcore.ptrump.engine import GF_N_WINNERS, GF_WINNERS
 from simcore.ptrump.simulate import Simulator
 
@@ -31,13 +29,13 @@ def _sim(name, seats):
 
 
 def test_registry_declares_every_parameter():
-    assert POLICY_NAMES == ("random", "baseline", "greedy")
-    assert [POLICY_IDS[p.name] for p in POLICIES] == [0, 1, 2]
-    for spec in POLICIES:
+    assert POLICIES.names == ("random", "baseline", "greedy")
+    assert [POLICIES.id(p.name) for p in POLICIES.specs] == [0, 1, 2]
+    for spec in POLICIES.specs:
         assert spec.doc and all(isinstance(p, Param) for p in spec.params)
         assert len(spec.params) <= MAX_PARAMS
-    assert POLICY_SPECS["greedy"].params == GREEDY_PARAMS
-    assert param_row("greedy", {"pon": 0.5}) == [0.5, 1.0, 1.0, 1.0, 1.0]
+    assert POLICIES.by_name["greedy"].params == GREEDY_PARAMS
+    assert POLICIES.param_row("greedy", {"pon": 0.5}) == [0.5, 1.0, 1.0, 1.0, 1.0]
 
 
 @pytest.mark.parametrize("params, fragment", [

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.ptrump import family, scenario
+from simcore.ptrump import scenario
+from simcore.ptrump.family import FAMILY as family
 from simcore.ptrump.engine import (
     END_ROUND_LIMIT, END_TARGET, GF_END_REASON, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
     GF_ROUNDS, GF_SCORE0, GF_WINNER, GF_WINNERS, OUT_DRAW, RF_DEPOSITS_LOST, RF_DEPOSITS_TAKEN,
@@ -272,7 +273,7 @@ def _scripted_round(name, hands, draws, scripts, dora="Kc", overrides=None, deal
     """Play one round of ``name`` with seat s dealt ``hands[s]`` (notation), the stock starting
     with ``draws`` (notation, or a list of card ids) and the dora indicator ``dora``; seat s
     plays ``scripts[s]`` (action ids), then baseline. Returns (record, events, scores)."""
-    from simcore.ptrump.bots import SCRIPTED
+    from policies.ptrump import SCRIPTED
     from simcore.ptrump.cards import parse_cards
     from simcore.ptrump.engine import N_RF, N_RNG, ST_LOG, ST_N_EV, new_round_state, play_round
     from simcore.ptrump.layout import MAX_SEATS

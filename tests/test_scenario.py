@@ -200,15 +200,16 @@ def test_yaml_merge_keys_still_override(tmp_path):
 @pytest.fixture
 def tuned_policy(monkeypatch):
     """A policy declaring one parameter of each kind (the shipped bots declare none yet)."""
-    from policies import registry
+    from policies.momojan import POLICIES
     from policies.params import Param
+    from policies.registry import PolicySpec
 
-    spec = registry.PolicySpec(name="tuned", doc="test policy", params=(
+    spec = PolicySpec(name="tuned", doc="test policy", params=(
         Param(name="call", kind="float", default=0.5, min=0.0, max=1.0, doc="chance to call"),
         Param(name="depth", kind="int", default=2, min=1, max=4, doc="search depth"),
         Param(name="defend", kind="bool", default=True, doc="folds against riichi"),
     ))
-    monkeypatch.setitem(registry.POLICY_SPECS, "tuned", spec)
+    monkeypatch.setitem(POLICIES.by_name, "tuned", spec)
     return spec
 
 
@@ -217,7 +218,8 @@ def _seats(params):
 
 
 def test_seat_params_are_filled_with_defaults_in_declared_order(tuned_policy):
-    from policies.registry import param_row
+    from policies.momojan import POLICIES
+    param_row = POLICIES.param_row
     sc = scenario.from_dict(_seats({"defend": False, "call": 1}))
     params = sc.get("players")[0]["params"]
     assert list(params) == ["call", "depth", "defend"]
@@ -255,10 +257,10 @@ def test_undeclared_params_for_a_shipped_policy_are_refused(tmp_path):
 
 def test_every_declaration_is_usable_and_fits_the_engine_row():
     from policies.params import KINDS, value_error
-    from policies.registry import POLICIES, POLICY_IDS
+    from policies.momojan import POLICIES
     from simcore.momojan.simulate import MAX_PARAMS
-    for i, spec in enumerate(POLICIES):
-        assert POLICY_IDS[spec.name] == i and spec.doc
+    for i, spec in enumerate(POLICIES.specs):
+        assert POLICIES.id(spec.name) == i and spec.doc
         assert len(spec.params) <= MAX_PARAMS, spec.name
         for p in spec.params:
             assert p.kind in KINDS and p.doc and value_error(p, p.default) is None
@@ -266,9 +268,9 @@ def test_every_declaration_is_usable_and_fits_the_engine_row():
 
 def test_simulator_passes_params_in_declared_order(tuned_policy, monkeypatch):
     """The engine's params row follows the declaration, not the order the YAML wrote them in."""
-    from policies import registry
+    from policies.momojan import POLICIES
     from simcore.momojan import simulate
-    monkeypatch.setitem(registry.POLICY_IDS, "tuned", 0)
+    monkeypatch.setitem(POLICIES.ids, "tuned", 0)
     sc = scenario.from_dict(_seats({"defend": False, "depth": 3}))
     sim = simulate.Simulator(sc)
     assert sim.params[0, :4].tolist() == [0.5, 3.0, 0.0, 0.0]

@@ -326,7 +326,7 @@ def test_plan_refuses_a_rate_difference_outside_0_1_and_reads_pp():
                                   "--detect", "0.5pp"])
     assert r.exit_code == 2 and "pp (percentage points) is for rates" in r.output
     from simcore.metrics import by_name
-    from simcore.momojan.family import CATALOGUE
+    from simcore.momojan.metrics import CATALOGUE
     from simcore.plan import parse_size
     assert parse_size("0.5pp", by_name(CATALOGUE)["draw_rate"], "--detect") == 0.005
 

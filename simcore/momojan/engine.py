@@ -61,8 +61,7 @@ from .scoring import (
     N_SCORE_SLOTS, ORIGIN_CHI, ORIGIN_KAI, ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_PON, VALID,
     WIN_IPPATSU, WIN_LAST_CARD, WIN_RIICHI, WIN_RINSHAN, WIN_RON, score_hand,
 )
-from policies.registry import decide
-from policies.scripted import SCRIPTED, scripted_policy
+from policies.momojan import decide
 
 U1 = np.uint64(1)
 # Calls from one kernel to another pass constants as np.int64(3), np.bool_(True): a bare 3 or True
@@ -776,10 +775,7 @@ def check_invariants(rs, et, scores, pot, total_points, between_turns):
 
 @nb.njit(cache=True, inline="always")
 def _decide(pid, obs, mask, prm, rng, core, ra):
-    if pid == SCRIPTED:  # tests: a seat that plays a given action list
-        a = scripted_policy(obs, mask, prm, rng, core, ra)
-    else:
-        a = decide(pid, obs, mask, prm, rng, core, ra)
+    a = decide(pid, obs, mask, prm, rng, core, ra)   # SCRIPTED included (tests)
     if a < 0 or a >= N_ACTIONS or not mask[a]:
         raise AssertionError("policy chose an illegal action")
     return a

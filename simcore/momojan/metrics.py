@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, catalogue_values, per_game_sums
+from ..metrics import Metric, catalogue_values, per_game_sums, seat_quantities, with_seat_metrics
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER,
     OUT_DRAW, OUT_RON, OUT_TSUMO, RF_CHI0, RF_CHI1, RF_DEALER, RF_DORA, RF_DOUBLED, RF_DRAW3_0,
@@ -50,7 +50,8 @@ def slot_display_names(scenario) -> dict:
 COMEBACK_AFTER_ROUND = 2
 
 HEADLINE = "first_dealer_win_rate"
-MAX_SEATS = 3           # seat metrics exist for seats 0..2 in every family (simcore.families)
+SEATS = 2               # every MOMOJAN game has two players
+SEAT_METRICS_AT = 2     # the harness's seat metrics stand after the first two
 RATE_MARGIN = 0.01      # one percentage point
 USE_MARGIN = 0.02       # calls / Kai / draws per round
 RELATIVE_MARGIN = 0.2   # yaku and bonus shares: within 20% of a's share (rare ones included)
@@ -64,13 +65,6 @@ def _catalogue() -> tuple:
         Metric("tied_game_rate", "game_rate", "tied", "games",
                "games ending with no winner (tie break: draw)", RATE_MARGIN / 2),
     ]
-    # The family interface's seat shares (a tournament's scores): per game 6 for the sole
-    # winner, 3 each for a tied game, out of 6; seat 2 does not exist in MOMOJAN (always 0).
-    for s in range(MAX_SEATS):
-        m.append(Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share6", "games6",
-                        f"share of the games won by seat {s} (a tied game counts 1/2 to each "
-                        f"seat)" + (" (no such seat in MOMOJAN: always 0)" if s >= 2 else ""),
-                        RATE_MARGIN, fair_per_seat=s < 2))
     for reason in END_REASON_NAMES:
         m.append(Metric(f"end_{reason}_rate", "game_rate", f"end_{reason}", "games",
                         f"games that end by {reason.replace('_', ' ')}", RATE_MARGIN))
@@ -124,7 +118,8 @@ def _catalogue() -> tuple:
     return tuple(m)
 
 
-CATALOGUE = _catalogue()
+OWN_METRICS = _catalogue()
+CATALOGUE = with_seat_metrics(OWN_METRICS, SEAT_METRICS_AT, SEATS, "game")
 
 # Per-round quantities summed per game (each a function of the round records).
 _ROUND_QUANTITIES = {
@@ -164,10 +159,6 @@ def _game_quantities(g: np.ndarray, rounds_sum: dict, behind_after: np.ndarray) 
         "first_dealer_share6": np.where(w == g[:, GF_FIRST_DEALER], 6, np.where(w < 0, 3, 0)),
         "seat0_won": w == 0,
         "tied": w < 0,
-        "games6": np.full(len(g), 6, np.int64),
-        "seat0_share6": np.where(w == 0, 6, np.where(w < 0, 3, 0)),
-        "seat1_share6": np.where(w == 1, 6, np.where(w < 0, 3, 0)),
-        "seat2_share6": np.zeros(len(g), np.int64),
         "final_margin": np.abs(g[:, GF_SCORE0] - g[:, GF_SCORE1]),
     }
     for code, reason in enumerate(END_REASON_NAMES):
@@ -176,12 +167,22 @@ def _game_quantities(g: np.ndarray, rounds_sum: dict, behind_after: np.ndarray) 
     q["decided_after_round_2"] = decided
     q["comeback"] = decided & (behind_after == np.where(w >= 0, w, -2))
     q.update(rounds_sum)
+    # the harness's seat metrics: the winner finishes ahead; a tied game leaves both level
+    winners = np.where(w >= 0, np.left_shift(1, np.maximum(w, 0)), 3)
+    standing = np.stack([(w == s) | (w < 0) for s in range(SEATS)], axis=1).astype(np.int64)
+    q.update(seat_quantities(winners, standing, SEATS, SEATS))
     return q
 
 
-def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
-                catalogue=CATALOGUE) -> tuple[np.ndarray, np.ndarray]:
-    """Per-game numerators and denominators of every metric of ``catalogue``.
+def game_values(game_indices, games, rounds, catalogue=CATALOGUE):
+    """Per-game numerators and denominators (int64[n, k] each) of every metric of ``catalogue``
+    (:func:`game_quantities`)."""
+    return catalogue_values(game_quantities(game_indices, games, rounds), catalogue,
+                            len(game_indices))
+
+
+def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray) -> dict:
+    """Per-game quantities (name -> int64[n]) the catalogue's numerators and denominators name.
 
     Parameters
     ----------
@@ -194,8 +195,8 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
 
     Returns
     -------
-    num, den : int64[n, k]
-        For game i and metric j of the catalogue, its numerator and denominator.
+    q : dict of int64[n]
+        Per game, each quantity (round quantities summed over the game's rounds).
     """
     n = len(game_indices)
     win = rounds[:, RF_OUTCOME] != OUT_DRAW
@@ -212,11 +213,10 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
     s0, s1 = after[:, RF_SCORE0], after[:, RF_SCORE1]
     behind_after[pos[rounds[:, RF_ROUND] == COMEBACK_AFTER_ROUND - 1]] = \
         np.where(s0 < s1, 0, np.where(s1 < s0, 1, -1))
-    q = _game_quantities(games, rounds_sum, behind_after)
-    return catalogue_values(q, catalogue, n)
+    return _game_quantities(games, rounds_sum, behind_after)
 
 
 QUANTITIES = tuple(_ROUND_QUANTITIES) + (
     "games", "rounds", "first_dealer_won", "first_dealer_share6", "seat0_won", "tied", "final_margin", "games6",
-    "seat0_share6", "seat1_share6", "seat2_share6",
+    "seat0_share", "seat1_share", "seat0_ahead_1",
     "decided_after_round_2", "comeback") + tuple(f"end_{r}" for r in END_REASON_NAMES)

@@ -1,12 +1,9 @@
-"""Summaries of run records, and the readable play-by-play of a replayed game."""
+"""The readable play-by-play of a replayed game."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..compare import summarize_run, target_line
-from ..report_common import drop_absent_seats, end_reasons, metric_cell, sums_of_batch
-from ..stats import MomentSums
 from .cards import N_NUMBER_KINDS, card_emoji, card_str, format_cards, kinds_from_mask
 from .engine import (
     END_REASON_NAMES, EV_CHI, EV_DISCARD, EV_DRAW, EV_DRAW_THREE, EV_EXHAUSTIVE, EV_GAME_END,
@@ -15,91 +12,8 @@ from .engine import (
     GF_ROUNDS, OUT_DRAW, RF_DORA, RF_DOUBLED, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SET_BONUS,
     RF_SUBTOTAL, RF_YAKU_BITS,
 )
-from .metrics import CATALOGUE, MAX_SEATS, NEW_SLOT_NAMES, game_values, slot_display_names
 from .yaku_conditions import score_slot_names
 from .schema import SET_BONUS_NAMES
-
-
-def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, v: int = 0,
-              scenario=None) -> dict:
-    """The run summary from the streamed sums (``MomentSums`` of one variant, or a ``Batch`` of
-    records): every catalogue metric with its 95% interval, plus yaku and end-reason shares.
-
-    ``{"scenario", "games", "rounds", "seed", "metrics": {name: {"value", "ci", "n", "per"}},
-    "yaku": {name: share of wins}, "end_reasons": {name: share of games}}``; ``n`` is the
-    metric's denominator (games, rounds or wins).
-    """
-    sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
-    metrics = summarize_run(CATALOGUE, sums, v, n_seats=2)
-    rounds = metrics["draw_rate"]["n"]
-    drop_absent_seats(metrics, 2, MAX_SEATS)  # the catalogue's seat shares: 3 seats; MOMOJAN has 2
-    # the scenario's own names for the new-yaku slots it uses; unused slots are left out
-    names = slot_display_names(scenario) if scenario is not None else {}
-    for slot in NEW_SLOT_NAMES:
-        if slot not in names and not metrics[f"yaku_{slot}_share"]["value"]:
-            metrics.pop(f"yaku_{slot}_share")
-
-    def yaku_name(metric):
-        slot = metric[len("yaku_"):-len("_share")]
-        return names.get(slot, slot)
-    yaku = {yaku_name(n): m["value"] for n, m in metrics.items()
-            if n.startswith("yaku_") and m["value"]}
-    ends = end_reasons(metrics, "value")
-    intervals = {
-        "yaku": {yaku_name(n): m["ci"] for n, m in metrics.items()
-                 if n.startswith("yaku_") and m["value"]},
-        "end_reasons": end_reasons(metrics, "ci")}
-    out = {"scenario": scenario_name, "games": sums.n, "rounds": rounds, "seed": seed,
-           "metrics": metrics, "yaku": yaku, "end_reasons": ends, "intervals": intervals,
-           "yaku_names": {f"yaku_{k}_share": v for k, v in names.items()}}
-    if reached:
-        out["target"] = reached
-    return out
-
-
-def _sums_of_batch(batch, first_game: int = 0) -> MomentSums:
-    """Sums of a Batch holding games ``first_game, first_game + 1, ...`` (``run_games``'s)."""
-    return sums_of_batch(batch, game_values, first_game)
-
-
-def _fmt(m: dict, metric) -> str:
-    text = metric_cell(m, metric)
-    if m["value"] is not None and "reference" in m:
-        text += (f"; fair {100 * m['reference']:.0f}%: "
-                 f"{'inside' if m['contains_reference'] else 'OUTSIDE'} the interval")
-    return text
-
-
-def summary_table(summary: dict) -> str:
-    """The run summary as a table: every metric that happened, grouped, with its interval."""
-    cat = {m.name: m for m in CATALOGUE}
-    lines = [f"scenario {summary['scenario']}: {summary['games']} games, {summary['rounds']} "
-             f"rounds, seed {summary['seed']}"]
-    if summary.get("target"):
-        lines.append(target_line(summary["target"]))
-    lines += ["", f"{'metric':<30}value     [95% interval]"]
-    groups = (("", lambda n: not n.startswith(("end_", "yaku_"))),
-              ("end reasons (share of games)", lambda n: n.startswith("end_")),
-              ("yaku (share of wins)", lambda n: n.startswith("yaku_")))
-    shown = summary.get("yaku_names", {})   # new picture-set yaku: the scenario's names
-
-    def label(n):
-        return f"yaku_{shown[n]}_share (new)" if n in shown else n
-    for title, keep in groups:
-        if title:
-            lines += ["", title]
-        rows = [(n, m) for n, m in summary["metrics"].items() if keep(n)]
-        if title:
-            rows = sorted((r for r in rows if r[1]["value"]), key=lambda r: -r[1]["value"])
-        for n, m in rows:
-            lines.append(f"{label(n):<30}{_fmt(m, cat[n])}")
-    never = [shown.get(n, n[len("yaku_"):-len("_share")]) for n, m in summary["metrics"].items()
-             if n.startswith("yaku_") and not m["value"]]
-    if never:
-        lines += ["", "never scored: " + ", ".join(never)]
-    lines += ["", "Intervals: Wilson for shares of games; for rounds and wins the delta method "
-                  "with the game as the unit (rounds of a game are not independent)."]
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------

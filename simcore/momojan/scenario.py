@@ -133,8 +133,8 @@ class _Checker(scenario_files.Checker):
 def policy_specs() -> dict:
     """``{policy name: policies.registry.PolicySpec}``: the names and declared parameters a seat
     may use."""
-    from policies.registry import POLICY_SPECS
-    return POLICY_SPECS
+    from policies.momojan import POLICIES
+    return POLICIES.by_name
 
 
 def _check_consistency(d: dict, fail) -> None:

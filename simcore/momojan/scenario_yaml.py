@@ -50,7 +50,8 @@ def _mapping(data: Mapping, schema: Mapping, depth: int, lines: list[str]) -> No
 
 
 def _players(seats, depth: int, lines: list[str]) -> None:
-    from policies.registry import POLICY_SPECS
+    from policies.momojan import POLICIES
+    POLICY_SPECS = POLICIES.by_name
 
     pad = INDENT * depth
     for seat in seats:

@@ -56,7 +56,7 @@ from . import rules_array as R
 from .hand import HR_PAAREN, is_complete, shanten, win_mask
 from . import scoring as S
 from .scoring import BD_POINTS, N_SLOTS, score_win
-from .bots import decide
+from policies.ptrump import decide
 
 MAX_DISC = 48          # discards per seat and round at most (stock 40 + replacements)
 MAX_EVENTS = 8192      # replay log rows per match

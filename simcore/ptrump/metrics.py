@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, catalogue_values, per_game_sums
+from ..metrics import Metric, catalogue_values, per_game_sums, seat_quantities, with_seat_metrics
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
     GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_DISCARDER,
@@ -40,16 +40,6 @@ def _catalogue() -> tuple:
                "share of the matches won by the seat that dealt first (a shared match counts "
                "1/m to each of its m winners)", RATE_MARGIN, fair_per_seat=True),
     ]
-    for s in range(MAX_SEATS):
-        m.append(Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share6", "games6",
-                        f"share of the matches won by seat {s} (a match shared by m seats counts "
-                        f"1/m to each; 0 where the scenario has no seat {s})", RATE_MARGIN,
-                        fair_per_seat=True))
-    for s in range(MAX_SEATS):
-        for t in range(s + 1, MAX_SEATS):
-            m.append(Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"seat{s}_ahead_{t}",
-                            "games6", f"matches seat {s} finished ahead of seat {t} (level: "
-                            f"1/2; 0 where a seat is missing)", RATE_MARGIN, 0.5))
     m.append(Metric("shared_win_rate", "game_rate", "shared", "games",
                     "matches won by several seats with equal top scores", RATE_MARGIN / 2))
     for reason in END_REASON_NAMES:
@@ -108,7 +98,9 @@ def _catalogue() -> tuple:
     return tuple(m)
 
 
-CATALOGUE = _catalogue()
+SEAT_METRICS_AT = 1     # the harness's seat metrics stand after the first dealer's share
+OWN_METRICS = _catalogue()
+CATALOGUE = with_seat_metrics(OWN_METRICS, SEAT_METRICS_AT, MAX_SEATS, "match")
 
 
 def _seat_cols(r, first, n=MAX_SEATS):
@@ -158,7 +150,6 @@ def _game_quantities(g: np.ndarray) -> dict:
     share = SHARE // n_win   # 6, 3, 2: exact for 1, 2 or 3 winners
     q = {
         "games": np.ones(n, np.int64),
-        "games6": np.full(n, SHARE, np.int64),
         "rounds": g[:, GF_ROUNDS],
         "shared": g[:, GF_N_WINNERS] > 1,
         "pool_left": g[:, GF_POOL_LEFT],
@@ -166,12 +157,7 @@ def _game_quantities(g: np.ndarray) -> dict:
     }
     scores = g[:, GF_SCORE0:GF_SCORE0 + MAX_SEATS]
     seats = g[:, GF_N_SEATS]
-    for s in range(MAX_SEATS):
-        q[f"seat{s}_share6"] = ((winners >> s) & 1) * share * (seats > s)
-        for t in range(s + 1, MAX_SEATS):
-            both = (seats > t)
-            a, b = scores[:, s], scores[:, t]
-            q[f"seat{s}_ahead_{t}"] = np.where(a > b, 6, np.where(a == b, 3, 0)) * both
+    q.update(seat_quantities(winners, scores, seats, MAX_SEATS))
     srt = np.sort(np.where(np.arange(MAX_SEATS)[None, :] < seats[:, None], scores,
                            np.iinfo(np.int64).min // 4), axis=1)
     q["final_margin"] = srt[:, -1] - srt[:, -2]
@@ -180,20 +166,21 @@ def _game_quantities(g: np.ndarray) -> dict:
     return q
 
 
-def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
-                catalogue=CATALOGUE) -> tuple[np.ndarray, np.ndarray]:
-    """Per-match numerators and denominators of every metric of ``catalogue``.
+def game_values(game_indices, games, rounds, catalogue=CATALOGUE):
+    """Per-match numerators and denominators (int64[n, k] each) of every metric of
+    ``catalogue`` (:func:`game_quantities`)."""
+    return catalogue_values(game_quantities(game_indices, games, rounds), catalogue,
+                            len(game_indices))
+
+
+def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray) -> dict:
+    """Per-match quantities (name -> int64[n]) the catalogue names.
 
     Parameters
     ----------
     game_indices : int64[n], the chunk's match indices, ascending.
     games : int64[n, N_GF]; rounds : int64[n_rounds, N_RF] (``RF_GAME`` = the match index).
-
-    Returns
-    -------
-    num, den : int64[n, k]
     """
-    n = len(game_indices)
     per = _round_quantities(rounds)
     names = list(per)
     mat = np.empty((len(rounds), len(names)), np.int64)
@@ -202,4 +189,4 @@ def game_values(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray,
     _, sums = per_game_sums(game_indices, rounds[:, RF_GAME], mat)
     q = {name: sums[:, j] for j, name in enumerate(names)}
     q.update(_game_quantities(games))
-    return catalogue_values(q, catalogue, n)
+    return q

@@ -1,92 +1,29 @@
-"""Summaries of ptrump runs, and the readable play-by-play of a replayed match.
+"""The readable play-by-play of a replayed P-style match.
 
 The replay writes cards in the spec's notation (``234s 5h X``; :func:`simcore.ptrump.cards
 .format_cards`), revealed sets as ``pon:5s5h5d``, and each win with its breakdown and the hand
 as a line ``score`` reads back (``234s 67h 55d +8s tsumo dora:K``).
 
-What this implementation simplifies: the summary lists every catalogue metric of the run with
-its interval; yaku that never scored are listed once at the end.
+What this implementation simplifies: events are shown as the engine logged them, one line
+each; the scores are the engine's own, not recomputed.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..compare import summarize_run, target_line
-from ..report_common import drop_absent_seats, end_reasons, metric_cell, sums_of_batch
-from ..stats import MomentSums
 from .cards import card_str, format_cards
 from .engine import (
     DRAW_KIND_NAMES, END_REASON_NAMES, EV_DEAL, EV_DEPOSIT, EV_DISCARD, EV_DRAW, EV_EXHAUSTIVE,
     EV_GAME_END, EV_KAN, EV_NUKI, EV_PON, EV_ROUND_END, EV_ROUND_START, EV_WIN, EV_WIN_DETAIL,
-    GF_ROUNDS, MAX_SEATS, ROB_NAMES, SET_KIND_NAMES, unpack_scores,
+    GF_ROUNDS, ROB_NAMES, SET_KIND_NAMES, unpack_scores,
 )
-from .metrics import CATALOGUE, game_values
 from .rules_array import SLOTS
 
 
 def _ids(mask: int) -> list:
     m = int(mask) & ((1 << 64) - 1)
     return [c for c in range(54) if (m >> c) & 1]
-
-
-def summarize(scenario_name: str, seed: int, data, reached: dict | None = None, v: int = 0,
-              scenario=None) -> dict:
-    """The run summary from streamed sums (one variant's ``MomentSums``, or a ``Batch``): every
-    catalogue metric with its 95% interval, yaku shares of wins, end-reason shares of matches."""
-    sums = data if isinstance(data, MomentSums) else _sums_of_batch(data)
-    metrics = summarize_run(CATALOGUE, sums, v, n_seats=len(scenario["players"])
-                            if scenario is not None else None)
-    rounds = metrics["draw_rate"]["n"]
-    drop_absent_seats(metrics, len(scenario["players"]) if scenario is not None else MAX_SEATS,
-                      MAX_SEATS)
-    yaku = {k[len("yaku_"):-len("_share")]: m["value"] for k, m in metrics.items()
-            if k.startswith("yaku_") and m["value"]}
-    ends = end_reasons(metrics, "value")
-    out = {"scenario": scenario_name, "games": sums.n, "rounds": rounds, "seed": seed,
-           "metrics": metrics, "yaku": yaku, "end_reasons": ends,
-           "intervals": {"yaku": {k[len("yaku_"):-len("_share")]: m["ci"]
-                                  for k, m in metrics.items()
-                                  if k.startswith("yaku_") and m["value"]},
-                         "end_reasons": end_reasons(metrics, "ci")}}
-    if reached:
-        out["target"] = reached
-    return out
-
-
-def _sums_of_batch(batch, first_game: int = 0) -> MomentSums:
-    return sums_of_batch(batch, game_values, first_game)
-
-
-def _fmt(m: dict, metric) -> str:
-    return metric_cell(m, metric)
-
-
-def summary_table(summary: dict) -> str:
-    """The run summary as a table: headline metrics, end reasons, yaku shares."""
-    cat = {m.name: m for m in CATALOGUE}
-    lines = [f"scenario {summary['scenario']}: {summary['games']} matches, {summary['rounds']} "
-             f"rounds, seed {summary['seed']}"]
-    if summary.get("target"):
-        lines.append(target_line(summary["target"]))
-    lines += ["", f"{'metric':<30}value     [95% interval]"]
-    groups = (("", lambda k: not k.startswith(("end_", "yaku_"))),
-              ("end reasons (share of matches)", lambda k: k.startswith("end_")),
-              ("yaku and bonuses (share of wins)", lambda k: k.startswith("yaku_")))
-    for title, keep in groups:
-        rows = [(k, m) for k, m in summary["metrics"].items() if keep(k)]
-        if title:
-            lines += ["", title]
-            rows = sorted((r for r in rows if r[1]["value"]), key=lambda r: -r[1]["value"])
-        for k, m in rows:
-            lines.append(f"{k:<30}{_fmt(m, cat[k])}")
-    never = [k[len("yaku_"):-len("_share")] for k, m in summary["metrics"].items()
-             if k.startswith("yaku_") and not m["value"]]
-    if never:
-        lines += ["", "never scored: " + ", ".join(never)]
-    lines += ["", "Intervals: Wilson for shares of matches; for rounds and wins the delta "
-                  "method with the match as the unit."]
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,9 +12,8 @@ MOMOJAN's ``family.py``.
 
 What this implementation simplifies: ``beginner: true`` sets its three values (spec §10) after
 the merge; a file that sets one of them to something else beside ``beginner: true`` is refused,
-so nothing is silently overridden. Seat policies are checked against
-``simcore.ptrump.bots.POLICY_SPECS`` once that registry exists, else against
-:data:`~simcore.ptrump.schema.POLICIES_FALLBACK` with any numeric params.
+so nothing is silently overridden. Seat policies are checked against P-style's bot registry
+(:mod:`policies.ptrump`).
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from ..scenario_files import (
     ScenarioBase, comment_at, deep_merge, did_you_mean, flow as _flow, freeze, leaf_paths,
 )
 from .schema import (
-    BEGINNER_SETS, GAME, POLICIES_FALLBACK, SCHEMA, Field, defaults, field_at,
+    BEGINNER_SETS, GAME, SCHEMA, Field, defaults, field_at,
 )
 
 DEFAULT_SCENARIO = "ptrump_2p"
@@ -145,38 +144,27 @@ class _Checker(scenario_files.Checker):
         return seats
 
 
-def policy_specs() -> dict | None:
-    """``{name: spec}`` from H-engine's registry ``simcore.ptrump.bots.POLICY_SPECS`` (each spec
-    with ``.params``, a tuple of :class:`policies.params.Param`), or None before it exists."""
-    try:
-        from . import bots
-    except ImportError:
-        return None
-    return getattr(bots, "POLICY_SPECS", None)
+def policy_specs() -> dict:
+    """``{name: policies.registry.PolicySpec}`` of P-style's bots (:mod:`policies.ptrump`)."""
+    from policies.ptrump import POLICIES
+    return POLICIES.by_name
 
 
 def policy_names() -> list[str]:
-    specs = policy_specs()
-    return list(specs) if specs is not None else list(POLICIES_FALLBACK)
+    return list(policy_specs())
 
 
 def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
     """The one place a seat's policy name and params are checked: ``fail(key, message)`` with
     key ``policy`` or ``params.NAME``. Returns (name, params with defaults filled)."""
+    from policies.params import check_params
     specs = policy_specs()
-    names = list(specs) if specs is not None else list(POLICIES_FALLBACK)
+    names = list(specs)
     if name not in names:
         fail("policy", f"unknown policy {_kind(name)}"
              + did_you_mean(name, names, f" (known: {', '.join(names)})"))
-    if specs is not None:
-        from policies.params import check_params
-        return name, check_params(name, specs[name].params, params,
-                                  lambda key, message: fail(f"params.{key}", message))
-    for key, value in params.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            if not isinstance(value, bool):
-                fail(f"params.{key}", f"expected a number or true/false, got {_kind(value)}")
-    return name, dict(params)
+    return name, check_params(name, specs[name].params, params,
+                              lambda key, message: fail(f"params.{key}", message))
 
 
 def _apply_beginner(raw: dict, fail, explicit) -> dict:

@@ -38,7 +38,6 @@ URA_JOKER = ("riichi_only", "any_win")
 PON_PENALTY = ("win_only", "always")
 TARGET_TIE = ("shared", "play_on")
 BEGINNER_YAKU = ("all",)
-POLICIES_FALLBACK = ("random", "baseline", "greedy")   # until simcore.ptrump.bots has a registry
 
 
 # Field: one leaf of the schema; its kinds here: "int", "bool", "str", "enum", "players", "game".

@@ -49,7 +49,8 @@ from simcore.momojan.shanten import (
     candidate_kinds, discard_distances, shanten, unit, unseen_copies, unseen_in, useful_at_tenpai,
     useful_cards_from,
 )
-from simcore.rng import next_u64
+
+from policies.random_policy import uniform
 
 from .defence import danger, threatened
 
@@ -60,12 +61,6 @@ BIG = 1e9
 UNKNOWN = -99  # a distance to tenpai not computed yet
 U0, U1 = np.uint64(0), np.uint64(1)
 ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
-@nb.njit(cache=True, inline="always")
-def uniform(rng):
-    """A float in [0, 1) from the game's RNG state."""
-    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @nb.njit(cache=True, inline="always")

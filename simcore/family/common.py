@@ -80,9 +80,11 @@ def game_table(batch, first_game: int, fields: Sequence[str], types: Mapping[str
     return cols
 
 
-def round_table(batch, fields: Sequence[str], types: Mapping[str, str]) -> dict:
-    """The per-round table of a chunk's records (``batch.rounds`` columns; default int8)."""
-    return {name: typed(batch.rounds[:, i], types.get(name, "int8"), name)
+def round_table(batch, fields: Sequence[str], types: Mapping[str, str],
+                default: str = "int8") -> dict:
+    """The per-round table of a chunk's records (``batch.rounds`` columns as ``types[name]``,
+    else ``default``)."""
+    return {name: typed(batch.rounds[:, i], types.get(name, default), name)
             for i, name in enumerate(fields)}
 
 

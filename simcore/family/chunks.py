@@ -1,13 +1,13 @@
-"""What every game family's ``simulate.py`` does the same way around its compiled engine.
+"""Chunks of games around a family's compiled engine: the game-agnostic part.
 
-A family's ``Simulator`` (its engine's tables, rules array and seats) and its ``_extras`` (the
-histograms its records allow) stay in the family; the rest is game-agnostic and lives here once:
-the :class:`Batch` of records, the per-process cache of simulators, the pure chunk function's
-body (:func:`chunk_stats`), the histogram and example helpers, and :func:`run_games`. Nothing
-here imports a game package or a numba kernel.
+A family's :class:`Simulator` subclass holds its kernel's arguments (rules array, tables, seats)
+and says how to call the kernel; the rest lives here once: the :class:`Batch` of records and the
+growth of its round rows, the replay log, the per-process cache of simulators, the pure chunk
+function's body (:func:`chunk_stats`), the histogram and example helpers, and
+:func:`run_games`. Nothing here imports a game package or a numba kernel.
 
-What this implementation simplifies: nothing beyond the family modules; this is their common
-code moved, not changed.
+What this implementation simplifies: a batch whose round rows run out is played again with 4x
+the rows (the kernel reports it instead of allocating), so a rare long chunk costs a replay.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Callable
 
 import numpy as np
 
-from .parallel import ChunkRunner, clamp_workers
-from .stats import MomentSums
-from .study import ChunkResult, ChunkTask
+from ..parallel import ChunkRunner, clamp_workers
+from ..stats import MomentSums
+from ..study import ChunkResult, ChunkTask
 
 CHUNK_GAMES = 2000
 EXAMPLES_PER_METRIC = 3   # example games kept per metric and chunk
@@ -33,6 +33,79 @@ class Batch:
 
     games: np.ndarray   # int64[n_games, N_GF] (the family's engine.GAME_FIELDS)
     rounds: np.ndarray  # int64[n_rounds, N_RF] (the family's engine.ROUND_FIELDS)
+
+
+class Simulator:
+    """What the compiled engine needs to play one scenario, built once; a family subclasses it.
+
+    The kernel contract (both families' ``play_games``): ``kernel(idx, seed, state, debug,
+    rounds, games) -> n`` fills ``games`` (one row per index) and the first ``n`` rows of
+    ``rounds``, or returns -1 when ``rounds`` is too short. A subclass sets the record widths
+    and the event-log constants, and writes :meth:`new_state` and :meth:`kernel`.
+    """
+
+    GAME_FIELDS: tuple = ()     # column names of a game record
+    ROUND_FIELDS: tuple = ()    # column names of a round record
+    N_GF: int = 0           # columns of a game record
+    N_RF: int = 0           # columns of a round record
+    ROUNDS_PER_GAME = 16    # round rows allocated per game before the first try
+    MIN_ROUND_ROWS = 64
+    ST_LOG = ST_N_EV = 0    # the state's scalar slots: "log events", "events logged"
+    MAX_EVENTS = 0
+
+    def __init__(self, scenario):
+        self.scenario = scenario
+
+    def new_state(self, log: bool):
+        """The kernel's per-round state (with an event log when ``log``)."""
+        raise NotImplementedError
+
+    def kernel(self, idx, seed, state, debug: bool, rounds, games) -> int:
+        raise NotImplementedError
+
+    @staticmethod
+    def histogram_values(batch) -> dict:
+        """name -> int64 values counted into each of the family's ``HISTOGRAMS``."""
+        return {}
+
+    @staticmethod
+    def trajectories(idx, batch, data: dict) -> list:
+        """``[{"game": g, "scores": [[score per seat], ...]}]`` of the first games (reports
+        draw them); none by default."""
+        return []
+
+    def replay_rounds(self) -> int:
+        """Round rows a replayed game may need."""
+        return 1024
+
+    def play(self, game_indices, seed: int, debug: bool = False) -> Batch:
+        """The records of games ``game_indices`` (each depends on (seed, index) alone)."""
+        idx = np.asarray(game_indices, np.int64)
+        rs = self.new_state(False)
+        games = np.zeros((len(idx), self.N_GF), np.int64)
+        cap = max(self.ROUNDS_PER_GAME * len(idx), self.MIN_ROUND_ROWS)
+        while True:
+            rounds = np.zeros((cap, self.N_RF), np.int64)
+            n = self.kernel(idx, np.uint64(seed), rs, debug, rounds, games)
+            if n >= 0:
+                return Batch(games, rounds[:n].copy())
+            cap *= 4
+
+    def replay_events(self, seed: int, game: int) -> tuple[np.ndarray, Batch]:
+        """The event log of one game (for ``replay``), and its records."""
+        from ..errors import InputError
+        rs = self.new_state(True)
+        rs.st[self.ST_LOG] = 1
+        games = np.zeros((1, self.N_GF), np.int64)
+        rounds = np.zeros((self.replay_rounds(), self.N_RF), np.int64)
+        n = self.kernel(np.array([game], np.int64), np.uint64(seed), rs, True, rounds, games)
+        if n < 0:
+            raise InputError(f"game {game} has more rounds than a replay holds")
+        n_ev = int(rs.st[self.ST_N_EV])
+        if n_ev >= self.MAX_EVENTS:
+            raise InputError(f"game {game} is longer than the replay log holds "
+                             f"({self.MAX_EVENTS} events)")
+        return rs.ev[:n_ev].copy(), Batch(games, rounds[:n].copy())
 
 
 def cached_simulator(cache: dict, data: dict, build: Callable[[dict], object]):

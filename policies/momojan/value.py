@@ -11,7 +11,7 @@ it saved in measured games; ``fold`` turns it on).
 
 import numba as nb
 
-from .params import Param, param_index
+from policies.params import Param, param_index
 from .play import play
 
 VALUE_PARAMS = (

@@ -1,4 +1,4 @@
-"""The ptrump bots: numba policies deciding inside the compiled round loop, and their registry.
+"""P-style's bots: numba policies deciding inside the compiled round loop, and their registry.
 
 Every policy has one signature::
 
@@ -22,8 +22,8 @@ array. :func:`decide` dispatches on the policy id with plain branches (no functi
   set the hand back; nukidora whenever allowed unless the
   joker is needed as the head; riichi when tenpai and menzen.
 
-To add a policy: write it here, append a :class:`PolicySpec` to :data:`POLICIES` and a branch to
-:func:`decide` (the id is the position in ``POLICIES``).
+To add a policy: write it here, append a :class:`PolicySpec` to :data:`POLICIES`, name its id
+and add a branch to :func:`decide`.
 
 What this implementation simplifies: the bots do not read opponents (no defence); value
 estimates ignore chanta, iipeikou, pinfu and chinitsu; a scripted policy (id ``SCRIPTED``, tests
@@ -32,30 +32,19 @@ only) plays a list of actions from its params row and falls back to ``baseline``
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numba as nb
 import numpy as np
 
-from policies.params import Param, check_declaration, param_index, param_vector
-
-from .hand import shanten, win_mask
-from .layout import (
+from policies.params import Param, param_index
+from policies.random_policy import random_policy, uniform
+from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
+from simcore.ptrump.hand import shanten, win_mask
+from simcore.ptrump.layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
     JOKER, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS, OBS_CNT, OBS_DORA_RANK,
     OBS_HAND_MASK, OBS_K, OBS_MENZEN, OBS_NUKI, OBS_OFFER, OBS_PHASE, OBS_PONS, OBS_SEEN,
     OBS_SET_RANK, PH_AFTER_PON, PH_DRAW, PH_OFFER, PH_ROB,
 )
-from ..rng import next_u64, randint
-
-
-class PolicySpec(NamedTuple):
-    """What the registry knows of a policy besides its kernel."""
-
-    name: str                  # what a seat's ``policy:`` says
-    doc: str                   # one line, for listings
-    params: tuple              # the Params it reads, in the order of its params row
-    reads_point_values: bool = False
 
 
 GREEDY_PARAMS = (
@@ -71,57 +60,22 @@ GREEDY_PARAMS = (
 _PON, _PON_MIN, _RIICHI, _KAN, _NUKI = (param_index(GREEDY_PARAMS, n) for n in (
     "pon", "pon_min_value", "riichi", "kan", "nuki"))
 
-POLICIES = (
+MAX_PARAMS = 8
+POLICIES = Registry((
     PolicySpec("random", "uniform over the legal actions", ()),
     PolicySpec("baseline", "wins when it can, never calls, discards by shanten, riichi when "
                "tenpai", ()),
     PolicySpec("greedy", "fastest win: shanten and useful cards, Pon/kan when closer and still "
                "worth it, nukidora, riichi when tenpai and menzen", GREEDY_PARAMS,
                reads_point_values=True),
-)
-POLICY_NAMES = tuple(p.name for p in POLICIES)
-POLICY_IDS = {p.name: i for i, p in enumerate(POLICIES)}
-POLICY_SPECS = {p.name: p for p in POLICIES}
-SCRIPTED = 99          # tests: plays the action list in its params row (see scripted_policy)
-MAX_PARAMS = 8
-for _spec in POLICIES:
-    check_declaration(_spec.name, _spec.params)
-    assert len(_spec.params) <= MAX_PARAMS
-
-
-def param_row(policy: str, values) -> list:
-    """The params row the engine passes to ``policy``: declared order, defaults filled."""
-    return param_vector(POLICY_SPECS[policy].params, values)
-
-
-def policy_names() -> list:
-    return list(POLICY_NAMES)
+), MAX_PARAMS)
+P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
+BRANCHES = ("greedy", "baseline", "random")   # decide's order (a test checks the names)
 
 
 # ---------------------------------------------------------------------------------------------
 # Shared pieces
 # ---------------------------------------------------------------------------------------------
-
-@nb.njit(cache=True)
-def uniform(rng):
-    """A float in [0, 1) from the seat's stream."""
-    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@nb.njit(cache=True)
-def random_policy(obs, mask, params, rng, hr, ra):
-    n = np.int64(0)
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            n += 1
-    k = randint(rng, n)
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return A_PASS
-
 
 @nb.njit(cache=True)
 def _copies(r):
@@ -363,22 +317,23 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
 
 @nb.njit(cache=True)
 def scripted_policy(obs, mask, params, rng, hr, ra):
-    """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; -1 (or the end of
-    the row) hands over to ``baseline``."""
-    i = np.int64(params[0])
-    if 1 + i < params.shape[0] and params[1 + i] >= 0:
+    """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
+    the end of the row) lets ``baseline`` decide that one (:mod:`policies.registry`)."""
+    i = np.int64(params[0]) + 1
+    if i < params.shape[0]:
         params[0] += 1
-        return np.int64(params[1 + i])
+        if params[i] >= 0:
+            return np.int64(params[i])
     return baseline_policy(obs, mask, params, rng, hr, ra)
 
 
 @nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, hr, ra):
-    """The action of policy ``policy_id`` (``POLICY_IDS``, or ``SCRIPTED``)."""
-    if policy_id == 2:
+    """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
+    if policy_id == P_GREEDY:
         return greedy_policy(obs, mask, params, rng, hr, ra)
-    if policy_id == 1:
+    if policy_id == P_BASELINE:
         return baseline_policy(obs, mask, params, rng, hr, ra)
-    if policy_id == 0:
+    if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, hr, ra)
     return scripted_policy(obs, mask, params, rng, hr, ra)

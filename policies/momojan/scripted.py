@@ -10,9 +10,9 @@ to it on the policy id ``SCRIPTED``, outside the registry, so no scenario can se
 import numba as nb
 import numpy as np
 
-from .baseline import baseline_policy
+from policies.registry import SCRIPTED  # noqa: F401  (the id; tests import it from here too)
 
-SCRIPTED = -1
+from .baseline import baseline_policy
 
 
 @nb.njit(cache=True)

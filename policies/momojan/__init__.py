@@ -1,0 +1,61 @@
+"""MOMOJAN's bots: the registry and the one compiled dispatcher the engine calls.
+
+Every policy has the kit's signature (:mod:`policies.registry`)::
+
+    policy(obs: int64[OBS_LEN], mask: bool[N_ACTIONS], params: float64[:], rng: uint64[4],
+           core: uint64[CORE_LEN], ra: int64[RULES_LEN]) -> int action
+
+``core`` (``HandTables.core``: the waits table and friends in one array, layout in
+``simcore.momojan.hand``) lets bots ask for waits without rebuilding anything. ``decide``
+dispatches on the policy id with a plain branch, so the engine calls the policy directly inside
+compiled code (``benchmarks/bench_engine.py`` measures the dispatch cost).
+
+To add a policy: write ``my_policy`` and its ``MY_PARAMS`` in its own module, append a
+``PolicySpec`` to :data:`POLICIES`, name its id below and add a branch to :func:`decide`.
+"""
+
+import numba as nb
+
+from policies.random_policy import random_policy
+from policies.registry import PolicySpec, Registry, SCRIPTED  # noqa: F401  (SCRIPTED: the engine's)
+
+from .baseline import baseline_policy
+from .defensive import DEFENSIVE_PARAMS, defensive_policy
+from .greedy import GREEDY_PARAMS, greedy_policy
+from .scripted import scripted_policy
+from .value import VALUE_PARAMS, value_policy
+
+MAX_PARAMS = 16
+POLICIES = Registry((
+    PolicySpec(name="random", doc="uniform over the legal actions", params=()),
+    PolicySpec(name="baseline", doc="wins when it can, Kai when it can, never calls, riichi when "
+               "it may, discards towards tenpai", params=()),
+    PolicySpec(name="greedy", doc="plays for the fastest win: distance to tenpai, useful cards, "
+               "calls and draws three when they help, riichi when tenpai", params=GREEDY_PARAMS),
+    PolicySpec(name="value", doc="plays for points: weighs speed against dora, picture-set yaku "
+               "and set-count bonuses read from the rules",
+               params=VALUE_PARAMS, reads_point_values=True),
+    PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
+               "riichi or fast opponent", params=DEFENSIVE_PARAMS),
+), MAX_PARAMS)
+P_RANDOM, P_BASELINE, P_GREEDY, P_VALUE, P_DEFENSIVE = (
+    POLICIES.id(n) for n in ("random", "baseline", "greedy", "value", "defensive"))
+BRANCHES = ("random", "baseline", "greedy", "value", "defensive")   # decide's order (a test)
+
+
+# inline: a plain branch the engine writes into its round loop; as a function of its own it would
+# compile and optimise every policy's code once more (benchmarks/bench_coldstart.py).
+@nb.njit(cache=True, inline="always")
+def decide(policy_id, obs, mask, params, rng, core, ra):
+    """The action of seat policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
+    if policy_id == P_RANDOM:
+        return random_policy(obs, mask, params, rng, core, ra)
+    if policy_id == P_BASELINE:
+        return baseline_policy(obs, mask, params, rng, core, ra)
+    if policy_id == P_GREEDY:
+        return greedy_policy(obs, mask, params, rng, core, ra)
+    if policy_id == P_VALUE:
+        return value_policy(obs, mask, params, rng, core, ra)
+    if policy_id == P_DEFENSIVE:
+        return defensive_policy(obs, mask, params, rng, core, ra)
+    return scripted_policy(obs, mask, params, rng, core, ra)

@@ -1,0 +1,6 @@
+"""P-style's bots (:mod:`policies.ptrump.bots`): the registry and the dispatcher the engine
+calls."""
+
+from .bots import (  # noqa: F401
+    BRANCHES, MAX_PARAMS, P_BASELINE, P_GREEDY, P_RANDOM, POLICIES, SCRIPTED, decide,
+)

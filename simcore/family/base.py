@@ -1,0 +1,387 @@
+"""The family interface: what a game family writes, and everything the harness inherits for it.
+
+pgx's ``Env`` is the model: a family is a subclass of :class:`Family` that declares a few
+attributes and writes a handful of methods; the harness (run, compare, sweep, plan, tournament,
+result directories, reports, backends, the CLI) calls only what this class defines, so nothing
+is probed with ``hasattr``. ``simcore/<name>/family.py`` ends with ``FAMILY = TheFamily()`` and
+:mod:`simcore.families` registers the module by name.
+
+What a family must write (abstract here):
+
+- ``load(ref)`` / ``from_dict(data, name)``: its scenarios (its schema and cross-key checks);
+- ``simulator(sc)``: a :class:`simcore.family.chunks.Simulator` for a scenario (the compiled
+  kernel's arguments);
+- ``metrics()``: its catalogue of :class:`simcore.metrics.Metric` (seat metrics are added here)
+  and ``game_quantities(idx, games, rounds)``: the per-game integers they name;
+- ``replay_text``, ``waits_json``, ``score_json``: what the hand and replay commands print;
+- ``policy_specs()``: its bots (a :class:`policies.registry.Registry`'s specs).
+
+Everything else has a default below that a family may override: payloads, overrides, seats,
+tables, summaries, seat metrics, play notes, compile hooks, histograms and examples.
+
+What this implementation simplifies: seat metrics are generated for ``SEATS[1]`` seats (the most
+a scenario of the family may have); a scenario with fewer seats shows only its own (the summary
+and compare leave the others out).
+"""
+
+from __future__ import annotations
+
+import functools
+import numpy as np
+
+from ..errors import InputError
+from ..metrics import catalogue_values, seat_metrics
+from . import chunks, common
+
+
+def family_at(module: str):
+    """The family object a module defines as ``FAMILY`` (what a pickled family becomes again
+    in a worker process or on a Ray node)."""
+    import importlib
+    return importlib.import_module(module).FAMILY
+
+
+class Family:
+    """One game family. Subclasses set the attributes below and write the abstract methods."""
+
+    # ---- declared attributes --------------------------------------------------------------
+    NAME: str = ""                    # registry name, `game:` in a scenario file
+    TITLE: str = ""                   # shown in reports
+    DEFAULT_SCENARIO: str | None = None   # what `waits`, `score`, `metrics --game` use
+    SEATS: tuple = (2, 2)             # fewest and most seats a scenario may have
+    GAME_WORD: str = "game"           # one unit of play in summaries ("match" in P-style)
+    HEADLINE: str = ""                # the metric `run --target-ci` and `plan` default to
+    ROUNDS_METRIC: str = ""           # per-game numerator: rounds played (rounds/s)
+    SWEEP_METRICS: tuple = ()         # what a sweep tabulates unless told otherwise
+    SIMULATOR: type = chunks.Simulator   # the family's Simulator subclass
+    METRICS: tuple = ()               # its own catalogue (simcore.metrics.Metric)
+    SEAT_METRICS_AT: int = 0          # where the harness's seat metrics stand in the catalogue
+    HISTOGRAMS: dict = {}             # name -> (what is counted, per what, bins)
+    RUNNER_KEYS: tuple = ("name", "description", "extends", "run", "players")
+    # Parquet storage: column name -> dtype; columns not named take the default
+    GAME_DTYPES: dict = {}
+    GAME_DTYPE_DEFAULT: str = "int32"
+    ROUND_DTYPES: dict = {}
+    ROUND_DTYPE_DEFAULT: str = "int8"
+    # Compile hooks (simcore.precompile, simcore.compile_plan): the games loop and the kernels
+    # a second worker compiles first on a cold start; empty = no ahead-of-time compile
+    KERNEL_FUNCTIONS: tuple = ()
+    COMPILE_FIRST: tuple = ()
+    # Rule keys (dotted prefixes) that are point values only: a policy that does not read point
+    # values plays every round the same whatever they are (play_note)
+    POINT_VALUE_PREFIXES: tuple = ()
+    # Rule keys (dotted prefixes) that take effect only under another key's value: prefix ->
+    # that condition, in words (the conformance check does not ask them to reach the engine)
+    CONDITIONAL_KEYS: dict = {}
+    # (hand, score options or None) the conformance check asks `waits` (and `score`) about
+    EXAMPLE_HANDS: tuple = ()
+
+    # ---- identity and pickling --------------------------------------------------------------
+    @property
+    def module(self) -> str:
+        """The module that defines this family's ``FAMILY``."""
+        return type(self).__module__
+
+    @property
+    def __name__(self) -> str:   # result provenance and messages name the family's module
+        return self.module
+
+    def __reduce__(self):
+        # a worker (fork, spawn or a Ray node) imports the family instead of unpickling state
+        return family_at, (self.module,)
+
+    def __repr__(self) -> str:
+        return f"<family {self.NAME}>"
+
+    # ---- what a family must write -----------------------------------------------------------
+    def load(self, ref):
+        """The scenario a path or bundled name refers to, validated."""
+        raise NotImplementedError
+
+    def from_dict(self, data: dict, name: str = "inline"):
+        """A scenario from plain data (keys it leaves out take the defaults), validated."""
+        raise NotImplementedError
+
+    def simulator(self, sc) -> chunks.Simulator:
+        """Everything the compiled engine needs to play ``sc`` (built once per scenario):
+        ``SIMULATOR(sc)`` unless a family builds it otherwise."""
+        return self.SIMULATOR(sc)
+
+    def metrics(self) -> tuple:
+        """The family's own metrics, ``METRICS`` (the seat metrics are added at
+        ``SEAT_METRICS_AT``)."""
+        return tuple(self.METRICS)
+
+    def game_quantities(self, idx, games, rounds) -> dict:
+        """Per-game integer quantities (name -> int64[n]) that the catalogue's numerators and
+        denominators name, from a chunk's records; must include :meth:`seat_quantities`'."""
+        raise NotImplementedError
+
+    def policy_specs(self) -> dict:
+        """name -> :class:`policies.registry.PolicySpec` of the family's bots."""
+        raise NotImplementedError
+
+    def replay_text(self, sc, seed: int, game: int) -> str:
+        raise NotImplementedError
+
+    def waits_json(self, hand_text: str, sc) -> dict:
+        raise NotImplementedError
+
+    def score_json(self, hand_text: str, sc, **opts) -> dict:
+        raise NotImplementedError
+
+    # ---- the catalogue -----------------------------------------------------------------------
+    @functools.cached_property
+    def CATALOGUE(self) -> tuple:
+        own = tuple(self.metrics())
+        k = self.SEAT_METRICS_AT
+        return own[:k] + seat_metrics(self.SEATS[1], self.GAME_WORD) + own[k:]
+
+    def game_values(self, idx, games, rounds, catalogue=None):
+        """``(num, den)``, int64[n, k] each: per game, each catalogue metric's numerator and
+        denominator."""
+        cat = self.CATALOGUE if catalogue is None else catalogue
+        return catalogue_values(self.game_quantities(idx, games, rounds), cat, len(idx))
+
+    # ---- scenarios -----------------------------------------------------------------------------
+    def n_seats(self, sc) -> int:
+        return len(sc["players"])
+
+    def policy_names(self) -> list:
+        return list(self.policy_specs())
+
+    def payload(self, sc) -> dict:
+        return common.payload(sc)
+
+    def from_payload(self, data: dict):
+        return common.from_payload(data, self.from_dict)
+
+    def with_overrides(self, sc, overrides: dict, name: str):
+        """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and
+        validated like YAML; errors read ``--set key.path: ...``."""
+        from ..scenario_files import deep_merge
+        merged = deep_merge(sc.to_dict(), overrides)
+        merged["name"] = name
+        try:
+            return self.from_dict(merged, name=name)
+        except InputError as exc:
+            _, _, rest = str(exc).partition(": ")   # drop the "<scenario>" placeholder file name
+            raise type(exc)(f"--set {rest or exc}") from None
+
+    def with_players(self, sc, text: str | None, option: str = "--players"):
+        """``sc`` with its seats from a ``--players`` string (``greedy,value``,
+        ``value:call=0.8,greedy``; one entry seats everyone), validated like YAML seats."""
+        if not text:
+            return sc
+        from policies.players import parse_players
+        data = sc.to_dict()
+        data["players"] = parse_players(text, n_seats=self.n_seats(sc), option=option,
+                                        names=self.policy_names())
+        try:
+            return self.from_dict(data, name=sc.name)
+        except InputError as exc:   # a parameter out of range: the option, not the file, said it
+            raise InputError(f"{option} {text}: {str(exc).split(': ', 1)[-1]}") from None
+
+    def seats(self, sc) -> list:
+        return common.seats(sc)
+
+    def run_defaults(self, sc) -> tuple:
+        return common.run_defaults(sc)
+
+    def rules_data(self, data: dict) -> dict:
+        """The rules of a resolved scenario: everything but the ``RUNNER_KEYS`` (what the rules
+        hash in provenance.json covers)."""
+        return common.rules_data(data, self.RUNNER_KEYS)
+
+    def engine_inputs(self, sc) -> tuple:
+        """What the compiled engine is given for ``sc`` (arrays and hashable values): the
+        conformance check wants every rule key to change it. Default: the simulator's arrays."""
+        sim = self.simulator(sc)
+        return tuple(v for k, v in sorted(vars(sim).items()) if isinstance(v, np.ndarray))
+
+    def rule_choices(self, key: str) -> tuple:
+        """The values a text rule key may take (the conformance check tries another one)."""
+        return ()
+
+    def metrics_off(self, sc) -> list:
+        """Catalogue metrics that ``sc``'s rules switch off (compare lists them once)."""
+        return []
+
+    def scenario_yaml(self, sc, title: str) -> str:
+        """The resolved scenario as YAML with each value's tag and meaning (loads back)."""
+        import yaml
+        return f"# {title}\n" + yaml.safe_dump(sc.to_dict(), sort_keys=False)
+
+    # ---- chunks ----------------------------------------------------------------------------------
+    @functools.cached_property
+    def _simulators(self) -> dict:
+        return {}
+
+    def simulator_for(self, data: dict) -> chunks.Simulator:
+        """The simulator of a resolved scenario's data, built once per process."""
+        return chunks.cached_simulator(
+            self._simulators, data,
+            lambda d: self.simulator(self.from_dict(d, name=d.get("name") or "inline")))
+
+    def chunk_stats(self, task):
+        """Play games ``task.start .. task.stop - 1`` of every variant and return their sums
+        (pure: game i of a variant depends on (seed, i) alone; see
+        :func:`simcore.family.chunks.chunk_stats`)."""
+        return chunks.chunk_stats(task, self.simulator_for, len(self.CATALOGUE),
+                                  self.game_values, self.HISTOGRAMS, self.extras)
+
+    def extras(self, extras: dict, idx, num, batch, data: dict, first_chunk: bool) -> None:
+        """One variant's histograms (``HISTOGRAMS``), example games per metric and (chunk 0)
+        score trajectories, appended to ``extras``."""
+        sim = self.SIMULATOR
+        for name, values in sim.histogram_values(batch).items():
+            extras["hist"][name].append(chunks.bincount(values, self.HISTOGRAMS[name][2]))
+        extras["examples"].append(chunks.examples(idx, num))
+        if first_chunk:
+            extras["trajectories"].append(sim.trajectories(idx, batch, data))
+
+    def run_games(self, sc, games: int, seed: int, workers: int = 0, debug: bool = False,
+                  progress=None):
+        """The records of games 0..games-1 of ``sc`` (memory grows with ``games``)."""
+        return chunks.run_games(sc, games, seed, workers, debug, progress, self.chunk_stats)
+
+    def rounds_played(self, sums, v: int = 0) -> int:
+        """Rounds in ``sums`` (variant v), for rounds/s."""
+        return common.rounds_played(sums, self.CATALOGUE, self.ROUNDS_METRIC, v)
+
+    # ---- seats ---------------------------------------------------------------------------------------
+    def seat_quantities(self, winners, standing, n_seats) -> dict:
+        """The quantities behind the seat metrics (:func:`simcore.metrics.seat_quantities`):
+        ``winners`` int64[n] bit mask of each game's winners, ``standing`` int64[n, SEATS[1]]
+        (higher finishes ahead), ``n_seats`` int64[n] seats each game had."""
+        from ..metrics import seat_quantities
+        return seat_quantities(winners, standing, n_seats, self.SEATS[1])
+
+    # ---- result directories and reports -------------------------------------------------------
+    def game_table(self, batch, first_game: int) -> dict:
+        """The per-game table of a chunk's records: column name -> compact integer array."""
+        return common.game_table(batch, first_game, self.game_fields(), self.GAME_DTYPES,
+                                 self.GAME_DTYPE_DEFAULT)
+
+    def round_table(self, batch) -> dict:
+        """The per-round table of a chunk's records (``--records``)."""
+        return common.round_table(batch, self.round_fields(), self.ROUND_DTYPES,
+                                  self.ROUND_DTYPE_DEFAULT)
+
+    def game_fields(self) -> tuple:
+        """Column names of a game record (the kernel's)."""
+        return tuple(self.SIMULATOR.GAME_FIELDS)
+
+    def round_fields(self) -> tuple:
+        """Column names of a round record (the kernel's)."""
+        return tuple(self.SIMULATOR.ROUND_FIELDS)
+
+    def values_from_tables(self, games_cols: dict, rounds_cols: dict):
+        """Per-game numerators and denominators from a chunk's saved tables (what pairs two
+        saved runs game by game)."""
+        return common.values_from_tables(games_cols, rounds_cols, self.game_fields(),
+                                         self.round_fields(), self.game_values)
+
+    def summarize_variant(self, sc, seed, sums, reached=None, v: int = 0) -> dict:
+        """One variant's summary: every catalogue metric with its interval, yaku and end-reason
+        shares (:func:`simcore.family.summary.summarize`)."""
+        from .summary import summarize
+        return summarize(self, sc, seed, sums, reached, v)
+
+    def summary_text(self, summary: dict) -> str:
+        from .summary import summary_table
+        return summary_table(self, summary)
+
+    def metric_display_names(self, sc) -> dict:
+        """``{catalogue metric name: the name a summary shows}`` where a scenario renames one
+        (a yaku slot it fills); none by default."""
+        return {}
+
+    def hidden_in_summary(self, sc) -> list:
+        """Catalogue metrics a summary leaves out while they never counted (slots ``sc`` does
+        not use); none by default."""
+        return []
+
+    def metric_groups(self, metric_names) -> list:
+        """(title, [metric names]) for reports: headline metrics, seats, end reasons, yaku."""
+        names = list(metric_names)
+        seat = [n for n in names if n.startswith("seat")]
+        ends = [n for n in names if n.startswith("end_")]
+        yaku = [n for n in names if n.startswith("yaku_") or n.endswith("_bonus_share")]
+        rest = [n for n in names if n not in ends and n not in yaku and n not in seat]
+        word = f"{self.GAME_WORD}s"
+        return [("Headline metrics", rest), (f"Seats (share of {word})", seat),
+                (f"How {word} end (share of {word})", ends),
+                ("Yaku and bonuses (share of wins)", yaku)]
+
+    def replay_command(self, scenario_ref: str, seed: int, game: int) -> str:
+        return common.replay_command(scenario_ref, seed, game)
+
+    # ---- what the bots read --------------------------------------------------------------------------
+    def is_point_value(self, key: str) -> bool:
+        """Whether a dotted rule key is a point value only (see ``POINT_VALUE_PREFIXES``)."""
+        return key.startswith(self.POINT_VALUE_PREFIXES) if self.POINT_VALUE_PREFIXES else False
+
+    def play_note(self, scenarios) -> str | None:
+        """One line when the rules that differ between the variants are point values only and
+        no seated policy reads point values: the bots' decisions cannot change, only the
+        scores."""
+        if len(scenarios) < 2:
+            return None
+        changed = common.changed_rules(scenarios, self.rules_data)
+        if not changed or not all(self.is_point_value(k) for k in changed):
+            return None
+        if not self.point_values_only(scenarios):
+            return None
+        policies = sorted({s["policy"] for sc in scenarios for s in sc["players"]})
+        specs = self.policy_specs()
+        if any(specs[p].reads_point_values for p in policies):
+            return None
+        return (f"note: the rules that differ ({common.key_list(changed)}) are point values, "
+                f"and no seated policy ({', '.join(policies)}) reads point values: every round "
+                f"is played the same; differences come only through the scores "
+                f"({self.score_effects()})")
+
+    def point_values_only(self, scenarios) -> bool:
+        """False where a scenario makes point values change the flow of play after all."""
+        return True
+
+    def score_effects(self) -> str:
+        return f"when {self.GAME_WORD}s end"
+
+    # ---- hand commands ------------------------------------------------------------------------------
+    def waits_text(self, hand_text: str, sc) -> str:
+        return self.waits_table([self.waits_json(hand_text, sc)])
+
+    def waits_table(self, reports) -> str:
+        return common.waits_table(reports)
+
+    def score_text(self, hand_text: str, sc, **opts) -> str:
+        import json
+        return json.dumps(self.score_json(hand_text, sc, **opts), indent=1, ensure_ascii=False)
+
+    # ---- compiling ------------------------------------------------------------------------------------
+    def has_compile_plan(self) -> bool:
+        """Whether the family compiles ahead (a cold start can be split between workers)."""
+        return bool(self.KERNEL_FUNCTIONS)
+
+    def kernels_cached(self) -> bool:
+        """Whether numba's on-disk cache holds the games kernel for this machine and source (else
+        the first chunk compiles it). True for a family with nothing to compile."""
+        if not self.KERNEL_FUNCTIONS:
+            return True
+        import importlib
+        module, _, name = self.KERNEL_FUNCTIONS[0].rpartition(".")
+        return common.kernels_cached(getattr(importlib.import_module(module), name))
+
+    def play_for_compile(self) -> None:
+        """Play two games of the default scenario: compiles the kernel (one for every scenario
+        and bot: rules and seats are arrays)."""
+        if self.DEFAULT_SCENARIO:
+            self.simulator(self.load(self.DEFAULT_SCENARIO)).play(np.arange(2), seed=1)
+
+    def compile_helpers(self, _arg=None) -> int:
+        """A second worker's share of a cold start (:mod:`simcore.compile_plan`): the kernel's
+        helpers, last-needed first, into numba's cache."""
+        from ..compile_plan import compile_reversed
+        return compile_reversed(self.module.rpartition(".")[0], first=self.COMPILE_FIRST)

@@ -1,0 +1,124 @@
+"""A run's summary for any family: every catalogue metric with its interval, grouped as text.
+
+What this implementation simplifies: metrics are grouped by their names (``end_*``, ``yaku_*``,
+the rest); yaku that never scored are listed once at the end instead of as rows of zeros.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..stats import MomentSums
+
+
+def sums_of_batch(batch, game_values: Callable, first_game: int = 0) -> MomentSums:
+    """Sums of a Batch holding games ``first_game, first_game + 1, ...`` (``run_games``'s), by
+    the family's ``game_values(idx, games, rounds) -> (num, den)``."""
+    idx = np.arange(first_game, first_game + len(batch.games), dtype=np.int64)
+    num, den = game_values(idx, batch.games, batch.rounds)
+    return MomentSums.from_values(np.stack([num, den], axis=2))
+
+
+def metric_cell(m: dict, metric) -> str:
+    """One summary metric as ``value  [interval]  of N per`` (``-`` when it has no value)."""
+    if m["value"] is None:
+        return "-"
+    if metric.is_rate:
+        text = f"{100 * m['value']:7.2f}%  [{100 * m['ci'][0]:6.2f}, {100 * m['ci'][1]:6.2f}]"
+    else:
+        text = f"{m['value']:8.3f}  [{m['ci'][0]:.3f}, {m['ci'][1]:.3f}]"
+    return f"{text:<28} of {m['n']} {m['per']}"
+
+
+def drop_absent_seats(metrics: dict, n_seats: int, max_seats: int) -> None:
+    """Leave out of ``metrics`` the seat metrics (``seat{s}_win_share``,
+    ``seat{s}_ahead_of_seat{t}``) of the seats ``n_seats`` .. ``max_seats - 1``: the family
+    interface's catalogue has them for ``max_seats`` seats, a scenario may have fewer."""
+    for s in range(n_seats, max_seats):
+        metrics.pop(f"seat{s}_win_share", None)
+        for t in range(max_seats):
+            metrics.pop(f"seat{min(s, t)}_ahead_of_seat{max(s, t)}", None)
+
+
+def end_reasons(metrics: dict, field: str) -> dict:
+    """``{reason: metric[field]}`` of the ``end_REASON_rate`` metrics that happened."""
+    return {n[len("end_"):-len("_rate")]: m[field] for n, m in metrics.items()
+            if n.startswith("end_") and m["value"]}
+
+
+def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0) -> dict:
+    """The run summary of family ``fam`` from streamed sums (one variant's ``MomentSums``, or a
+    ``Batch`` of records): every catalogue metric with its 95% interval, yaku shares of wins,
+    end-reason shares of games.
+
+    ``{"scenario", "games", "rounds", "seed", "metrics": {name: {"value", "ci", "n", "per"}},
+    "yaku": {name: share of wins}, "end_reasons": {name: share of games}, "intervals",
+    "yaku_names"}``; ``n`` is the metric's denominator (games, rounds or wins).
+    """
+    from ..compare import summarize_run
+    sums = data if isinstance(data, MomentSums) else sums_of_batch(data, fam.game_values)
+    max_seats = fam.SEATS[1]
+    n_seats = fam.n_seats(sc) if sc is not None else None
+    metrics = summarize_run(fam.CATALOGUE, sums, v, n_seats=n_seats)
+    drop_absent_seats(metrics, n_seats or max_seats, max_seats)
+    names = fam.metric_display_names(sc) if sc is not None else {}
+    for name in fam.hidden_in_summary(sc) if sc is not None else ():
+        if name in metrics and not metrics[name]["value"]:
+            metrics.pop(name)
+
+    def yaku_name(metric):
+        return names.get(metric, metric[len("yaku_"):-len("_share")])
+    scored = {n: m for n, m in metrics.items() if n.startswith("yaku_") and m["value"]}
+    out = {"scenario": sc.name if sc is not None else "", "games": sums.n,
+           "rounds": fam.rounds_played(sums, v), "seed": seed, "metrics": metrics,
+           "yaku": {yaku_name(n): m["value"] for n, m in scored.items()},
+           "end_reasons": end_reasons(metrics, "value"),
+           "intervals": {"yaku": {yaku_name(n): m["ci"] for n, m in scored.items()},
+                         "end_reasons": end_reasons(metrics, "ci")},
+           "yaku_names": dict(names)}
+    if reached:
+        out["target"] = reached
+    return out
+
+
+def _cell(m: dict, metric) -> str:
+    text = metric_cell(m, metric)
+    if m["value"] is not None and "reference" in m:
+        text += (f"; fair {100 * m['reference']:.0f}%: "
+                 f"{'inside' if m['contains_reference'] else 'OUTSIDE'} the interval")
+    return text
+
+
+def summary_table(fam, summary: dict) -> str:
+    """The run summary as a table: every metric that happened, grouped, with its interval."""
+    from ..compare import target_line
+    cat = {m.name: m for m in fam.CATALOGUE}
+    word = fam.GAME_WORD
+    lines = [f"scenario {summary['scenario']}: {summary['games']} {word}s, {summary['rounds']} "
+             f"rounds, seed {summary['seed']}"]
+    if summary.get("target"):
+        lines.append(target_line(summary["target"]))
+    lines += ["", f"{'metric':<30}value     [95% interval]"]
+    groups = (("", lambda n: not n.startswith(("end_", "yaku_"))),
+              (f"end reasons (share of {word}s)", lambda n: n.startswith("end_")),
+              ("yaku and bonuses (share of wins)", lambda n: n.startswith("yaku_")))
+    shown = summary.get("yaku_names", {})   # yaku a scenario names itself
+
+    def label(n):
+        return f"yaku_{shown[n]}_share (new)" if n in shown else n
+    for title, keep in groups:
+        rows = [(n, m) for n, m in summary["metrics"].items() if keep(n)]
+        if title:
+            lines += ["", title]
+            rows = sorted((r for r in rows if r[1]["value"]), key=lambda r: -r[1]["value"])
+        for n, m in rows:
+            lines.append(f"{label(n):<30}{_cell(m, cat[n])}")
+    never = [shown.get(n, n[len("yaku_"):-len("_share")]) for n, m in summary["metrics"].items()
+             if n.startswith("yaku_") and not m["value"]]
+    if never:
+        lines += ["", "never scored: " + ", ".join(never)]
+    lines += ["", f"Intervals: Wilson for shares of {word}s; for rounds and wins the delta method "
+                  f"with the {word} as the unit (rounds of a {word} are not independent)."]
+    return "\n".join(lines)

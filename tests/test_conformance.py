@@ -1,0 +1,127 @@
+"""The family conformance check (simcore.family.conformance) over every registered family and
+over the fake four-seat family of tests/fake_family.py, which then goes through every command:
+run, compare, sweep, tournament, report, show, replay, resume and the Ray backend's chunk
+function."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import fake_family
+from simcore import families
+from simcore.cli import main
+from simcore.family.conformance import check_family
+
+
+@pytest.fixture
+def fake(tmp_path):
+    families.register("fake", "fake_family")
+    path = tmp_path / "fake4.yaml"
+    path.write_text("game: fake\nname: fake4\nplayers: [{policy: weak}, {policy: medium}, "
+                    "{policy: strong}, {policy: weak}]\n")
+    yield path
+    families.unregister("fake")
+
+
+@pytest.mark.parametrize("name", families.names())
+def test_every_registered_family_conforms(name):
+    fam = families.get(name)
+    done = check_family(fam, games=12, rule_keys=200)
+    print(name, done)
+    assert done[-1].endswith("rule keys") and int(done[-1].split()[0]) > 10
+
+
+def test_the_fake_four_seat_family_conforms(fake):
+    fam = families.get("fake")
+    sc = fam.load(fake)
+    three = fam.with_players(sc, "weak,medium,strong,strong")
+    done = check_family(fam, [sc, three], games=30)
+    assert "1 and 2 workers" in done
+    names = [m.name for m in fam.CATALOGUE]
+    assert "seat3_win_share" in names and "seat2_ahead_of_seat3" in names
+
+
+def test_a_family_object_pickles_as_its_module():
+    import pickle
+    fam = families.get("momojan")
+    assert pickle.loads(pickle.dumps(fam)) is fam
+    assert pickle.loads(pickle.dumps(fam.chunk_stats)).__self__ is fam
+
+
+def test_decide_branches_follow_each_registry():
+    from policies import momojan, ptrump
+    for pkg in (momojan, ptrump):
+        for name in pkg.BRANCHES:
+            assert getattr(pkg, f"P_{name.upper()}") == pkg.POLICIES.id(name)
+        assert sorted(pkg.BRANCHES) == sorted(pkg.POLICIES.names)
+
+
+def _cli(*args):
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    assert r.exit_code == 0, r.output
+    return r
+
+
+def test_the_fake_family_through_every_command(fake, tmp_path):
+    # run, with a result directory, its report and show
+    out = tmp_path / "run"
+    r = _cli("run", fake, "--games", 60, "--workers", 1, "--out", out, "--json")
+    summary = json.loads(r.stdout)
+    seats = [k for k in summary["metrics"] if k.endswith("_win_share")]
+    assert seats == [f"seat{s}_win_share" for s in range(4)]
+    assert abs(sum(summary["metrics"][k]["value"] for k in seats) - 1) < 1e-9
+    assert summary["metrics"]["seat0_win_share"]["reference"] == 0.25
+    assert (out / "report.html").is_file()
+    _cli("show", out)
+    _cli("report", out)
+    _cli("replay", fake, "--game", 3)
+    # compare (a different seating), sweep of the noise, tournament of 4 seats
+    other = tmp_path / "other.yaml"
+    other.write_text(f"extends: {fake}\nname: other\nplayers: [{{policy: strong}}, "
+                     "{policy: medium}, {policy: weak}, {policy: weak}]\n")
+    r = _cli("compare", fake, other, "--games", 80, "--workers", 1, "--no-save")
+    assert "seat0_win_share" in r.output and "seat3" in r.output
+    t_out = tmp_path / "t"
+    r = _cli("tournament", fake, "--policies", "weak,strong,medium", "--games", 20,
+             "--workers", 1, "--out", t_out, "--json")
+    data = json.loads(r.stdout)
+    assert data["n_seats"] == 4 and data["ratings"][0]["entrant"] == "strong"
+    assert len(data["seatings"]) == len(__import__("simcore.tournament").tournament
+                                        .seatings(3, 4))
+    assert (t_out / "report.html").is_file()
+
+
+def test_an_interrupted_four_seat_tournament_resumes_to_the_same_result(fake, tmp_path,
+                                                                         monkeypatch):
+    args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "300",
+            "--workers", "1", "--json"]
+    whole = _cli(*args, "--no-save")
+    real = fake_family.FakeFamily.chunk_stats
+
+    def interrupted(self, task):
+        if task.start > 0:
+            raise KeyboardInterrupt
+        return real(self, task)
+    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", interrupted)
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, args + ["--out", str(out)])
+    assert r.exit_code == 130 and f"tournament --resume {out}" in r.output
+    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", real)
+    resumed = json.loads(_cli("tournament", "--resume", out, "--json", "--workers", 1).stdout)
+    assert resumed.pop("result_dir") == str(out)
+    assert resumed == json.loads(whole.stdout)
+
+
+def test_the_fake_family_on_the_ray_chunk_path(fake):
+    """What a Ray node does with a chunk: unpickle the task's function (the family comes back
+    by importing its module) and run it; the sums equal the local ones."""
+    import pickle
+    from simcore.study import ChunkTask
+    fam = families.get("fake")
+    sc = fam.load(fake)
+    task = ChunkTask((fam.payload(sc),), (5,), 0, 40)
+    fn = pickle.loads(pickle.dumps(fam.chunk_stats))
+    a, b = fn(task).sums, fam.chunk_stats(task).sums
+    assert np.array_equal(a.s, b.s) and a.n == 40
