@@ -1,6 +1,64 @@
-"""momojan-sim: simulation core.
+"""momojan-sim: balance testing of small-deck mahjong-like games by simulation.
 
-Game-independent pieces (hash tables, RNG, statistics, the CLI) live at this level; everything that
-knows MOMOJAN's cards and rules lives in :mod:`simcore.momojan`, so another small-deck variant can
-sit beside it as its own sub-package.
+The Python API (the CLI is a thin layer over these; imports are lazy so ``import simcore`` is
+cheap)::
+
+    import simcore
+    fam, sc = simcore.load("new_edition")          # a family and a validated scenario
+    summary = simcore.run("new_edition", games=2000, seed=1)
+    print(fam.summary_text(summary))
+    rows = simcore.compare_scenarios("old_edition", "new_edition", games=2000)
+    result = simcore.load_result("results/run-...")   # a saved result directory
+    simcore.check_family(fam)                      # the conformance check a family passes
+
+Game-independent pieces live at this level and in :mod:`simcore.family`; each game family is a
+package of its own (:mod:`simcore.momojan`, :mod:`simcore.ptrump`) with its bots in
+``policies/<family>/``. (``compare_scenarios``, not ``compare``: :mod:`simcore.compare` is the
+module of the comparison statistics.)
 """
+
+from __future__ import annotations
+
+
+def load(ref):
+    """``(family, scenario)`` of a scenario file or bundled name (:mod:`simcore.families`)."""
+    from .families import load as _load
+    return _load(ref)
+
+
+def run(ref, games: int | None = None, seed: int | None = None, workers: int = 1, **study):
+    """Play ``games`` games of a scenario (default: its ``run:`` section) and return its summary
+    (every catalogue metric with its 95% interval); ``study`` goes to
+    :func:`simcore.study.run_study` (``target=``, ``progress=``, ``runner=``...)."""
+    from .study import run_study
+    fam, sc = load(ref)
+    g, s, _ = fam.run_defaults(sc)
+    games, seed = games or g, seed if seed is not None else s
+    res = run_study(fam, [sc], seed, games, workers, **study)
+    return fam.summarize_variant(sc, seed, res.sums)
+
+
+def compare_scenarios(ref_a, ref_b, games: int = 2000, seed: int = 1, workers: int = 1, metrics=None,
+            alpha: float = 0.05) -> list:
+    """Play both scenarios on the same deals and return the comparison rows (difference,
+    interval, verdict per metric; :func:`simcore.compare.scenario_pair_rows`)."""
+    from .compare import pair_metric_names, scenario_pair_rows
+    from .families import load_all
+    from .study import run_study
+    fam, (sc_a, sc_b) = load_all([ref_a, ref_b])
+    res = run_study(fam, [sc_a, sc_b], seed, games, workers)
+    names = pair_metric_names(fam, metrics, sc_a, sc_b)
+    rows, _off = scenario_pair_rows(fam, res.sums, sc_a, sc_b, names, alpha=alpha)
+    return rows
+
+
+def load_result(path: str, pandas: bool | None = None):
+    """A saved result directory (:func:`simcore.results.load`)."""
+    from .results import load as _load_result
+    return _load_result(path, pandas)
+
+
+def check_family(fam, **options) -> list:
+    """The conformance check (:func:`simcore.family.conformance.check_family`)."""
+    from .family.conformance import check_family as _check
+    return _check(fam, **options)

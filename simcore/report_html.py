@@ -471,6 +471,16 @@ def _sfx(v):
     return "" if v is None else f"_v{v}"
 
 
+class _Catalogue(dict):
+    """The family's metrics by name; a name only an older result has (MOMOJAN's always-zero
+    ``seat2_win_share`` before seat metrics came from the harness) gets a plain description
+    instead of stopping the report."""
+
+    def __missing__(self, name):
+        from .metrics import Metric
+        return Metric(name, "game_rate", "", "", f"{name} (a metric of an older version)", 0.01)
+
+
 def render(path: str) -> tuple[str, str]:
     """Write ``report.md`` (+ ``figures/``) and ``report.html`` of a result directory."""
     prov = read_provenance(path, "report")
@@ -482,7 +492,7 @@ def render(path: str) -> tuple[str, str]:
         s = json.load(f)
     fam = family_of(prov)
     from .metrics import by_name
-    cat = by_name(fam.CATALOGUE)
+    cat = _Catalogue(by_name(fam.CATALOGUE))
     kind = prov["kind"]
     doc = _Doc(path)
     names = [v["label"] for v in prov["variants"]]

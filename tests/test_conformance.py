@@ -125,3 +125,12 @@ def test_the_fake_family_on_the_ray_chunk_path(fake):
     fn = pickle.loads(pickle.dumps(fam.chunk_stats))
     a, b = fn(task).sums, fam.chunk_stats(task).sums
     assert np.array_equal(a.s, b.s) and a.n == 40
+
+
+def test_the_python_api_runs_and_compares():
+    import simcore
+    fam, sc = simcore.load("new_edition")
+    summary = simcore.run("new_edition", games=40, seed=2)
+    assert summary["games"] == 40 and "first_dealer_win_rate" in summary["metrics"]
+    rows = simcore.compare_scenarios("new_edition", "no_ron_bonus", games=40, metrics="ron_bonus_share")
+    assert [r["metric"] for r in rows] == ["ron_bonus_share"]

@@ -100,21 +100,21 @@ def test_forked_workers_inherit_the_simulators_built_before_the_fork(tmp_path, m
     workers (a chunk of no games); the workers play with the inherited ones."""
     import os
 
-    from simcore.momojan import family, simulate
+    from simcore.momojan.family import FAMILY as family
     from simcore.parallel import usable_cores
     from simcore.study import run_study
     if usable_cores() < 2:
         pytest.skip("one usable core: the study would run in this process")
     log = tmp_path / "builds"
-    build = simulate._build_simulator
+    build = family.simulator
 
-    def logged(data):
+    def logged(sc):
         with open(log, "a") as f:
             f.write(f"{os.getpid()}\n")
-        return build(data)
+        return build(sc)
 
-    monkeypatch.setattr(simulate, "_build_simulator", logged)  # the forked workers have it too
-    monkeypatch.setattr(simulate, "_SIMULATORS", {})
+    monkeypatch.setattr(family, "simulator", logged)  # the forked workers have it too
+    monkeypatch.setitem(vars(family), "_simulators", {})
     sc = family.with_overrides(scenario.load("new_edition"), {"scoring": {"ron_bonus": 2}},
                                "ron_bonus_2")
     res = run_study(family, [sc, scenario.load("no_ron_bonus")], seed=1, games=4000, workers=2)

@@ -89,7 +89,7 @@ def installed(tmp_path_factory):
                     "venv with pip")
     root = tmp_path_factory.mktemp("wheel_install")
     src = root / "src"
-    import simcore.ptrump.family as other   # the family the build does not compile by default
+    from simcore.ptrump.family import FAMILY as other   # the family the build does not compile by default
     other_in_checkout = other.kernels_cached()
     shutil.copytree(REPO, src, ignore=COPY_IGNORE)  # a clean copy: the shared checkout stays as is
     # -v: the build's own lines (setup.py's). No build isolation: the build requirements are
@@ -126,7 +126,7 @@ PROBE = """
 import json
 from simcore.compile_plan import load_plan
 from simcore.momojan import scenario
-import simcore.momojan.family as f, simcore.ptrump.family as p
+from simcore.momojan.family import FAMILY as f; from simcore.ptrump.family import FAMILY as p
 facts = dict(bundled_dir=str(scenario.BUNDLED_DIR), bundled=scenario.bundled_names(),
              plans=[len(load_plan("simcore.momojan")), len(load_plan("simcore.ptrump"))],
              cached=[f.kernels_cached(), p.kernels_cached()])

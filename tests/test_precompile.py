@@ -71,7 +71,8 @@ def test_kernels_cached_is_numbas_own_check(tmp_path):
 
 
 def test_both_families_are_cold_in_an_empty_cache(tmp_path):
-    code = ("import simcore.momojan.family as f, simcore.ptrump.family as p; "
+    code = ("from simcore.momojan.family import FAMILY as f; "
+            "from simcore.ptrump.family import FAMILY as p; "
             "print(f.kernels_cached(), p.kernels_cached())")
     assert _cached_in_child(code, Path.cwd(), tmp_path) == ["False", "False"]
 

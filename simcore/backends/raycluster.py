@@ -19,6 +19,8 @@ the number of chunks.
 
 from __future__ import annotations
 
+import inspect
+
 import logging
 import os
 
@@ -94,6 +96,15 @@ def _ray_messages_to_stderr():
     ray_worker.print_to_stdstream = print_to_stderr
 
 
+def _bound_remote(method):
+    """A module-level function calling ``method`` (a family's bound chunk function), named as
+    the method is, so Ray can remote it."""
+    def chunk_stats(task):
+        return method(task)
+    chunk_stats.__name__ = chunk_stats.__qualname__ = method.__name__
+    return chunk_stats
+
+
 class RayRunner:
     def __init__(self, workers: int = 0, *, address: str | None = None,
                  max_retries: int = DEFAULT_MAX_RETRIES, window: int | None = None):
@@ -153,7 +164,11 @@ class RayRunner:
         if r is None:
             # num_cpus=1: one chunk per CPU; max_retries: rerun a chunk whose worker died
             # (system failures only; an exception raised by the chunk is not retried).
-            r = self._remote[fn] = ray.remote(num_cpus=1, max_retries=self.max_retries)(fn)
+            # Ray remotes functions only: a family's bound chunk_stats goes through a module
+            # function of the same name (the worker's title stays ray::chunk_stats), the family
+            # pickled as its module (simcore.family.base.Family.__reduce__)
+            target = fn if inspect.isfunction(fn) else _bound_remote(fn)
+            r = self._remote[fn] = ray.remote(num_cpus=1, max_retries=self.max_retries)(target)
         return r
 
     def map(self, fn, tasks, progress=None):

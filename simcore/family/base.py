@@ -56,7 +56,6 @@ class Family:
     SIMULATOR: type = chunks.Simulator   # the family's Simulator subclass
     METRICS: tuple = ()               # its own catalogue (simcore.metrics.Metric)
     SEAT_METRICS_AT: int = 0          # where the harness's seat metrics stand in the catalogue
-    HISTOGRAMS: dict = {}             # name -> (what is counted, per what, bins)
     RUNNER_KEYS: tuple = ("name", "description", "extends", "run", "players")
     # Parquet storage: column name -> dtype; columns not named take the default
     GAME_DTYPES: dict = {}
@@ -229,6 +228,12 @@ class Family:
         :func:`simcore.family.chunks.chunk_stats`)."""
         return chunks.chunk_stats(task, self.simulator_for, len(self.CATALOGUE),
                                   self.game_values, self.HISTOGRAMS, self.extras)
+
+    @property
+    def HISTOGRAMS(self) -> dict:
+        """name -> (what is counted, per what, bins) of the histograms a chunk keeps (the
+        simulator's)."""
+        return self.SIMULATOR.HISTOGRAMS
 
     def extras(self, extras: dict, idx, num, batch, data: dict, first_chunk: bool) -> None:
         """One variant's histograms (``HISTOGRAMS``), example games per metric and (chunk 0)

@@ -52,6 +52,9 @@ class Simulator:
     MIN_ROUND_ROWS = 64
     ST_LOG = ST_N_EV = 0    # the state's scalar slots: "log events", "events logged"
     MAX_EVENTS = 0
+    # histograms a chunk keeps: name -> (what is counted, per what, bins: values 0 .. bins - 2,
+    # the last bin holds everything larger); histogram_values() gives their values
+    HISTOGRAMS: dict = {}
 
     def __init__(self, scenario):
         self.scenario = scenario

@@ -59,6 +59,12 @@ def replay_command(scenario_ref: str, seed: int, game: int) -> str:
 # Parquet tables of a chunk's records
 # ---------------------------------------------------------------------------------------------
 
+def storage_types(**names_by_dtype: str) -> dict:
+    """``{column: dtype}`` from ``dtype="column column ..."`` groups (the compact storage types
+    of a family's Parquet columns)."""
+    return {name: dtype for dtype, names in names_by_dtype.items() for name in names.split()}
+
+
 def typed(values, dtype: str, column: str):
     """``values`` as the compact integer ``dtype``; OverflowError naming ``column`` if one
     does not fit."""

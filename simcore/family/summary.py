@@ -109,7 +109,8 @@ def summary_table(fam, summary: dict) -> str:
     def label(n):
         return f"yaku_{shown[n]}_share (new)" if n in shown else n
     for title, keep in groups:
-        rows = [(n, m) for n, m in summary["metrics"].items() if keep(n)]
+        # a summary written with an older catalogue may name a metric this one dropped
+        rows = [(n, m) for n, m in summary["metrics"].items() if keep(n) and n in cat]
         if title:
             lines += ["", title]
             rows = sorted((r for r in rows if r[1]["value"]), key=lambda r: -r[1]["value"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..family.base import Family
+from ..family.common import storage_types
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 
 
@@ -18,23 +19,18 @@ class Momojan(Family):
     TITLE = "MOMOJAN"
     DEFAULT_SCENARIO = "new_edition"
     SEATS = (2, 2)
-    HEADLINE = _metrics.HEADLINE
-    ROUNDS_METRIC = "mean_rounds_per_game"
+    SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
+    game_quantities = staticmethod(_metrics.game_quantities)
+    HEADLINE, ROUNDS_METRIC = "first_dealer_win_rate", "mean_rounds_per_game"
     SWEEP_METRICS = ("first_dealer_win_rate", "dealer_round_win_rate", "draw_rate",
                      "mean_winning_points", "mean_rounds_per_game")
-    SEAT_METRICS_AT = _metrics.SEAT_METRICS_AT
-    HISTOGRAMS = _simulate.HISTOGRAMS
-    SIMULATOR = _simulate.Simulator
-    METRICS = _metrics.OWN_METRICS
-    game_quantities = staticmethod(_metrics.game_quantities)
-    GAME_DTYPES = {"winner": "int8", "end_reason": "int8", "rounds": "int16", "score0": "int32",
-                   "score1": "int32", "first_dealer": "int8", "pot_left": "int32"}
-    GAME_DTYPE_DEFAULT = "int32"
-    ROUND_DTYPES = {"game": "int64", "yaku_bits": "int64", "points": "int32",
-                    "subtotal": "int32", "pot": "int32", "score0": "int32", "score1": "int32",
-                    "draw_payment": "int32", "round": "int16", "turns": "int16",
-                    "stock_left": "int16", "repeat": "int16", "dora": "int16",
-                    "ron_bonus": "int16", "set_bonus": "int16"}
+    SEAT_METRICS_AT = 2   # after the first dealer's rate and the tied-game rate
+    # Parquet storage of the record columns (game columns not named: int32, round ones: int8)
+    GAME_DTYPES = storage_types(int8="winner end_reason first_dealer", int16="rounds",
+                                int32="score0 score1 pot_left")
+    ROUND_DTYPES = storage_types(
+        int64="game yaku_bits", int32="points subtotal pot score0 score1 draw_payment",
+        int16="round turns stock_left repeat dora ron_bonus set_bonus")
     KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")
     # The bots' decision kernel: self-contained (the distance search and the bots), and the
     # natural compile reaches it in its middle, so the second worker starts there.

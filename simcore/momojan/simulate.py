@@ -25,6 +25,7 @@ class Simulator(_Simulator):
 
     GAME_FIELDS, ROUND_FIELDS, N_GF, N_RF = GAME_FIELDS, ROUND_FIELDS, N_GF, N_RF
     ST_LOG, ST_N_EV, MAX_EVENTS = ST_LOG, ST_N_EV, MAX_EVENTS
+    HISTOGRAMS = HISTOGRAMS
 
     def __init__(self, scenario):
         from policies.momojan import POLICIES

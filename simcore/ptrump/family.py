@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..family.base import Family
+from ..family.common import storage_types
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 from .layout import MAX_SEATS
 
@@ -21,25 +22,21 @@ class PStyle(Family):
     DEFAULT_SCENARIO = "ptrump_2p"
     SEATS = (2, MAX_SEATS)
     GAME_WORD = "match"
-    HEADLINE = _metrics.HEADLINE
-    ROUNDS_METRIC = "mean_rounds_per_match"
+    SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
+    game_quantities = staticmethod(_metrics.game_quantities)
+    HEADLINE, ROUNDS_METRIC = "first_dealer_win_share", "mean_rounds_per_match"
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
                      "mean_winning_value", "mean_rounds_per_match")
-    SEAT_METRICS_AT = _metrics.SEAT_METRICS_AT
-    HISTOGRAMS = _simulate.HISTOGRAMS
-    SIMULATOR = _simulate.Simulator
-    METRICS = _metrics.OWN_METRICS
-    game_quantities = staticmethod(_metrics.game_quantities)
+    SEAT_METRICS_AT = 1   # after the first dealer's share
     RUNNER_KEYS = ("name", "description", "extends", "run", "players", "game")
-    GAME_DTYPES = {"rounds": "int32", "score0": "int32", "score1": "int32", "score2": "int32",
-                   "pool_left": "int32"}
+    # Parquet storage of the record columns (others: int8)
+    GAME_DTYPES = storage_types(int32="rounds score0 score1 score2 pool_left")
     GAME_DTYPE_DEFAULT = "int8"
-    ROUND_DTYPES = {"game": "int64", "yaku_bits0": "int64", "yaku_bits1": "int64",
-                    "yaku_bits2": "int64", "round": "int32", "value": "int16", "value0": "int16",
-                    "value1": "int16", "value2": "int16", "score0": "int32", "score1": "int32",
-                    "score2": "int32", "pool": "int32", "deposits_taken": "int16",
-                    "deposits_lost": "int16", "noten_penalty": "int16", "noten_paid": "int16",
-                    "pon_penalty": "int16", "turns": "int16"}
+    ROUND_DTYPES = storage_types(
+        int64="game yaku_bits0 yaku_bits1 yaku_bits2",
+        int32="round score0 score1 score2 pool",
+        int16="value value0 value1 value2 deposits_taken deposits_lost noten_penalty noten_paid "
+              "pon_penalty turns")
     KERNEL_FUNCTIONS = ("simcore.ptrump.engine.play_matches", "simcore.ptrump.engine.play_round")
     # The bots' decision kernel: self-contained (the distance search and the bots), and the
     # natural compile reaches it in its middle, so the second worker starts there.
