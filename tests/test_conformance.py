@@ -93,9 +93,13 @@ def test_the_fake_family_through_every_command(fake, tmp_path):
     assert (t_out / "report.html").is_file()
 
 
-def test_an_interrupted_four_seat_tournament_resumes_to_the_same_result(fake, tmp_path,
-                                                                         monkeypatch):
-    args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "300",
+@pytest.mark.parametrize("seats", [3, 4])
+def test_an_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, monkeypatch, seats):
+    if seats == 3:
+        fake = tmp_path / "fake3.yaml"
+        fake.write_text("game: fake\nname: fake3\nplayers: [{policy: weak}, {policy: weak}, "
+                        "{policy: weak}]\n")
+    args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "400",
             "--workers", "1", "--json"]
     whole = _cli(*args, "--no-save")
     real = fake_family.FakeFamily.chunk_stats

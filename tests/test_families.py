@@ -131,31 +131,6 @@ def test_tournament_command_on_a_three_seat_family(fake, tmp_path):
     assert r.exit_code == 2 and "did you mean 'strong'" in r.output
 
 
-def test_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, monkeypatch):
-    args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "400",
-            "--workers", "1", "--json"]
-    whole = CliRunner().invoke(main, args + ["--no-save"])
-    assert whole.exit_code == 0, whole.output
-    real = fake_family.FakeFamily.chunk_stats
-
-    def interrupted(self, task):
-        if task.start > 0:
-            raise KeyboardInterrupt
-        return real(self, task)
-
-    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", interrupted)
-    out = tmp_path / "t"
-    r = CliRunner().invoke(main, args + ["--out", str(out)])
-    assert r.exit_code == 130 and f"tournament --resume {out}" in r.output
-    assert json.loads((out / "provenance.json").read_text())["status"] == "incomplete"
-    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", real)
-    r = CliRunner().invoke(main, ["tournament", "--resume", str(out), "--json", "--workers", "1"])
-    assert r.exit_code == 0, r.output
-    resumed = json.loads(r.stdout)
-    assert resumed.pop("result_dir") == str(out)
-    assert resumed == json.loads(whole.stdout)
-
-
 def test_saved_results_of_two_families_are_not_compared(tmp_path):
     from simcore.results import FORMAT
     dirs = []
