@@ -19,7 +19,7 @@ import click
 from .backends import backend_options
 from .cli_types import FiniteFloat
 from .errors import InputError, cut, one_line
-from .scenario_files import load_yaml
+from .scenario_files import deep_merge, load_yaml, nested
 
 TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric ({what}) is at "
                "most W (in the metric's units: 0.002 = 0.2 percentage points), capped by "
@@ -543,20 +543,6 @@ def parse_sets(items) -> list:
     return grid
 
 
-def _nested(key: str, value) -> dict:
-    d = value
-    for part in reversed(key.split(".")):
-        d = {part: d}
-    return d
-
-
-def _merge(a: dict, b: dict) -> dict:
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
-
-
 def sweep_variants(fam, base, grid) -> tuple[list, list]:
     """Every combination of the grid as a validated scenario, and (label, settings) pairs."""
     scenarios, labels = [base], [(f"{base.name} (base)", {})]
@@ -564,7 +550,7 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
         settings = {k: v for (k, _), v in zip(grid, combo)}
         over = {}
         for k, v in settings.items():
-            over = _merge(over, _nested(k, v))
+            over = deep_merge(over, nested(k, v))
         label = " ".join(f"{k}={json.dumps(v)}" for k, v in settings.items())
         scenarios.append(fam.with_overrides(base, over, f"{base.name} {label}"))
         labels.append((label, settings))

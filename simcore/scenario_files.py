@@ -197,6 +197,14 @@ def deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
+def nested(key: str, value) -> dict:
+    """``{"a": {"b": value}}`` for the dotted key ``a.b`` (an override of one rule key)."""
+    d = value
+    for part in reversed(key.split(".")):
+        d = {part: d}
+    return d
+
+
 def leaf_paths(d: dict, prefix: str = ""):
     """Every dotted key path of ``d``: leaves and the non-empty mappings above them."""
     for k, v in d.items():
