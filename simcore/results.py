@@ -49,8 +49,13 @@ from .stats import MomentSums
 
 FORMAT = "momojan-sim result"
 # 2: variants.json and every chunk carry sha256 hashes that --resume checks; 3: chunk sums carry
-# the counts of games that differ between variants (simcore.stats.MomentSums.g)
-FORMAT_VERSION = 3
+# the counts of games that differ between variants (simcore.stats.MomentSums.g); 4: the seat
+# metrics are the harness's (MOMOJAN's seat2_win_share row became seat0_ahead_of_seat1, and a
+# tournament's chunks keep the ahead-of metrics), so a chunk of 3 does not add to one of 4
+FORMAT_VERSION = 4
+# why a directory of an older format cannot be resumed (read, shown and reported it still is)
+_OLDER = {2: "its chunks lack the counts of games that differ, which compare's intervals need",
+          3: "its chunks hold the seat metrics of an older catalogue"}
 DEFAULT_ROOT_ENV = "MOMOJAN_SIM_RESULTS"   # default parent of result directories ("results")
 
 _UMASK = os.umask(0)
@@ -300,8 +305,8 @@ class ResultDir:
                              f"file hashes that prove its chunks are its own; play it again")
         if prov["format_version"] < FORMAT_VERSION:
             raise InputError(f"--resume {path}: written by an older momojan-sim (format "
-                             f"{prov['format_version']}: its chunks lack the counts of games "
-                             f"that differ, which compare's intervals need); play it again")
+                             f"{prov['format_version']}: {_OLDER[prov['format_version']]}); "
+                             f"play it again")
         if prov.get("run_sha256") != run_sha256(prov):
             raise InputError(f"--resume {path}: provenance.json was edited (its seed, games, "
                              f"options or rules no longer match the hash it was written with)")

@@ -14,8 +14,8 @@ only in the 3 rotations; 4 seats: all 24); with fewer entrants than seats, every
 which each entrant plays (2 entrants in a 3-seat game: AAB, ABA, BAA, ABB, BAB, BBA).
 
 Scores: row *finishes ahead of* column. Per game and pair of seats held by two different entrants
-the family's catalogue gives ``seat{s}_ahead_of_seat{t}`` (6 ahead, 3 level, 0 behind, out of 6);
-with 2 seats ``seat{s}_win_share`` (the game's winner is ahead; a tied game 1/2 each) serves.
+the family's catalogue gives ``seat{s}_ahead_of_seat{t}`` (6 ahead, 3 level, 0 behind, out of 6;
+every family has them for every pair of its seats, :func:`simcore.metrics.seat_metrics`).
 Reported: the win-rate matrix (row's share of the comparisons against column, a level finish
 counting 1/2) with Wilson 95% intervals, and a Bradley-Terry rating per entrant on the Elo scale
 (400 log10 odds, mean 0), fitted by maximum likelihood (Hunter's MM iterations, one half win
@@ -170,14 +170,11 @@ def bradley_terry(wins: np.ndarray, played: np.ndarray, prior: float = 0.5, iter
 # ---------------------------------------------------------------------------------------------
 
 def seat_metrics(family, n_seats: int) -> list[str]:
-    """The catalogue metrics a tournament of ``n_seats`` keeps: each seat's win share, the
-    pairwise finishing order where the family has it (required for 3 seats), and the family's
-    rounds metric (for rounds/s)."""
-    from .metrics import seat_metric_names
+    """The catalogue metrics a tournament of ``n_seats`` keeps: the pairwise finishing order of
+    every pair of seats, and the family's rounds metric (for rounds/s)."""
     have = {m.name for m in family.CATALOGUE}
-    keep = [n for n in seat_metric_names(n_seats) if n in have]
-    missing = [n for n in seat_metric_names(n_seats) if n not in have
-               and (n_seats > 2 or "_win_share" in n)]
+    keep = [f"seat{s}_ahead_of_seat{t}" for s, t in itertools.combinations(range(n_seats), 2)]
+    missing = [n for n in keep if n not in have]
     if missing:
         raise InputError(f"tournament: the {family.NAME} family's metric catalogue lacks "
                          f"{', '.join(missing)} (a {n_seats}-seat tournament needs them)")
@@ -256,13 +253,9 @@ def _deal_parts(keep, seating):
         a, b = seating[s_], seating[t_]
         if a == b:
             continue
-        ahead = index.get(f"seat{s_}_ahead_of_seat{t_}")
-        if ahead is not None:
-            yield a, b, ahead, 1, 0
-            yield b, a, ahead, -1, SHARE
-        else:   # 2 seats: each seat's share of the game
-            yield a, b, index["seat0_win_share"], 1, 0
-            yield b, a, index["seat1_win_share"], 1, 0
+        ahead = index[f"seat{s_}_ahead_of_seat{t_}"]
+        yield a, b, ahead, 1, 0
+        yield b, a, ahead, -1, SHARE
 
 
 def chunk_games_for(n_seatings: int) -> int:
@@ -355,16 +348,10 @@ def from_sums(view, scenario_name, entrants, order, games, seed, sums) -> Tourna
             a, b = st[s_], st[t_]
             if a == b:
                 continue
-            ahead = index.get(f"seat{s_}_ahead_of_seat{t_}")
-            if ahead is not None:
-                num, den = int(sums.s[ahead, 2 * v]), int(sums.s[ahead, 2 * v + 1])
-                wins[a, b] += num / SHARE
-                wins[b, a] += (den - num) / SHARE
-            else:   # 2 seats: the game's winner finished ahead
-                j0, j1 = index["seat0_win_share"], index["seat1_win_share"]
-                den = int(sums.s[j0, 2 * v + 1])
-                wins[a, b] += int(sums.s[j0, 2 * v]) / SHARE
-                wins[b, a] += int(sums.s[j1, 2 * v]) / SHARE
+            ahead = index[f"seat{s_}_ahead_of_seat{t_}"]
+            num, den = int(sums.s[ahead, 2 * v]), int(sums.s[ahead, 2 * v + 1])
+            wins[a, b] += num / SHARE
+            wins[b, a] += (den - num) / SHARE
             played[a, b] += den // SHARE
             played[b, a] += den // SHARE
     t = Tournament(scenario_name, list(entrants), games, seed, wins, played, n_seats=view.n,
