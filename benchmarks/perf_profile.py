@@ -19,7 +19,6 @@ are: see ``simcore/borrow.py``).
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import re
 import sys
@@ -69,10 +68,7 @@ def main(argv=None) -> int:
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    # the family's simulator (each family package has one; the harness reaches it through
-    # the family's play functions, a profile wants it directly)
-    simulate = importlib.import_module(family.__name__.rsplit(".", 1)[0] + ".simulate")
-    sim = simulate.Simulator(sc)
+    sim = family.simulator(sc)   # the compiled engine's own entry, without the chunk function
     sim.play(np.arange(2), seed=1)  # compile or load every kernel before the map is written
     n = write_perf_map()
     t = time.perf_counter()

@@ -38,8 +38,8 @@ def run(ref, games: int | None = None, seed: int | None = None, workers: int = 1
     return fam.summarize_variant(sc, seed, res.sums)
 
 
-def compare_scenarios(ref_a, ref_b, games: int = 2000, seed: int = 1, workers: int = 1, metrics=None,
-            alpha: float = 0.05) -> list:
+def compare_scenarios(ref_a, ref_b, games: int = 2000, seed: int = 1, workers: int = 1,
+                      metrics=None, alpha: float = 0.05) -> list:
     """Play both scenarios on the same deals and return the comparison rows (difference,
     interval, verdict per metric; :func:`simcore.compare.scenario_pair_rows`)."""
     from .compare import pair_metric_names, scenario_pair_rows

@@ -145,8 +145,8 @@ def seat_metrics(max_seats: int, word: str = "game") -> tuple:
     out of its summary."""
     unit = f"games{share_unit(max_seats)}"
     m = [Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share", unit,
-                f"share of the {word}s won by seat {s} (a {word} shared by m winners counts 1/m "
-                f"to each)", SEAT_MARGIN, fair_per_seat=True) for s in range(max_seats)]
+                f"share of the {word}s won by seat {s} (a tied or shared {word} counts 1/m to "
+                f"each of its m winners)", SEAT_MARGIN, fair_per_seat=True) for s in range(max_seats)]
     m += [Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"seat{s}_ahead_{t}", "games6",
                  f"{word}s seat {s} finished ahead of seat {t} (level: 1/2)", SEAT_MARGIN, 0.5)
           for s in range(max_seats) for t in range(s + 1, max_seats)]

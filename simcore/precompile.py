@@ -30,7 +30,7 @@ def cold_families(names=None) -> list:
     registered one) that can compile ahead and whose kernel is not in the cache."""
     from . import families
     fams = [families.get(name) for name in (families.names() if names is None else names)]
-    return [f.__name__ for f in fams if f.has_compile_plan() and not f.kernels_cached()]
+    return [f.module for f in fams if f.has_compile_plan() and not f.kernels_cached()]
 
 
 def _call(module: str, function: str) -> str:

@@ -26,12 +26,12 @@ VERDICT_COLOURS = {"different": "#dc2626", "equivalent": "#16a34a", "inconclusiv
                    "never happened": "#d1d5db", "not tested": "#d1d5db",
                    "identical": "#d1d5db"}
 SEAT_COLOURS = ("#2563eb", "#db2777", "#059669", "#d97706", "#7c3aed", "#0891b2")
+MAX_EXAMPLES = 3
 
 
 def seat_colour(seat: int) -> str:
     """Seat ``seat``'s colour in every plot (cycled past the sixth seat)."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-MAX_EXAMPLES = 3
 
 
 def family_of(prov: dict):

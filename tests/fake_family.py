@@ -18,7 +18,7 @@ from policies.registry import PolicySpec, Registry
 from simcore.errors import InputError
 from simcore.family.base import Family
 from simcore.family.chunks import Batch, Simulator
-from simcore.metrics import Metric
+from simcore.metrics import Metric, seat_quantities
 from simcore.scenario_files import ScenarioBase, freeze
 
 MAX_SEATS = 4
@@ -78,6 +78,7 @@ class FakeFamily(Family):
     HEADLINE = "seat0_win_share"
     ROUNDS_METRIC = "mean_rounds_per_game"
     SIMULATOR = FakeSimulator
+    POLICIES = POLICIES
     METRICS = (Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1,
                       unit="rounds"),
                Metric("top_score", "per_game", "top", "games", "the winner's score", 1.0,
@@ -94,9 +95,6 @@ class FakeFamily(Family):
     def from_dict(self, data: dict, name: str = "inline"):
         return _scenario(dict(data), name)
 
-    def policy_specs(self) -> dict:
-        return POLICIES.by_name
-
     def game_quantities(self, idx, games, rounds) -> dict:
         seats = games[:, MAX_SEATS]
         scores = np.where(np.arange(MAX_SEATS)[None, :] < seats[:, None], games[:, :MAX_SEATS],
@@ -105,7 +103,7 @@ class FakeFamily(Family):
         winners = ((scores == top[:, None]) << np.arange(MAX_SEATS)).sum(axis=1)
         q = {"games": np.ones(len(idx), np.int64), "rounds": games[:, MAX_SEATS + 1],
              "top": top}
-        q.update(self.seat_quantities(winners, scores, seats))
+        q.update(seat_quantities(winners, scores, seats, MAX_SEATS))
         return q
 
     def replay_text(self, sc, seed: int, game: int) -> str:

@@ -43,7 +43,7 @@ def test_install_precompile_bad_value_is_named(monkeypatch):
 def test_cold_families_names_those_not_cached(monkeypatch):
     fam = families.get("momojan")
     monkeypatch.setattr(fam, "kernels_cached", lambda: False)
-    assert precompile.cold_families(["momojan"]) == [fam.__name__]
+    assert precompile.cold_families(["momojan"]) == [fam.module]
     monkeypatch.setattr(fam, "kernels_cached", lambda: True)
     assert precompile.cold_families(["momojan"]) == []
 

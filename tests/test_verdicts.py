@@ -326,9 +326,9 @@ def test_plan_refuses_a_rate_difference_outside_0_1_and_reads_pp():
                                   "--detect", "0.5pp"])
     assert r.exit_code == 2 and "pp (percentage points) is for rates" in r.output
     from simcore.metrics import by_name
-    from simcore.momojan.metrics import CATALOGUE
+    from simcore.momojan.family import FAMILY
     from simcore.plan import parse_size
-    assert parse_size("0.5pp", by_name(CATALOGUE)["draw_rate"], "--detect") == 0.005
+    assert parse_size("0.5pp", by_name(FAMILY.CATALOGUE)["draw_rate"], "--detect") == 0.005
 
 
 def test_a_metric_with_no_denominator_in_one_variant_is_not_defined_there():

@@ -20,7 +20,6 @@ the number of chunks.
 from __future__ import annotations
 
 import inspect
-
 import logging
 import os
 

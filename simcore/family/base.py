@@ -6,15 +6,15 @@ result directories, reports, backends, the CLI) calls only what this class defin
 is probed with ``hasattr``. ``simcore/<name>/family.py`` ends with ``FAMILY = TheFamily()`` and
 :mod:`simcore.families` registers the module by name.
 
-What a family must write (abstract here):
+What a family must write (abstract or empty here):
 
 - ``load(ref)`` / ``from_dict(data, name)``: its scenarios (its schema and cross-key checks);
-- ``simulator(sc)``: a :class:`simcore.family.chunks.Simulator` for a scenario (the compiled
-  kernel's arguments);
-- ``metrics()``: its catalogue of :class:`simcore.metrics.Metric` (seat metrics are added here)
+- ``SIMULATOR``: its :class:`simcore.family.chunks.Simulator` subclass (the compiled kernel's
+  arguments and how to call it);
+- ``METRICS``: its own metrics (:class:`simcore.metrics.Metric`; the seat metrics are added)
   and ``game_quantities(idx, games, rounds)``: the per-game integers they name;
 - ``replay_text``, ``waits_json``, ``score_json``: what the hand and replay commands print;
-- ``policy_specs()``: its bots (a :class:`policies.registry.Registry`'s specs).
+- ``POLICIES``: its bots (a :class:`policies.registry.Registry`, in ``policies/<family>/``).
 
 Everything else has a default below that a family may override: payloads, overrides, seats,
 tables, summaries, seat metrics, play notes, compile hooks, histograms and examples.
@@ -30,7 +30,7 @@ import functools
 import numpy as np
 
 from ..errors import InputError
-from ..metrics import catalogue_values, seat_metrics
+from ..metrics import catalogue_values, with_seat_metrics
 from . import chunks, common
 
 
@@ -55,7 +55,9 @@ class Family:
     SWEEP_METRICS: tuple = ()         # what a sweep tabulates unless told otherwise
     SIMULATOR: type = chunks.Simulator   # the family's Simulator subclass
     METRICS: tuple = ()               # its own catalogue (simcore.metrics.Metric)
+    POLICIES = None                   # its bots: a policies.registry.Registry
     SEAT_METRICS_AT: int = 0          # where the harness's seat metrics stand in the catalogue
+    SCHEMA: dict = {}                 # its scenario keys (simcore.schema_common.Field leaves)
     RUNNER_KEYS: tuple = ("name", "description", "extends", "run", "players")
     # Parquet storage: column name -> dtype; columns not named take the default
     GAME_DTYPES: dict = {}
@@ -81,10 +83,6 @@ class Family:
         """The module that defines this family's ``FAMILY``."""
         return type(self).__module__
 
-    @property
-    def __name__(self) -> str:   # result provenance and messages name the family's module
-        return self.module
-
     def __reduce__(self):
         # a worker (fork, spawn or a Ray node) imports the family instead of unpickling state
         return family_at, (self.module,)
@@ -106,19 +104,15 @@ class Family:
         ``SIMULATOR(sc)`` unless a family builds it otherwise."""
         return self.SIMULATOR(sc)
 
-    def metrics(self) -> tuple:
-        """The family's own metrics, ``METRICS`` (the seat metrics are added at
-        ``SEAT_METRICS_AT``)."""
-        return tuple(self.METRICS)
-
     def game_quantities(self, idx, games, rounds) -> dict:
         """Per-game integer quantities (name -> int64[n]) that the catalogue's numerators and
-        denominators name, from a chunk's records; must include :meth:`seat_quantities`'."""
+        denominators name, from a chunk's records; they include the seat metrics' quantities
+        (:func:`simcore.metrics.seat_quantities`)."""
         raise NotImplementedError
 
     def policy_specs(self) -> dict:
-        """name -> :class:`policies.registry.PolicySpec` of the family's bots."""
-        raise NotImplementedError
+        """name -> :class:`policies.registry.PolicySpec` of the family's bots (``POLICIES``)."""
+        return self.POLICIES.by_name
 
     def replay_text(self, sc, seed: int, game: int) -> str:
         raise NotImplementedError
@@ -132,9 +126,10 @@ class Family:
     # ---- the catalogue -----------------------------------------------------------------------
     @functools.cached_property
     def CATALOGUE(self) -> tuple:
-        own = tuple(self.metrics())
-        k = self.SEAT_METRICS_AT
-        return own[:k] + seat_metrics(self.SEATS[1], self.GAME_WORD) + own[k:]
+        """Every metric of the family: ``METRICS`` with the harness's seat metrics for
+        ``SEATS[1]`` seats at ``SEAT_METRICS_AT``."""
+        return with_seat_metrics(self.METRICS, self.SEAT_METRICS_AT, self.SEATS[1],
+                                 self.GAME_WORD)
 
     def game_values(self, idx, games, rounds, catalogue=None):
         """``(num, den)``, int64[n, k] each: per game, each catalogue metric's numerator and
@@ -147,13 +142,15 @@ class Family:
         return len(sc["players"])
 
     def policy_names(self) -> list:
-        return list(self.policy_specs())
+        return list(self.POLICIES.names)
 
     def payload(self, sc) -> dict:
-        return common.payload(sc)
+        """Resolved scenario data (plain, picklable): a worker rebuilds the scenario from it."""
+        return sc.to_dict()
 
     def from_payload(self, data: dict):
-        return common.from_payload(data, self.from_dict)
+        """The scenario back from :meth:`payload`'s data (a saved result's, when resuming)."""
+        return self.from_dict(dict(data), name=data.get("name") or "inline")
 
     def with_overrides(self, sc, overrides: dict, name: str):
         """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and
@@ -182,15 +179,18 @@ class Family:
             raise InputError(f"{option} {text}: {str(exc).split(': ', 1)[-1]}") from None
 
     def seats(self, sc) -> list:
-        return common.seats(sc)
+        """The seated policies and their parameters (defaults filled in)."""
+        return [{"seat": i, "policy": s["policy"], "params": dict(s.get("params") or {})}
+                for i, s in enumerate(sc["players"])]
 
     def run_defaults(self, sc) -> tuple:
-        return common.run_defaults(sc)
+        """(games, seed, workers) the scenario's ``run:`` section asks for."""
+        return sc.get("run.games"), sc.get("run.seed"), sc.get("run.workers")
 
     def rules_data(self, data: dict) -> dict:
         """The rules of a resolved scenario: everything but the ``RUNNER_KEYS`` (what the rules
         hash in provenance.json covers)."""
-        return common.rules_data(data, self.RUNNER_KEYS)
+        return {k: v for k, v in data.items() if k not in self.RUNNER_KEYS}
 
     def engine_inputs(self, sc) -> tuple:
         """What the compiled engine is given for ``sc`` (arrays and hashable values): the
@@ -199,8 +199,14 @@ class Family:
         return tuple(v for k, v in sorted(vars(sim).items()) if isinstance(v, np.ndarray))
 
     def rule_choices(self, key: str) -> tuple:
-        """The values a text rule key may take (the conformance check tries another one)."""
-        return ()
+        """The values an enum rule key may take (the conformance check tries another one), from
+        the family's ``SCHEMA``."""
+        return getattr(self._schema_fields.get(key), "choices", None) or ()
+
+    @functools.cached_property
+    def _schema_fields(self) -> dict:
+        from ..schema_common import Field, iter_fields
+        return dict(iter_fields(self.SCHEMA, Field)) if self.SCHEMA else {}
 
     def metrics_off(self, sc) -> list:
         """Catalogue metrics that ``sc``'s rules switch off (compare lists them once)."""
@@ -251,16 +257,9 @@ class Family:
         return chunks.run_games(sc, games, seed, workers, debug, progress, self.chunk_stats)
 
     def rounds_played(self, sums, v: int = 0) -> int:
-        """Rounds in ``sums`` (variant v), for rounds/s."""
-        return common.rounds_played(sums, self.CATALOGUE, self.ROUNDS_METRIC, v)
-
-    # ---- seats ---------------------------------------------------------------------------------------
-    def seat_quantities(self, winners, standing, n_seats) -> dict:
-        """The quantities behind the seat metrics (:func:`simcore.metrics.seat_quantities`):
-        ``winners`` int64[n] bit mask of each game's winners, ``standing`` int64[n, SEATS[1]]
-        (higher finishes ahead), ``n_seats`` int64[n] seats each game had."""
-        from ..metrics import seat_quantities
-        return seat_quantities(winners, standing, n_seats, self.SEATS[1])
+        """Rounds in ``sums`` (variant v), for rounds/s: the numerator of ``ROUNDS_METRIC``."""
+        j = [m.name for m in self.CATALOGUE].index(self.ROUNDS_METRIC)
+        return int(sums.s[j, 2 * v])
 
     # ---- result directories and reports -------------------------------------------------------
     def game_table(self, batch, first_game: int) -> dict:
@@ -320,12 +319,12 @@ class Family:
                 ("Yaku and bonuses (share of wins)", yaku)]
 
     def replay_command(self, scenario_ref: str, seed: int, game: int) -> str:
-        return common.replay_command(scenario_ref, seed, game)
+        return f"momojan-sim replay {scenario_ref} --seed {seed} --game {game}"
 
     # ---- what the bots read --------------------------------------------------------------------------
     def is_point_value(self, key: str) -> bool:
         """Whether a dotted rule key is a point value only (see ``POINT_VALUE_PREFIXES``)."""
-        return key.startswith(self.POINT_VALUE_PREFIXES) if self.POINT_VALUE_PREFIXES else False
+        return key.startswith(self.POINT_VALUE_PREFIXES)
 
     def play_note(self, scenarios) -> str | None:
         """One line when the rules that differ between the variants are point values only and

@@ -1,58 +1,15 @@
-"""What every game family's ``family.py`` does the same way, given the family's own pieces.
+"""Game-agnostic helpers of :class:`simcore.family.base.Family`: the compact Parquet columns of
+a chunk's records and the numerators rebuilt from them, whether numba's cache holds a kernel,
+which rule keys differ between variants, and the table of ``waits`` reports. Nothing here imports
+a game package or a numba kernel.
 
-A family module (:mod:`simcore.families`) names its engine's fields, column types, catalogue and
-scenario loader; these helpers do the game-agnostic rest once: the scenario payload and seats,
-the compact Parquet columns of a chunk's records and the numerators rebuilt from them, whether
-numba's cache holds a family's kernel, which rule keys differ between variants, and the table of
-``waits`` reports. Nothing here imports a game package or a numba kernel.
-
-What this implementation simplifies: nothing beyond the family modules; this is their common
-code moved, not changed.
+What this implementation simplifies: a column's storage type is checked against its values when
+written (an overflow is an error naming the column), not declared against the kernel's ranges.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping, Sequence
-
-
-# ---------------------------------------------------------------------------------------------
-# Scenarios as the harness sees them
-# ---------------------------------------------------------------------------------------------
-
-def payload(sc) -> dict:
-    """Resolved scenario data (plain, picklable): a worker rebuilds the scenario from it."""
-    return sc.to_dict()
-
-
-def from_payload(data: dict, from_dict: Callable):
-    """The scenario back from :func:`payload`'s data, through the family's ``from_dict``."""
-    return from_dict(dict(data), name=data.get("name") or "inline")
-
-
-def run_defaults(sc) -> tuple[int, int, int]:
-    """(games, seed, workers) the scenario's ``run:`` section asks for."""
-    return sc.get("run.games"), sc.get("run.seed"), sc.get("run.workers")
-
-
-def rules_data(data: dict, runner_keys: Sequence[str]) -> dict:
-    """``data`` without the ``runner_keys`` (name, seats, run settings...): its rules."""
-    return {k: v for k, v in data.items() if k not in runner_keys}
-
-
-def seats(sc) -> list:
-    """The seated policies and their parameters (defaults filled in)."""
-    return [{"seat": i, "policy": s["policy"], "params": dict(s.get("params") or {})}
-            for i, s in enumerate(sc["players"])]
-
-
-def rounds_played(sums, catalogue, metric: str, v: int = 0) -> int:
-    """Rounds in ``sums`` (variant v): the numerator of ``metric`` in ``catalogue``."""
-    j = [m.name for m in catalogue].index(metric)
-    return int(sums.s[j, 2 * v])
-
-
-def replay_command(scenario_ref: str, seed: int, game: int) -> str:
-    return f"momojan-sim replay {scenario_ref} --seed {seed} --game {game}"
 
 
 # ---------------------------------------------------------------------------------------------

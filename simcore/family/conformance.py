@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..metrics import seat_metric_names
+from ..scenario_files import nested
 from .common import flat
 
 
@@ -53,12 +54,12 @@ def check_family(fam, scenarios=None, games: int = 24, seed: int = 11, rule_keys
         say(f"{fam.NAME}: {sc.name} plays with {', '.join(fam.policy_names())}")
         _check_payload(fam, sc)
     done += ["debug play", "tables", "payloads"]
-    _check_workers(fam, scenarios[0], games, seed)
-    done.append("1 and 2 workers")
-    _check_outputs(fam, scenarios[0], seed)
-    done.append("summary, replay, hands")
     n = _check_rule_keys(fam, scenarios[0], rule_keys)
     done.append(f"{n} rule keys")
+    sums = _check_workers(fam, scenarios[0], games, seed)
+    done.append("1 and 2 workers")
+    _check_outputs(fam, scenarios[0], seed, sums)
+    done.append("summary, replay, hands")
     return done
 
 
@@ -88,18 +89,18 @@ def _check_payload(fam, sc) -> None:
     _require(back.to_dict() == sc.to_dict(), f"{sc.name}: the payload does not round-trip")
 
 
-def _check_workers(fam, sc, games: int, seed: int) -> None:
+def _check_workers(fam, sc, games: int, seed: int):
+    """The sums of 1 and 2 workers, which must be identical (returns them)."""
     from ..study import run_study
     runs = [run_study(fam, [sc], seed, games, workers=w, chunk_games=max(1, games // 3)).sums
             for w in (1, 2)]
     a, b = runs
     _require(a.n == b.n == games and np.array_equal(a.s, b.s) and np.array_equal(a.c, b.c),
              f"{sc.name}: 1 and 2 workers give different sums")
+    return a
 
 
-def _check_outputs(fam, sc, seed: int) -> None:
-    from ..study import run_study
-    sums = run_study(fam, [sc], seed, 8, workers=1).sums
+def _check_outputs(fam, sc, seed: int, sums) -> None:
     text = fam.summary_text(fam.summarize_variant(sc, seed, sums))
     _require(sc.name in text, f"{sc.name}: the summary does not name its scenario")
     _require(fam.replay_text(sc, seed, 0).strip(), f"{sc.name}: empty replay")
@@ -132,14 +133,8 @@ def _check_rule_keys(fam, sc, limit: int) -> int:
     checked = 0
     for key, value in keys:
         for new in _changed(value, fam.rule_choices(key)):
-            over = {}
-            node = over
-            *path, last = key.split(".")
-            for k in path:
-                node = node.setdefault(k, {})
-            node[last] = new
             try:
-                other = fam.with_overrides(sc, over, sc.name)
+                other = fam.with_overrides(sc, nested(key, new), sc.name)
             except Exception:   # the schema refuses this value (out of range, inconsistent)
                 continue
             if _same(base, fam.engine_inputs(other)):

@@ -8,10 +8,12 @@ print. Everything else is the base class's.
 
 from __future__ import annotations
 
+from policies.momojan import POLICIES as _POLICIES
+
 from ..errors import InputError
 from ..family.base import Family
 from ..family.common import storage_types
-from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
+from . import metrics as _metrics, scenario as _scenario, schema as _schema, simulate as _simulate
 
 
 class Momojan(Family):
@@ -19,7 +21,9 @@ class Momojan(Family):
     TITLE = "MOMOJAN"
     DEFAULT_SCENARIO = "new_edition"
     SEATS = (2, 2)
+    SCHEMA = _schema.SCHEMA
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
+    POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
     HEADLINE, ROUNDS_METRIC = "first_dealer_win_rate", "mean_rounds_per_game"
     SWEEP_METRICS = ("first_dealer_win_rate", "dealer_round_win_rate", "draw_rate",
@@ -52,17 +56,12 @@ class Momojan(Family):
         from .scenario_yaml import annotated_yaml
         return annotated_yaml(sc.to_dict(), title=title)
 
-    def policy_specs(self) -> dict:
-        from policies.momojan import POLICIES
-        return POLICIES.by_name
-
     def metrics_off(self, sc) -> list:
         """Disabled yaku, zero bonuses, unused new-yaku slots, kans, three-card draws or riichi
         turned off, oshimai that does not end the game."""
         off = [f"yaku_{k}_share" for k, y in (sc.get("scoring.yaku") or {}).items()
                if hasattr(y, "get") and y.get("enabled") is False]
-        used = _metrics.slot_display_names(sc)
-        off += [f"yaku_{k}_share" for k in _metrics.NEW_SLOT_NAMES if k not in used]
+        off += self.hidden_in_summary(sc)   # new-yaku slots the scenario does not use
         bonus = sc.get("scoring.set_count_bonus") or {}
         off += [f"yaku_{k}_share" for k, v in bonus.items() if not v]
         if not any(bonus.values()):

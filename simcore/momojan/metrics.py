@@ -1,7 +1,8 @@
 """The MOMOJAN metric catalogue, and the per-game numerators and denominators behind it.
 
-Every metric appears once in :data:`CATALOGUE` (name, kind, per-game numerator and denominator,
-a one-line description, the default equivalence margin). :func:`game_values` turns one chunk's
+Every MOMOJAN metric appears once in :data:`OWN_METRICS` (name, kind, per-game numerator and
+denominator, a one-line description, the default equivalence margin); the family's catalogue
+(``FAMILY.CATALOGUE``) adds the harness's seat metrics. :func:`game_quantities` turns one chunk's
 game and round records into the integer per-game quantities the catalogue names; nothing else in
 the harness reads MOMOJAN records.
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, catalogue_values, per_game_sums, seat_quantities, with_seat_metrics
+from ..metrics import Metric, per_game_sums, seat_quantities
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER,
     OUT_DRAW, OUT_RON, OUT_TSUMO, RF_CHI0, RF_CHI1, RF_DEALER, RF_DORA, RF_DOUBLED, RF_DRAW3_0,
@@ -49,9 +50,7 @@ def slot_display_names(scenario) -> dict:
 # The round after which "behind" is judged for the comeback rate (0-based round index 1).
 COMEBACK_AFTER_ROUND = 2
 
-HEADLINE = "first_dealer_win_rate"
 SEATS = 2               # every MOMOJAN game has two players
-SEAT_METRICS_AT = 2     # the harness's seat metrics stand after the first two
 RATE_MARGIN = 0.01      # one percentage point
 USE_MARGIN = 0.02       # calls / Kai / draws per round
 RELATIVE_MARGIN = 0.2   # yaku and bonus shares: within 20% of a's share (rare ones included)
@@ -119,7 +118,6 @@ def _catalogue() -> tuple:
 
 
 OWN_METRICS = _catalogue()
-CATALOGUE = with_seat_metrics(OWN_METRICS, SEAT_METRICS_AT, SEATS, "game")
 
 # Per-round quantities summed per game (each a function of the round records).
 _ROUND_QUANTITIES = {
@@ -174,13 +172,6 @@ def _game_quantities(g: np.ndarray, rounds_sum: dict, behind_after: np.ndarray) 
     return q
 
 
-def game_values(game_indices, games, rounds, catalogue=CATALOGUE):
-    """Per-game numerators and denominators (int64[n, k] each) of every metric of ``catalogue``
-    (:func:`game_quantities`)."""
-    return catalogue_values(game_quantities(game_indices, games, rounds), catalogue,
-                            len(game_indices))
-
-
 def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray) -> dict:
     """Per-game quantities (name -> int64[n]) the catalogue's numerators and denominators name.
 
@@ -215,8 +206,3 @@ def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndar
         np.where(s0 < s1, 0, np.where(s1 < s0, 1, -1))
     return _game_quantities(games, rounds_sum, behind_after)
 
-
-QUANTITIES = tuple(_ROUND_QUANTITIES) + (
-    "games", "rounds", "first_dealer_won", "first_dealer_share6", "seat0_won", "tied", "final_margin", "games6",
-    "seat0_share", "seat1_share", "seat0_ahead_1",
-    "decided_after_round_2", "comeback") + tuple(f"end_{r}" for r in END_REASON_NAMES)

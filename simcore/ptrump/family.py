@@ -9,10 +9,12 @@ are point values and which metrics a rule switches off, and what ``replay``, ``w
 
 from __future__ import annotations
 
+from policies.ptrump import POLICIES as _POLICIES
+
 from ..errors import InputError
 from ..family.base import Family
 from ..family.common import storage_types
-from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
+from . import metrics as _metrics, scenario as _scenario, schema as _schema, simulate as _simulate
 from .layout import MAX_SEATS
 
 
@@ -21,8 +23,10 @@ class PStyle(Family):
     TITLE = "P-style trump mahjong"
     DEFAULT_SCENARIO = "ptrump_2p"
     SEATS = (2, MAX_SEATS)
+    SCHEMA = _schema.SCHEMA
     GAME_WORD = "match"
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
+    POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
     HEADLINE, ROUNDS_METRIC = "first_dealer_win_share", "mean_rounds_per_match"
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
@@ -60,10 +64,6 @@ class PStyle(Family):
     def scenario_yaml(self, sc, title: str) -> str:
         return _scenario.annotated_yaml(sc.to_dict(), title=title)
 
-    def policy_specs(self) -> dict:
-        from policies.ptrump import POLICIES
-        return POLICIES.by_name
-
     def metrics_off(self, sc) -> list:
         """The yaku, additive bonuses and yakuman it disables, a zero Pon deduction, yakuless
         wins under yaku_required, multiple ron under head bump, open riichi off."""
@@ -85,13 +85,6 @@ class PStyle(Family):
     def engine_inputs(self, sc) -> tuple:
         from .rules_array import build_hand_rules, build_rules_array
         return (build_rules_array(sc), build_hand_rules(sc))
-
-    def rule_choices(self, key: str) -> tuple:
-        from .schema import field_at
-        try:
-            return tuple(getattr(field_at(key), "choices", None) or ())
-        except Exception:   # not a schema leaf (a list entry, a mapping's own key)
-            return ()
 
     def is_point_value(self, key: str) -> bool:
         # Only the points of score items qualify: an item's points can make a win legal or not

@@ -1,23 +1,24 @@
 """The ptrump metric catalogue, and the per-match numerators and denominators behind it.
 
-Every metric appears once in :data:`CATALOGUE` (:class:`simcore.metrics.Metric`: name, kind,
-per-match numerator and denominator, a one-line description, the default equivalence margin).
-:func:`game_values` turns one chunk's match and round records (``engine.GAME_FIELDS``,
+Every P-style metric appears once in :data:`OWN_METRICS` (:class:`simcore.metrics.Metric`: name,
+kind, per-match numerator and denominator, a one-line description, the default equivalence
+margin); the family's catalogue (``FAMILY.CATALOGUE``) adds the harness's seat metrics.
+:func:`game_quantities` turns one chunk's match and round records (``engine.GAME_FIELDS``,
 ``engine.ROUND_FIELDS``) into the integer per-match quantities the catalogue names.
 
 The match is the unit of independence: round- and win-level metrics are ratios of per-match sums.
 A *win* is one winner of a round (with ``multiple_ron: all`` a round can have two).
 
 What this implementation simplifies: the seat metrics exist for seats 0..2 whatever the seat
-count (a seat a scenario lacks stays 0, as the harness expects); a shared match counts 6/m to each
-of its m winners (``seat{s}_win_share``) and as won by the first dealer when they share it.
+count (a seat a scenario lacks stays 0, and summaries leave it out); a shared match counts 1/m to
+each of its m winners (``seat{s}_win_share``) and as won by the first dealer when they share it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, catalogue_values, per_game_sums, seat_quantities, with_seat_metrics
+from ..metrics import Metric, per_game_sums, seat_quantities
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
     GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_DISCARDER,
@@ -27,7 +28,6 @@ from .engine import (
 from .layout import MAX_SEATS
 from .rules_array import SLOTS
 
-HEADLINE = "first_dealer_win_share"
 RATE_MARGIN = 0.01
 USE_MARGIN = 0.02
 RELATIVE_MARGIN = 0.2   # rare events and yaku shares: within 20% of a's value
@@ -98,9 +98,7 @@ def _catalogue() -> tuple:
     return tuple(m)
 
 
-SEAT_METRICS_AT = 1     # the harness's seat metrics stand after the first dealer's share
 OWN_METRICS = _catalogue()
-CATALOGUE = with_seat_metrics(OWN_METRICS, SEAT_METRICS_AT, MAX_SEATS, "match")
 
 
 def _seat_cols(r, first, n=MAX_SEATS):
@@ -108,7 +106,7 @@ def _seat_cols(r, first, n=MAX_SEATS):
 
 
 def _round_quantities(r: np.ndarray) -> dict:
-    """Per-round integer quantities (summed per match by :func:`game_values`)."""
+    """Per-round integer quantities (summed per match by :func:`game_quantities`)."""
     winners = r[:, RF_WINNERS]
     n_win = np.zeros(len(r), np.int64)
     for s in range(MAX_SEATS):
@@ -164,13 +162,6 @@ def _game_quantities(g: np.ndarray) -> dict:
     for code, reason in enumerate(END_REASON_NAMES):
         q[f"end_{reason}"] = g[:, GF_END_REASON] == code
     return q
-
-
-def game_values(game_indices, games, rounds, catalogue=CATALOGUE):
-    """Per-match numerators and denominators (int64[n, k] each) of every metric of
-    ``catalogue`` (:func:`game_quantities`)."""
-    return catalogue_values(game_quantities(game_indices, games, rounds), catalogue,
-                            len(game_indices))
 
 
 def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray) -> dict:
