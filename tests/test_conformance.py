@@ -13,6 +13,7 @@ import fake_family
 from simcore import families
 from simcore.cli import main
 from simcore.family.conformance import check_family
+from simcore.tournament import seatings
 
 
 @pytest.fixture
@@ -30,7 +31,8 @@ def test_every_registered_family_conforms(name):
     fam = families.get(name)
     done = check_family(fam, games=12, rule_keys=200)
     print(name, done)
-    assert done[-1].endswith("rule keys") and int(done[-1].split()[0]) > 10
+    keys = next(d for d in done if d.endswith("rule keys"))
+    assert int(keys.split()[0]) > 80 and "1 and 2 workers" in done
 
 
 def test_the_fake_four_seat_family_conforms(fake):
@@ -50,13 +52,20 @@ def test_a_family_object_pickles_as_its_module():
     assert pickle.loads(pickle.dumps(fam.chunk_stats)).__self__ is fam
 
 
-def test_decide_branches_follow_each_registry():
-    from policies import momojan, ptrump
-    for pkg in (momojan, ptrump):
-        for name in pkg.BRANCHES:
-            assert getattr(pkg, f"P_{name.upper()}") == pkg.POLICIES.id(name)
-        assert sorted(pkg.BRANCHES) == sorted(pkg.POLICIES.names)
-
+@pytest.mark.parametrize("package", ["policies.momojan", "policies.ptrump"])
+def test_decide_sends_each_registered_policy_to_its_own_kernel(package):
+    """Every registered name has a branch ``policy_id == P_NAME`` that calls ``name_policy``,
+    its P_NAME is the registry's id, and no branch names a policy the registry lacks."""
+    import importlib
+    import inspect
+    import re
+    pkg = importlib.import_module(package)
+    source = inspect.getsource(pkg.decide.py_func)
+    branches = re.findall(r"policy_id == P_(\w+):\n\s+return (\w+)_policy\(", source)
+    assert sorted(b.lower() for b, _ in branches) == sorted(pkg.POLICIES.names)
+    for const, kernel in branches:
+        assert const.lower() == kernel
+        assert getattr(pkg, f"P_{const}") == pkg.POLICIES.id(kernel)
 
 def _cli(*args):
     r = CliRunner().invoke(main, [str(a) for a in args])
@@ -88,8 +97,7 @@ def test_the_fake_family_through_every_command(fake, tmp_path):
              "--workers", 1, "--out", t_out, "--json")
     data = json.loads(r.stdout)
     assert data["n_seats"] == 4 and data["ratings"][0]["entrant"] == "strong"
-    assert len(data["seatings"]) == len(__import__("simcore.tournament").tournament
-                                        .seatings(3, 4))
+    assert len(data["seatings"]) == len(seatings(3, 4)) == 36
     assert (t_out / "report.html").is_file()
 
 
@@ -138,3 +146,30 @@ def test_the_python_api_runs_and_compares():
     assert summary["games"] == 40 and "first_dealer_win_rate" in summary["metrics"]
     rows = simcore.compare_scenarios("new_edition", "no_ron_bonus", games=40, metrics="ron_bonus_share")
     assert [r["metric"] for r in rows] == ["ron_bonus_share"]
+
+
+def test_the_check_names_a_rule_key_that_never_reaches_the_engine(fake):
+    """The check can fail: a family whose simulator ignores a rule key is refused, by name."""
+    from simcore.family.conformance import ConformanceError
+
+    class Deaf(fake_family.FakeFamily):
+        def engine_inputs(self, sc):
+            return (self.simulator(sc).strength,)   # the noise never reaches the engine
+    fam = Deaf()
+    with pytest.raises(ConformanceError, match=r"rule key noise \(1\.0 -> 2\.0\) does not reach"):
+        check_family(fam, [fam.load(fake)], games=6)
+
+
+def test_the_check_names_tables_that_do_not_give_back_the_values(fake):
+    from simcore.family.conformance import ConformanceError
+
+    class Narrow(fake_family.FakeFamily):
+        GAME_DTYPES = {"score0": "int8"}
+
+        def game_table(self, batch, first_game):
+            cols = super().game_table(batch, first_game)
+            cols["score0"] = cols["score0"] // 2        # a lossy column
+            return cols
+    fam = Narrow()
+    with pytest.raises(ConformanceError, match="saved tables do not give back"):
+        check_family(fam, [fam.load(fake)], games=30)

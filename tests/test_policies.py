@@ -155,7 +155,7 @@ def test_defensive_loses_fewer_points_to_riichi_than_greedy(new_edition):
 
 
 def test_useful_cards_from_matches_useful_cards():
-    # the bots' incremental count (policies.play) against the kernel it replaces, on random hands
+    # the bots' incremental count (policies.momojan.play) against the kernel it replaces, on random hands
     # of 1-8 cards with random seen cards, both editions
     from simcore.momojan.shanten import shanten, useful_cards, useful_cards_from
     rng = np.random.default_rng(5)
@@ -173,7 +173,7 @@ def test_useful_cards_from_matches_useful_cards():
 
 
 def test_legal_words_walk_the_set_entries_in_order():
-    # the word-at-a-time walk of the Kai and call rows (policies.play._next_legal)
+    # the word-at-a-time walk of the Kai and call rows (policies.momojan.play._next_legal)
     import numba as nb
     from policies.momojan.play import _next_legal
     from simcore.momojan.actions import CALL, KAI, MAX_SET_ROWS, N_ACTIONS

@@ -40,7 +40,6 @@ POLICIES = Registry((
 ), MAX_PARAMS)
 P_RANDOM, P_BASELINE, P_GREEDY, P_VALUE, P_DEFENSIVE = (
     POLICIES.id(n) for n in ("random", "baseline", "greedy", "value", "defensive"))
-BRANCHES = ("random", "baseline", "greedy", "value", "defensive")   # decide's order (a test)
 
 
 # inline: a plain branch the engine writes into its round loop; as a function of its own it would

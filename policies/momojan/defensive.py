@@ -1,7 +1,7 @@
 """``defensive``: ``greedy`` that folds (issue 9, item 3).
 
 Against an opponent that can win and has declared riichi or shows a fast hand
-(:mod:`policies.defence`), when its own hand is at least ``fold`` steps from tenpai it stops
+(:mod:`policies.momojan.defence`), when its own hand is at least ``fold`` steps from tenpai it stops
 calling and discards the least dangerous card: what the opponent itself discarded (furiten; momo is
 never safe), then the card completing the fewest waiting shapes made of unseen cards. Otherwise it
 plays as ``greedy``.

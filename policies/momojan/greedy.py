@@ -3,7 +3,7 @@
 Wins whenever it may; discards to minimise the distance to tenpai (``simcore.momojan.shanten``),
 ties broken by the unseen useful cards; Pon/Chi when that brings the win closer; Kai the set that
 keeps the hand closest to a win; draws three when sampled draws say it helps; riichi as soon as
-tenpai. It never folds by default. Decisions: :func:`policies.play.play`.
+tenpai. It never folds by default. Decisions: :func:`policies.momojan.play.play`.
 """
 
 import numba as nb

@@ -1,7 +1,7 @@
 """Decision kernels shared by the bots that play the whole game (``greedy``, ``value``, ``defensive``).
 
 One kernel, :func:`play`, takes every decision; the bots differ only in the style values they pass
-(their declared parameters, ``policies/greedy.py`` etc.):
+(their declared parameters, ``policies/momojan/greedy.py`` etc.):
 
 - Ron and tsumo whenever offered (the engine offers them only for valid, scoring wins).
 - Turn start: a Pon/Chi is taken, with probability ``call``, when the hand after it is closer to a
@@ -16,7 +16,7 @@ One kernel, :func:`play`, takes every decision; the bots differ only in the styl
   useful cards (a furiten wait counts half; more than ``EXACT_USEFUL_MAX_DISTANCE`` from tenpai, by
   the unseen cards sharing a partial set or head with the hand, a cheap stand-in); minus ``value_weight / 4`` per point of estimated value
   (:func:`hand_value`); plus Gumbel noise times ``temperature``. Folding (the opponent is a threat,
-  :mod:`policies.defence`, and the hand is at least ``fold`` from tenpai): the least dangerous card,
+  :mod:`policies.momojan.defence`, and the hand is at least ``fold`` from tenpai): the least dangerous card,
   then the closest to a win.
 - Riichi on a discard that allows it, with probability ``riichi``; a hand that already holds a
   yaku (a picture set with points) when ``value_weight > 0`` declares with probability ``riichi``,
@@ -24,7 +24,7 @@ One kernel, :func:`play`, takes every decision; the bots differ only in the styl
 
 What this implementation simplifies: yaku other than picture sets, dora and the set-count bonus are
 not valued (ittsu, chinitsu, kibidango...); no kans; no reading of the opponent beyond
-:mod:`policies.defence`.
+:mod:`policies.momojan.defence`.
 """
 
 import sys

@@ -1,7 +1,7 @@
 """``value``: plays for points as the rules array rewards them (issue 9, item 2).
 
 Like ``greedy``, but every discard weighs the distance to tenpai against the hand's estimated value
-(:func:`policies.play.hand_value`: dora, picture-set yaku, kerai, the set-count bonus, all read from
+(:func:`policies.momojan.play.hand_value`: dora, picture-set yaku, kerai, the set-count bonus, all read from
 the scenario's rules array), at ``value_weight / 4`` steps of distance per point; Pons a picture
 set with a yaku even when it does not bring the win closer; draws three more readily (more revealed
 sets score more); declares riichi when the hand has no other yaku and otherwise with probability

@@ -2,5 +2,5 @@
 calls."""
 
 from .bots import (  # noqa: F401
-    BRANCHES, MAX_PARAMS, P_BASELINE, P_GREEDY, P_RANDOM, POLICIES, SCRIPTED, decide,
+    MAX_PARAMS, P_BASELINE, P_GREEDY, P_RANDOM, POLICIES, SCRIPTED, decide,
 )

@@ -70,7 +70,6 @@ POLICIES = Registry((
                reads_point_values=True),
 ), MAX_PARAMS)
 P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
-BRANCHES = ("greedy", "baseline", "random")   # decide's order (a test checks the names)
 
 
 # ---------------------------------------------------------------------------------------------
