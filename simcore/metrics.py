@@ -138,17 +138,20 @@ def seat_metric_names(n_seats: int) -> list[str]:
     return out
 
 
-def seat_metrics(max_seats: int, word: str = "game") -> tuple:
-    """The seat metrics of a family whose scenarios have at most ``max_seats`` seats: each
-    seat's share of the wins (fair: 1/n; out of :func:`share_unit` per game) and, per pair, how
-    often one finished ahead of the other (fair: 1/2; out of 6 per game: 6 ahead, 3 level). A tournament reads them; a scenario with fewer seats leaves the others
-    out of its summary."""
+def seat_metrics(max_seats: int, words: tuple = ("game", "games")) -> tuple:
+    """The seat metrics of a family whose scenarios have at most ``max_seats`` seats, described
+    in ``words`` (one unit of play, its plural): each seat's share of the wins (fair: 1/n; out of
+    :func:`share_unit` per game) and, per pair, how often one finished ahead of the other (fair:
+    1/2; out of 6 per game: 6 ahead, 3 level). A tournament reads them; a scenario with fewer
+    seats leaves the others out of its summary."""
+    one, many = words
     unit = f"games{share_unit(max_seats)}"
     m = [Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share", unit,
-                f"share of the {word}s won by seat {s} (a tied or shared {word} counts 1/m to "
-                f"each of its m winners)", SEAT_MARGIN, fair_per_seat=True) for s in range(max_seats)]
+                f"share of the {many} won by seat {s} (a tied or shared {one} counts 1/m to "
+                f"each of its m winners)", SEAT_MARGIN, fair_per_seat=True)
+         for s in range(max_seats)]
     m += [Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"seat{s}_ahead_{t}", "games6",
-                 f"{word}s seat {s} finished ahead of seat {t} (level: 1/2)", SEAT_MARGIN, 0.5)
+                 f"{many} seat {s} finished ahead of seat {t} (level: 1/2)", SEAT_MARGIN, 0.5)
           for s in range(max_seats) for t in range(s + 1, max_seats)]
     return tuple(m)
 
@@ -183,7 +186,7 @@ def seat_quantities(winners, standing, n_seats, max_seats: int) -> dict:
     return q
 
 
-def with_seat_metrics(own, at: int, max_seats: int, word: str) -> tuple:
+def with_seat_metrics(own, at: int, max_seats: int, words: tuple) -> tuple:
     """A family's catalogue: its own metrics with :func:`seat_metrics` inserted at ``at``."""
     own = tuple(own)
-    return own[:at] + seat_metrics(max_seats, word) + own[at:]
+    return own[:at] + seat_metrics(max_seats, words) + own[at:]

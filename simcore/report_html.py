@@ -395,7 +395,8 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
     """The sections of one variant's summary (``s``: summarize output + extras)."""
     metrics = s["metrics"]
     groups = fam.metric_groups(metrics)
-    head, ends, yaku = groups[0][1], groups[1][1], groups[2][1]
+    head, seats, ends, yaku = (groups[k] for k in ("headline", "seats", "ends", "yaku"))
+    words = fam.GAME_WORDS[1]   # "games", "matches"
     scen_file = (prov["variants"][variant or 0]["file"])
     ref = os.path.join(doc.path, scen_file)
     seed = s.get("seed", prov.get("seed"))
@@ -441,6 +442,11 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
                      f"{m['n']:,} {m['per']}", fair, cmds])
     doc.table(["metric", "what", "value", "95% interval", "of", "fair value", "example games"],
               rows, raw_cols=(5, 6))
+    if seats:
+        doc.fig("seats" + _sfx(variant),
+                fig_intervals([(n, metrics[n]) for n in seats], cat,
+                              "Seats: wins and finishing order (dashed: the fair value)"),
+                "seat shares with intervals")
     dist = s.get("distributions", {})
     if dist:
         doc.h(3, "Distributions")
@@ -451,8 +457,8 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
                     d["what"])
     if ends:
         doc.fig("ends" + _sfx(variant), fig_shares([(n, metrics[n]) for n in ends], cat,
-                                                   "How games end (share of games, 95% "
-                                                   "intervals)", "#0d9488"), "end reasons")
+                                                   f"How {words} end (share of {words}, 95% "
+                                                   f"intervals)", "#0d9488"), "end reasons")
     if yaku:
         doc.fig("yaku" + _sfx(variant), fig_shares([(n, metrics[n]) for n in yaku], cat,
                                                    "Yaku and bonuses (share of wins, 95% "

@@ -173,3 +173,35 @@ def test_the_check_names_tables_that_do_not_give_back_the_values(fake):
     fam = Narrow()
     with pytest.raises(ConformanceError, match="saved tables do not give back"):
         check_family(fam, [fam.load(fake)], games=30)
+
+
+def test_summaries_speak_each_familys_words_and_show_a_2_seat_order_once():
+    import simcore
+    fam, sc = simcore.load("ptrump_2p")
+    text = fam.summary_text(simcore.run("ptrump_2p", games=20, seed=1))
+    assert "20 matches," in text and "matchs" not in text
+    assert "seat0_ahead_of_seat1" not in text and "seat1_win_share" in text   # = seat 0's share
+    assert "share of the matches won by seat 0" in fam.CATALOGUE[1].description
+    mom, _ = simcore.load("new_edition")
+    text = mom.summary_text(simcore.run("new_edition", games=20, seed=1))
+    assert "20 games," in text and "seat0_ahead_of_seat1" not in text
+
+
+def test_the_report_draws_each_group_of_metrics_in_its_own_figure(tmp_path, monkeypatch):
+    """Bug: the report took the family's groups by position, so a family with a seats group
+    (P-style, then every family) drew its seat shares as "How matches end" and its end reasons
+    as yaku."""
+    from simcore import report_html
+    drawn = {}
+    real = report_html.fig_shares
+
+    def record(rows, cat, title, *args, **kw):
+        drawn[title] = [n for n, _ in rows]
+        return real(rows, cat, title, *args, **kw)
+    monkeypatch.setattr(report_html, "fig_shares", record)
+    _cli("run", "ptrump_2p", "--games", 60, "--workers", 1, "--out", tmp_path / "r")
+    ends = next(v for k, v in drawn.items() if k.startswith("How matches end"))
+    yaku = next(v for k, v in drawn.items() if k.startswith("Yaku"))
+    assert ends and all(n.startswith("end_") for n in ends)
+    assert yaku and all(n.startswith("yaku_") for n in yaku)
+    assert "figures/seats.png" in (tmp_path / "r" / "report.md").read_text()

@@ -44,12 +44,12 @@ def family_at(module: str):
 class Family:
     """One game family. Subclasses set the attributes below and write the abstract methods."""
 
-    # ---- declared attributes --------------------------------------------------------------
+    # ---- declared attributes --------------------------------------------------------------------
     NAME: str = ""                    # registry name, `game:` in a scenario file
     TITLE: str = ""                   # shown in reports
     DEFAULT_SCENARIO: str | None = None   # what `waits`, `score`, `metrics --game` use
     SEATS: tuple = (2, 2)             # fewest and most seats a scenario may have
-    GAME_WORD: str = "game"           # one unit of play in summaries ("match" in P-style)
+    GAME_WORDS: tuple = ("game", "games")   # one unit of play, and its plural, in summaries
     HEADLINE: str = ""                # the metric `run --target-ci` and `plan` default to
     ROUNDS_METRIC: str = ""           # per-game numerator: rounds played (rounds/s)
     SWEEP_METRICS: tuple = ()         # what a sweep tabulates unless told otherwise
@@ -77,7 +77,7 @@ class Family:
     # (hand, score options or None) the conformance check asks `waits` (and `score`) about
     EXAMPLE_HANDS: tuple = ()
 
-    # ---- identity and pickling --------------------------------------------------------------
+    # ---- identity and pickling ------------------------------------------------------------------
     @property
     def module(self) -> str:
         """The module that defines this family's ``FAMILY``."""
@@ -90,7 +90,7 @@ class Family:
     def __repr__(self) -> str:
         return f"<family {self.NAME}>"
 
-    # ---- what a family must write -----------------------------------------------------------
+    # ---- what a family must write ---------------------------------------------------------------
     def load(self, ref):
         """The scenario a path or bundled name refers to, validated."""
         raise NotImplementedError
@@ -123,13 +123,13 @@ class Family:
     def score_json(self, hand_text: str, sc, **opts) -> dict:
         raise NotImplementedError
 
-    # ---- the catalogue -----------------------------------------------------------------------
+    # ---- the catalogue --------------------------------------------------------------------------
     @functools.cached_property
     def CATALOGUE(self) -> tuple:
         """Every metric of the family: ``METRICS`` with the harness's seat metrics for
         ``SEATS[1]`` seats at ``SEAT_METRICS_AT``."""
         return with_seat_metrics(self.METRICS, self.SEAT_METRICS_AT, self.SEATS[1],
-                                 self.GAME_WORD)
+                                 self.GAME_WORDS)
 
     def game_values(self, idx, games, rounds, catalogue=None):
         """``(num, den)``, int64[n, k] each: per game, each catalogue metric's numerator and
@@ -137,7 +137,7 @@ class Family:
         cat = self.CATALOGUE if catalogue is None else catalogue
         return catalogue_values(self.game_quantities(idx, games, rounds), cat, len(idx))
 
-    # ---- scenarios -----------------------------------------------------------------------------
+    # ---- scenarios ------------------------------------------------------------------------------
     def n_seats(self, sc) -> int:
         return len(sc["players"])
 
@@ -217,7 +217,7 @@ class Family:
         import yaml
         return f"# {title}\n" + yaml.safe_dump(sc.to_dict(), sort_keys=False)
 
-    # ---- chunks ----------------------------------------------------------------------------------
+    # ---- chunks ---------------------------------------------------------------------------------
     @functools.cached_property
     def _simulators(self) -> dict:
         return {}
@@ -261,7 +261,7 @@ class Family:
         j = [m.name for m in self.CATALOGUE].index(self.ROUNDS_METRIC)
         return int(sums.s[j, 2 * v])
 
-    # ---- result directories and reports -------------------------------------------------------
+    # ---- result directories and reports ---------------------------------------------------------
     def game_table(self, batch, first_game: int) -> dict:
         """The per-game table of a chunk's records: column name -> compact integer array."""
         return common.game_table(batch, first_game, self.game_fields(), self.GAME_DTYPES,
@@ -306,22 +306,20 @@ class Family:
         not use); none by default."""
         return []
 
-    def metric_groups(self, metric_names) -> list:
-        """(title, [metric names]) for reports: headline metrics, seats, end reasons, yaku."""
+    def metric_groups(self, metric_names) -> dict:
+        """The report's groups, by role: ``headline``, ``seats`` (seat shares and finishing
+        order), ``ends`` (end reasons), ``yaku`` (yaku and bonuses); each a list of names."""
         names = list(metric_names)
-        seat = [n for n in names if n.startswith("seat")]
+        seats = [n for n in names if n.startswith("seat")]
         ends = [n for n in names if n.startswith("end_")]
         yaku = [n for n in names if n.startswith("yaku_") or n.endswith("_bonus_share")]
-        rest = [n for n in names if n not in ends and n not in yaku and n not in seat]
-        word = f"{self.GAME_WORD}s"
-        return [("Headline metrics", rest), (f"Seats (share of {word})", seat),
-                (f"How {word} end (share of {word})", ends),
-                ("Yaku and bonuses (share of wins)", yaku)]
+        rest = [n for n in names if n not in ends and n not in yaku and n not in seats]
+        return {"headline": rest, "seats": seats, "ends": ends, "yaku": yaku}
 
     def replay_command(self, scenario_ref: str, seed: int, game: int) -> str:
         return f"momojan-sim replay {scenario_ref} --seed {seed} --game {game}"
 
-    # ---- what the bots read --------------------------------------------------------------------------
+    # ---- what the bots read ---------------------------------------------------------------------
     def is_point_value(self, key: str) -> bool:
         """Whether a dotted rule key is a point value only (see ``POINT_VALUE_PREFIXES``)."""
         return key.startswith(self.POINT_VALUE_PREFIXES)
@@ -351,9 +349,9 @@ class Family:
         return True
 
     def score_effects(self) -> str:
-        return f"when {self.GAME_WORD}s end"
+        return f"when {self.GAME_WORDS[1]} end"
 
-    # ---- hand commands ------------------------------------------------------------------------------
+    # ---- hand commands --------------------------------------------------------------------------
     def waits_text(self, hand_text: str, sc) -> str:
         return self.waits_table([self.waits_json(hand_text, sc)])
 
@@ -364,7 +362,7 @@ class Family:
         import json
         return json.dumps(self.score_json(hand_text, sc, **opts), indent=1, ensure_ascii=False)
 
-    # ---- compiling ------------------------------------------------------------------------------------
+    # ---- compiling ------------------------------------------------------------------------------
     def has_compile_plan(self) -> bool:
         """Whether the family compiles ahead (a cold start can be split between workers)."""
         return bool(self.KERNEL_FUNCTIONS)

@@ -34,12 +34,15 @@ def metric_cell(m: dict, metric) -> str:
 
 def drop_absent_seats(metrics: dict, n_seats: int, max_seats: int) -> None:
     """Leave out of ``metrics`` the seat metrics (``seat{s}_win_share``,
-    ``seat{s}_ahead_of_seat{t}``) of the seats ``n_seats`` .. ``max_seats - 1``: the family
-    interface's catalogue has them for ``max_seats`` seats, a scenario may have fewer."""
+    ``seat{s}_ahead_of_seat{t}``) of the seats ``n_seats`` .. ``max_seats - 1``: the family's
+    catalogue has them for ``max_seats`` seats, a scenario may have fewer. In a 2-seat game seat 0
+    finishing ahead of seat 1 is seat 0's share of the wins, shown once (as compare does)."""
     for s in range(n_seats, max_seats):
         metrics.pop(f"seat{s}_win_share", None)
         for t in range(max_seats):
             metrics.pop(f"seat{min(s, t)}_ahead_of_seat{max(s, t)}", None)
+    if n_seats == 2:
+        metrics.pop("seat0_ahead_of_seat1", None)
 
 
 def end_reasons(metrics: dict, field: str) -> dict:
@@ -95,14 +98,14 @@ def summary_table(fam, summary: dict) -> str:
     """The run summary as a table: every metric that happened, grouped, with its interval."""
     from ..compare import target_line
     cat = {m.name: m for m in fam.CATALOGUE}
-    word = fam.GAME_WORD
-    lines = [f"scenario {summary['scenario']}: {summary['games']} {word}s, {summary['rounds']} "
+    word, words = fam.GAME_WORDS
+    lines = [f"scenario {summary['scenario']}: {summary['games']} {words}, {summary['rounds']} "
              f"rounds, seed {summary['seed']}"]
     if summary.get("target"):
         lines.append(target_line(summary["target"]))
     lines += ["", f"{'metric':<30}value     [95% interval]"]
     groups = (("", lambda n: not n.startswith(("end_", "yaku_"))),
-              (f"end reasons (share of {word}s)", lambda n: n.startswith("end_")),
+              (f"end reasons (share of {words})", lambda n: n.startswith("end_")),
               ("yaku and bonuses (share of wins)", lambda n: n.startswith("yaku_")))
     shown = summary.get("yaku_names", {})   # yaku a scenario names itself
 
@@ -112,14 +115,14 @@ def summary_table(fam, summary: dict) -> str:
         # a summary written with an older catalogue may name a metric this one dropped
         rows = [(n, m) for n, m in summary["metrics"].items() if keep(n) and n in cat]
         if title:
-            lines += ["", title]
             rows = sorted((r for r in rows if r[1]["value"]), key=lambda r: -r[1]["value"])
+            lines += ["", title] if rows else []   # a group with nothing in it is left out
         for n, m in rows:
             lines.append(f"{label(n):<30}{_cell(m, cat[n])}")
     never = [shown.get(n, n[len("yaku_"):-len("_share")]) for n, m in summary["metrics"].items()
              if n.startswith("yaku_") and not m["value"]]
     if never:
         lines += ["", "never scored: " + ", ".join(never)]
-    lines += ["", f"Intervals: Wilson for shares of {word}s; for rounds and wins the delta method "
+    lines += ["", f"Intervals: Wilson for shares of {words}; for rounds and wins the delta method "
                   f"with the {word} as the unit (rounds of a {word} are not independent)."]
     return "\n".join(lines)

@@ -24,7 +24,7 @@ class PStyle(Family):
     DEFAULT_SCENARIO = "ptrump_2p"
     SEATS = (2, MAX_SEATS)
     SCHEMA = _schema.SCHEMA
-    GAME_WORD = "match"
+    GAME_WORDS = ("match", "matches")
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
