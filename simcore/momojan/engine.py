@@ -34,7 +34,7 @@ import numpy as np
 
 from ..bits import popcount
 from ..rng import seed_keyed, shuffle
-from .layout import define_fields
+from ..family.layout import define_fields
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_ADDED_AS, KAN_CLOSED,
     KAN_OPEN, KAN_OPEN_AS,
@@ -74,7 +74,7 @@ MAX_ROUNDS = 200
 MAX_EVENTS = 4096
 
 # Every layout below is one names tuple; ``define_fields`` derives the PREFIX_NAME index
-# constants and the count from it (simcore.momojan.layout).
+# constants and the count from it (simcore.family.layout).
 
 # Round outcomes (RF_OUTCOME): OUT_TSUMO, OUT_RON, OUT_DRAW (exhaustive draw).
 OUTCOME_NAMES = ("tsumo", "ron", "draw")

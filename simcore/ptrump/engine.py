@@ -42,7 +42,7 @@ import numba as nb
 import numpy as np
 
 from ..borrow import borrowed
-from ..momojan.layout import define_fields
+from ..family.layout import define_fields
 from ..rng import randint, seed_keyed, shuffle
 from .layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,

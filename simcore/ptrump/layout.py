@@ -1,13 +1,13 @@
 """Fixed layouts shared by the ptrump engine and its bots: actions, observation fields, phases.
 
 Every layout is one names tuple (or a tuple of (block name, size)); the index constants are
-derived from it (``simcore.momojan.layout.define_fields``), so a field moves in one place only.
+derived from it (:mod:`simcore.family.layout`), so a field moves in one place only.
 Card ids follow ``simcore.ptrump.cards`` (0..51: rank ``c // 4``, suit ``c % 4``; 52, 53 jokers).
 """
 
 from __future__ import annotations
 
-from ..momojan.layout import define_fields
+from ..family.layout import define_blocks, define_fields
 
 MAX_SEATS = 3          # 2 or 3 players
 N_CARDS = 54           # card ids 0..53
@@ -31,13 +31,7 @@ ACTION_BLOCKS = (
     ("discard", N_CARDS),     # + card id
     ("riichi", N_CARDS),      # + card id: discard declaring riichi
 )
-_starts = {}
-_pos = 0
-for _name, _size in ACTION_BLOCKS:
-    _starts[f"A_{_name.upper()}"] = _pos
-    _pos += _size
-globals().update(_starts)
-N_ACTIONS = _pos
+N_ACTIONS = define_blocks(globals(), "A", ACTION_BLOCKS)
 ACTION_NAMES = tuple(n for n, _ in ACTION_BLOCKS)
 
 # Decision phases (OBS_PHASE): PH_DRAW (after a draw or replacement: tsumo, kans, nuki, discard),
@@ -69,11 +63,4 @@ OBS_BLOCKS = (
     ("kans_left", 1),        # kans the round still allows
     ("score", 1),
 )
-_starts = {}
-_pos = 0
-for _name, _size in OBS_BLOCKS:
-    _starts[f"OBS_{_name.upper()}"] = _pos
-    _pos += _size
-globals().update(_starts)
-OBS_LEN = _pos
-del _starts, _pos, _name, _size
+OBS_LEN = define_blocks(globals(), "OBS", OBS_BLOCKS)

@@ -28,6 +28,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..family.layout import define_fields
 from .schema import (
     ADDITIVE, DEPOSITS, FURITEN, IPPATSU_WINDOW, MULTIPLE_RON, NAGASHI, NEGATIVE_WIN, NEXT_DEALER,
     NOTEN_DECLARATION, NUKIDORA_MODE, ONE_COLOUR, OPEN_KAN_FROM, OPEN_RIICHI, PON_PENALTY,
@@ -43,8 +44,7 @@ SLOTS = YAKU_KEYS + ADDITIVE_KEYS + ("pon",) + YAKUMAN_KEYS + ("floor",)
 YAKU_SLOTS = SLOTS                            # the name the contract uses
 N_SLOTS = len(SLOTS)
 SLOT = {name: i for i, name in enumerate(SLOTS)}
-for _name, _i in SLOT.items():
-    globals()[f"SL_{_name.upper()}"] = _i      # SL_TSUMO, ..., SL_FLOOR
+define_fields(globals(), "SL", SLOTS)        # SL_TSUMO, ..., SL_FLOOR
 SL_FIRST_ADDITIVE = SLOT[ADDITIVE_KEYS[0]]
 SL_FIRST_YAKUMAN = SLOT[YAKUMAN_KEYS[0]]
 
@@ -162,8 +162,7 @@ _SCALARS = (
     ("NEXT_DEALER", "match.next_dealer"),
 )
 SCALAR_NAMES = tuple(n for n, _ in _SCALARS)
-for _i, _n in enumerate(SCALAR_NAMES):
-    globals()[f"RA_{_n}"] = _i                 # RA_N_PLAYERS, RA_ONE_COLOUR, ...
+define_fields(globals(), "RA", SCALAR_NAMES)  # RA_N_PLAYERS, RA_ONE_COLOUR, ...
 RA_ITEM_ENABLED = len(_SCALARS)                # N_SLOTS entries, by score slot
 RA_ITEM_POINTS = RA_ITEM_ENABLED + N_SLOTS     # N_SLOTS entries, by score slot
 RULES_LEN = RA_ITEM_POINTS + N_SLOTS
