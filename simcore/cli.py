@@ -5,14 +5,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
 import sys
-import tempfile
 
 import click
 
 from .backends import backend_options
+from .cli_output import check_writable, render_report, write_out
 from .cli_study import NO_REPORT_HELP, cli_errors, register as _register_study, saved_line
+from .cli_tournament import register as _register_tournament
 from .cli_types import FiniteFloat
 from .errors import InputError, one_line
 
@@ -443,7 +443,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     target, cap = target_for(family, target_ci, target_metric, games, max_games)
     summary_file = out if out and out.lower().endswith(".json") else None
     if summary_file:
-        _check_writable(summary_file)
+        check_writable(summary_file)
     elif not no_save and sink is None:
         options = {"target_ci": target_ci, "target_metric": target_metric,
                    "max_games": max_games, "records": records, "debug": debug,
@@ -460,7 +460,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
         summary = {"kind": "run", **summary, **sink.extras.to_json(family, family.CATALOGUE)}
         sink.finish(summary, result.seconds, result.workers)
         if not no_report:
-            _render_report(sink.path, notice)
+            render_report(sink.path, notice)
     text = json.dumps(summary)
     # Print first: if --out fails after all, the finished run is still on the screen. With
     # --json the result directory is a key of the printed JSON (not of summary.json) instead of
@@ -470,48 +470,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     if sink is not None and not quiet and not as_json:
         notice(saved_line(sink.path, not no_report))
     if summary_file:
-        _write_out(summary_file, text + "\n")
-
-
-def _render_report(path, notice):
-    """Write the report; a failure there never loses the saved result."""
-    try:
-        from .report_html import render
-    except ImportError:
-        return
-    try:
-        render(path)
-    except Exception as exc:  # the numbers are saved: say so and carry on
-        notice(f"the report could not be drawn ({type(exc).__name__}: {exc}); the result is "
-               f"saved, `momojan-sim report {path}` tries again")
-
-
-def _check_writable(path):
-    """Refuse an --out path that cannot be written before spending the run on it."""
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise InputError(f"--out: directory {parent} does not exist")
-    if os.path.isdir(path):
-        raise InputError(f"--out: {path} is a directory")
-    if os.path.exists(path):
-        raise InputError(f"--out: {path} exists (nothing is overwritten: give a new name)")
-    try:  # the only reliable test (permissions, read-only mounts, root): create a file there
-        fd, probe = tempfile.mkstemp(dir=parent, prefix=".momojan-sim-probe-")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise InputError(f"--out: cannot write in {parent}: {exc.strerror}") from None
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise InputError(f"--out: {path} is not writable")
-
-
-def _write_out(path, text):
-    from .results import atomic_write
-    try:
-        atomic_write(path, text)
-    except OSError as exc:
-        raise InputError(f"--out: the run finished (summary above) but {path} could not be "
-                         f"written: {exc.strerror}") from None
+        write_out(summary_file, text + "\n")
 
 
 @main.command()
@@ -536,7 +495,7 @@ def replay(scenario_ref, seed, game, players):
 
 
 _register_study(main)
-__import__("simcore.cli_tournament", fromlist=["register"]).register(main)  # issue 9
+_register_tournament(main)
 
 if __name__ == "__main__":
     main()

@@ -17,6 +17,7 @@ import time
 import click
 
 from .backends import backend_options
+from .cli_output import check_writable, render_report, write_out
 from .cli_types import FiniteFloat
 from .errors import InputError, cut, one_line
 from .scenario_files import deep_merge, load_yaml, nested
@@ -418,8 +419,7 @@ def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resum
     opts = {**opts, "chunk_games": CHUNK_GAMES}
     if no_save or (out and out.lower().endswith(".json")):
         if out:
-            from .cli import _check_writable
-            _check_writable(out)
+            check_writable(out)
         return fam, None, scenarios, games, seed, workers, opts
     from .results import default_dir
 
@@ -434,7 +434,6 @@ def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resum
 
 
 def _finish(fam, sink, kind, data, result, scenarios, report=True):
-    from .cli import _render_report
     if sink is not None:
         summary = {"kind": kind, **data, "per_variant": [
             {"name": sc.name, **sink.extras.to_json(fam, fam.CATALOGUE, v)}
@@ -443,7 +442,7 @@ def _finish(fam, sink, kind, data, result, scenarios, report=True):
         data.update(summary)
         sink.finish(summary, result.seconds, result.workers)
         if report:
-            _render_report(sink.path, notice)
+            render_report(sink.path, notice)
 
 
 def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_spec,
@@ -487,8 +486,7 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
 def _saved_note(sink, out, data, quiet=False, reported=True):
     """After the output: where it was saved (or, --out FILE.json, write that file now)."""
     if sink is None and out:
-        from .cli import _write_out
-        _write_out(out, json.dumps(data) + "\n")
+        write_out(out, json.dumps(data) + "\n")
     if sink is not None and not quiet:
         notice(saved_line(sink.path, reported))
 

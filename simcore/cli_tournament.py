@@ -7,6 +7,7 @@ import json
 import click
 
 from .backends import backend_options
+from .cli_output import render_report
 from .cli_study import NO_REPORT_HELP, cli_errors, saved_line
 
 
@@ -40,7 +41,6 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
     Example: momojan-sim tournament new_edition --policies random,baseline,greedy,value,defensive
     """
     from . import families
-    from .cli import _render_report
     from .cli_study import Progress, notice
     from .errors import InputError
     from .results import ResultDir, default_dir, read_provenance
@@ -115,7 +115,7 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
             rd = None
         else:
             if not no_report:
-                _render_report(rd.path, notice)
+                render_report(rd.path, notice)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": rd.path} if rd else data))
     else:

@@ -148,7 +148,7 @@ def test_out_other_refusals(monkeypatch, tmp_path):
 
 def test_out_that_fails_after_the_run_still_prints_the_summary(monkeypatch, tmp_path):
     """Bug: a PermissionError after the whole run lost it. Now: summary first, then the error."""
-    monkeypatch.setattr(cli, "_check_writable", lambda path: None)  # it passed, then the disk changed
+    monkeypatch.setattr(cli, "check_writable", lambda path: None)  # it passed, then the disk changed
     out = tmp_path / "gone" / "s.json"
     r = CliRunner().invoke(main, ["run", "new_edition", "--games", "4", "--workers", "1", "--json",
                                   "--out", str(out)])
