@@ -757,34 +757,3 @@ def saved_sums(path: str) -> MomentSums | None:
                                  f"{d['stop'] - start} (damaged)")
             sums = s if sums is None else sums.merge(s)
     return sums
-
-
-# ---------------------------------------------------------------------------------------------
-# One call for commands that do not stream chunks through run_study (e.g. tournament)
-# ---------------------------------------------------------------------------------------------
-
-def save_result(family, kind: str, scenarios, seed: int, games: int, summary: dict, *,
-                out: str | None = None, options: dict | None = None, workers: int = 0,
-                seconds: float | None = None, rounds: int = 0, labels=None,
-                report: bool = True) -> str:
-    """Write a complete result directory in one go and return its path.
-
-    ``out`` (None: ``results/<first scenario's name>-<UTC time>``), ``kind`` ("tournament",
-    ...), the scenarios played (their resolved YAML, rules hashes and seats go to the directory
-    and provenance.json), the ``summary`` (JSON data: summary.json), ``seconds`` and ``rounds``
-    (rounds/s in provenance.json). The report (report.md/.html) is drawn when ``report`` and
-    the kind has a renderer; bad paths raise :class:`simcore.errors.InputError` before writing.
-    """
-    path = out or default_dir(f"{kind}-{scenarios[0].name}" if kind != "run"
-                              else scenarios[0].name)
-    rd = ResultDir.create(path, family, kind, scenarios, seed, games, dict(options or {}),
-                          workers, labels=labels)
-    rd.games_done, rd.rounds = games, rounds
-    rd.finish({"kind": kind, **summary}, seconds or 0.0, workers)
-    if report:
-        try:
-            from .report_html import render
-            render(path)
-        except Exception:  # noqa: BLE001  the numbers are saved; the report can be redrawn
-            pass
-    return path

@@ -205,3 +205,22 @@ def test_the_report_draws_each_group_of_metrics_in_its_own_figure(tmp_path, monk
     assert ends and all(n.startswith("end_") for n in ends)
     assert yaku and all(n.startswith("yaku_") for n in yaku)
     assert "figures/seats.png" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_save_result_writes_a_directory_the_readers_open(fake, tmp_path):
+    """simcore.save.save_result (a notebook's own study, one call) for any family: the
+    directory it writes loads, shows and has its report."""
+    from simcore.results import load
+    from simcore.save import save_result
+    from simcore.study import run_study
+    fam = families.get("fake")
+    sc = fam.load(fake)
+    res = run_study(fam, [sc], 3, 50, workers=1)
+    summary = fam.summarize_variant(sc, 3, res.sums)
+    path = save_result(fam, "run", [sc], 3, 50, summary, out=str(tmp_path / "saved"),
+                       rounds=fam.rounds_played(res.sums))
+    r = load(path)
+    assert r.complete and r.summary["metrics"]["seat2_win_share"] == summary["metrics"][
+        "seat2_win_share"]
+    assert (tmp_path / "saved" / "report.html").is_file()
+    _cli("show", path)
