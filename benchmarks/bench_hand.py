@@ -22,7 +22,8 @@ import numpy as np
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-from simcore.momojan.hand import build_hand_tables, complete_batch, shanten_batch, waits_batch  # noqa: E402
+from simcore.momojan.hand import complete_batch, shanten_batch, waits_batch  # noqa: E402
+from simcore.momojan.tables import build_hand_tables  # noqa: E402
 from simcore.momojan import shanten as table_shanten  # noqa: E402
 from simcore.momojan.shapes import NEW_EDITION, OLD_EDITION  # noqa: E402
 from simcore.momojan.cards import N_NUMBER_KINDS, PICTURE_SHIFT  # noqa: E402

@@ -92,7 +92,7 @@ def pytest_sessionfinish(session, exitstatus):
         p.wait()
 
 
-from simcore.momojan.hand import HandAnalyzer  # noqa: E402
+from simcore.momojan.tables import HandAnalyzer  # noqa: E402
 from simcore.momojan.shapes import NEW_EDITION, OLD_EDITION  # noqa: E402
 
 EDITIONS = {"new": NEW_EDITION, "old": OLD_EDITION}

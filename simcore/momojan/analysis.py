@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cards import Hand, NotationError, card_str, parse_hand
-from .hand import HandAnalyzer
+from .tables import HandAnalyzer
 from .shapes import HandRules, revealed_group_error
 
 MAX_CONCEALED = 8

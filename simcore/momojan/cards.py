@@ -260,7 +260,7 @@ def _compact_cards(digits: str, letter: str, token: str) -> list[int]:
     return out
 
 
-def parse_hand(text: str, picture_copies=(4, 4, 4, 4, 4), set_checker=None) -> Hand:
+def parse_hand(text: str, picture_copies, set_checker) -> Hand:
     """Parse the spec's notation into a :class:`Hand`.
 
     Parameters
@@ -269,16 +269,11 @@ def parse_hand(text: str, picture_copies=(4, 4, 4, 4, 4), set_checker=None) -> H
         ``"kai:111z chi:789o 23o 44z"``; groups separated by spaces, revealed groups prefixed.
     picture_copies : sequence of 5 ints
         Copies of each picture in the deck (the rules' deck); more in the hand is an error.
-    set_checker : callable(kind: str, cards: list[int]) -> str | None, optional
+    set_checker : callable(kind: str, cards: list[int]) -> str | None
         Returns why a revealed group is not a valid set of its kind (rules-dependent, e.g. old-edition
-        rank-1 substitution), or None. Defaults to :func:`simcore.momojan.shapes.revealed_group_error`
-        under the new edition.
+        rank-1 substitution), or None: :func:`simcore.momojan.analysis.parse_hand_for` passes the
+        scenario's, :func:`simcore.momojan.shapes.new_edition_set_error` is the new edition's.
     """
-    if set_checker is None:
-        from .shapes import revealed_group_error
-
-        def set_checker(kind, cards):
-            return revealed_group_error(kind, cards, rank1_substitutes=(), kan_allowed=True)
 
     concealed: list[int] = []
     revealed: list[RevealedGroup] = []

@@ -127,7 +127,7 @@ _ANALYZERS: dict = {}
 
 
 def _analyzer(sc):
-    from .hand import HandAnalyzer
+    from .tables import HandAnalyzer
     hr = sc.hand_rules
     if hr not in _ANALYZERS:
         _ANALYZERS[hr] = HandAnalyzer(hr)

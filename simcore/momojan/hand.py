@@ -2,7 +2,8 @@
 
 All kernels are module-level ``@njit(cache=True)`` functions over uint64 hand masks (layout in
 :mod:`simcore.momojan.cards`) and a :class:`HandTables` tuple built once per rules setting by
-:func:`build_hand_tables`. :class:`HandAnalyzer` wraps them for Python callers.
+:func:`simcore.momojan.tables.build_hand_tables`; :class:`simcore.momojan.tables.HandAnalyzer`
+wraps them for Python callers.
 
 How the fast path works
 -----------------------
@@ -37,21 +38,16 @@ over the catalogues: the slow path, kept as a second implementation the tests co
 from __future__ import annotations
 
 from collections import namedtuple
-from functools import lru_cache
 
 import numba as nb
 import numpy as np
 
 from ..bits import popcount
 from ..hashtable import (
-    FILTER_LOG2_BITS, filter_table, insert_or, lookup_filtered_at, new_filter, new_table,
+    FILTER_LOG2_BITS, insert_or, lookup_filtered_at,
 )
 from .cards import (
-    Hand, MOMO_KIND_SET, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
-    counts_from_kinds, kinds_from_kind_set, mask_from_kinds,
-)
-from .shapes import (
-    HandRules, build_heads, build_partials, build_sets, index_by_first_card, number_group_masks,
+    MOMO_KIND_SET, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
 )
 
 NUM = np.uint64(NUMBER_MASK)
@@ -176,7 +172,7 @@ def _add_sets_and_heads(table, shift, sets_mask, head_masks):
 
 
 @nb.njit(cache=True)
-def _fill_number_table(table, shift, set_masks, head_masks):
+def fill_number_table(table, shift, set_masks, head_masks):
     """Every number mask of 0, 1 or 2 disjoint sets, with or without one head (a concealed hand
     holds at most 8 cards), and every mask one card short of one."""
     ns = set_masks.shape[0]
@@ -186,52 +182,6 @@ def _fill_number_table(table, shift, set_masks, head_masks):
         for b in range(a + 1, ns):
             if not (set_masks[a] & set_masks[b]):
                 _add_sets_and_heads(table, shift, set_masks[a] | set_masks[b], head_masks)
-
-
-@lru_cache(maxsize=None)
-def build_hand_tables(rules: HandRules = HandRules()) -> HandTables:
-    """Catalogues and the number-part table for a rules setting (cached per setting)."""
-    sets = build_sets(rules)
-    heads = build_heads(rules)
-    shape_sets = np.unique(sets[:, :3], axis=0).astype(np.int16)
-    partials = build_partials(sets)
-    table, shift = new_table(TABLE_LOG2)
-    _fill_number_table(table, shift, number_group_masks(sets, 3), number_group_masks(heads, 2))
-    filt = new_filter()
-    filter_table(table, filt)
-    subs = list(rules.rank1_substitutes)
-    hr = np.zeros(HAND_RULES_LEN, dtype=np.int64)
-    hr[HR_MOMO_WILD] = int(rules.momo_wild)
-    hr[HR_N_SUBS] = len(subs)
-    for i, p in enumerate(subs):
-        hr[HR_SUB0 + i] = p
-    hr[HR_COPIES:HR_COPIES + N_PICTURES] = rules.picture_copies
-    hr[HR_DECK_NUMBERS] = rules.deck_number_mask
-    pic_info = picture_info_table()
-    related = _related_kinds(partials, heads)
-    from .shanten import shanten_core_regions  # it imports this module's layout
-    set_rows = np.zeros(SET_ROW_SLOTS, np.uint64)
-    assert len(shape_sets) <= SET_ROW_SLOTS
-    set_rows[:len(shape_sets)] = [mask_from_kinds(r) for r in shape_sets]
-    core = np.concatenate([table, filt, pic_info, related, hr.astype(np.uint64),
-                           shanten_core_regions(sets, heads, partials), set_rows])
-    assert len(core) == CORE_LEN
-    return HandTables(
-        hr,
-        sets, index_by_first_card(sets, N_KINDS), heads, index_by_first_card(heads, N_KINDS),
-        shape_sets, index_by_first_card(shape_sets, N_KINDS),
-        partials, index_by_first_card(partials, N_KINDS),
-        core,
-    )
-
-
-def _related_kinds(partials, heads) -> np.ndarray:
-    """For each kind, the kinds it can share a partial set or a head with (bots' connectivity)."""
-    rel = np.zeros(N_KINDS, np.uint64)
-    for a, b in [tuple(r[:2]) for r in partials] + [tuple(r[:2]) for r in heads]:
-        rel[a] |= np.uint64(1) << np.uint64(b)
-        rel[b] |= np.uint64(1) << np.uint64(a)
-    return rel
 
 
 # ---------------------------------------------------------------------------------------------
@@ -339,7 +289,7 @@ def _split_complete(core, n_part, info):
 
 
 @nb.njit(cache=True)
-def _n_readings(hand, core):
+def n_readings(hand, core):
     """Readings of the hand's rank-1 cards: each stays a number or becomes a substitute picture."""
     n1 = popcount(np.uint64(hand) & RANK1_BITS)
     base = 1 + _rule(core, np.int64(HR_N_SUBS))
@@ -350,7 +300,7 @@ def _n_readings(hand, core):
 
 
 @nb.njit(cache=True)
-def _reading(hand, code, core):
+def apply_reading(hand, code, core):
     """Apply reading ``code`` (base 1 + n_subs digits, one per rank-1 card in the hand); return
     the hand with the substituted cards moved from the number bits to the picture counters."""
     hand = np.uint64(hand)
@@ -384,8 +334,8 @@ def is_complete(hand, n_revealed, T):
         return False
     if _rule(core, np.int64(HR_N_SUBS)) == 0:
         return _split_complete(core, n_part, info)
-    for code in range(_n_readings(hand, core)):
-        h = _reading(hand, code, core)
+    for code in range(n_readings(hand, core)):
+        h = apply_reading(hand, code, core)
         if _split_complete(core, h & NUM, _info(core, h)):
             return True
     return False
@@ -413,8 +363,8 @@ def waits(hand, revealed, n_revealed, T):
         out = _split_waits(core, n_part, info)
     else:
         out = np.uint64(0)
-        for code in range(_n_readings(hand, core)):
-            h = _reading(hand, code, core)
+        for code in range(n_readings(hand, core)):
+            h = apply_reading(hand, code, core)
             w = _split_waits(core, h & NUM, _info(core, h))
             for i in range(n_subs):  # a rank-1 card can be the substitute that wins
                 if w & kind_bit(N_NUMBER_KINDS + _rule(core, HR_SUB0 + i)):
@@ -679,52 +629,3 @@ def complete_batch(hands, n_revealed, T, out):
 def shanten_batch(hands, n_revealed, T, out):
     for i in range(hands.shape[0]):
         out[i] = shanten(hands[i], n_revealed[i], T)
-
-
-# ---------------------------------------------------------------------------------------------
-# Python-facing wrapper
-# ---------------------------------------------------------------------------------------------
-
-class HandAnalyzer:
-    """Hand analysis under one rules setting, on parsed :class:`~simcore.momojan.cards.Hand` s."""
-
-    def __init__(self, rules: HandRules = HandRules()):
-        self.rules = rules
-        self.tables = build_hand_tables(rules)
-
-    def is_complete(self, hand: Hand) -> bool:
-        return bool(is_complete(np.uint64(hand.concealed_mask), hand.n_revealed, self.tables.core))
-
-    def waits(self, hand: Hand) -> list[int]:
-        w = waits(np.uint64(hand.concealed_mask), np.uint64(hand.revealed_mask), hand.n_revealed,
-                  self.tables.core)
-        return kinds_from_kind_set(int(w))
-
-    def shanten(self, hand: Hand) -> int:
-        from .shanten import MAX_CARDS, shanten as table_shanten  # it imports this module
-        if len(hand.concealed) <= MAX_CARDS:
-            return int(table_shanten(np.uint64(hand.concealed_mask), hand.n_revealed, self.tables.core))
-        c = counts_from_kinds(hand.concealed).astype(np.int64)
-        return int(shanten_counts(c, hand.n_revealed, self.tables))
-
-    def useful_cards(self, hand: Hand, unseen=None) -> tuple[int, list[int]]:
-        """Useful cards; ``unseen`` defaults to every copy not in this hand or its revealed sets."""
-        if unseen is None:
-            unseen = unseen_counts(self.rules, hand)
-        total, kset = useful_cards(np.uint64(hand.concealed_mask), hand.n_revealed,
-                                   np.asarray(unseen, np.int64), self.tables)
-        return int(total), kinds_from_kind_set(int(kset))
-
-    def decompositions(self, hand: Hand) -> list[tuple[list[int], int]]:
-        k = max(len(hand.concealed) // 3, 0)
-        out = np.full((MAX_DECOMPOSITIONS, k + 1), -1, np.int32)
-        n = decompositions(np.uint64(hand.concealed_mask), self.tables, out)
-        return [([int(s) for s in row[:-1] if s >= 0], int(row[-1])) for row in out[:min(n, len(out))]]
-
-
-def unseen_counts(rules: HandRules, hand: Hand) -> np.ndarray:
-    """Copies of each kind in the deck not in ``hand``'s concealed cards or revealed groups."""
-    deck = np.ones(N_KINDS, np.int64)
-    deck[N_NUMBER_KINDS:] = rules.picture_copies
-    held = counts_from_kinds(list(hand.concealed) + [k for g in hand.revealed for k in g.cards])
-    return np.maximum(deck - held, 0)

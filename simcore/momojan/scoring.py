@@ -22,9 +22,8 @@ from .cards import (
     Hand, card_str, mask_from_kinds,
 )
 from .actions import MAX_REVEALED
-from .hand import (
-    MAX_DECOMPOSITIONS, HandTables, counts_of, decompositions, is_complete, build_hand_tables,
-)
+from .hand import MAX_DECOMPOSITIONS, HandTables, counts_of, decompositions, is_complete
+from .tables import build_hand_tables
 from .rules_array import (
     MAX_DATA_YAKU, MAX_REQUIREMENTS, N_SCORE_SLOTS, REQ_KAN, RA_DATA_YAKU_N_REQ,
     RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT, RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD,

@@ -50,7 +50,7 @@ from .cards import N_NUMBER_KINDS, N_PICTURES
 from .hand import (
     CORE_RELATED, CORE_RULES, CORE_SH_BEST, CORE_SH_GROUP_START, CORE_SH_GROUPS, CORE_SH_NUM,
     CORE_SH_NUM_PALETTE, CORE_SH_PIC, CORE_SH_RANK, HR_COPIES, HR_DECK_NUMBERS, HR_N_SUBS, NUM,
-    PIC_SHIFT, SH_MAX_GROUPS, SH_NUM_ENTRIES, SH_SMALL, _n_readings, _reading, hand_size, kind_bit,
+    PIC_SHIFT, SH_MAX_GROUPS, SH_NUM_ENTRIES, SH_SMALL, n_readings, apply_reading, hand_size, kind_bit,
     picture_count, waits,
 )
 
@@ -429,8 +429,8 @@ def shanten(hand, n_revealed, core):
     if core[CORE_RULES + HR_N_SUBS] == 0:
         return 2 * G - _split_best(core, hand, G)
     best = -1
-    for code in range(_n_readings(hand, core)):
-        best = max(best, _split_best(core, _reading(hand, code, core), G))
+    for code in range(n_readings(hand, core)):
+        best = max(best, _split_best(core, apply_reading(hand, code, core), G))
     return 2 * G - best
 
 

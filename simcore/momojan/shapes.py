@@ -164,6 +164,12 @@ def _picture_read(cards, n, rules: HandRules):
     return None
 
 
+def new_edition_set_error(kind: str, cards) -> str | None:
+    """:func:`revealed_group_error` under the new edition (no rank-1 stand-ins, kans allowed):
+    the set checker for :func:`simcore.momojan.cards.parse_hand` where no scenario is given."""
+    return revealed_group_error(kind, cards, rank1_substitutes=(), kan_allowed=True)
+
+
 def revealed_group_error(kind: str, cards, rank1_substitutes=(), kan_allowed=True, momo_wild=True):
     """Why ``cards`` is not a valid revealed group of ``kind``, or None if it is."""
     rules = HandRules(momo_wild=momo_wild, rank1_substitutes=tuple(rank1_substitutes))

@@ -10,7 +10,7 @@ from .engine import (
     GF_ROUNDS, MAX_EVENTS, N_GF, N_RF, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_POINTS, RF_SCORE0,
     RF_SCORE1, ST_LOG, ST_N_EV, build_engine_tables, new_round_state, play_games,
 )
-from .hand import build_hand_tables
+from .tables import build_hand_tables
 from .rules_array import build_rules_array
 
 from policies.momojan import MAX_PARAMS  # noqa: E402,F401  (tests read it here)
