@@ -8,7 +8,8 @@ is probed with ``hasattr``. ``simcore/<name>/family.py`` ends with ``FAMILY = Th
 
 What a family must write (abstract or empty here):
 
-- ``load(ref)`` / ``from_dict(data, name)``: its scenarios (its schema and cross-key checks);
+- ``SCENARIOS``: its scenario loader (a :class:`simcore.family.scenario.ScenarioLoader` with its
+  schema and cross-key checks; or ``load``/``from_dict`` of its own);
 - ``SIMULATOR``: its :class:`simcore.family.chunks.Simulator` subclass (the compiled kernel's
   arguments and how to call it);
 - ``METRICS``: its own metrics (:class:`simcore.metrics.Metric`; the seat metrics are added)
@@ -57,7 +58,7 @@ class Family:
     METRICS: tuple = ()               # its own catalogue (simcore.metrics.Metric)
     POLICIES = None                   # its bots: a policies.registry.Registry
     SEAT_METRICS_AT: int = 0          # where the harness's seat metrics stand in the catalogue
-    SCHEMA: dict = {}                 # its scenario keys (simcore.schema_common.Field leaves)
+    SCENARIOS = None                  # its scenario loader (simcore.family.scenario)
     RUNNER_KEYS: tuple = ("name", "description", "extends", "run", "players")
     # Parquet storage: column name -> dtype; columns not named take the default
     GAME_DTYPES: dict = {}
@@ -92,12 +93,12 @@ class Family:
 
     # ---- what a family must write ---------------------------------------------------------------
     def load(self, ref):
-        """The scenario a path or bundled name refers to, validated."""
-        raise NotImplementedError
+        """The scenario a path or bundled name refers to, validated (``SCENARIOS.load``)."""
+        return self.SCENARIOS.load(ref)
 
     def from_dict(self, data: dict, name: str = "inline"):
         """A scenario from plain data (keys it leaves out take the defaults), validated."""
-        raise NotImplementedError
+        return self.SCENARIOS.from_dict(data, name=name)
 
     def simulator(self, sc) -> chunks.Simulator:
         """Everything the compiled engine needs to play ``sc`` (built once per scenario):
@@ -206,7 +207,8 @@ class Family:
     @functools.cached_property
     def _schema_fields(self) -> dict:
         from ..schema_common import Field, iter_fields
-        return dict(iter_fields(self.SCHEMA, Field)) if self.SCHEMA else {}
+        schema = self.SCENARIOS.SCHEMA if self.SCENARIOS is not None else {}
+        return dict(iter_fields(schema, Field))
 
     def metrics_off(self, sc) -> list:
         """Catalogue metrics that ``sc``'s rules switch off (compare lists them once)."""

@@ -13,7 +13,7 @@ from policies.momojan import POLICIES as _POLICIES
 from ..errors import InputError
 from ..family.base import Family
 from ..family.common import storage_types
-from . import metrics as _metrics, scenario as _scenario, schema as _schema, simulate as _simulate
+from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 
 
 class Momojan(Family):
@@ -21,7 +21,7 @@ class Momojan(Family):
     TITLE = "MOMOJAN"
     DEFAULT_SCENARIO = "new_edition"
     SEATS = (2, 2)
-    SCHEMA = _schema.SCHEMA
+    SCENARIOS = _scenario.LOADER
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
@@ -46,12 +46,6 @@ class Momojan(Family):
                             "scoring.set_count_bonus.")
 
     # ---- scenarios ---------------------------------------------------------------------------
-    def load(self, ref):
-        return _scenario.load(ref)
-
-    def from_dict(self, data: dict, name: str = "inline"):
-        return _scenario.from_dict(data, name=name)
-
     def scenario_yaml(self, sc, title: str) -> str:
         from .scenario_yaml import annotated_yaml
         return annotated_yaml(sc.to_dict(), title=title)

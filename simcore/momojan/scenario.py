@@ -9,15 +9,15 @@ from BASE instead, deep-merged (mappings merge, lists are replaced whole). Every
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from policies.params import check_params
 
 from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
-from ..scenario_files import ScenarioBase, deep_merge, did_you_mean, freeze
-from .schema import FRUITS, NEW_YAKU, PICTURES, SCHEMA, Field, defaults
+from ..family.scenario import ScenarioLoader
+from ..scenario_files import ScenarioBase, did_you_mean
+from .schema import FRUITS, NEW_YAKU, PICTURES, SCHEMA, Field
 from .shapes import HandRules
 from .yaku_conditions import (
     NEW_YAKU_HINT, YAKU_TABLE_PREFIX, check_requirements, check_yaku_table, is_new_yaku,
@@ -29,33 +29,6 @@ DEFAULT_SCENARIO = "new_edition"
 
 class ScenarioError(InputError):
     """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
-
-
-def bundled_names() -> list[str]:
-    """The bundled MOMOJAN scenarios (the folder also holds other game families' files: a string
-    ``game:`` names theirs, :mod:`simcore.families`)."""
-    from ..families import bundled_names_of
-    return bundled_names_of("momojan")
-
-
-def bundled_descriptions() -> list[tuple[str, str]]:
-    """(name, one-line description) of every bundled scenario (its resolved ``description:``)."""
-    return [(name, load(name).get("description") or "") for name in bundled_names()]
-
-
-def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
-    """A scenario reference: an existing path (relative to ``relative_to`` first) or a bundled name."""
-    return scenario_files.resolve_path(ref, relative_to, BUNDLED_DIR, bundled_names, ScenarioError)
-
-
-def _read_yaml(path: Path) -> dict:
-    return scenario_files.read_yaml(path, ScenarioError, DEFAULT_SCENARIO)
-
-
-def _raw_chain(path: Path) -> tuple[dict, dict[str, Path]]:
-    """The merged raw data of ``path`` and its ``extends`` chain, and which file set each key."""
-    merged, origin, _files = scenario_files.raw_chain(path, _read_yaml, resolve_path, ScenarioError)
-    return merged, origin
 
 
 class _Checker(scenario_files.Checker):
@@ -174,29 +147,17 @@ class Scenario(ScenarioBase):
         )
 
 
-def validate(raw: dict, origin: dict[str, Path] | None = None, path: Path | None = None) -> dict:
-    """Check raw scenario data against the schema; the complete data with defaults filled in."""
-    fallback = path or Path("<scenario>")
-    checker = _Checker(origin or {}, fallback)
-    data = checker.check(raw, SCHEMA)
-    _check_consistency(data, checker.fail)
-    return data
+class Scenarios(ScenarioLoader):
+    """MOMOJAN's scenario files (:class:`simcore.family.scenario.ScenarioLoader`)."""
+
+    GAME, DEFAULT_SCENARIO, ERROR = "momojan", DEFAULT_SCENARIO, ScenarioError
+    CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
+
+    def consistency(self, data: dict, fail) -> None:
+        _check_consistency(data, fail)
 
 
-def load(ref: str | Path = DEFAULT_SCENARIO) -> Scenario:
-    """Load a scenario file or bundled name, resolve ``extends:`` and validate it."""
-    path = resolve_path(str(ref))
-    raw, origin = _raw_chain(path)
-    data = validate(raw, origin, path)
-    # a file that does not name itself is named after its file, not after its extends base
-    # (two variants of one base would otherwise both be "new_edition")
-    name = (data["name"] if origin.get("name") == path else None) or path.stem
-    data["name"] = name
-    return Scenario(name, path, freeze(data))
-
-
-def from_dict(raw: dict, name: str = "inline") -> Scenario:
-    """A scenario from Python data (a notebook user's overrides of the defaults)."""
-    data = validate(deep_merge(defaults(), raw))
-    data["name"] = data["name"] or name
-    return Scenario(data["name"], None, freeze(data))
+LOADER = Scenarios()
+load, from_dict, validate = LOADER.load, LOADER.from_dict, LOADER.validate
+resolve_path, bundled_names = LOADER.resolve_path, LOADER.bundled_names
+bundled_descriptions = LOADER.bundled_descriptions

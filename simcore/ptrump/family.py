@@ -14,7 +14,7 @@ from policies.ptrump import POLICIES as _POLICIES
 from ..errors import InputError
 from ..family.base import Family
 from ..family.common import storage_types
-from . import metrics as _metrics, scenario as _scenario, schema as _schema, simulate as _simulate
+from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 from .layout import MAX_SEATS
 
 
@@ -23,7 +23,7 @@ class PStyle(Family):
     TITLE = "P-style trump mahjong"
     DEFAULT_SCENARIO = "ptrump_2p"
     SEATS = (2, MAX_SEATS)
-    SCHEMA = _schema.SCHEMA
+    SCENARIOS = _scenario.LOADER
     GAME_WORDS = ("match", "matches")
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
@@ -50,12 +50,6 @@ class PStyle(Family):
                                           "ura:X", {}))
 
     # ---- scenarios ---------------------------------------------------------------------------
-    def load(self, ref):
-        return _scenario.load(ref)
-
-    def from_dict(self, data: dict, name: str = "inline"):
-        return _scenario.from_dict(data, name=name)
-
     def with_overrides(self, sc, overrides: dict, name: str):
         """As the base's, through the loader that knows which keys the overrides set (the
         beginner preset may not silently override them)."""

@@ -6,9 +6,9 @@ a bundled name such as ``ptrump_2p``) starts from BASE instead, deep-merged (map
 are replaced whole). Every problem is one :class:`ScenarioError` line naming the file and the key
 path, e.g. ``ptrump_2p.yaml: riichi.min_stock: expected one of players, one, got "x"``.
 
-The API mirrors :mod:`simcore.momojan.scenario` (``load``, ``from_dict``, ``deep_merge``,
-``validate``, ``bundled_names``, ``Scenario.get/to_dict/to_yaml``) so the family module can mirror
-MOMOJAN's ``family.py``.
+The loader is the kit's (:class:`simcore.family.scenario.ScenarioLoader`); what is P-style's is
+its checker's leaf kinds (``game``, seats of 2 or 3, ``off``/``on`` read back from YAML's bools),
+the beginner preset and the cross-key checks.
 
 What this implementation simplifies: ``beginner: true`` sets its three values (spec §10) after
 the merge; a file that sets one of them to something else beside ``beginner: true`` is refused,
@@ -24,11 +24,12 @@ from typing import Any
 
 from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
+from ..family.scenario import ScenarioLoader, has_key
 from ..scenario_files import (
     ScenarioBase, comment_at, deep_merge, did_you_mean, flow as _flow, freeze, leaf_paths,
 )
 from .schema import (
-    BEGINNER_SETS, GAME, SCHEMA, Field, defaults, field_at,
+    BEGINNER_SETS, GAME, SCHEMA, Field, field_at,
 )
 
 DEFAULT_SCENARIO = "ptrump_2p"
@@ -40,41 +41,6 @@ BUNDLED_DIR = scenario_files.bundled_dir()
 
 class ScenarioError(InputError):
     """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
-
-
-def bundled_names() -> list[str]:
-    """The bundled scenarios of this family (their chain says ``game: ptrump``)."""
-    from ..families import bundled_names_of
-    return bundled_names_of(GAME)
-
-
-def bundled_descriptions() -> list[tuple[str, str]]:
-    """(name, one-line description) of every bundled scenario of this family."""
-    return [(name, load(name).get("description") or "") for name in bundled_names()]
-
-
-def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
-    """A scenario reference: an existing path (relative to ``relative_to`` first) or a bundled name."""
-    return scenario_files.resolve_path(ref, relative_to, BUNDLED_DIR, bundled_names, ScenarioError)
-
-
-def _read_yaml(path: Path) -> dict:
-    return scenario_files.read_yaml(path, ScenarioError, DEFAULT_SCENARIO)
-
-
-def _raw_chain(path: Path) -> tuple[dict, dict[str, Path], list[Path]]:
-    """The merged raw data of ``path`` and its ``extends`` chain, which file set each key, and
-    the chain's files, base first."""
-    return scenario_files.raw_chain(path, _read_yaml, resolve_path, ScenarioError)
-
-
-def _has(raw: dict, dotted: str) -> bool:
-    node = raw
-    for k in dotted.split("."):
-        if not isinstance(node, dict) or k not in node:
-            return False
-        node = node[k]
-    return True
 
 
 def _get(raw: dict, dotted: str):
@@ -175,7 +141,7 @@ def _apply_beginner(raw: dict, fail, explicit) -> dict:
         return raw
     over: dict = {}
     for key, value in BEGINNER_SETS.items():
-        if _has(raw, key) and _get(raw, key) != value and explicit(key):
+        if has_key(raw, key) and _get(raw, key) != value and explicit(key):
             fail(key, f"beginner: true sets {key} to {_kind(value)}; drop {key} or set "
                  "beginner: false")
         node = over
@@ -237,61 +203,46 @@ class Scenario(ScenarioBase):
         return annotated_yaml(self.to_dict(), title=f"{self.name} (P-style trump mahjong)")
 
 
-def validate(raw: dict, origin: dict[str, Path] | None = None, path: Path | None = None,
-             explicit=None) -> dict:
-    """Check raw scenario data against the schema; the complete data with defaults filled in.
+class Scenarios(ScenarioLoader):
+    """P-style's scenario files (:class:`simcore.family.scenario.ScenarioLoader`): every file
+    says ``game: ptrump``, and ``beginner: true`` sets its values before the schema check."""
 
-    ``explicit(key) -> bool``: whether a value of ``key`` in ``raw`` was set beside ``beginner:
-    true`` (and so may not contradict it); by default every key of ``raw`` was."""
-    fallback = path or Path("<scenario>")
-    checker = _Checker(origin or {}, fallback)
-    if not isinstance(raw, dict):
-        checker.fail("(top)", f"expected a mapping, got {_kind(raw)}")
-    if "game" not in raw:
-        checker.fail("game", f"missing: a P-style trump mahjong scenario says `game: {GAME}`")
-    raw = _apply_beginner(raw, checker.fail, explicit or (lambda key: True))
-    data = checker.check(raw, SCHEMA)
-    _check_consistency(data, checker.fail)
-    return data
+    GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
+    CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
 
+    def prepare(self, raw: dict, checker, explicit) -> dict:
+        if "game" not in raw:
+            checker.fail("game", f"missing: a P-style trump mahjong scenario says `game: {GAME}`")
+        return _apply_beginner(raw, checker.fail, explicit)
 
-def load(ref: str | Path = DEFAULT_SCENARIO) -> Scenario:
-    """Load a scenario file or bundled name, resolve ``extends:`` and validate it."""
-    path = resolve_path(str(ref))
-    raw, origin, files = _raw_chain(path)
-    explicit = None
-    if "beginner" in origin:
+    def consistency(self, data: dict, fail) -> None:
+        _check_consistency(data, fail)
+
+    def explicit_after(self, origin: dict, files: list):
+        """Keys set in the file that says ``beginner: true`` or a later one."""
+        if "beginner" not in origin:
+            return None
         late = set(files[files.index(origin["beginner"]):])
+        return lambda key: origin.get(key) in late
 
-        def explicit(key):
-            return origin.get(key) in late
-    data = validate(raw, origin, path, explicit)
-    # a file that does not name itself is named after its file, not after its extends base
-    # (two variants of one base would otherwise both be "new_edition")
-    name = (data["name"] if origin.get("name") == path else None) or path.stem
-    data["name"] = name
-    return Scenario(name, path, freeze(data))
-
-
-def from_dict(raw: dict, name: str = "inline") -> Scenario:
-    """A scenario from Python data: ``raw`` overrides the defaults (``game:`` may be left out)."""
-    if not isinstance(raw, dict):
-        raise ScenarioError(f"<scenario>: (top): expected a mapping, got {_kind(raw)}")
-    data = validate(deep_merge(defaults(), raw), explicit=lambda key: _has(raw, key))
-    data["name"] = data["name"] or name
-    return Scenario(data["name"], None, freeze(data))
+    def with_overrides(self, sc: Scenario, overrides: dict, name: str) -> Scenario:
+        """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and validated
+        like YAML; errors read ``--set: key.path: ...``. ``{"beginner": True}`` turns a scenario
+        into its beginner version (the base's furiten etc. give way; an override beside it may
+        not)."""
+        merged = deep_merge(sc.to_dict(), overrides)
+        merged["name"] = name
+        origin = {k: Path("--set") for k in leaf_paths(overrides)}
+        data = self.validate(merged, origin, Path("--set"),
+                             explicit=lambda key: has_key(overrides, key))
+        data["name"] = name
+        return Scenario(name, None, freeze(data))
 
 
-def with_overrides(sc: Scenario, overrides: dict, name: str) -> Scenario:
-    """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and validated
-    like YAML; errors read ``--set: key.path: ...``. ``{"beginner": True}`` turns a scenario
-    into its beginner version (the base's furiten etc. give way; an override beside it may not)."""
-    merged = deep_merge(sc.to_dict(), overrides)
-    merged["name"] = name
-    origin = {k: Path("--set") for k in leaf_paths(overrides)}
-    data = validate(merged, origin, Path("--set"), explicit=lambda key: _has(overrides, key))
-    data["name"] = name
-    return Scenario(name, None, freeze(data))
+LOADER = Scenarios()
+load, from_dict, validate = LOADER.load, LOADER.from_dict, LOADER.validate
+with_overrides, resolve_path = LOADER.with_overrides, LOADER.resolve_path
+bundled_names, bundled_descriptions = LOADER.bundled_names, LOADER.bundled_descriptions
 
 
 # --------------------------------------------------------------------------------------------
