@@ -24,9 +24,10 @@ from typing import Any
 
 from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
+from ..family.annotated import Annotation
 from ..family.scenario import ScenarioLoader, has_key
 from ..scenario_files import (
-    ScenarioBase, comment_at, deep_merge, did_you_mean, flow as _flow, freeze, leaf_paths,
+    ScenarioBase, deep_merge, did_you_mean, freeze, leaf_paths,
 )
 from .schema import (
     BEGINNER_SETS, GAME, SCHEMA, Field, field_at,
@@ -249,41 +250,19 @@ bundled_names, bundled_descriptions = LOADER.bundled_names, LOADER.bundled_descr
 # Annotated YAML (what `show` prints): each leaf followed by `# [R]/[I]/[X] doc`.
 # --------------------------------------------------------------------------------------------
 
-COMMENT_COLUMN = 50
-INDENT = "  "
-TAG_LABELS = {"R": "[R]", "I": "[I]", "X": "[X] reconstructed"}
+def _annotation() -> Annotation:
+    from policies.ptrump import POLICIES
+    return Annotation(SCHEMA, POLICIES.by_name, column=50,
+                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed"},
+                      legend="# Tags: [R] stated by the source, [I] our reading (an option), "
+                             "[X] reconstructed")
 
 
 def annotated_yaml(data: dict, title: str | None = None) -> str:
     """``data`` (a resolved scenario as plain data) as commented YAML that loads back to it."""
-    lines = [f"# {title}"] if title else []
-    lines.append("# Tags: [R] stated by the source, [I] our reading (an option), [X] reconstructed")
-    _mapping(data, SCHEMA, 0, lines)
-    return "\n".join(lines) + "\n"
-
-
-def _mapping(data: dict, schema: dict, depth: int, lines: list[str]) -> None:
-    pad = INDENT * depth
-    for key, value in data.items():
-        node = schema.get(key)
-        if isinstance(node, Field) and node.kind == "players":
-            lines.append(_comment_at(f"{pad}{key}:", f"{TAG_LABELS[node.tag]} {node.doc}"))
-            for seat in value:
-                lines.append(f"{pad}  - policy: {_flow(seat['policy'])}")
-                lines.append(f"{pad}    params: {_flow(seat.get('params') or {})}")
-        elif isinstance(node, Field) or not isinstance(value, dict):
-            note = f"{TAG_LABELS[node.tag]} {node.doc}" if isinstance(node, Field) else ""
-            lines.append(_comment_at(f"{pad}{key}: {_flow(value)}", note))
-        else:
-            lines.append(f"{pad}{key}:")
-            _mapping(value, node or {}, depth + 1, lines)
-
-
-def _comment_at(line: str, comment: str) -> str:
-    return comment_at(line, comment, COMMENT_COLUMN)
+    return _annotation().yaml(data, title)
 
 
 def describe(path: str) -> str:
     """``[I] doc`` of one key path (for error hints and `show`)."""
-    f = field_at(path)
-    return f"{TAG_LABELS[f.tag]} {f.doc}"
+    return _annotation().tag(field_at(path))
