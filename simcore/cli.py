@@ -402,63 +402,50 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
 
     Example: momojan-sim run scenarios/new_edition.yaml --games 20000 --seed 1
     """
-    from . import families
     from .cli_study import Progress, notice, target_for
-    from .results import ResultDir, default_dir, read_provenance
-    from .study import CHUNK_GAMES, run_study
+    from .study import run_study
+    from .study_dir import finish_study, open_study, resume_study
 
-    sink = None
     for option, value in (("--resume", resume), ("--out", out)):
         if value is not None and not value.strip():
             raise InputError(f"{option}: an empty path")
     if no_save and out:
         raise InputError("--no-save writes nothing: give no --out with it")
+    summary_file = out if out and out.lower().endswith(".json") else None
     if resume:
         if scenario_ref or out or no_save or records or games or seed is not None \
                 or target_ci or max_games or target_metric or players:
             raise InputError("--resume DIR takes the scenario and settings from DIR: give no "
                              "SCENARIO, --out, --games, --seed, --records, --players or "
                              "--target-* with it")
-        family = families.of_result(read_provenance(resume, "--resume"))
-        sink = ResultDir.reopen(resume, family, "run")
-        if sink.prov["kind"] != "run":
-            raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
-                             f"momojan-sim {sink.prov['kind']} --resume)")
-        (sc,) = sink.scenarios()
-        o = sink.prov["options"]
-        games, seed, debug = sink.prov["games"], sink.prov["seed"], o.get("debug", False)
-        workers = workers if workers is not None else 0
+        st = resume_study("run", resume, workers)
+        o = st.options
+        debug = o.get("debug", False)
         target_ci, target_metric, max_games = o.get("target_ci"), o.get("target_metric"), \
             o.get("max_games")
     else:
         if not scenario_ref:
             raise InputError("run: Missing argument 'SCENARIO' (a scenario file or bundled "
                              "name; or --resume DIR)")
-        family, sc = families.load(scenario_ref)
-        sc = family.with_players(sc, players)
-        d_games, d_seed, d_workers = family.run_defaults(sc)
-        games = games or d_games
-        seed = d_seed if seed is None else seed
-        workers = d_workers if workers is None else workers
-    target, cap = target_for(family, target_ci, target_metric, games, max_games)
-    summary_file = out if out and out.lower().endswith(".json") else None
-    if summary_file:
-        check_writable(summary_file)
-    elif not no_save and sink is None:
+        if summary_file:
+            check_writable(summary_file)
         options = {"target_ci": target_ci, "target_metric": target_metric,
-                   "max_games": max_games, "records": records, "debug": debug,
-                   "chunk_games": CHUNK_GAMES}
-        sink = ResultDir.create(out or default_dir(sc.name), family, "run", [sc], seed, games,
-                                options, workers)
+                   "max_games": max_games, "records": records, "debug": debug}
+        save = not (no_save or summary_file)
+        st = open_study("run", [scenario_ref], games=games, seed=seed, workers=workers,
+                        options=options, players=players, out=out if save else None,
+                        save=save)
+    family, (sc,), games, seed, workers = st.family, st.scenarios, st.games, st.seed, st.workers
+    target, cap = target_for(family, target_ci, target_metric, games, max_games)
+    sink = st.create()
     progress = Progress(quiet, family=family)
     progress.starting(family)
     result = run_study(family, [sc], seed, games, workers, target=target, max_games=cap,
                        debug=debug, progress=progress, notice=notice, sink=sink)
     progress.done()
-    summary = family.summarize_variant(sc, seed, result.sums, result.reached)
+    summary = finish_study(st, family.summarize_variant(sc, seed, result.sums, result.reached),
+                           result)
     if sink is not None:
-        summary = {"kind": "run", **summary, **sink.extras.to_json(family, family.CATALOGUE)}
-        sink.finish(summary, result.seconds, result.workers)
         if not no_report:
             render_report(sink.path, notice)
     text = json.dumps(summary)

@@ -336,9 +336,10 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     opts = dict(alpha=alpha, metrics=metrics_spec, margins=list(margins), no_pairing=no_pairing,
                 target_ci=target_ci, target_metric=target_metric, max_games=max_games,
                 records=records, players=players)
-    fam, sink, (sc_a, sc_b), games, seed, workers, opts = _open_sink(
-        "compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out, no_save,
-        resume)
+    st = _open_study("compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out,
+                     no_save, resume)
+    fam, (sc_a, sc_b), games, seed, workers, opts = (st.family, st.scenarios, st.games, st.seed,
+                                                     st.workers, st.options)
     alpha, metrics_spec, margins, no_pairing = (opts["alpha"], opts["metrics"], opts["margins"],
                                                 opts["no_pairing"])
     target_ci, target_metric, max_games = opts["target_ci"], opts["target_metric"], \
@@ -346,8 +347,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     names = pair_metric_names(fam, metrics_spec, sc_a, sc_b)
     margin = parse_margins(margins, fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
-    if sink is not None and not resume:
-        sink = sink([sc_a, sc_b], games, seed, workers)
+    sink = st.create()
     progress = Progress(quiet, family=fam)
     progress.starting(fam)
     result = run_study(fam, [sc_a, sc_b], seed, games, workers, paired=not no_pairing,
@@ -361,7 +361,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     note = fam.play_note([sc_a, sc_b])
     if note:
         data["note"] = note
-    _finish(fam, sink, "compare", data, result, [sc_a, sc_b], not no_report)
+    _finish(st, data, result, not no_report)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
@@ -376,13 +376,11 @@ _OPTION_NAMES = {"metrics": "--metrics", "margins": "--margin", "no_pairing": "-
                  "alpha": "--alpha"}
 
 
-def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resume):
-    """(family, sink factory or resumed sink or None, scenarios, games, seed, workers, options).
-
-    The family is the saved result's (``--resume``) or the scenarios' (one family for all)."""
-    from . import families
-    from .results import ResultDir, read_provenance
-    from .study import CHUNK_GAMES
+def _open_study(kind, refs, what, games, seed, workers, opts, out, no_save, resume):
+    """The study of ``compare``/``sweep`` (:mod:`simcore.study_dir`) after the options' checks:
+    a new one (``--out`` a directory, or a JSON file written at the end, or nothing saved) or
+    the ``--resume`` one, whose family, scenarios and settings are the saved result's."""
+    from .study_dir import open_study, resume_study
 
     for option, value in (("--resume", resume), ("--out", out)):
         if value is not None and not value.strip():
@@ -401,48 +399,29 @@ def _open_sink(kind, refs, what, games, seed, workers, opts, out, no_save, resum
         if games is not None or seed is not None:
             raise InputError("--resume DIR plays the games and seed saved in DIR: give no "
                              "--games or --seed with it")
-        fam = families.of_result(read_provenance(resume, "--resume"))
-        sink = ResultDir.reopen(resume, fam, kind)
-        if sink.prov["kind"] != kind:
-            raise InputError(f"--resume {resume}: a {sink.prov['kind']} result (resume it with "
-                             f"momojan-sim {sink.prov['kind']} --resume)")
-        o = sink.prov["options"]
-        return (fam, sink, sink.scenarios(), sink.prov["games"], sink.prov["seed"],
-                workers if workers is not None else 0, o)
+        return resume_study(kind, resume, workers)
     for ref, w in zip(refs, what):
         if not ref:
             raise InputError(f"{kind}: Missing argument '{w}' (a scenario file or bundled "
                              f"name; or --resume DIR)")
-    fam, loaded = families.load_all(refs, kind)
-    scenarios = [fam.with_players(sc, opts.get("players")) for sc in loaded]
-    games, seed, workers = _settings(fam, scenarios[0], games, seed, workers)
-    opts = {**opts, "chunk_games": CHUNK_GAMES}
-    if no_save or (out and out.lower().endswith(".json")):
-        if out:
-            check_writable(out)
-        return fam, None, scenarios, games, seed, workers, opts
-    from .results import default_dir
-
-    def make(scs, games_, seed_, workers_, labels=None):
-        path = out or default_dir(f"{kind}-" + "-vs-".join(sc.name for sc in scs[:2])
-                                  if kind == "compare" else f"{kind}-{scs[0].name}")
-        return ResultDir.create(path, fam, kind, scs, seed_, games_, opts, workers_, labels)
-    if out:  # refuse a bad --out before anything is played (made only when play starts)
-        from .results import check_out_dir
-        check_out_dir(out)
-    return fam, make, scenarios, games, seed, workers, opts
+    save = not (no_save or (out and out.lower().endswith(".json")))
+    if out and not save:
+        check_writable(out)
+    return open_study(kind, refs, games=games, seed=seed, workers=workers, options=opts,
+                      players=opts.get("players"), out=out if save else None, save=save)
 
 
-def _finish(fam, sink, kind, data, result, scenarios, report=True):
-    if sink is not None:
-        summary = {"kind": kind, **data, "per_variant": [
-            {"name": sc.name, **sink.extras.to_json(fam, fam.CATALOGUE, v)}
-            for v, sc in enumerate(scenarios)]}
-        data.clear()
-        data.update(summary)
-        sink.finish(summary, result.seconds, result.workers)
-        if report:
-            render_report(sink.path, notice)
+def _finish(st, data, result, report=True):
+    """Save the summary in the study's directory (``data`` becomes the saved summary) and draw
+    its report."""
+    from .study_dir import finish_study
+    if st.sink is None:
+        return
+    summary = finish_study(st, data, result)
+    data.clear()
+    data.update(summary)
+    if report:
+        render_report(st.sink.path, notice)
 
 
 def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_spec,
@@ -582,20 +561,20 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
         raise InputError("sweep: Missing option '--set' (KEY=V1,V2,...; or --resume DIR)")
     opts = dict(alpha=alpha, metrics=metrics_spec, sets=list(sets), target_ci=target_ci,
                 target_metric=target_metric, max_games=max_games, records=records)
-    fam, sink, (base, *_), games, seed, workers, opts = _open_sink(
-        "sweep", [scenario_ref], ["SCENARIO"], games, seed, workers, opts, out, no_save,
-        resume)
+    st = _open_study("sweep", [scenario_ref], ["SCENARIO"], games, seed, workers, opts, out,
+                     no_save, resume)
+    fam, (base, *_), games, seed, workers, opts = (st.family, st.scenarios, st.games, st.seed,
+                                                   st.workers, st.options)
     grid = parse_sets(opts["sets"])
     scenarios, labels = sweep_variants(fam, base, grid)
     if resume:
-        scenarios = sink.scenarios()
+        scenarios = st.scenarios
     alpha, metrics_spec = opts["alpha"], opts["metrics"]
     target_ci, target_metric, max_games = opts["target_ci"], opts["target_metric"], \
         opts["max_games"]
     names = select_metrics(metrics_spec or ",".join(fam.SWEEP_METRICS), fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
-    if sink is not None and not resume:
-        sink = sink(scenarios, games, seed, workers, labels)
+    sink = st.create(scenarios, labels)
     progress = Progress(quiet, family=fam)
     progress.starting(fam)
     result = run_study(fam, scenarios, seed, games, workers, target=target, max_games=cap,
@@ -608,7 +587,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     note = fam.play_note(scenarios)
     if note:
         data["note"] = note
-    _finish(fam, sink, "sweep", data, result, scenarios, not no_report)
+    _finish(st, data, result, not no_report)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:

@@ -224,3 +224,33 @@ def test_save_result_writes_a_directory_the_readers_open(fake, tmp_path):
         "seat2_win_share"]
     assert (tmp_path / "saved" / "report.html").is_file()
     _cli("show", path)
+
+
+def test_a_study_opened_interrupted_and_resumed_from_python(fake, tmp_path, monkeypatch):
+    """simcore.study_dir: what run/compare/sweep do, from a notebook: open, play into the
+    directory, resume an interrupted one to the same sums as one uninterrupted study."""
+    from simcore.study import run_study
+    from simcore.study_dir import finish_study, open_study, resume_study
+    other = tmp_path / "other.yaml"
+    other.write_text(fake.read_text().replace("name: fake4", "name: other") + "noise: 2.0\n")
+    whole = open_study("compare", [fake, other], games=4000, seed=5, workers=1, save=False)
+    ref = run_study(whole.family, whole.scenarios, 5, 4000, 1).sums
+    st = open_study("compare", [fake, other], games=4000, seed=5, workers=1,
+                    out=str(tmp_path / "ab"))
+    real = fake_family.FakeFamily.chunk_stats
+
+    def interrupted(self, task):
+        if task.start > 0:
+            raise KeyboardInterrupt
+        return real(self, task)
+    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(st.family, st.scenarios, st.seed, st.games, 1, sink=st.create())
+    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", real)
+    again = resume_study("compare", str(tmp_path / "ab"), workers=1)
+    assert [sc.name for sc in again.scenarios] == ["fake4", "other"] and again.games == 4000
+    res = run_study(again.family, again.scenarios, again.seed, again.games, 1, sink=again.sink)
+    assert np.array_equal(res.sums.s, ref.s) and np.array_equal(res.sums.c, ref.c)
+    summary = finish_study(again, {"note": "from Python"}, res)
+    assert summary["kind"] == "compare" and len(summary["per_variant"]) == 2
+    assert json.loads((tmp_path / "ab" / "provenance.json").read_text())["status"] == "complete"
