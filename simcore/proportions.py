@@ -17,7 +17,7 @@ and has zero width at K = 0; these methods hold at every K:
   from the two Wilson intervals (Newcombe 1998, Stat Med 17:873, method 10).
 
 scipy.stats has neither Tango's nor Newcombe's interval (statsmodels has Newcombe's for
-independent samples only), so they are written out; tests/test_proportions.py checks the
+independent samples only), so they are written out; tests/harness/test_verdicts.py checks the
 restricted estimate against a numerical maximisation and the coverage by simulation.
 """
 

@@ -74,7 +74,7 @@ _FastLoader = (type("_FastUniqueKeyLoader", (_UniqueKeys, yaml.CSafeLoader), {})
 # Text where the two parsers are known to differ, which the Python one decides: control
 # characters (refused before parsing), tabs (`a:<tab>b`), tags (`a: !`), NEL and the Unicode
 # line separators, a block scalar's header running into a comment (`|#`), a `?` with a flow
-# collection about (PyYAML ends a plain scalar there). tests/test_yaml_loading.py searches
+# collection about (PyYAML ends a plain scalar there). tests/harness/test_yaml_loading.py searches
 # random YAML for any other difference. (Each check is one linear scan.)
 _PYTHON_ONLY = re.compile("[\t!\x85\u2028\u2029]|[|>][-+0-9]*#")
 

@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 import sys
 import tempfile
 import time
@@ -67,12 +68,14 @@ def pytest_sessionstart(session):
 # longest first: under pytest-xdist's --dist loadfile a file runs in one worker, so they start
 # first and the short files fill in around them, the shortest last. (xdist's own order, most
 # tests first, started the wheel install and the Ray cluster last.)
-LONGEST_FIRST = ("test_compare.py", "test_install.py", "test_ray.py", "test_interrupt.py",
-                 "test_shanten.py", "test_ptrump_engine.py", "test_resume.py",
-                 "test_hand_random.py", "test_report.py", "test_engine.py", "test_ptrump_model.py",
-                 "test_precompile.py", "test_ptrump_hand.py", "test_yaml_loading.py",
-                 "test_bench_suite.py", "test_policies.py", "test_hand_small.py",
-                 "test_cli_commands.py", "test_results.py")
+LONGEST_FIRST = ("harness/test_compare.py", "harness/test_install.py", "harness/test_ray.py",
+                 "harness/test_interrupt.py", "momojan/test_shanten.py",
+                 "ptrump/test_engine.py", "harness/test_resume.py", "momojan/test_hand_random.py",
+                 "harness/test_report.py", "momojan/test_engine.py", "ptrump/test_model.py",
+                 "harness/test_precompile.py", "ptrump/test_hand.py",
+                 "harness/test_yaml_loading.py", "harness/test_bench_suite.py",
+                 "momojan/test_policies.py", "momojan/test_hand_small.py",
+                 "harness/test_cli_commands.py", "harness/test_results.py")
 
 
 def pytest_configure(config):
@@ -82,7 +85,9 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files stay whole
+    here = Path(__file__).resolve().parent
+    items.sort(key=lambda item: rank.get(item.path.resolve().relative_to(here).as_posix(),
+                                         len(rank)))  # stable: files stay whole
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -4,7 +4,7 @@ Each seat's final score is its policy's strength plus noise drawn from (seed, ga
 alone, so every seating of a game sees the same noise per seat and a stronger policy finishes
 ahead more often. It has no compiled kernel: its Simulator plays in NumPy. It is the README's
 worked example of what a family writes (``simcore/family/base.py``), and the conformance check
-and every command run on it (tests/test_conformance.py, tests/test_families.py).
+and every command run on it (tests/harness/test_conformance.py, tests/harness/test_families.py).
 """
 
 from __future__ import annotations

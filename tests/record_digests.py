@@ -2,7 +2,7 @@
 
 ``python tests/record_digests.py [--out FILE]`` prints (or writes) a JSON object
 ``{"<scenario> <policy>": sha256 of the games and rounds records}``: 150 games of seed 7, every
-seat the same policy. ``tests/test_record_digests.py`` compares the engine against the digests in
+seat the same policy. ``tests/harness/test_record_digests.py`` compares the engine against the digests in
 ``tests/data/record_digests.json``, so that a refactoring that must not change play (the family
 kit, a faster kernel) is shown to leave every record bit-identical; a rule change that alters
 play rewrites the file (``--out tests/data/record_digests.json``) and says in its commit which

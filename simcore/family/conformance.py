@@ -5,7 +5,7 @@ mode with each of the family's policies, and checks that 1 and 2 workers give id
 that the saved tables give back the chunk's sums, that payloads round-trip, that the catalogue
 holds the seat metrics for the family's most seats, that summaries, replays and the hand
 commands of the default scenario run, and that every rule key changes what the engine is given.
-A new family runs it on its first day (tests/test_conformance.py runs it on every registered
+A new family runs it on its first day (tests/harness/test_conformance.py runs it on every registered
 family and on a fake four-seat one).
 
 What this implementation simplifies: a rule key is changed one at a time to one other value

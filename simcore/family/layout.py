@@ -9,7 +9,7 @@ exactly like hand-written ones, and ``from simcore.momojan.engine import RF_GAME
 The names tuple is the only list: add, remove or move a field there and every index follows.
 
 What this implementation simplifies: the constants are module globals a linter cannot see (it
-reports them as undefined names); tests/test_layouts.py checks them against the tuples instead.
+reports them as undefined names); tests/harness/test_layouts.py checks them against the tuples instead.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ picture parts), so the tables store small ids into palettes:
 
 What this implementation simplifies: concealed hands of at most ``MAX_CARDS`` cards (8 after a draw,
 plus one card for :func:`useful_cards`). Every table is checked against ``reference.shanten`` by
-``tests/test_shanten.py``.
+``tests/momojan/test_shanten.py``.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ win or drawn card where the question is about an 8 - 3k-card hand). ``k`` = reve
 * then the lookup tables the kernels read (``HR_NUM_START`` ..): they are the same for every rules
   setting, built once per process with NumPy (about 0.1 s; nothing to compile) and copied in, so
   a kernel needs just ``cnt``, ``k`` and ``hr`` (one array argument: cheap to pass, as momojan's
-  ``core``). A table change is tested against the reference (tests/test_ptrump_hand.py); the
+  ``core``). A table change is tested against the reference (tests/ptrump/test_hand.py); the
   builder is :func:`_fill_part_table`.
 
 How the fast path works

@@ -5,7 +5,7 @@ game family's package by name."""
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FAMILY_PACKAGES = ("simcore.momojan", "simcore.ptrump", "policies.momojan", "policies.ptrump")
 
 

@@ -4,7 +4,7 @@ coverage on simulated data with pinned seeds.
 The score interval, exact test and two one-sided tests of paired 0/1 rates are simulated from
 their multinomial model (cheap, so 2,000 repetitions per case: a 95% coverage is measured to
 +-0.01); the delta-method rows are checked on synthetic per-game values against a direct
-computation. compare's coverage on played games is in tests/test_compare.py (and, by metric
+computation. compare's coverage on played games is in tests/harness/test_compare.py (and, by metric
 kind, in benchmarks/bench_coverage.py).
 """
 

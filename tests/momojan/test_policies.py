@@ -38,7 +38,7 @@ from simcore.momojan.simulate import Simulator
 from simcore.tournament import run_tournament
 
 BOTS = ("greedy", "value", "defensive")
-SCENARIO_DIR = os.path.join(os.path.dirname(__file__), "..", "scenarios")
+SCENARIO_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "scenarios")
 
 
 @pytest.fixture(scope="module")

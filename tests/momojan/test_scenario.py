@@ -11,7 +11,7 @@ from simcore.momojan import scenario
 from simcore.momojan.rules_array import RA_RON_BONUS, RULES_LEN, build_rules_array
 from simcore.momojan.schema import SCHEMA, defaults, iter_fields
 
-BROKEN = Path(__file__).parent / "broken_scenarios"
+BROKEN = Path(__file__).parents[1] / "broken_scenarios"
 BROKEN_FILES = sorted(BROKEN.glob("*.yaml"))
 
 
@@ -129,7 +129,7 @@ def test_bundled_dir_is_the_installed_package_data_and_the_repository_folder():
     assert scenario.BUNDLED_DIR == Path(str(importlib.resources.files("simcore.scenarios")))
     assert "new_edition" in scenario.bundled_names()
     # an editable install reads the repository's own folder (one copy, no duplicate)
-    repo_scenarios = Path(__file__).resolve().parents[1] / "scenarios"
+    repo_scenarios = Path(__file__).resolve().parents[2] / "scenarios"
     assert scenario.BUNDLED_DIR.resolve() == repo_scenarios
 
 

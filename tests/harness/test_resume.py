@@ -46,7 +46,7 @@ def _kill_after_chunks(d, sig, chunks=2):
     """Start the run in its own session, wait until ``chunks`` chunks are saved, send ``sig``
     (SIGKILL: to the parent alone, as a crash or the OOM killer would; SIGINT: to the group,
     as a terminal's Ctrl-C)."""
-    # SIGINT at its default, as for a foreground command (tests/test_interrupt.py says why).
+    # SIGINT at its default, as for a foreground command (tests/harness/test_interrupt.py says why).
     p = subprocess.Popen(CLI + ["run", *ARGS, "--out", d, "--records"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True,

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from simcore.cli import main
-from test_cli_input import _one_error_line
+from harness.test_cli_input import _one_error_line
 
 
 def invoke(*args):

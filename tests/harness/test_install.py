@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 # numba's cache files are copied, with their times (copytree's copy2): the build starts from them
 # when they are fresh (setup.py), as a wheel built from this checkout would
 COPY_IGNORE = shutil.ignore_patterns(".git", "*.pyc", "*.egg-info", "build", "dist", ".venv",

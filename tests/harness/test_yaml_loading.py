@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from simcore import scenario_files
 from simcore.scenario_files import UniqueKeyLoader, load_yaml
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 FILES = sorted((TESTS.parent / "scenarios").glob("*.yaml")) + \
     sorted((TESTS / "broken_scenarios").glob("*.yaml"))
 

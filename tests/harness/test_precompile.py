@@ -1,5 +1,5 @@
 """The kernels compile ahead of their first use: at install (setup.py) and by hand
-(``python -m simcore.precompile``). The wheel test (tests/test_install.py) checks that an install
+(``python -m simcore.precompile``). The wheel test (tests/harness/test_install.py) checks that an install
 carries the compiled kernel and that its first run loads it."""
 
 import importlib.util
@@ -13,7 +13,7 @@ from setuptools.errors import OptionError
 
 from simcore import families, precompile, scenario_files
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _setup_module():

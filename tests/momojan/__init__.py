@@ -1,0 +1,1 @@
+"""Tests of the momojan family (a package: test files of one name may stand in two folders)."""
