@@ -65,24 +65,24 @@ def machine() -> dict:
 # -- sections ---------------------------------------------------------------------------------
 
 def hand(quick):
-    from benchmarks import bench_hand
+    from benchmarks.momojan import bench_hand
     return bench_hand.measure(hands=50_000 if quick else 1_000_000, repeats=2 if quick else 5,
                               search=not quick)
 
 
 def ptrump_hand(quick):
-    from benchmarks import bench_ptrump_hand
+    from benchmarks.ptrump import bench_hand as bench_ptrump_hand
     return bench_ptrump_hand.measure(hands=50_000 if quick else 1_000_000,
                                      repeats=2 if quick else 5)
 
 
 def scoring(quick):
-    from benchmarks import bench_score
+    from benchmarks.momojan import bench_score
     return bench_score.measure(reps=3000 if quick else 20000, repeats=2 if quick else 5)
 
 
 def pairings(quick):
-    from benchmarks import bench_engine
+    from benchmarks.momojan import bench_engine
     names = ["baseline", "random", "greedy"] if quick else \
         ["baseline", "random", "greedy", "value", "defensive", "value:greedy", "defensive:greedy"]
     games, repeats = (150, 3) if quick else (500, 9)
@@ -98,7 +98,7 @@ def pairings(quick):
 def ptrump_rounds(quick):
     """P-style rounds/s on one core, greedy in every seat, 2 and 3 players (issue 13's target:
     2 players at least MOMOJAN's greedy rate, 3 players at least two thirds of it)."""
-    from benchmarks import bench_ptrump_engine
+    from benchmarks.ptrump import bench_engine as bench_ptrump_engine
     games, repeats = (300, 1) if quick else (2000, 3)
     out = {}
     for sc in ("ptrump_2p", "ptrump_3p"):

@@ -8,7 +8,7 @@ Every policy has the kit's signature (:mod:`policies.registry`)::
 ``core`` (``HandTables.core``: the waits table and friends in one array, layout in
 ``simcore.momojan.hand``) lets bots ask for waits without rebuilding anything. ``decide``
 dispatches on the policy id with a plain branch, so the engine calls the policy directly inside
-compiled code (``benchmarks/bench_engine.py`` measures the dispatch cost).
+compiled code (``benchmarks/momojan/bench_engine.py`` measures the dispatch cost).
 
 To add a policy: write ``my_policy`` and its ``MY_PARAMS`` in its own module, append a
 ``PolicySpec`` to :data:`POLICIES`, name its id below and add a branch to :func:`decide`.

@@ -59,7 +59,7 @@ def test_scaling_counts_take_turns_and_report_the_bare_ceiling():
 def test_engine_bench_refuses_another_family_in_one_line(capsys):
     # it plays MOMOJAN only: a P-style scenario was a ScenarioError traceback ("beginner: unknown key")
     sys.path.insert(0, str(REPO))
-    from benchmarks import bench_engine
+    from benchmarks.momojan import bench_engine
     assert bench_engine.main(["--scenario", "ptrump_2p"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "ptrump scenario" in err and "bench_ptrump_engine.py" in err
+    assert err.count("\n") == 0 and "ptrump scenario" in err and "benchmarks/ptrump/bench_engine.py" in err

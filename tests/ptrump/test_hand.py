@@ -299,11 +299,11 @@ def test_pairs_of_four():
 
 
 def test_benchmark_runs():
-    """benchmarks/bench_ptrump_hand.py (the suite's ``ptrump_hand`` section) on a few hands."""
+    """benchmarks/ptrump/bench_hand.py (the suite's ``ptrump_hand`` section) on a few hands."""
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from benchmarks import bench_ptrump_hand
+    from benchmarks.ptrump import bench_hand as bench_ptrump_hand
     r = bench_ptrump_hand.measure(hands=2000, repeats=1)
     assert set(r["jobs"]) >= {"wait detections (7 cards)", "distance to tenpai (7 cards)"}
     assert all(j["per_s"] > 0 for j in r["jobs"].values()) and 0 < r["tenpai_share"] < 0.5

@@ -1,6 +1,6 @@
 """ptrump engine throughput: whole rounds per second on one core, 2 and 3 seats.
 
-Run: ``python benchmarks/bench_ptrump_engine.py [--quick] [--games N] [--repeats R]``
+Run: ``python benchmarks/ptrump/bench_engine.py [--quick] [--games N] [--repeats R]``
 
 For each pairing (default: greedy on every seat, 2 and 3 seats; then baseline and random) the
 first call (compilation, or loading numba's cache, and the tables) is timed apart; then
@@ -22,7 +22,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from simcore.ptrump import scenario  # noqa: E402
 from simcore.ptrump.simulate import Simulator  # noqa: E402
@@ -58,7 +58,7 @@ def main(argv=None) -> int:
     games = args.games or (300 if args.quick else 3000)
     repeats = args.repeats or (2 if args.quick else 5)
     pairings = PAIRINGS[:2] if args.quick else PAIRINGS
-    cmd = "python benchmarks/bench_ptrump_engine.py" + (" --quick" if args.quick else "")
+    cmd = "python benchmarks/ptrump/bench_engine.py" + (" --quick" if args.quick else "")
     print(f"# {cmd}   (load average {os.getloadavg()[0]:.2f}, {games} matches x {repeats})")
     print(f"{'scenario':<12}{'seats':<10}{'setup s':>9}{'rounds/s wall':>15}"
           f"{'rounds/s CPU':>14}{'rounds/match':>14}")

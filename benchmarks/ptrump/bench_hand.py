@@ -1,7 +1,7 @@
 """P-style hand-analysis throughput on one core: wait detection, complete-shape checks, distance to
 tenpai, useful draws.
 
-Run: ``python benchmarks/bench_ptrump_hand.py [--hands N] [--repeats R] [--quick]``
+Run: ``python benchmarks/ptrump/bench_hand.py [--hands N] [--repeats R] [--quick]``
 
 The hands are random deals from the 54-card deck (uniform, as rank counts): 7 cards for waits,
 distance and useful draws, 8 cards for completeness and distance; the pass over them calls the
@@ -98,7 +98,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     hands = args.hands or (50_000 if args.quick else 1_000_000)
     repeats = args.repeats or (2 if args.quick else 5)
-    print(f"$ python benchmarks/bench_ptrump_hand.py --hands {hands} --repeats {repeats}")
+    print(f"$ python benchmarks/ptrump/bench_hand.py --hands {hands} --repeats {repeats}")
     r = measure(hands, repeats)
     print(f"hand rules array built (tables; compiled code loaded): {r['tables_s']:.2f} s")
     for name, j in r["jobs"].items():

@@ -3,7 +3,7 @@
 Distance to tenpai is timed twice: the table-driven kernel (``simcore.momojan.shanten``) on all N
 hands and the depth-first search it replaced (``hand.shanten_batch``, the slow path) on N / 10.
 
-Run: ``python benchmarks/bench_hand.py [--hands N] [--edition new|old] [--repeats R]``
+Run: ``python benchmarks/momojan/bench_hand.py [--hands N] [--edition new|old] [--repeats R]``
 
 Compile time (first call, numba's cache included) is reported apart from steady state, which is the
 median of R timed passes over the same N random hands (uniform over the deck, with 0-3 revealed
@@ -110,7 +110,7 @@ def main(argv=None):
     ap.add_argument("--edition", choices=["new", "old"], default="new")
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args(argv)
-    print(f"$ python benchmarks/bench_hand.py --hands {args.hands} --edition {args.edition} "
+    print(f"$ python benchmarks/momojan/bench_hand.py --hands {args.hands} --edition {args.edition} "
           f"--repeats {args.repeats}")
     r = measure(args.hands, args.edition, args.repeats)
     print(f"tables built (incl. loading compiled code): {r['tables_s']:.2f} s")

@@ -1,6 +1,6 @@
 """Engine throughput: full rounds per second on one core, and the cost of policy dispatch.
 
-Run: ``python benchmarks/bench_engine.py [--games N] [--scenario NAME] [--repeats R]``
+Run: ``python benchmarks/momojan/bench_engine.py [--games N] [--scenario NAME] [--repeats R]``
 
 Rounds/s is steady state (compilation and table building are timed apart), single process, for
 each ``--pairings`` entry (default: baseline, random, greedy, value and defensive on both seats, then
@@ -123,11 +123,11 @@ def main(argv=None):
         family, _ = families.load(args.scenario)  # its own family's loader says what is wrong
         if family.NAME != "momojan":
             raise InputError(f"{args.scenario} is a {family.NAME} scenario: this benchmark plays "
-                             f"MOMOJAN (P-style: benchmarks/bench_ptrump_engine.py)")
+                             f"MOMOJAN (P-style: benchmarks/ptrump/bench_engine.py)")
     except InputError as e:
         print(f"bench_engine: {e}", file=sys.stderr)
         return 2
-    print(f"$ python benchmarks/bench_engine.py --games {args.games} --scenario {args.scenario} "
+    print(f"$ python benchmarks/momojan/bench_engine.py --games {args.games} --scenario {args.scenario} "
           f"--repeats {args.repeats}")
     for pairing in args.pairings.split(","):
         setup, rate, best, rpg = rounds_per_second(args.scenario, pairing, args.games, args.repeats)

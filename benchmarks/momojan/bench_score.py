@@ -1,6 +1,6 @@
 """Scoring throughput on one core: ``score_hand`` (decompositions, yaku, bonuses) on winning hands.
 
-Run: ``python benchmarks/bench_score.py [--reps N] [--repeats R]``
+Run: ``python benchmarks/momojan/bench_score.py [--reps N] [--repeats R]``
 
 A fixed set of winning hands (open and closed, ron and tsumo, with and without dora) is scored
 over and over inside one compiled loop, so the figure is the kernel's cost per win, not Python's.
@@ -96,7 +96,7 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args(argv)
     r = measure(args.reps, args.repeats)
-    print(f"$ python benchmarks/bench_score.py --reps {args.reps} --repeats {args.repeats}")
+    print(f"$ python benchmarks/momojan/bench_score.py --reps {args.reps} --repeats {args.repeats}")
     print(f"wins scored {r['scores_per_s'] / 1e6:8.2f} M/s  ({r['hands']} hands x {args.reps}, "
           f"median of {args.repeats}; first call {r['first_call_s']:.2f} s)")
     return 0

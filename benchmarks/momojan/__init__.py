@@ -1,0 +1,1 @@
+"""MOMOJAN's benchmarks (engine, hand analysis, scoring)."""

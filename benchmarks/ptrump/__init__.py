@@ -1,0 +1,1 @@
+"""P-style's benchmarks (engine, hand analysis)."""
