@@ -214,6 +214,9 @@ def leaf_paths(d: dict, prefix: str = ""):
         yield p
 
 
+OVERRIDES = Path("--set")   # the "file" that set a key given as an override (sweep --set)
+
+
 def file_that_set(key_path: str, origin: dict[str, Path], fallback: Path) -> Path:
     """The file that set ``key_path`` (or its nearest parent) in an ``extends`` chain, so an
     error points home; ``fallback`` when none did."""
@@ -301,6 +304,8 @@ class Checker:
 
     def fail(self, key_path: str, message: str):
         where = file_that_set(key_path, self.origin, self.fallback)
+        if where == OVERRIDES:   # the option said it: "--set scoring.ron_bonus: ..."
+            raise self.error(f"--set {key_path}: {message}")
         raise self.error(f"{self.shown(where)}: {key_path}: {message}")
 
     def basic_leaf(self, path: str, f, v: Any):

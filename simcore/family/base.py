@@ -155,7 +155,10 @@ class Family:
 
     def with_overrides(self, sc, overrides: dict, name: str):
         """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and
-        validated like YAML; errors read ``--set key.path: ...``."""
+        validated like YAML; errors read ``--set key.path: ...`` (the loader's,
+        :meth:`simcore.family.scenario.ScenarioLoader.with_overrides`)."""
+        if self.SCENARIOS is not None:
+            return self.SCENARIOS.with_overrides(sc, overrides, name)
         from ..scenario_files import deep_merge
         merged = deep_merge(sc.to_dict(), overrides)
         merged["name"] = name

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import scenario_files
 from ..errors import InputError, shown
-from ..scenario_files import deep_merge, freeze
+from ..scenario_files import OVERRIDES, deep_merge, freeze, leaf_paths
 
 
 class ScenarioLoader:
@@ -108,6 +108,18 @@ class ScenarioLoader:
                              explicit=lambda key: has_key(raw, key))
         data["name"] = data["name"] or name
         return self.SCENARIO(data["name"], None, freeze(data))
+
+    def with_overrides(self, sc, overrides: dict, name: str):
+        """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and
+        validated like YAML; an error names the option: ``--set key.path: ...`` (a key the
+        overrides set, or one that fails a cross-key check because of them)."""
+        merged = deep_merge(sc.to_dict(), overrides)
+        merged["name"] = name
+        origin = {k: OVERRIDES for k in leaf_paths(overrides)}
+        data = self.validate(merged, origin, OVERRIDES,
+                             explicit=lambda key: has_key(overrides, key))
+        data["name"] = name
+        return self.SCENARIO(name, None, freeze(data))
 
 
 def has_key(raw: dict, dotted: str) -> bool:

@@ -50,11 +50,6 @@ class PStyle(Family):
                                           "ura:X", {}))
 
     # ---- scenarios ---------------------------------------------------------------------------
-    def with_overrides(self, sc, overrides: dict, name: str):
-        """As the base's, through the loader that knows which keys the overrides set (the
-        beginner preset may not silently override them)."""
-        return _scenario.with_overrides(sc, overrides, name)
-
     def scenario_yaml(self, sc, title: str) -> str:
         return _scenario.annotated_yaml(sc.to_dict(), title=title)
 

@@ -27,7 +27,7 @@ from ..errors import InputError, shown as _kind  # one wording of a bad value
 from ..family.annotated import Annotation
 from ..family.scenario import ScenarioLoader, has_key
 from ..scenario_files import (
-    ScenarioBase, deep_merge, did_you_mean, freeze, leaf_paths,
+    ScenarioBase, deep_merge, did_you_mean,
 )
 from .schema import (
     BEGINNER_SETS, GAME, SCHEMA, Field, field_at,
@@ -226,23 +226,10 @@ class Scenarios(ScenarioLoader):
         late = set(files[files.index(origin["beginner"]):])
         return lambda key: origin.get(key) in late
 
-    def with_overrides(self, sc: Scenario, overrides: dict, name: str) -> Scenario:
-        """``sc`` with ``overrides`` (a nested mapping, e.g. from ``--set``) applied and validated
-        like YAML; errors read ``--set: key.path: ...``. ``{"beginner": True}`` turns a scenario
-        into its beginner version (the base's furiten etc. give way; an override beside it may
-        not)."""
-        merged = deep_merge(sc.to_dict(), overrides)
-        merged["name"] = name
-        origin = {k: Path("--set") for k in leaf_paths(overrides)}
-        data = self.validate(merged, origin, Path("--set"),
-                             explicit=lambda key: has_key(overrides, key))
-        data["name"] = name
-        return Scenario(name, None, freeze(data))
-
 
 LOADER = Scenarios()
 load, from_dict, validate = LOADER.load, LOADER.from_dict, LOADER.validate
-with_overrides, resolve_path = LOADER.with_overrides, LOADER.resolve_path
+with_overrides, resolve_path = LOADER.with_overrides, LOADER.resolve_path  # --set: the loader's
 bundled_names, bundled_descriptions = LOADER.bundled_names, LOADER.bundled_descriptions
 
 

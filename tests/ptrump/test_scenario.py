@@ -115,7 +115,7 @@ def test_beginner_sets_its_values_over_the_base():
 def test_beginner_refuses_a_contradiction_beside_it(tmp_path):
     msg = _error(tmp_path, "extends: ptrump_2p\nbeginner: true\nfuriten: full\n", "b.yaml")
     assert msg.startswith("b.yaml: furiten: beginner: true sets furiten")
-    with pytest.raises(scenario.ScenarioError, match="--set: furiten"):
+    with pytest.raises(scenario.ScenarioError, match="--set furiten"):
         scenario.with_overrides(scenario.load("ptrump_2p"), {"beginner": True, "furiten": "full"},
                                 "x")
     # a child of a beginner file that changes furiten contradicts it too
