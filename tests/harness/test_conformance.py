@@ -1,7 +1,7 @@
 """The family conformance check (simcore.family.conformance) over every registered family and
 over the fake four-seat family of tests/fake_family.py, which then goes through every command:
-run, compare, sweep, tournament, report, show, replay, resume and the Ray backend's chunk
-function."""
+run, compare, tournament, report, show, replay, resume, save_result and the pickled chunk path
+(tests/harness/test_ray.py plays it on a real 2-node Ray cluster)."""
 
 import json
 

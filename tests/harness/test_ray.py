@@ -123,3 +123,45 @@ def test_cli_backend_ray_without_ray_is_one_line_exit_2():
     assert r.stderr.strip().splitlines() == [
         "momojan-sim: error: --backend ray needs Ray, which is not installed: "
         "pip install 'momojan-sim[ray]'"]
+
+
+FAKE_DRIVER = """
+import json, sys
+from simcore import families
+from simcore.backends import runner_factory, use_runner
+from simcore.study import run_study
+families.register("fake", "fake_family")
+fam = families.get("fake")
+sc = fam.load(sys.argv[2])
+with use_runner(runner_factory("ray", sys.argv[1])):
+    res = run_study(fam, [sc], 5, 6000, 2, chunk_games=1000)
+print(json.dumps({"n": res.sums.n, "s": res.sums.s.tolist(), "c": res.sums.c.tolist()}))
+"""
+
+
+@pytest.mark.ray
+def test_the_fake_four_seat_family_runs_on_the_cluster(cluster, tmp_path):
+    """Issue 28: a family that is not in simcore (tests/fake_family.py, 4 seats) plays its
+    chunks on the Ray nodes (the pickled family is imported there by its module: the driver
+    runs from tests/, which Ray puts on the workers' path) to the local backend's sums."""
+    from pathlib import Path
+    import numpy as np
+    tests = Path(__file__).resolve().parents[1]
+    path = tmp_path / "fake4.yaml"
+    path.write_text("game: fake\nname: fake4\nplayers: [{policy: weak}, {policy: medium}, "
+                    "{policy: strong}, {policy: weak}]\n")
+    p = subprocess.run([sys.executable, "-c", FAKE_DRIVER, cluster, str(path)], cwd=tests,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    remote = json.loads(p.stdout.strip().splitlines()[-1])
+    from simcore import families
+    from simcore.study import run_study
+    families.register("fake", "fake_family")
+    try:
+        fam = families.get("fake")
+        local = run_study(fam, [fam.load(path)], 5, 6000, 1, chunk_games=1000).sums
+    finally:
+        families.unregister("fake")
+    assert remote["n"] == 6000
+    assert np.array_equal(np.array(remote["s"]), local.s)
+    assert np.array_equal(np.array(remote["c"]), local.c)
