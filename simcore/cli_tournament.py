@@ -33,10 +33,11 @@ from .cli_study import NO_REPORT_HELP, cli_errors, saved_line
 @backend_options
 def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out, no_save,
                no_report, resume):
-    """Duplicate tournament of policies under SCENARIO (2 or 3 seats): every deal in every
-    seating (same seed), a win-rate matrix (row finishes ahead of column) with 95% intervals and
-    a Bradley-Terry rating per policy. 2 seats: each pair both ways round; 3 seats: each group
-    of three in all 6 seat orders (two entrants: the 6 seatings where both play).
+    """Duplicate tournament of policies under SCENARIO (any number of seats): every deal in
+    every seating (same seed), a win-rate matrix (row finishes ahead of column) with 95%
+    intervals and a Bradley-Terry rating per policy. 2 seats: each pair both ways round; n
+    seats: each group of n in all n! seat orders (fewer entrants than seats: every seating
+    where each of them plays).
 
     Example: momojan-sim tournament new_edition --policies random,baseline,greedy,value,defensive
     """
