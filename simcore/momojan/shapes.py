@@ -170,6 +170,13 @@ def new_edition_set_error(kind: str, cards) -> str | None:
     return revealed_group_error(kind, cards, rank1_substitutes=(), kan_allowed=True)
 
 
+def parse_new_edition_hand(text: str):
+    """A hand in notation with the new edition's set rules and deck (where no scenario says
+    otherwise: tests, examples)."""
+    from .cards import parse_hand
+    return parse_hand(text, (4, 4, 4, 4, 4), new_edition_set_error)
+
+
 def revealed_group_error(kind: str, cards, rank1_substitutes=(), kan_allowed=True, momo_wild=True):
     """Why ``cards`` is not a valid revealed group of ``kind``, or None if it is."""
     rules = HandRules(momo_wild=momo_wild, rank1_substitutes=tuple(rank1_substitutes))

@@ -3,14 +3,9 @@ from hypothesis import given, strategies as st
 
 from simcore.momojan.cards import (
     N_KINDS, NotationError, card_str, format_cards, kinds_from_mask, mask_from_kinds, parse_card,
-    parse_hand as _parse_hand,
 )
 from simcore.momojan.analysis import parse_hand_for
-from simcore.momojan.shapes import OLD_EDITION, new_edition_set_error
-
-
-def parse_hand(text):
-    return _parse_hand(text, (4, 4, 4, 4, 4), new_edition_set_error)
+from simcore.momojan.shapes import OLD_EDITION, parse_new_edition_hand as parse_hand
 
 
 def test_card_ids_and_canonical_strings():

@@ -6,16 +6,12 @@ import numpy as np
 import pytest
 
 from simcore.momojan import reference as ref
-from simcore.momojan.cards import N_KINDS, counts_from_kinds, format_cards, mask_from_kinds, parse_hand as _parse_hand
+from simcore.momojan.cards import N_KINDS, counts_from_kinds, format_cards, mask_from_kinds
 from simcore.momojan.hand import (
     can_ron_on, counts_of, is_complete, is_furiten, shanten_counts, waits,
 )
 from simcore.momojan.cards import kinds_from_kind_set
-from simcore.momojan.shapes import new_edition_set_error
-
-
-def parse_hand(text):
-    return _parse_hand(text, (4, 4, 4, 4, 4), new_edition_set_error)
+from simcore.momojan.shapes import parse_new_edition_hand as parse_hand
 
 
 def _multisets(pool_counts, size):

@@ -20,19 +20,15 @@ import numpy as np
 import pytest
 
 from simcore.momojan import reference as ref
-from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS, format_cards, kinds_from_mask, mask_from_kinds, parse_hand as _parse_hand
+from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS, format_cards, kinds_from_mask, mask_from_kinds
 from simcore.momojan.hand import counts_of, shanten_counts
 from simcore.momojan.shanten import (
     MAX_CARDS, discard_distances, shanten, shanten_batch, unit, unseen_copies, unseen_in,
     useful_at_tenpai, useful_cards, useful_cards_from,
 )
-from simcore.momojan.shapes import build_heads, build_sets, new_edition_set_error
+from simcore.momojan.shapes import build_heads, build_sets, parse_new_edition_hand as parse_hand
 
 N_HANDS = int(os.environ.get("MOMOJAN_DIFF_HANDS", "30000"))
-
-
-def parse_hand(text):
-    return _parse_hand(text, (4, 4, 4, 4, 4), new_edition_set_error)
 
 
 def _multisets(pool, size):
