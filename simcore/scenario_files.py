@@ -308,6 +308,46 @@ class Checker:
             raise self.error(f"--set {key_path}: {message}")
         raise self.error(f"{self.shown(where)}: {key_path}: {message}")
 
+    def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
+        """``data`` checked against ``schema`` (a tree of :class:`simcore.schema_common.Field`
+        leaves): every key the schema lists, a missing one at its default, each leaf through
+        :meth:`leaf`; an unknown key is refused unless :meth:`extra_entry` gives its node."""
+        from .schema_common import Field
+        if not isinstance(data, dict):
+            self.fail(prefix.rstrip(".") or "(top)", f"expected a mapping, got {_kind(data)}")
+        extra = {}
+        for key in data:
+            if key not in schema:
+                node = self.extra_entry(prefix, key, data[key])
+                if node is None:
+                    self.fail(f"{prefix}{key}", "unknown key" + did_you_mean(
+                        key, schema, f" (expected one of: {', '.join(schema)})")
+                        + self.unknown_hint(prefix))
+                extra[key] = node
+        out = {}
+        for key, node in schema.items():
+            path = f"{prefix}{key}"
+            if isinstance(node, Field):
+                out[key] = self.leaf(path, node, data.get(key, node.default))
+            else:
+                out[key] = self.check(data.get(key, {}), node, path + ".")
+        for key, node in extra.items():
+            out[key] = self.check(data[key], node, f"{prefix}{key}.")
+        return out
+
+    def extra_entry(self, prefix: str, key: str, value: Any):
+        """The schema of an entry the schema does not list but a table allows (a family's
+        hook), or None: an unknown key."""
+        return None
+
+    def unknown_hint(self, prefix: str) -> str:
+        """What an unknown key's message adds at ``prefix`` (a family's hook)."""
+        return ""
+
+    def leaf(self, path: str, f, v: Any):
+        """One leaf (a family adds its kinds)."""
+        return self.basic_leaf(path, f, v)
+
     def basic_leaf(self, path: str, f, v: Any):
         """A leaf of kind ``int`` (within ``f.min``..``f.max``), ``bool`` or ``str`` (or null)."""
         if f.kind == "int":

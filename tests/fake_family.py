@@ -49,7 +49,6 @@ def _scenario(data: dict, name: str, path=None) -> Scenario:
 class FakeSimulator(Simulator):
     GAME_FIELDS = tuple(f"score{s}" for s in range(MAX_SEATS)) + ("seats", "rounds")
     ROUND_FIELDS = ("game", "round", "leader")
-    N_GF, N_RF = len(GAME_FIELDS), len(ROUND_FIELDS)
 
     def __init__(self, scenario):
         super().__init__(scenario)
@@ -75,8 +74,7 @@ class FakeFamily(Family):
     TITLE = "Fake game of up to four seats"
     DEFAULT_SCENARIO = None
     SEATS = (2, MAX_SEATS)
-    HEADLINE = "seat0_win_share"
-    ROUNDS_METRIC = "mean_rounds_per_game"
+    HEADLINE = "seat0_win_share"     # (a seat metric: not its own first metric)
     SIMULATOR = FakeSimulator
     POLICIES = POLICIES
     METRICS = (Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1,

@@ -51,8 +51,9 @@ class Family:
     DEFAULT_SCENARIO: str | None = None   # what `waits`, `score`, `metrics --game` use
     SEATS: tuple = (2, 2)             # fewest and most seats a scenario may have
     GAME_WORDS: tuple = ("game", "games")   # one unit of play, and its plural, in summaries
-    HEADLINE: str = ""                # the metric `run --target-ci` and `plan` default to
-    ROUNDS_METRIC: str = ""           # per-game numerator: rounds played (rounds/s)
+    HEADLINE: str = ""                # the metric `--target-ci`, `plan` default to [METRICS[0]]
+    ROUNDS_METRIC: str = ""           # whose per-game numerator is rounds played (rounds/s)
+                                      # [the per-game metric of numerator "rounds"]
     SWEEP_METRICS: tuple = ()         # what a sweep tabulates unless told otherwise
     SIMULATOR: type = chunks.Simulator   # the family's Simulator subclass
     METRICS: tuple = ()               # its own catalogue (simcore.metrics.Metric)
@@ -131,6 +132,14 @@ class Family:
         ``SEATS[1]`` seats at ``SEAT_METRICS_AT``."""
         return with_seat_metrics(self.METRICS, self.SEAT_METRICS_AT, self.SEATS[1],
                                  self.GAME_WORDS)
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if cls.METRICS and not cls.HEADLINE:
+            cls.HEADLINE = cls.METRICS[0].name
+        if cls.METRICS and not cls.ROUNDS_METRIC:
+            cls.ROUNDS_METRIC = next((m.name for m in cls.METRICS if m.numerator == "rounds"
+                                      and m.kind == "per_game"), "")
 
     def game_values(self, idx, games, rounds, catalogue=None):
         """``(num, den)``, int64[n, k] each: per game, each catalogue metric's numerator and

@@ -46,8 +46,8 @@ class Simulator:
 
     GAME_FIELDS: tuple = ()     # column names of a game record
     ROUND_FIELDS: tuple = ()    # column names of a round record
-    N_GF: int = 0           # columns of a game record
-    N_RF: int = 0           # columns of a round record
+    N_GF: int = 0           # columns of a game record (from GAME_FIELDS)
+    N_RF: int = 0           # columns of a round record (from ROUND_FIELDS)
     ROUNDS_PER_GAME = 16    # round rows allocated per game before the first try
     MIN_ROUND_ROWS = 64
     ST_LOG = ST_N_EV = 0    # the state's scalar slots: "log events", "events logged"
@@ -55,6 +55,10 @@ class Simulator:
     # histograms a chunk keeps: name -> (what is counted, per what, bins: values 0 .. bins - 2,
     # the last bin holds everything larger); histogram_values() gives their values
     HISTOGRAMS: dict = {}
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls.N_GF, cls.N_RF = len(cls.GAME_FIELDS), len(cls.ROUND_FIELDS)
 
     def __init__(self, scenario):
         self.scenario = scenario

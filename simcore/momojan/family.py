@@ -25,7 +25,6 @@ class Momojan(Family):
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
-    HEADLINE, ROUNDS_METRIC = "first_dealer_win_rate", "mean_rounds_per_game"
     SWEEP_METRICS = ("first_dealer_win_rate", "dealer_round_win_rate", "draw_rate",
                      "mean_winning_points", "mean_rounds_per_game")
     SEAT_METRICS_AT = 2   # after the first dealer's rate and the tied-game rate

@@ -34,28 +34,12 @@ class ScenarioError(InputError):
 class _Checker(scenario_files.Checker):
     error = ScenarioError
 
-    def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
-        if not isinstance(data, dict):
-            self.fail(prefix.rstrip(".") or "(top)", f"expected a mapping, got {_kind(data)}")
-        out = {}
-        yaku_table = prefix == YAKU_TABLE_PREFIX  # new picture-set yaku may be added here
-        for key in data:
-            if key not in schema:
-                if yaku_table and is_new_yaku(data[key]):
-                    continue
-                self.fail(f"{prefix}{key}", "unknown key"
-                          + did_you_mean(key, schema, f" (expected one of: {', '.join(schema)})")
-                          + (NEW_YAKU_HINT if yaku_table else ""))
-        for key, node in schema.items():
-            path = f"{prefix}{key}"
-            if isinstance(node, Field):
-                out[key] = self.leaf(path, node, data.get(key, node.default))
-            else:
-                out[key] = self.check(data.get(key, {}), node, path + ".")
-        for key in data:
-            if yaku_table and key not in schema:
-                out[key] = self.check(data[key], NEW_YAKU, f"{prefix}{key}.")
-        return out
+    # the scoring.yaku table also takes new picture-set yaku (checked as NEW_YAKU)
+    def extra_entry(self, prefix: str, key: str, value: Any):
+        return NEW_YAKU if prefix == YAKU_TABLE_PREFIX and is_new_yaku(value) else None
+
+    def unknown_hint(self, prefix: str) -> str:
+        return NEW_YAKU_HINT if prefix == YAKU_TABLE_PREFIX else ""
 
     def leaf(self, path: str, f: Field, v: Any):
         if f.kind in ("int", "bool", "str"):

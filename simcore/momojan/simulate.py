@@ -3,32 +3,27 @@ the histograms and score trajectories a chunk keeps besides its sums."""
 
 from __future__ import annotations
 
+from policies.momojan import MAX_PARAMS, POLICIES  # noqa: F401  (MAX_PARAMS: tests read it here)
 
 from ..family.chunks import TRAJECTORY_GAMES, Simulator as _Simulator
 from .engine import (
-    GAME_FIELDS, ROUND_FIELDS,
-    GF_ROUNDS, MAX_EVENTS, N_GF, N_RF, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_POINTS, RF_SCORE0,
-    RF_SCORE1, ST_LOG, ST_N_EV, build_engine_tables, new_round_state, play_games,
+    GAME_FIELDS, GF_ROUNDS, MAX_EVENTS, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_POINTS, RF_SCORE0,
+    RF_SCORE1, ROUND_FIELDS, ST_LOG, ST_N_EV, build_engine_tables, new_round_state, play_games,
 )
 from .tables import build_hand_tables
 from .rules_array import build_rules_array
-
-from policies.momojan import MAX_PARAMS  # noqa: E402,F401  (tests read it here)
-# Histograms every chunk accumulates (name -> (what is counted, per what, bins: values 0 ..
-# bins - 2, the last bin holds everything larger)).
-HISTOGRAMS = {"winning_points": ("points paid per win", "wins", 65),
-              "rounds_per_game": ("rounds per game", "games", 41)}
 
 
 class Simulator(_Simulator):
     """Everything the compiled engine needs for one scenario, built once."""
 
-    GAME_FIELDS, ROUND_FIELDS, N_GF, N_RF = GAME_FIELDS, ROUND_FIELDS, N_GF, N_RF
+    GAME_FIELDS, ROUND_FIELDS = GAME_FIELDS, ROUND_FIELDS
     ST_LOG, ST_N_EV, MAX_EVENTS = ST_LOG, ST_N_EV, MAX_EVENTS
-    HISTOGRAMS = HISTOGRAMS
+    # what a chunk counts besides its sums: see the base's HISTOGRAMS
+    HISTOGRAMS = {"winning_points": ("points paid per win", "wins", 65),
+                  "rounds_per_game": ("rounds per game", "games", 41)}
 
     def __init__(self, scenario):
-        from policies.momojan import POLICIES
         super().__init__(scenario)
         self.ra = build_rules_array(scenario)
         self.T = build_hand_tables(scenario.hand_rules)

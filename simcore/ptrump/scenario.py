@@ -57,22 +57,6 @@ class _Checker(scenario_files.Checker):
     def shown(self, where: Path) -> str:
         return str(where.name if where.is_absolute() else where)
 
-    def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
-        if not isinstance(data, dict):
-            self.fail(prefix.rstrip(".") or "(top)", f"expected a mapping, got {_kind(data)}")
-        for key in data:
-            if key not in schema:
-                self.fail(f"{prefix}{key}", "unknown key"
-                          + did_you_mean(key, schema, f" (expected one of: {', '.join(schema)})"))
-        out = {}
-        for key, node in schema.items():
-            path = f"{prefix}{key}"
-            if isinstance(node, Field):
-                out[key] = self.leaf(path, node, data.get(key, node.default))
-            else:
-                out[key] = self.check(data.get(key, {}), node, path + ".")
-        return out
-
     def leaf(self, path: str, f: Field, v: Any):
         if f.kind in ("int", "bool", "str"):
             return self.basic_leaf(path, f, v)

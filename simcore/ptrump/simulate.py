@@ -5,31 +5,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from policies.ptrump import POLICIES
+
 from ..family.chunks import TRAJECTORY_GAMES, Simulator as _Simulator
 from .engine import (
-    GAME_FIELDS, ROUND_FIELDS,
-    GF_ROUNDS, MAX_EVENTS, N_GF, N_RF, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_SCORE0, RF_VALUE0,
-    RF_WINNERS, ST_LOG, ST_N_EV, new_round_state, play_matches,
+    GAME_FIELDS, GF_ROUNDS, MAX_EVENTS, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_SCORE0, RF_VALUE0,
+    RF_WINNERS, ROUND_FIELDS, ST_LOG, ST_N_EV, new_round_state, play_matches,
 )
 from .layout import MAX_SEATS
 from .rules_array import RA_MAX_ROUNDS, build_hand_rules, build_rules_array
-
-# Histograms every chunk accumulates (name -> (what is counted, per what, bins: values 0 ..
-# bins - 2, the last bin holds everything larger)).
-HISTOGRAMS = {"winning_value": ("points per win", "wins", 41),
-              "rounds_per_match": ("rounds per match", "games", 61)}
 
 
 class Simulator(_Simulator):
     """Everything the compiled engine needs for one scenario, built once."""
 
-    GAME_FIELDS, ROUND_FIELDS, N_GF, N_RF = GAME_FIELDS, ROUND_FIELDS, N_GF, N_RF
+    GAME_FIELDS, ROUND_FIELDS = GAME_FIELDS, ROUND_FIELDS
     ST_LOG, ST_N_EV, MAX_EVENTS = ST_LOG, ST_N_EV, MAX_EVENTS
-    HISTOGRAMS = HISTOGRAMS
+    # what a chunk counts besides its sums: see the base's HISTOGRAMS
+    HISTOGRAMS = {"winning_value": ("points per win", "wins", 41),
+                  "rounds_per_match": ("rounds per match", "games", 61)}
     ROUNDS_PER_GAME, MIN_ROUND_ROWS = 32, 256
 
     def __init__(self, scenario):
-        from policies.ptrump import POLICIES
         super().__init__(scenario)
         self.ra = build_rules_array(scenario)
         self.hr = build_hand_rules(scenario)

@@ -92,6 +92,11 @@ def test_the_fake_family_through_every_command(fake, tmp_path):
                      "{policy: medium}, {policy: weak}, {policy: weak}]\n")
     r = _cli("compare", fake, other, "--games", 80, "--workers", 1, "--no-save")
     assert "seat0_win_share" in r.output and "seat3" in r.output
+    r = _cli("sweep", fake, "--set", "noise=0.5,2.0", "--games", 60, "--workers", 1, "--out",
+             tmp_path / "sw", "--metrics", "seat0_win_share,seat3_win_share")
+    assert "noise=2.0" in r.output and (tmp_path / "sw" / "report.html").is_file()
+    r = _cli("plan", fake, other, "--detect", "5pp", "--metric", "seat0_win_share")
+    assert "games" in r.output
     t_out = tmp_path / "t"
     r = _cli("tournament", fake, "--policies", "weak,strong,medium", "--games", 20,
              "--workers", 1, "--out", t_out, "--json")
