@@ -44,25 +44,16 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
     from . import families
     from .cli_study import Progress, notice
     from .errors import InputError
-    from .results import ResultDir, default_dir, read_provenance
-    from .tournament import run_tournament, saved_scenario, tournament_table
+    from .tournament import (
+        check_entrants, new_tournament_dir, reopen_tournament, run_tournament, tournament_table,
+    )
 
     if resume:
         if scenario_ref or entrants or out or no_save:
             raise InputError("--resume DIR takes the scenario, entrants and settings from DIR: "
                              "give no SCENARIO, --policies, --out or --no-save with it")
-        prov = read_provenance(resume, "--resume")
-        fam = families.of_result(prov)
-        rd = ResultDir.reopen(resume, fam, "tournament")
-        names, games, seed = prov["options"]["policies"], prov["games"], prov["seed"]
-        sc = saved_scenario(fam, resume)  # its first seating: the seats are replaced anyway
+        fam, sc, names, games, seed, chunk, sink = reopen_tournament(resume)
         workers = 0 if workers is None else workers
-        chunk = prov["options"].get("chunk_games")
-
-        def sink(view, scenarios, labels, chunk_games):
-            rd.family = view
-            rd.records = False
-            return rd
     else:
         if not scenario_ref:
             raise InputError("tournament: Missing argument 'SCENARIO' (a scenario file or "
@@ -77,27 +68,15 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
             raise InputError("--no-save writes nothing: give no --out with it")
         if out is not None and not out.strip():
             raise InputError("--out: an empty path")
-        if out:  # refuse a bad --out before anything is played (made only when play starts)
-            from .results import check_out_dir
-            check_out_dir(out)
-
-        def sink(view, scenarios, labels, chunk_games):
-            if no_save:
-                return None
-            opts = {"policies": names, "chunk_games": chunk_games}
-            rd = ResultDir.create(out or default_dir(f"tournament-{sc.name}"), view,
-                                  "tournament", scenarios, seed, games, opts, workers, labels)
-            rd.records = False   # the seat metrics only: no per-game tables
-            return rd
+        sink = None if no_save else new_tournament_dir(sc, names, games, seed, workers, out)
 
     made = []
 
     def keep(view, scenarios, labels, chunk_games):
-        rd = sink(view, scenarios, labels, chunk_games)
+        rd = sink(view, scenarios, labels, chunk_games) if sink else None
         made.append(rd)
         return rd
 
-    from .tournament import check_entrants
     check_entrants(fam, names)   # before the progress line starts
     progress = Progress(quiet or as_json, family=None)
     progress.starting(fam)

@@ -313,6 +313,41 @@ def saved_scenario(family, path: str):
                                           "--resume")[0]["scenario"])
 
 
+def new_tournament_dir(scenario, entrants, games: int, seed: int, workers: int,
+                       out: str | None = None):
+    """The ``sink`` of :func:`run_tournament` that saves into a new result directory (``out``,
+    checked now; made when play starts, named after the scenario by default)."""
+    from .results import ResultDir, check_out_dir, default_dir
+    if out:
+        check_out_dir(out)
+
+    def sink(view, scenarios, labels, chunk_games):
+        opts = {"policies": list(entrants), "chunk_games": chunk_games}
+        rd = ResultDir.create(out or default_dir(f"tournament-{scenario.name}"), view,
+                              "tournament", scenarios, seed, games, opts, workers, labels)
+        rd.records = False   # the seat metrics only: no per-game tables
+        return rd
+    return sink
+
+
+def reopen_tournament(path: str):
+    """An interrupted tournament's ``(family, scenario, entrants, games, seed, chunk games,
+    sink)`` for :func:`run_tournament` (every saved file checked against its hashes)."""
+    from . import families
+    from .results import ResultDir, read_provenance
+    prov = read_provenance(path, "--resume")
+    fam = families.of_result(prov)
+    rd = ResultDir.reopen(path, fam, "tournament")
+    sc = saved_scenario(fam, path)   # its first seating: the seats are replaced anyway
+
+    def sink(view, scenarios, labels, chunk_games):
+        rd.family = view
+        rd.records = False
+        return rd
+    return (fam, sc, prov["options"]["policies"], prov["games"], prov["seed"],
+            prov["options"].get("chunk_games"), sink)
+
+
 def run_tournament(scenario, entrants: list[str], games: int, seed: int, progress=None, *,
                    family=None, workers: int = 1, notice=None, sink=None,
                    chunk_games: int | None = None, debug: bool = False) -> Tournament:
