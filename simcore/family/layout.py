@@ -40,3 +40,28 @@ def define_blocks(namespace: dict, prefix: str, blocks: tuple) -> int:
         namespace[f"{prefix}_{name.upper()}"] = pos
         pos += size
     return pos
+
+
+def state_spec(name: str, fields: tuple, module: str):
+    """A kernel's state written once: ``fields`` is one line per array, ``(name, shape, dtype,
+    fill)`` (``shape`` a tuple of ints, or a function of ``log`` for an array sized by whether
+    the replay log is kept). Returns ``(StateTuple, new_state)``: the namedtuple class (pickled as
+    ``module.name``, where the caller binds it, so numba can cache kernels that take it) and
+    ``new_state(log)``, which allocates every array at its fill."""
+    import collections
+
+    import numpy as np
+    names = tuple(f[0] for f in fields)
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate field names in {name}")
+    cls = collections.namedtuple(name, names, module=module)
+
+    def new_state(log: bool = False):
+        arrays = {}
+        for fname, shape, dtype, fill in fields:
+            shp = shape(log) if callable(shape) else shape
+            arrays[fname] = np.full(shp, fill, dtype)
+        return cls(**arrays)
+    new_state.__doc__ = (f"A fresh :class:`{name}`; ``log``: room for the replay event log "
+                         f"(else one row).")
+    return cls, new_state

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..bits import popcount
 from ..rng import seed_keyed, shuffle
-from ..family.layout import define_fields
+from ..family.layout import define_fields, state_spec
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_ADDED_AS, KAN_CLOSED,
     KAN_OPEN, KAN_OPEN_AS,
@@ -160,30 +160,6 @@ N_UNIVERSAL = N_NUMBER_KINDS + N_PICTURES * N_COPIES_MAX
 RNG_SHUFFLE, RNG_SEAT0 = 0, 1
 N_RNG = RNG_SEAT0 + 2
 
-RoundState = namedtuple("RoundState", [
-    "wall",        # int64[MAX_WALL]: shuffled cards; hands dealt from the front, then dead wall
-    "hands",       # uint64[2]: concealed hand masks
-    "rev_cards",   # int16[2, MAX_REVEALED, 4]: revealed groups' sorted cards, -1 padding
-    "rev_n",       # int64[2, MAX_REVEALED]: cards per group (3, or 4 for a kan)
-    "rev_origin",  # int64[2, MAX_REVEALED]: scoring.ORIGIN_* of each group
-    "n_rev",       # int64[2]
-    "rev_mask",    # uint64[2]: hand mask of all revealed cards
-    "disc",        # int64[2, MAX_DISCARDS]: discard piles in order
-    "disc_called",  # bool[2, MAX_DISCARDS]: the discard was taken by a call
-    "n_disc",      # int64[2]
-    "disc_set",    # uint64[2]: kind set of each player's discards (furiten)
-    "disc_mask",   # uint64[2]: hand mask of each player's discards not taken by a call
-    "riichi",      # int64[2]: 1 once declared
-    "ippatsu",     # int64[2]: 1 while ippatsu is live
-    "riichi_furiten",  # int64[2]: 1 once a riichi player passed a winning discard (declined_ron)
-    "draw3",       # int64[2]: three-card draws this round
-    "st",          # int64[N_ST]: scalars below
-    "ev",          # int64[MAX_EVENTS, EV_WIDTH]: replay log (when logging)
-    "scratch_yaku", "scratch_bonus",  # scoring outputs
-    "rev_tmp_cards", "rev_tmp_n", "rev_tmp_origin",  # one seat's groups for scoring
-    "obs", "mask",  # policy inputs
-    "legal",       # int64[N_ACTIONS]: the actions set in ``mask`` (so clearing it is cheap)
-])
 # Round scalars (``RoundState.st``): ST_STOCK_POS, ..., N_ST.
 ST_FIELDS = (
     "stock_pos", "stock_end",  # wall[stock_pos:stock_end] is the stock
@@ -203,40 +179,36 @@ ST_FIELDS = (
 N_ST = define_fields(globals(), "ST", ST_FIELDS)
 
 
-def new_round_state(log: bool) -> RoundState:
-    """A fresh :class:`RoundState` (``deal`` resets it for each round); ``log``: room for the
-    replay event log (``MAX_EVENTS`` rows), else one row."""
-    def seats(dtype):
-        return np.zeros(2, dtype)
-
-    return RoundState(
-        wall=np.zeros(MAX_WALL, np.int64),
-        hands=seats(np.uint64),
-        rev_cards=np.full((2, MAX_REVEALED, 4), -1, np.int16),
-        rev_n=np.zeros((2, MAX_REVEALED), np.int64),
-        rev_origin=np.zeros((2, MAX_REVEALED), np.int64),
-        n_rev=seats(np.int64),
-        rev_mask=seats(np.uint64),
-        disc=np.zeros((2, MAX_DISCARDS), np.int64),
-        disc_called=np.zeros((2, MAX_DISCARDS), np.bool_),
-        n_disc=seats(np.int64),
-        disc_set=seats(np.uint64),
-        disc_mask=seats(np.uint64),
-        riichi=seats(np.int64),
-        ippatsu=seats(np.int64),
-        riichi_furiten=seats(np.int64),
-        draw3=seats(np.int64),
-        st=np.zeros(N_ST, np.int64),
-        ev=np.zeros((MAX_EVENTS if log else 1, EV_WIDTH), np.int64),
-        scratch_yaku=np.zeros(N_SCORE_SLOTS, np.int64),
-        scratch_bonus=np.zeros(3, np.int64),
-        rev_tmp_cards=np.full((MAX_REVEALED, 4), -1, np.int16),
-        rev_tmp_n=np.zeros(MAX_REVEALED, np.int64),
-        rev_tmp_origin=np.zeros(MAX_REVEALED, np.int64),
-        obs=np.zeros(OBS_LEN, np.int64),
-        mask=np.zeros(N_ACTIONS, np.bool_),
-        legal=np.zeros(N_ACTIONS, np.int64),
-    )
+# The round's state, one line per array: (name, shape, dtype, fill); ``new_round_state(log)``
+# allocates it (``deal`` resets it for each round; ``log``: room for the replay event log).
+RoundState, new_round_state = state_spec("RoundState", (
+    ("wall", (MAX_WALL,), np.int64, 0),        # shuffled cards: hands from the front, dead wall
+    ("hands", (2,), np.uint64, 0),             # concealed hand masks
+    ("rev_cards", (2, MAX_REVEALED, 4), np.int16, -1),  # revealed groups' sorted cards
+    ("rev_n", (2, MAX_REVEALED), np.int64, 0),  # cards per group (3, or 4 for a kan)
+    ("rev_origin", (2, MAX_REVEALED), np.int64, 0),  # scoring.ORIGIN_* of each group
+    ("n_rev", (2,), np.int64, 0),
+    ("rev_mask", (2,), np.uint64, 0),          # hand mask of all revealed cards
+    ("disc", (2, MAX_DISCARDS), np.int64, 0),  # discard piles in order
+    ("disc_called", (2, MAX_DISCARDS), np.bool_, False),  # the discard was taken by a call
+    ("n_disc", (2,), np.int64, 0),
+    ("disc_set", (2,), np.uint64, 0),          # kind set of each player's discards (furiten)
+    ("disc_mask", (2,), np.uint64, 0),         # hand mask of the discards not taken by a call
+    ("riichi", (2,), np.int64, 0),             # 1 once declared
+    ("ippatsu", (2,), np.int64, 0),            # 1 while ippatsu is live
+    ("riichi_furiten", (2,), np.int64, 0),     # 1 once a riichi player passed a winning discard
+    ("draw3", (2,), np.int64, 0),              # three-card draws this round
+    ("st", (N_ST,), np.int64, 0),              # the scalars ST_* above
+    ("ev", lambda log: (MAX_EVENTS if log else 1, EV_WIDTH), np.int64, 0),  # replay log
+    ("scratch_yaku", (N_SCORE_SLOTS,), np.int64, 0),  # scoring outputs
+    ("scratch_bonus", (3,), np.int64, 0),
+    ("rev_tmp_cards", (MAX_REVEALED, 4), np.int16, -1),  # one seat's groups for scoring
+    ("rev_tmp_n", (MAX_REVEALED,), np.int64, 0),
+    ("rev_tmp_origin", (MAX_REVEALED,), np.int64, 0),
+    ("obs", (OBS_LEN,), np.int64, 0),          # policy inputs
+    ("mask", (N_ACTIONS,), np.bool_, False),
+    ("legal", (N_ACTIONS,), np.int64, 0),      # the actions set in ``mask`` (cheap to clear)
+), __name__)
 
 
 def build_engine_tables(hand_tables, hand_rules) -> EngineTables:

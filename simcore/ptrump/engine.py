@@ -36,13 +36,11 @@ sizes 7/4/1 between turns, only legal actions) and :func:`play_match` the score 
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numba as nb
 import numpy as np
 
 from ..borrow import borrowed
-from ..family.layout import define_fields
+from ..family.layout import define_fields, state_spec
 from ..rng import randint, seed_keyed, shuffle
 from .layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
@@ -147,41 +145,6 @@ SCORE_OFFSET = 1 << 19   # round_end packs scores + offset in 20 bits each
 RNG_SHUFFLE, RNG_SEAT0 = 0, 1
 N_RNG = RNG_SEAT0 + MAX_SEATS
 
-RoundState = namedtuple("RoundState", [
-    "wall",       # int64[N_CARDS]: card ids; [0, 7n) the hands, 52 ura and 53 dora indicator,
-                  # [52 - reserve, 52) the replacement reserve, the rest the stock
-    "hand",       # int64[MAX_SEATS, HAND_MAX]: concealed card ids, unordered; nh[s] in use
-    "nh",         # int64[MAX_SEATS]
-    "cnt",        # int64[MAX_SEATS, N_RANKS]: concealed rank counts (always equal to ``hand``)
-    "sets",       # int64[MAX_SEATS, MAX_SETS, 4]: revealed sets' card ids, -1 padding
-    "set_kind",   # int64[MAX_SEATS, MAX_SETS]: SK_* (= scoring.REV_*), -1 unused
-    "set_rank",   # int64[MAX_SEATS, MAX_SETS]: rank of each set (-1: none)
-    "n_sets",     # int64[MAX_SEATS]
-    "nuki",       # int64[MAX_SEATS, MAX_NUKI]: jokers set aside (card ids)
-    "n_nuki",     # int64[MAX_SEATS]
-    "disc",       # int64[MAX_SEATS, MAX_DISC]: discards in order (card ids)
-    "disc_called",  # bool[MAX_SEATS, MAX_DISC]: taken by a pon / open kan
-    "n_disc",     # int64[MAX_SEATS]
-    "disc_ranks",  # int64[MAX_SEATS]: bit r: rank r among own discards (called ones too)
-    "riichi",     # int64[MAX_SEATS]: 0, 1 riichi, 2 double riichi
-    "ippatsu",    # int64[MAX_SEATS]: 1 while the ippatsu window is open
-    "temp_furiten",    # int64[MAX_SEATS]: 1 from a passed winning card to the own next discard
-    "riichi_furiten",  # int64[MAX_SEATS]: 1 once a riichi hand passed a winning card
-    "nagashi_bad",     # int64[MAX_SEATS]: 1 once a discard was not yaochu or was called
-    "n_draws",    # int64[MAX_SEATS]: own draws this round (ordinary and replacement)
-    "pons",       # int64[MAX_SEATS]: pons made (a later kakan does not undo it)
-    "kans",       # int64[MAX_SEATS]: kans made (any kind)
-    "wm",         # int64[MAX_SEATS]: cached waits of the between-turns hand under the win rule
-                  # (:func:`_wait_mask`; -1: stale): bits 0..13 the ranks with a completing
-                  # card, bits 16..29 those of them only a one-colour paaren completes, bits
-                  # 32.. the colour that completes them (``_colour_of``)
-    "st",         # int64[N_ST]: scalars below
-    "ev",         # int64[MAX_EVENTS or 1, EV_WIDTH]: replay log
-    "obs", "mask", "legal",  # policy inputs: int64[OBS_LEN], bool[N_ACTIONS], int64[N_ACTIONS]
-    "conc",       # int64[HAND_MAX + 1]: scratch, one seat's concealed ids for scoring
-    "bd",         # int64[2, N_SLOTS]: scoring's breakdown (row BD_POINTS: points per slot)
-    "tmp_cnt",    # int64[N_RANKS]: scratch counts
-])
 ST_FIELDS = (
     "n",                    # seats
     "pos", "stock_end",     # ordinary draws: wall[pos:stock_end], then the indicators if in stock
@@ -201,28 +164,46 @@ ST_FIELDS = (
 N_ST = define_fields(globals(), "ST", ST_FIELDS)
 
 
-def new_round_state(log: bool) -> RoundState:
-    """A fresh :class:`RoundState` (``deal`` resets it each round); ``log``: room for the replay
-    event log (``MAX_EVENTS`` rows), else one row."""
-    z = np.zeros
-    return RoundState(
-        wall=z(N_CARDS, np.int64), hand=np.full((MAX_SEATS, HAND_MAX), -1, np.int64),
-        nh=z(MAX_SEATS, np.int64), cnt=z((MAX_SEATS, N_RANKS), np.int64),
-        sets=np.full((MAX_SEATS, MAX_SETS, 4), -1, np.int64),
-        set_kind=np.full((MAX_SEATS, MAX_SETS), -1, np.int64),
-        set_rank=np.full((MAX_SEATS, MAX_SETS), -1, np.int64), n_sets=z(MAX_SEATS, np.int64),
-        nuki=np.full((MAX_SEATS, MAX_NUKI), -1, np.int64), n_nuki=z(MAX_SEATS, np.int64),
-        disc=z((MAX_SEATS, MAX_DISC), np.int64), disc_called=z((MAX_SEATS, MAX_DISC), np.bool_),
-        n_disc=z(MAX_SEATS, np.int64), disc_ranks=z(MAX_SEATS, np.int64),
-        riichi=z(MAX_SEATS, np.int64), ippatsu=z(MAX_SEATS, np.int64),
-        temp_furiten=z(MAX_SEATS, np.int64), riichi_furiten=z(MAX_SEATS, np.int64),
-        nagashi_bad=z(MAX_SEATS, np.int64), n_draws=z(MAX_SEATS, np.int64),
-        pons=z(MAX_SEATS, np.int64), kans=z(MAX_SEATS, np.int64), wm=z(MAX_SEATS, np.int64),
-        st=z(N_ST, np.int64), ev=z((MAX_EVENTS if log else 1, EV_WIDTH), np.int64),
-        obs=z(OBS_LEN, np.int64), mask=z(N_ACTIONS, np.bool_), legal=z(N_ACTIONS, np.int64),
-        conc=z(HAND_MAX + 1, np.int64), bd=z((2, N_SLOTS), np.int64),
-        tmp_cnt=z(N_RANKS, np.int64),
-    )
+# The round's state, one line per array: (name, shape, dtype, fill); ``new_round_state(log)``
+# allocates it (``deal`` resets it each round; ``log``: room for the replay event log).
+RoundState, new_round_state = state_spec("RoundState", (
+    # card ids; [0, 7n) the hands, 52 ura and 53 dora indicator, [52 - reserve, 52) the
+    # replacement reserve, the rest the stock
+    ("wall", (N_CARDS,), np.int64, 0),
+    ("hand", (MAX_SEATS, HAND_MAX), np.int64, -1),  # concealed card ids, unordered; nh[s] used
+    ("nh", (MAX_SEATS,), np.int64, 0),
+    ("cnt", (MAX_SEATS, N_RANKS), np.int64, 0),  # concealed rank counts (always as ``hand``)
+    ("sets", (MAX_SEATS, MAX_SETS, 4), np.int64, -1),  # revealed sets' card ids
+    ("set_kind", (MAX_SEATS, MAX_SETS), np.int64, -1),  # SK_* (= scoring.REV_*), -1 unused
+    ("set_rank", (MAX_SEATS, MAX_SETS), np.int64, -1),  # rank of each set (-1: none)
+    ("n_sets", (MAX_SEATS,), np.int64, 0),
+    ("nuki", (MAX_SEATS, MAX_NUKI), np.int64, -1),  # jokers set aside (card ids)
+    ("n_nuki", (MAX_SEATS,), np.int64, 0),
+    ("disc", (MAX_SEATS, MAX_DISC), np.int64, 0),  # discards in order (card ids)
+    ("disc_called", (MAX_SEATS, MAX_DISC), np.bool_, False),  # taken by a pon / open kan
+    ("n_disc", (MAX_SEATS,), np.int64, 0),
+    ("disc_ranks", (MAX_SEATS,), np.int64, 0),          # bit r: rank r among own discards (called too)
+    ("riichi", (MAX_SEATS,), np.int64, 0),              # 0, 1 riichi, 2 double riichi
+    ("ippatsu", (MAX_SEATS,), np.int64, 0),             # 1 while the ippatsu window is open
+    ("temp_furiten", (MAX_SEATS,), np.int64, 0),        # 1 from a passed winning card to the own discard
+    ("riichi_furiten", (MAX_SEATS,), np.int64, 0),      # 1 once a riichi hand passed a winning card
+    ("nagashi_bad", (MAX_SEATS,), np.int64, 0),         # 1 once a discard was not yaochu or was called
+    ("n_draws", (MAX_SEATS,), np.int64, 0),             # own draws this round (ordinary and replacement)
+    ("pons", (MAX_SEATS,), np.int64, 0),                # pons made (a later kakan does not undo it)
+    ("kans", (MAX_SEATS,), np.int64, 0),                # kans made (any kind)
+    # cached waits of the between-turns hand under the win rule (:func:`_wait_mask`; -1:
+    # stale): bits 0..13 the ranks with a completing card, bits 16..29 those of them only a
+    # one-colour paaren completes, bits 32.. the colour that completes them (``_colour_of``)
+    ("wm", (MAX_SEATS,), np.int64, 0),
+    ("st", (N_ST,), np.int64, 0),              # the scalars ST_* above
+    ("ev", lambda log: (MAX_EVENTS if log else 1, EV_WIDTH), np.int64, 0),  # replay log
+    ("obs", (OBS_LEN,), np.int64, 0),          # policy inputs
+    ("mask", (N_ACTIONS,), np.bool_, False),
+    ("legal", (N_ACTIONS,), np.int64, 0),
+    ("conc", (HAND_MAX + 1,), np.int64, 0),    # scratch: one seat's concealed ids for scoring
+    ("bd", (2, N_SLOTS), np.int64, 0),         # scoring's breakdown (row BD_POINTS: points)
+    ("tmp_cnt", (N_RANKS,), np.int64, 0),      # scratch counts
+), __name__)
 
 
 # ---------------------------------------------------------------------------------------------
