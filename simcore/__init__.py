@@ -8,6 +8,7 @@ cheap)::
     summary = simcore.run("new_edition", games=2000, seed=1)
     print(fam.summary_text(summary))
     rows = simcore.compare_scenarios("old_edition", "new_edition", games=2000)
+    table = simcore.sweep("new_edition", {"scoring.ron_bonus": [0, 2]}, games=2000)
     result = simcore.load_result("results/run-...")   # a saved result directory
     simcore.check_family(fam)                      # the conformance check a family passes
 
@@ -50,6 +51,22 @@ def compare_scenarios(ref_a, ref_b, games: int = 2000, seed: int = 1, workers: i
     names = pair_metric_names(fam, metrics, sc_a, sc_b)
     rows, _off = scenario_pair_rows(fam, res.sums, sc_a, sc_b, names, alpha=alpha)
     return rows
+
+
+def sweep(ref, grid: dict, games: int = 2000, seed: int = 1, workers: int = 1, metrics=None,
+          alpha: float = 0.05) -> dict:
+    """Play the base scenario and every combination of ``grid`` (``{"scoring.ron_bonus": [0, 1,
+    2]}``) on the same deals; each variant against the base, per metric (the ``sweep``
+    command's JSON: the base and each variant with its settings, values, differences from the
+    base with intervals, and verdicts)."""
+    from .compare import select_metrics
+    from .study import run_study
+    from .sweeps import sweep_result, sweep_variants
+    fam, base = load(ref)
+    scenarios, labels = sweep_variants(fam, base, list(grid.items()))
+    res = run_study(fam, scenarios, seed, games, workers)
+    names = select_metrics(metrics or ",".join(fam.SWEEP_METRICS), fam.CATALOGUE)
+    return sweep_result(fam, res, scenarios, labels, list(grid.items()), names, alpha)[1]
 
 
 def load_result(path: str, pandas: bool | None = None):

@@ -8,7 +8,6 @@ verdicts, text).
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import os
 import sys
@@ -20,7 +19,8 @@ from .backends import backend_options
 from .cli_output import check_writable, render_report, write_out
 from .cli_types import FiniteFloat
 from .errors import InputError, cut, one_line
-from .scenario_files import deep_merge, load_yaml, nested
+from .scenario_files import load_yaml
+from .sweeps import sweep_result, sweep_variants
 
 TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric ({what}) is at "
                "most W (in the metric's units: 0.002 = 0.2 percentage points), capped by "
@@ -520,20 +520,6 @@ def parse_sets(items) -> list:
     return grid
 
 
-def sweep_variants(fam, base, grid) -> tuple[list, list]:
-    """Every combination of the grid as a validated scenario, and (label, settings) pairs."""
-    scenarios, labels = [base], [(f"{base.name} (base)", {})]
-    for combo in itertools.product(*[vals for _, vals in grid]):
-        settings = {k: v for (k, _), v in zip(grid, combo)}
-        over = {}
-        for k, v in settings.items():
-            over = deep_merge(over, nested(k, v))
-        label = " ".join(f"{k}={json.dumps(v)}" for k, v in settings.items())
-        scenarios.append(fam.with_overrides(base, over, f"{base.name} {label}"))
-        labels.append((label, settings))
-    return scenarios, labels
-
-
 @click.command()
 @click.argument("scenario_ref", metavar="SCENARIO", required=False)
 @click.option("--set", "sets", multiple=True, metavar="KEY=V1,V2,...",
@@ -552,7 +538,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
 
     Example: momojan-sim sweep new_edition --set scoring.double_threshold=6,7,8,9
     """
-    from .compare import compare_rows, select_metrics, sweep_json, sweep_text
+    from .compare import select_metrics, sweep_text
     from .study import run_study
 
     if resume and sets:
@@ -580,13 +566,8 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     result = run_study(fam, scenarios, seed, games, workers, target=target, max_games=cap,
                        progress=progress, notice=notice, sink=sink)
     progress.done()
-    pairs = [(0, v) for v in range(1, len(scenarios))]
-    rows = compare_rows(fam.CATALOGUE, result.sums, pairs, names, None, alpha)
-    data = sweep_json(result, fam.CATALOGUE, labels, rows, names, alpha)
-    data["grid"] = [[k, v] for k, v in grid]
-    note = fam.play_note(scenarios)
-    if note:
-        data["note"] = note
+    rows, data = sweep_result(fam, result, scenarios, labels, grid, names, alpha)
+    note = data.get("note")
     _finish(st, data, result, not no_report)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))

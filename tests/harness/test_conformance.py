@@ -259,3 +259,15 @@ def test_a_study_opened_interrupted_and_resumed_from_python(fake, tmp_path, monk
     summary = finish_study(again, {"note": "from Python"}, res)
     assert summary["kind"] == "compare" and len(summary["per_variant"]) == 2
     assert json.loads((tmp_path / "ab" / "provenance.json").read_text())["status"] == "complete"
+
+
+def test_the_python_sweep_is_the_commands():
+    """simcore.sweep and ``momojan-sim sweep --json`` give the same rows (one library
+    function, simcore.sweeps.sweep_result, behind both)."""
+    import simcore
+    table = simcore.sweep("new_edition", {"scoring.ron_bonus": [0, 2]}, games=60, seed=3)
+    r = _cli("sweep", "new_edition", "--set", "scoring.ron_bonus=0,2", "--games", 60, "--seed",
+             3, "--workers", 1, "--json", "--no-save")
+    cli = json.loads(r.stdout)
+    assert table["variants"] == cli["variants"] and table["grid"] == cli["grid"]
+    assert len(table["variants"]) == 3   # the base and its two variants
