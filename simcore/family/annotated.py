@@ -32,9 +32,11 @@ class Annotation:
     policies: Mapping                      # policy name -> policies.registry.PolicySpec
     column: int = 46
     tag_labels: Mapping = field(default_factory=lambda: {"R": "[R]", "I": "[I]",
-                                                         "X": "reconstructed [X]"})
+                                                         "X": "reconstructed [X]",
+                                                         "V": "[V] variant"})
     legend: str = ("# Tags: [R] rulebook, [I] our interpretation (an option), reconstructed [X] "
-                   "(the official value is not public)")
+                   "(the official value is not public), [V] a variant for balancing (not in the "
+                   "rulebook)")
     entries: tuple = ()                    # (a table of the schema, the node of its own entries)
 
     def yaml(self, data: Mapping, title: str | None = None) -> str:

@@ -53,6 +53,7 @@ from .rules_array import (
     RA_FURITEN_ENABLED, RA_HAND_SIZE, RA_IPPATSU_LOST_ON_CALL, RA_KAI_OPTIONAL, RA_KAN_ADDED,
     RA_KAN_CLOSED, RA_KAN_ENABLED, RA_KAN_OPEN, RA_LEFTOVER_POT, RA_MOMO_EXEMPT, RA_OSHIMAI_ENDS,
     RA_POT_CARRY, RA_RIICHI_ENABLED, RA_RIICHI_MIN_STOCK, RA_START_POINTS, RA_STREAK_WIN,
+    RA_START_BONUS_FD, RA_START_BONUS_SD, RA_KOMI, RA_KOMI_AT, KOMI_AT_START,
     RA_DECLINED_RON, RA_TENPAI_NEEDS_YAKU, RA_TIE_BREAK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI,
     Y_OSHIMAI, DECLINED_RIICHI_REST, POT_TO_WINNER, RA_KAN_RANK1_STAND_INS, ROUND_FLOOR, TIE_DRAW, TIE_FIRST_DEALER,
     SLOT_SET_COUNT,
@@ -1271,10 +1272,13 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
     """
     rngs = np.zeros((N_RNG, 4), np.uint64)
     scores = np.zeros(2, np.int64)
-    scores[0] = ra[RA_START_POINTS]
-    scores[1] = ra[RA_START_POINTS]
-    total = scores[0] + scores[1]
     first_dealer = game_index % 2  # alternate, so seat and first-dealer effects separate
+    # compensation (variants, not rulebook): starting bonus by role; a komi paid at the start
+    # moves points from the first dealer to the second, one counted at the end only decides
+    komi_start = ra[RA_KOMI] if ra[RA_KOMI_AT] == KOMI_AT_START else 0
+    scores[first_dealer] = ra[RA_START_POINTS] + ra[RA_START_BONUS_FD] - komi_start
+    scores[1 - first_dealer] = ra[RA_START_POINTS] + ra[RA_START_BONUS_SD] + komi_start
+    total = scores[0] + scores[1]
     dealer = first_dealer
     repeat = 0
     dealerships_done = 0
@@ -1346,12 +1350,14 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
                 end_reason = END_FOUR_DEALERSHIPS
         if oshimai and ra[RA_OSHIMAI_ENDS] and end_reason < 0:
             end_reason = END_OSHIMAI
+    komi_end = 0 if ra[RA_KOMI_AT] == KOMI_AT_START else ra[RA_KOMI]
     if loser >= 0:
         winner = 1 - loser
     elif winner_forced >= 0:
         winner = winner_forced
-    elif scores[0] != scores[1]:
-        winner = 0 if scores[0] > scores[1] else 1
+    elif scores[first_dealer] - scores[1 - first_dealer] != komi_end:
+        winner = first_dealer if scores[first_dealer] - scores[1 - first_dealer] > komi_end \
+            else 1 - first_dealer
     else:
         tb = ra[RA_TIE_BREAK]
         winner = first_dealer if tb == TIE_FIRST_DEALER else (-1 if tb == TIE_DRAW else 1 - first_dealer)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..family.layout import define_fields
 from .schema import (
-    DECLINED_RON, DRAW_ROUNDING, LEFTOVER_POT, PICTURES, SET_BONUS_NAMES, TIE_BREAK, YAKU,
+    DECLINED_RON, DRAW_ROUNDING, KOMI_AT, LEFTOVER_POT, PICTURES, SET_BONUS_NAMES, TIE_BREAK, YAKU,
 )
 
 YAKU_KEYS = tuple(YAKU)  # the fixed yaku, breakdown order
@@ -53,6 +53,7 @@ DECLINED_NONE, DECLINED_RIICHI_REST = (DECLINED_RON.index(n)
 TIE_FIRST_DEALER, TIE_SECOND_DEALER, TIE_DRAW = (TIE_BREAK.index(n)
                                                  for n in ("first_dealer", "second_dealer", "draw"))
 POT_TO_WINNER, POT_TO_NOBODY = (LEFTOVER_POT.index(n) for n in ("winner", "nobody"))
+KOMI_AT_START, KOMI_AT_END = (KOMI_AT.index(n) for n in ("start", "end"))
 
 _SCALARS = [
     ("START_POINTS", "starting_points"), ("HAND_SIZE", "hand_size"), ("DEAD_WALL", "dead_wall"),
@@ -80,10 +81,13 @@ _SCALARS = [
     ("KAN_ENABLED", "kan.enabled"), ("KAN_CLOSED", "kan.closed"), ("KAN_OPEN", "kan.open"),
     ("KAN_ADDED", "kan.added"), ("KAN_RANK1_STAND_INS", "kan.rank1_stand_ins"),
     ("RANKS", "deck.ranks"), ("MOMO_WILD", "deck.wild_fruit"),
+    ("START_BONUS_FD", "compensation.start_bonus.first_dealer"),
+    ("START_BONUS_SD", "compensation.start_bonus.second_dealer"),
+    ("KOMI", "compensation.komi"), ("KOMI_AT", "compensation.komi_at"),
 ]
 _ENUMS = {"exhaustive_draw.rounding": DRAW_ROUNDING, "furiten.declined_ron": DECLINED_RON,
           "game.tie_break": TIE_BREAK, "game.leftover_pot": LEFTOVER_POT,
-          "deck.wild_fruit": (None, "momo")}
+          "deck.wild_fruit": (None, "momo"), "compensation.komi_at": KOMI_AT}
 
 define_fields(globals(), "RA", tuple(n for n, _ in _SCALARS))   # RA_START_POINTS, ...
 RA_SET_BONUS = len(_SCALARS)                            # 4 entries: 4, 5, 6, 7+ sets

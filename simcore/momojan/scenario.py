@@ -107,9 +107,19 @@ def _check_consistency(d: dict, fail) -> None:
     if stock < 1:
         fail("deck", f"a deck of {n_cards} cards cannot deal two hands of {d['hand_size']} plus a "
              f"dead wall of {d['dead_wall']} and leave a stock")
-    if d["ante"]["base"] > d["starting_points"]:
+    comp = d["compensation"]
+    komi_start = comp["komi"] if comp["komi_at"] == "start" else 0
+    starts = {"first_dealer": d["starting_points"] + comp["start_bonus"]["first_dealer"]
+              - komi_start,
+              "second_dealer": d["starting_points"] + comp["start_bonus"]["second_dealer"]
+              + komi_start}
+    for role, points in starts.items():
+        if points < 1:
+            fail(f"compensation.start_bonus.{role}" if komi_start == 0 else "compensation.komi",
+                 f"the {role.replace('_', ' ')} would start with {points} points (at least 1)")
+    if d["ante"]["base"] > min(starts.values()):
         fail("ante.base", f"an ante of {d['ante']['base']} is larger than the starting points "
-             f"({d['starting_points']})")
+             f"({min(starts.values())})")
     if d["draw_three"]["min_stock"] < 3:
         fail("draw_three.min_stock", "a three-card draw needs at least 3 cards in the stock")
     check_yaku_table(d, fail)

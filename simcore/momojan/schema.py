@@ -16,6 +16,7 @@ DRAW_ROUNDING = ("ceil", "floor")
 DECLINED_RON = ("none", "riichi_rest_of_round")
 TIE_BREAK = ("first_dealer", "second_dealer", "draw")
 LEFTOVER_POT = ("winner", "nobody")
+KOMI_AT = ("start", "end")
 
 
 # Field: one leaf of the schema; its kinds here: "int", "bool", "str", "enum", "enum_list",
@@ -116,6 +117,21 @@ SCHEMA = {
     "hand_size": Field("enum", 7, "cards dealt to each player", choices=(1, 4, 7)),
     "dead_wall": _int(4, "cards set aside; the top one is the dora indicator", min=1, max=8),
     "starting_points": _int(40, "points each player starts with", min=1),
+    "compensation": {   # [V] variants for balancing, not in the rulebook (issue 29)
+        "start_bonus": {
+            "first_dealer": _int(0, "extra points the first dealer starts with (negative: fewer)",
+                                 "V", min=-1000, max=1000),
+            "second_dealer": _int(0, "extra points the second dealer starts with (negative: "
+                                  "fewer)", "V", min=-1000, max=1000),
+        },
+        "komi": _int(0, "points owed to the second dealer (negative: to the first dealer)", "V",
+                     min=-1000, max=1000),
+        "komi_at": _enum("end", KOMI_AT,
+                         "start: the first dealer pays the komi to the second dealer before the "
+                         "first round; end: it is added to the second dealer's final points only "
+                         "when the winner is decided on points (a tie after it goes by "
+                         "game.tie_break)", "V"),
+    },
     "ante": {
         "base": _int(1, "the non-dealer's ante each round", min=0),
         "per_repeat": _int(1, "extra ante per consecutive dealer repeat", min=0),

@@ -1495,14 +1495,14 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
     """
     rngs = np.zeros((N_RNG, 4), np.uint64)
     scores = np.zeros(MAX_SEATS + 1, np.int64)
-    for s in range(n):
-        scores[s] = ra[R.RA_START_SCORE]
     fd = ra[R.RA_FIRST_DEALER]
     if fd == R.FIRST_DEALER_RANDOM:
         seed_keyed(seed, game_index, np.int64(GAME_KEY), np.int64(0), rngs[0])
         first_dealer = randint(rngs[0], n)
     else:
         first_dealer = fd % n  # a seat number
+    for s in range(n):  # compensation variants: a bonus by place in the first dealing order
+        scores[s] = ra[R.RA_START_SCORE] + ra[R.RA_START_BONUS_0 + (s - first_dealer) % n]
     dealer = first_dealer
     target = ra[R.RA_TARGET_SCORE]
     max_rounds = ra[R.RA_MAX_ROUNDS]

@@ -155,6 +155,8 @@ _SCALARS = (
     ("NOTEN_TO_TENPAI", "exhaustive_draw.noten_to_tenpai"),
     ("NAGASHI_KEEPS_NOTEN", "exhaustive_draw.nagashi_keeps_noten"),
     ("START_SCORE", "match.start_score"),
+    ("START_BONUS_0", "match.start_bonus.first_dealer"),
+    ("START_BONUS_1", "match.start_bonus.second"), ("START_BONUS_2", "match.start_bonus.third"),
     ("TARGET_SCORE", "match.target_score"),
     ("TARGET_TIE", "match.target_tie"),
     ("MAX_ROUNDS", "match.max_rounds"),

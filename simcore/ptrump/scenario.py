@@ -148,6 +148,14 @@ def _check_consistency(d: dict, fail) -> None:
     if m["start_score"] >= m["target_score"]:
         fail("match.start_score", f"{m['start_score']} already reaches match.target_score "
              f"({m['target_score']}): the match would end before it starts")
+    places = ("first_dealer", "second", "third")
+    if n < 3 and m["start_bonus"]["third"]:
+        fail("match.start_bonus.third", f"{n} players have no third seat in the dealing order")
+    for place in places[:n]:
+        if m["start_score"] + m["start_bonus"][place] >= m["target_score"]:
+            fail(f"match.start_bonus.{place}", f"a start of {m['start_score']} + "
+                 f"{m['start_bonus'][place]} already reaches match.target_score "
+                 f"({m['target_score']}): the match would end before it starts")
     sc = d["scoring"]
     if sc["yaku"]["rinshan"]["on_nukidora"] and d["nukidora"]["mode"] == "instead_of_discard":
         fail("scoring.yaku.rinshan.on_nukidora", "nukidora.mode: instead_of_discard draws no "
@@ -224,9 +232,11 @@ bundled_names, bundled_descriptions = LOADER.bundled_names, LOADER.bundled_descr
 def _annotation() -> Annotation:
     from policies.ptrump import POLICIES
     return Annotation(SCHEMA, POLICIES.by_name, column=50,
-                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed"},
+                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
+                                  "V": "[V] variant"},
                       legend="# Tags: [R] stated by the source, [I] our reading (an option), "
-                             "[X] reconstructed")
+                             "[X] reconstructed, [V] a variant for balancing (not in the "
+                             "source)")
 
 
 def annotated_yaml(data: dict, title: str | None = None) -> str:

@@ -275,6 +275,14 @@ SCHEMA = {
     },
     "match": {
         "start_score": _int(0, "score each player starts with", "I", min=-1000, max=1000),
+        "start_bonus": {   # [V] compensation variants, not in the source (issue 29)
+            "first_dealer": _int(0, "extra starting score of the seat that deals first", "V",
+                                 min=-1000, max=1000),
+            "second": _int(0, "extra starting score of the seat after the first dealer", "V",
+                           min=-1000, max=1000),
+            "third": _int(0, "extra starting score of the seat two after the first dealer "
+                          "(3 players)", "V", min=-1000, max=1000),
+        },
         "target_score": Field("int", 30, "after a round, a player at or above it wins "
                               "(「例えば「３０点」」)", "X", min=1, max=10000),
         "target_tie": _enum("shared", TARGET_TIE,
