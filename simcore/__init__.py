@@ -9,6 +9,7 @@ cheap)::
     print(fam.summary_text(summary))
     rows = simcore.compare_scenarios("old_edition", "new_edition", games=2000)
     table = simcore.sweep("new_edition", {"scoring.ron_bonus": [0, 2]}, games=2000)
+    fix = simcore.solve("new_edition", "compensation.komi", games=10000)  # the komi for 50%
     result = simcore.load_result("results/run-...")   # a saved result directory
     simcore.check_family(fam)                      # the conformance check a family passes
 
@@ -67,6 +68,24 @@ def sweep(ref, grid: dict, games: int = 2000, seed: int = 1, workers: int = 1, m
     res = run_study(fam, scenarios, seed, games, workers)
     names = select_metrics(metrics or ",".join(fam.SWEEP_METRICS), fam.CATALOGUE)
     return sweep_result(fam, res, scenarios, labels, list(grid.items()), names, alpha)[1]
+
+
+def solve(ref, param: str, metric: str | None = None, target=None, range=None,
+          games: int | None = None, seed: int | None = None, workers: int = 1,
+          pilot_games: int = 2000, **study) -> dict:
+    """The value of rule ``param`` that brings ``metric`` (default: the family's headline) to
+    ``target`` (a number or "50%"; default: its fair value) within ``range`` ("LO,HI"), with
+    its 95% interval: the ``solve`` command's JSON (:mod:`simcore.solve`), nothing saved."""
+    from . import solve_study as ss
+    from .study import run_study
+    fam, sc = load(ref)
+    g, s, _ = fam.run_defaults(sc)
+    games, seed = games or g, seed if seed is not None else s
+    su = ss.setup(fam, sc, param, metric, None if target is None else str(target), range)
+    pilot = ss.play_pilot(su, seed, pilot_games, workers)
+    scenarios, _ = ss.variants(fam, sc, su.param, pilot["design"])
+    res = run_study(fam, scenarios, seed, games, workers, **study)
+    return ss.answer(su, pilot["design"], res, pilot)
 
 
 def load_result(path: str, pandas: bool | None = None):

@@ -12,6 +12,7 @@ import click
 from .backends import backend_options
 from .cli_output import check_writable, render_report, write_out
 from .cli_study import NO_REPORT_HELP, cli_errors, register as _register_study, saved_line
+from .cli_solve import register as _register_solve
 from .cli_tournament import register as _register_tournament
 from .cli_types import FiniteFloat
 from .errors import InputError, one_line
@@ -284,6 +285,10 @@ def _show_result(path):
                     if m.is_rate else f"{e['value']:.3f} [{e['ci'][0]:.3f}, {e['ci'][1]:.3f}]")
                 lines.append(f"  {v['label']:<40} {val:<30} {e.get('verdict', '(base)')}")
         body = "\n".join(lines)
+    elif prov["kind"] == "solve" and "verdict" in res.summary:
+        from .solve_study import solve_text
+        cat = {m.name: m for m in fam.CATALOGUE}
+        body = solve_text(res.summary, cat[res.summary["metric"]])
     elif prov["kind"] == "tournament" and "ratings" in res.summary:
         from .tournament import tournament_table
         body = tournament_table(res.summary)
@@ -482,6 +487,7 @@ def replay(scenario_ref, seed, game, players):
 
 
 _register_study(main)
+_register_solve(main)
 _register_tournament(main)
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ MUTED = "#6b7280"
 GRID = "#e5e7eb"
 ACCENT = "#2563eb"
 FAIR = "#d97706"
+GOOD = "#16a34a"
+BAD = "#dc2626"
 VERDICT_COLOURS = {"different": "#dc2626", "equivalent": "#16a34a", "inconclusive": "#9ca3af",
                    "never happened": "#d1d5db", "not tested": "#d1d5db",
                    "identical": "#d1d5db"}
@@ -285,6 +287,54 @@ def fig_sweep(variants, name, metric, grid):
     return _png(fig)
 
 
+def fig_solve(s, metric):
+    """A solve: the metric against the rule (pilot in grey, the design with 95% intervals, the
+    interpolant), the target, and the solution's 95% interval as a band."""
+    plt = _plt()
+    from matplotlib.ticker import MaxNLocator
+    k, _ = _scale(metric)
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    if s.get("ci"):
+        for lo, hi in s["pieces"]:
+            ax.axvspan(lo, hi, color=ACCENT, alpha=0.15, lw=0)
+    pv = [(x, m, ci) for x, m, ci in zip(s["pilot"]["values"], s["pilot"]["metric"],
+                                          s["pilot"]["ci"]) if m is not None and ci]
+    if pv:
+        ax.errorbar([p[0] for p in pv], [p[1] * k for p in pv],
+                    yerr=[[(p[1] - p[2][0]) * k for p in pv], [(p[2][1] - p[1]) * k for p in pv]],
+                    fmt="o", mfc="white", color=MUTED, ms=4, capsize=2, lw=0.8,
+                    label=f"pilot ({s['pilot']['games']:,} games each)")
+    d = [r for r in s["design"] if r["metric"] is not None]
+    xs, ys = [r["value"] for r in d], [r["metric"] * k for r in d]
+    ax.plot(xs, ys, color=ACCENT, lw=1)
+    for r in d:
+        c = GOOD if r["compatible"] else ACCENT
+        ax.errorbar([r["value"]], [r["metric"] * k], yerr=[[(r["metric"] - r["ci"][0]) * k],
+                                                            [(r["ci"][1] - r["metric"]) * k]],
+                    fmt="o", color=c, ms=5, capsize=3)
+    ax.plot([], [], "o", color=ACCENT, label=f"design ({s['games']:,} games each)")
+    if any(r["compatible"] for r in d):
+        ax.plot([], [], "o", color=GOOD, label="compatible with the target")
+    ax.axhline(s["target"] * k, color=BAD, ls="--", lw=1, label="target")
+    if s.get("estimate") is not None:
+        ax.axvline(s["estimate"], color=ACCENT, ls=":", lw=1)
+    if s.get("ci"):
+        from matplotlib.patches import Patch
+        ax.add_artist(ax.legend(handles=[Patch(color=ACCENT, alpha=0.15,
+                                               label="95% interval of the solution")],
+                                fontsize=7, frameon=False, loc="upper right"))
+    if s["integer"]:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(s["param"], fontsize=8)
+    ax.set_ylabel(metric.name + (" (%)" if metric.is_rate else f" ({metric.unit})"), fontsize=8)
+    if metric.is_rate:
+        ax.yaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    ax.legend(fontsize=7, frameon=False, loc="best")
+    ax.tick_params(labelsize=8)
+    fig.tight_layout()
+    return _png(fig)
+
+
 # ---------------------------------------------------------------------------------------------
 # Text helpers
 # ---------------------------------------------------------------------------------------------
@@ -506,6 +556,8 @@ def render(path: str) -> tuple[str, str]:
         title = f"{names[0]} vs {names[1]}"
     elif kind == "sweep":
         title = f"sweep of {names[0]}"
+    elif kind == "solve" and s.get("param"):
+        title = f"solve {s['param']} in {s['scenario']}"
     elif kind == "tournament" and s.get("scenario"):
         title = f"tournament under {s['scenario']}: {', '.join(s.get('entrants', []))}"
     else:
@@ -522,6 +574,8 @@ def render(path: str) -> tuple[str, str]:
         _render_compare(doc, s, prov, fam, cat)
     elif kind == "sweep":
         _render_sweep(doc, s, prov, fam, cat)
+    elif kind == "solve" and "verdict" in s:
+        _render_solve(doc, s, prov, fam, cat)
     elif kind == "tournament" and "ratings" in s:
         _render_tournament(doc, s)
     else:
@@ -649,6 +703,27 @@ def _render_sweep(doc, s, prov, fam, cat):
                          _fmt_diff(m.get("diff"), c) if "diff" in m else "",
                          m.get("verdict", "(base)")])
     doc.table(["variant", "metric", "value", "95% interval", "diff", "verdict"], rows)
+
+
+def _render_solve(doc, s, prov, fam, cat):
+    from .solve import fmt_value
+    metric = cat[s["metric"]]
+    doc.p(f"Solve {s['param']} for {s['metric']} = {fmt_value(metric, s['target'])} "
+          f"({s['target_source']}) in {s['scenario']}, over [{s['range'][0]}, "
+          f"{s['range'][1]}]. A pilot of {len(s['pilot']['values'])} values "
+          f"({s['pilot']['games']:,} games each, its own seed) placed the design: "
+          f"{len(s['design'])} values, {s['games']:,} games each on the same deals.")
+    doc.p(s["verdict"])
+    doc.fig("solve", fig_solve(s, metric), f"{s['metric']} against {s['param']}")
+    near = {r["value"] for r in s["nearest"]}
+    doc.table([s["param"], s["metric"], "95% interval", "target"],
+              [[("→ " if r["value"] in near else "") + str(r["value"]),
+                fmt_value(metric, r["metric"]),
+                f"[{fmt_value(metric, r['ci'][0])}, {fmt_value(metric, r['ci'][1])}]",
+                "compatible" if r["compatible"] else ""] for r in s["design"]])
+    doc.p(f"→ the allowed values next to the estimate; compatible: that value's own 95% "
+          f"interval holds the target. Method: {s['method']}. {s['games_total']:,} games in "
+          f"all.", "muted")
 
 
 def _render_tournament(doc, s):

@@ -190,6 +190,25 @@ def ratio(sums: MomentSums, j: int, v: int = 0) -> Ratio:
     return Ratio(value, math.sqrt(max(var, 0.0)), X, Y)
 
 
+def ratio_covariance(sums: MomentSums, j: int) -> np.ndarray:
+    """float64[V, V]: the covariance of metric ``j``'s values across the V variants of one
+    study (delta method, the game as the unit; ``cov[a, a]`` is ``ratio(sums, j, a).se ** 2``).
+    Variants played on the same games covary (common random numbers), and a fit across them
+    (``simcore.solve``) needs every pair's term, not only each variant's own. Rows of a
+    variant with no denominator are NaN."""
+    v, n = sums.variants, sums.n
+    out = np.full((v, v), np.nan)
+    dens = [int(sums.s[j, 2 * a + 1]) for a in range(v)]
+    if n < 2:
+        return out
+    for a in range(v):
+        for b in range(a, v):
+            if dens[a] and dens[b]:
+                out[a, b] = out[b, a] = _q(sums, j, a, b) * n / ((n - 1) * dens[a] ** 2
+                                                                 * dens[b] ** 2)
+    return out
+
+
 def ratio_ci(r: Ratio, z: float = Z95) -> list:
     if r.value is None or r.se is None:
         return [None, None]

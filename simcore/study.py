@@ -15,6 +15,7 @@ independent seed (the calibration of the tests, and what independent runs would 
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -68,6 +69,10 @@ class Target:
 
     metric: str
     half_width: float
+    # The half-width to watch instead of the metric's, from the merged sums (``solve``: the
+    # solution's interval); its ``what`` names it in the stopping record.
+    measure: object = None
+    what: str | None = None
 
 
 @dataclass
@@ -181,10 +186,12 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
                 sums = sums.merge(res.sums)
             if target is None:
                 break
-            hw = headline_half_width(family.CATALOGUE, sums, target.metric, paired)
+            hw = (target.measure(sums) if target.measure is not None
+                  else headline_half_width(family.CATALOGUE, sums, target.metric, paired))
             # a half-width of 0 is no interval (the metric never varied): not a target reached,
             # and more games of the same would not give one
-            reached = {"metric": target.metric, "target": target.half_width, "half_width": hw,
+            reached = {"metric": target.what or target.metric, "target": target.half_width,
+                       "half_width": hw,
                        "reached": 0 < hw <= target.half_width, "games": sums.n,
                        "max_games": cap}
             if hw == 0:
@@ -194,7 +201,8 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             # The half-width shrinks as 1/sqrt(games): aim 10% past the estimate, and at least
             # a quarter more games. Never by the worker count: the games played, hence every
             # number, must not depend on it (so an early batch may not fill a large cluster).
-            need = int(games_for_half_width(hw / Z95, sums.n, target.half_width) * 1.1)
+            need = (int(games_for_half_width(hw / Z95, sums.n, target.half_width) * 1.1)
+                    if math.isfinite(hw) else 2 * sums.n)   # no interval yet: double
             stop = min(cap, max(need, sums.n + max(chunk_games, sums.n // 4)))
             stop = min(cap, -(-stop // chunk_games) * chunk_games)
             if sink is not None:

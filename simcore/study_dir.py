@@ -47,7 +47,8 @@ class OpenedStudy:
         scs = self.played = list(scenarios or self.scenarios)
         path = self.out or default_dir(
             f"{self.kind}-" + "-vs-".join(sc.name for sc in scs[:2]) if self.kind == "compare"
-            else f"{self.kind}-{scs[0].name}" if self.kind != "run" else scs[0].name)
+            else f"{self.kind}-{self.scenarios[0].name}" if self.kind != "run"
+            else scs[0].name)
         self.sink = ResultDir.create(path, self.family, self.kind, scs, self.seed, self.games,
                                      self.options, self.workers, labels)
         return self.sink

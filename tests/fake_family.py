@@ -42,6 +42,7 @@ def _scenario(data: dict, name: str, path=None) -> Scenario:
              "description": data.get("description") or "a fake game",
              "players": [{"policy": p["policy"], "params": {}} for p in players],
              "noise": float(data.get("noise", 1.0)),
+             "edge": float(data.get("edge", 0.0)),
              "run": {"games": 100, "seed": 1, "workers": 1, **(data.get("run") or {})}}
     return Scenario(clean["name"], path, freeze(clean))
 
@@ -54,6 +55,7 @@ class FakeSimulator(Simulator):
         super().__init__(scenario)
         self.strength = np.array([STRENGTH[p["policy"]] for p in scenario["players"]])
         self.noise = np.array([scenario["noise"]])
+        self.strength[0] += scenario["edge"]   # seat 0's edge: a number rule solve can find
 
     def play(self, game_indices, seed: int, debug: bool = False) -> Batch:
         idx = np.asarray(game_indices, np.int64)
@@ -77,6 +79,7 @@ class FakeFamily(Family):
     HEADLINE = "seat0_win_share"     # (a seat metric: not its own first metric)
     SIMULATOR = FakeSimulator
     POLICIES = POLICIES
+    NUMERIC_RULES = {"edge": (False, -5.0, 5.0), "noise": (False, 0.0, None)}
     METRICS = (Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1,
                       unit="rounds"),
                Metric("top_score", "per_game", "top", "games", "the winner's score", 1.0,

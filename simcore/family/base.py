@@ -76,6 +76,7 @@ class Family:
     # Rule keys (dotted prefixes) that take effect only under another key's value: prefix ->
     # that condition, in words (the conformance check does not ask them to reach the engine)
     CONDITIONAL_KEYS: dict = {}
+    NUMERIC_RULES: dict = {}   # key -> (integer, min, max): number rules outside a SCHEMA
     # (hand, score options or None) the conformance check asks `waits` (and `score`) about
     EXAMPLE_HANDS: tuple = ()
 
@@ -215,6 +216,17 @@ class Family:
         """The values an enum rule key may take (the conformance check tries another one), from
         the family's ``SCHEMA``."""
         return getattr(self._schema_fields.get(key), "choices", None) or ()
+
+    def numeric_rule(self, key: str):
+        """``(integer, minimum, maximum)`` of a numeric rule key (bounds None where open), or
+        None when ``key`` is not a number rule (``solve`` and ``sweep`` read it). From the
+        family's ``SCHEMA``; ``NUMERIC_RULES`` adds keys a family without one declares."""
+        if key in self.NUMERIC_RULES:
+            return self.NUMERIC_RULES[key]
+        f = self._schema_fields.get(key)
+        if f is None or f.kind not in ("int", "float"):
+            return None
+        return f.kind == "int", f.min, f.max
 
     @functools.cached_property
     def _schema_fields(self) -> dict:

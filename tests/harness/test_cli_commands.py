@@ -87,7 +87,7 @@ def test_show_keeps_the_tags_as_comments():
     assert len(commented) >= len(leaves)
     for path, f in leaves:
         key = path.rsplit(".", 1)[-1]
-        label = {"R": "[R]", "I": "[I]", "X": "reconstructed [X]"}[f.tag]
+        label = {"R": "[R]", "I": "[I]", "X": "reconstructed [X]", "V": "[V] variant"}[f.tag]
         assert any(l.strip().startswith(f"{key}:") and (
             f"# {label} {f.doc}" in l or f"(the spec's tag: [{f.tag}]) {f.doc}" in l)
             for l in commented), path

@@ -1,0 +1,190 @@
+"""Playing a solve (the ``solve`` command's, and :func:`simcore.solve`'s): the pilot, then the
+design in a result directory of kind ``solve`` (resumable like any study), then the answer
+(:mod:`simcore.solve` has the method).
+
+The directory is made once the pilot has chosen the design: its variants are the design's
+values, and its options keep the rule, the target and the pilot's figures, so ``--resume``
+continues the design without playing the pilot again. A solve interrupted during its pilot
+(a few seconds of play) leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+from .solve import (
+    PILOT_VALUES, Curve, RuleParam, design_values, design_window, pilot_seed,
+    rule_param, set_half_width, solution, spread, variants,
+)
+from .stats import Z95
+
+
+def parse_target(text: str | None, metric, n_seats: int) -> tuple[float, str]:
+    """``(target, where it came from)``: ``--target`` as a number (a rate also as ``50%``),
+    or the metric's fair value for ``n_seats`` seats."""
+    if text is None or not str(text).strip():
+        fair = metric.fair(n_seats)
+        if fair is None:
+            raise InputError(f"--target: {metric.name} has no fair value; give the value to "
+                             f"reach (e.g. --target 0.5)")
+        return float(fair), "its fair value"
+    t = str(text).strip()
+    pct = t.endswith("%")
+    try:
+        value = float(t[:-1] if pct else t)
+    except ValueError:
+        raise InputError(f"--target {text}: expected a number (a rate also as 50%)") from None
+    if pct:
+        if not metric.is_rate:
+            raise InputError(f"--target {text}: {metric.name} is not a rate (give it in "
+                             f"{metric.unit})")
+        value /= 100
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InputError(f"--target {text}: not a finite number")
+    if metric.is_rate and not 0 <= value <= 1:
+        raise InputError(f"--target {text}: {metric.name} is a rate (0 to 1, or 0% to 100%)")
+    return value, "given"
+
+
+@dataclass
+class SolveSetup:
+    """What a solve plays, before the design: the scenario, the rule, the metric, the
+    target. :func:`setup` checks them all (one line on any bad input) before any game."""
+
+    family: object
+    scenario: object
+    param: RuleParam
+    metric: object
+    metric_index: int
+    target: float
+    target_source: str
+
+
+def setup(fam, sc, key: str, metric_name: str | None, target_text: str | None,
+          range_text: str | None) -> SolveSetup:
+    from .compare import select_metrics
+    name = select_metrics(metric_name or fam.HEADLINE, fam.CATALOGUE, "--metric")[0]
+    names = [m.name for m in fam.CATALOGUE]
+    metric = fam.CATALOGUE[names.index(name)]
+    target, source = parse_target(target_text, metric, fam.n_seats(sc))
+    param = rule_param(fam, sc, key, range_text)
+    # every value of the range must be a valid scenario (a bound that another key limits)
+    for x in (param.lo, param.hi):
+        variants(fam, sc, param, [x])
+    return SolveSetup(fam, sc, param, metric, names.index(name), target, source)
+
+
+def play_pilot(su: SolveSetup, seed: int, games: int, workers: int, progress=None,
+               notice=None) -> dict:
+    """The pilot (its own seed): values over the range, ``games`` each. Plain data: the
+    values, their metric and covariance, and the design chosen from them."""
+    from .study import run_study
+    values = spread(su.param.lo, su.param.hi, PILOT_VALUES, su.param.integer)
+    scenarios, _ = variants(su.family, su.scenario, su.param, values)
+    res = run_study(su.family, scenarios, pilot_seed(seed), games, workers, progress=progress,
+                    notice=notice)
+    curve = Curve.from_sums(values, res.sums, su.metric_index)
+    window = design_window(su.param, curve, su.target)
+    return {"values": [su.param.value(x) for x in values], "games": games,
+            "seed": pilot_seed(seed), "metric": [_f(x) for x in curve.m],
+            "cov": [[_f(x) for x in row] for row in curve.cov],
+            "window": [su.param.value(window[0]), su.param.value(window[1])],
+            "design": [su.param.value(x) for x in design_values(su.param, window)],
+            "rounds": sum(su.family.rounds_played(res.sums, v) for v in range(len(values)))}
+
+
+def _f(x):
+    x = float(x)
+    return None if x != x else x
+
+
+def options_of(su: SolveSetup, pilot: dict) -> dict:
+    """The solve's options as saved in provenance.json (what ``--resume`` rebuilds from)."""
+    p = su.param
+    return {"param": {"key": p.key, "integer": p.integer, "lo": p.lo, "hi": p.hi,
+                      "base": p.base},
+            "metric": su.metric.name, "target": su.target, "target_source": su.target_source,
+            "pilot": pilot}
+
+
+def from_options(fam, sc, opts: dict) -> SolveSetup:
+    """The setup of a saved solve (``--resume``, ``show``, ``report``)."""
+    p = opts["param"]
+    param = RuleParam(p["key"], p["integer"], p["lo"], p["hi"], p["base"])
+    names = [m.name for m in fam.CATALOGUE]
+    j = names.index(opts["metric"])
+    return SolveSetup(fam, sc, param, fam.CATALOGUE[j], j, opts["target"],
+                      opts["target_source"])
+
+
+def target_measure(su: SolveSetup, values):
+    """The ``--target-ci`` measure: the solution's interval half-width from the sums."""
+    def measure(sums):
+        return set_half_width(Curve.from_sums(values, sums, su.metric_index), su.target,
+                              su.param)
+    return measure
+
+
+def answer(su: SolveSetup, values, result, pilot: dict) -> dict:
+    """The solve's JSON: the solution, the pilot, the games."""
+    curve = Curve.from_sums(values, result.sums, su.metric_index)
+    sol = solution(su.param, su.metric, su.target, curve, Z95)
+    games = result.sums.n
+    data = {"scenario": su.scenario.name, "seed": result.seed, "games": games,
+            "target_source": su.target_source, **sol,
+            "pilot": {k: pilot[k] for k in ("values", "games", "seed", "metric", "window")}
+            | {"ci": _pilot_ci(pilot)},
+            "games_total": games * len(values) + pilot["games"] * len(pilot["values"])}
+    if result.reached:
+        hw = result.reached.get("half_width")
+        data["target_ci"] = {"target": result.reached["target"],
+                             "half_width": None if hw is None or hw == float("inf") else hw,
+                             "reached": bool(hw is not None and hw <= result.reached["target"]),
+                             "max_games": result.reached.get("max_games")}
+    return data
+
+
+def _pilot_ci(pilot: dict) -> list:
+    out = []
+    for i, m in enumerate(pilot["metric"]):
+        v = pilot["cov"][i][i]
+        out.append(None if m is None or v is None else
+                   [m - Z95 * max(v, 0) ** 0.5, m + Z95 * max(v, 0) ** 0.5])
+    return out
+
+
+def solve_text(data: dict, metric) -> str:
+    """The solve as a designer reads it: the verdict, the design table, the games."""
+    from .solve import fmt_value
+    key = data["param"]
+    kind = "whole numbers" if data["integer"] else "any value"
+    lines = [f"solve {key} for {metric.name} = {fmt_value(metric, data['target'])} "
+             f"({data['target_source']}) in {data['scenario']}",
+             f"  range [{data['range'][0]}, {data['range'][1]}] ({kind}); the scenario has "
+             f"{data['scenario_value']}",
+             f"  pilot: {len(data['pilot']['values'])} values x {data['pilot']['games']:,} games "
+             f"(its own seed); design: {len(data['design'])} values around "
+             f"[{data['pilot']['window'][0]}, {data['pilot']['window'][1]}] x "
+             f"{data['games']:,} games each, on the same deals", "",
+             f"  {data['verdict']}", "",
+             f"  {key:>24}  {metric.name:>22}  95% interval           target"]
+    near = {d["value"] for d in data["nearest"]}
+    for d in data["design"]:
+        ci = d["ci"]
+        mark = "compatible" if d["compatible"] else ""
+        lines.append(f"  {('> ' if d['value'] in near else '') + str(d['value']):>24}  "
+                     f"{fmt_value(metric, d['metric']):>22}  "
+                     f"[{fmt_value(metric, ci[0])}, {fmt_value(metric, ci[1])}]".ljust(74)
+                     + f" {mark}")
+    lines.append(f"  (> the allowed values next to the estimate; 'compatible': that value's own "
+                 f"95% interval holds the target)")
+    if "target_ci" in data:
+        t = data["target_ci"]
+        hw = "none (the interval is open)" if t["half_width"] is None else f"{t['half_width']:g}"
+        lines.append(f"  --target-ci {t['target']:g}: "
+                     + ("reached" if t["reached"] else f"not reached by --max-games "
+                        f"{t['max_games']:,}") + f" (half-width {hw})")
+    lines.append(f"  games: {data['games_total']:,} in all (pilot included); method: "
+                 f"{data['method']}")
+    return "\n".join(lines)
