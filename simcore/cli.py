@@ -448,8 +448,10 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     result = run_study(family, [sc], seed, games, workers, target=target, max_games=cap,
                        debug=debug, progress=progress, notice=notice, sink=sink)
     progress.done()
-    summary = finish_study(st, family.summarize_variant(sc, seed, result.sums, result.reached),
-                           result)
+    data = family.summarize_variant(sc, seed, result.sums, result.reached)
+    found = result.extras.to_json(family, family.CATALOGUE) if result.extras else {}
+    data.update({k: found[k] for k in ("breakdown", "yaku_table", "examples") if k in found})
+    summary = finish_study(st, data, result)
     if sink is not None:
         if not no_report:
             render_report(sink.path, notice)

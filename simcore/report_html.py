@@ -448,7 +448,7 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
     head, seats, ends, yaku = (groups[k] for k in ("headline", "seats", "ends", "yaku"))
     words = fam.GAME_WORDS[1]   # "games", "matches"
     scen_file = (prov["variants"][variant or 0]["file"])
-    ref = os.path.join(doc.path, scen_file)
+    ref = os.path.abspath(os.path.join(doc.path, scen_file))   # replays from any directory
     seed = s.get("seed", prov.get("seed"))
     # cards: the first few headline metrics
     cards = []
@@ -518,9 +518,90 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
         never = [shown.get(n) or _short(n) for n in yaku if not metrics[n].get("value")]
         if never:
             doc.p("Never fired in these games: " + ", ".join(never) + ".", "muted")
+    if s.get("breakdown"):
+        _render_breakdown(doc, s["breakdown"], cat, words)
+    if s.get("yaku_table"):
+        _render_yaku_table(doc, s["yaku_table"], s.get("examples", {}), fam, ref, seed, variant)
     if s.get("trajectories"):
         doc.fig("trajectories" + _sfx(variant), fig_trajectories(s["trajectories"]),
                 "score trajectories")
+
+
+def _render_breakdown(doc, breakdown, cat, words):
+    """Each breakdown metric in each part of the games, with the part's share."""
+    doc.h(3, "Where an imbalance comes from")
+    doc.p(f"Each metric within the {words} that ended a given way, lasted a given number of "
+          f"rounds, or ended with a given score gap; the part's share of {words} first. 95% "
+          f"intervals (delta method within the part; none under 10 {words}).", "muted")
+    for name, b in breakdown.items():
+        metrics = list(b["parts"][0]["metrics"]) if b["parts"] else []
+        rows = []
+        for p in b["parts"]:
+            sh = p["share"]
+            row = [p["label"], f"{100 * sh['value']:.1f}% [{100 * sh['ci'][0]:.1f}, "
+                               f"{100 * sh['ci'][1]:.1f}]"]
+            for m in metrics:
+                e, c = p["metrics"][m], cat[m]
+                row.append(_fmt(e["value"], c) + (
+                    " (too few)" if e["ci"][0] is None else
+                    f" [{_fmt(e['ci'][0], c)}, {_fmt(e['ci'][1], c)}]"))
+            rows.append(row)
+        doc.h(4, f"By {b['what']}")
+        doc.table([b["what"], f"share of {words}", *metrics], rows)
+
+
+def fig_points(table):
+    """Points each yaku and bonus adds per win (log scale, 95% intervals), the rule's points
+    written beside each bar; yaku above, bonuses below."""
+    plt = _plt()
+    rows = [r for r in table if r["points_per_win"]["value"]]
+    rows.sort(key=lambda r: (r["kind"] != "yaku", -r["points_per_win"]["value"]))
+    fig, ax = plt.subplots(figsize=(6.4, 0.28 * len(rows) + 1.0))
+    ys = list(range(len(rows)))[::-1]
+    for y, r in zip(ys, rows):
+        e = r["points_per_win"]
+        colour = "#7c3aed" if r["kind"] == "yaku" else "#0d9488"
+        ax.barh(y, e["value"], color=colour, alpha=0.8, height=0.6)
+        if e["ci"][0] is not None:
+            ax.plot([max(e["ci"][0], 1e-5), e["ci"][1]], [y, y], color=INK, lw=1)
+        ax.text(e["ci"][1] if e["ci"][1] else e["value"], y, f"  {r['points']} pts"
+                + (" · rare" if r["rare"] else ""), va="center", fontsize=7, color=MUTED)
+    ax.set_yticks(ys, [r["name"] for r in rows], fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlabel("points added per win (log scale; purple: yaku, teal: bonuses)", fontsize=8)
+    ax.set_title("What each yaku and bonus is worth", fontsize=9)
+    lo = min(r["points_per_win"]["value"] for r in rows) if rows else 1e-3
+    ax.set_xlim(lo / 2, (max(r["points_per_win"]["ci"][1] or 1 for r in rows) if rows else 1) * 8)
+    ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _render_yaku_table(doc, table, examples, fam, ref, seed, variant):
+    doc.h(3, "Yaku value table")
+    doc.fig("points" + _sfx(variant), fig_points(table), "points added per win")
+    rows = []
+    for r in sorted(table, key=lambda r: (r["kind"] != "yaku",
+                                          -(r["points_per_win"]["value"] or 0))):
+        def cell(e, pct=True):
+            if e["value"] is None:
+                return "–"
+            f = (lambda x: f"{100 * x:.2f}%") if pct else (lambda x: f"{x:.3f}")
+            return f(e["value"]) + ("" if e["ci"][0] is None else
+                                    f" [{f(e['ci'][0])}, {f(e['ci'][1])}]")
+        flags = ", ".join(f for f, on in (("on, never scored", r["never"]),
+                                          ("rarer than 1 in 1,000 wins", r["rare"])) if on)
+        ex = examples.get(f"yaku_{r['name']}_share", [])
+        cmd = (f"<code>{html.escape(fam.replay_command(ref, seed, ex[0]))}</code>"
+               if ex and (r["rare"] or r["wins_scored"] < 50) else "")
+        rows.append([r["name"], r["kind"], str(r["points"]), "on" if r["on"] else "off",
+                     cell(r["share_of_wins"]), cell(r["points_per_win"], False),
+                     cell(r["share_of_points"]), html.escape(flags), cmd])
+    doc.table(["source", "kind", "points", "", "share of wins", "points per win",
+               "share of all points", "flags", "example"], rows, raw_cols=(8,))
+    doc.p("Points per win: the points it adds to an average win before doubling (for a fixed "
+          "value, its share of wins times its points); share of all points: of every point "
+          "scored in wins before doubling. 95% intervals, the game as the unit.", "muted")
 
 
 def _sfx(v):

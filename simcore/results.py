@@ -648,6 +648,8 @@ class Extras:
         self.hist: dict = {}
         self.examples: list | None = None
         self.trajectories: list | None = None
+        self.strata: dict = {}     # variant -> breakdown name -> int64[parts, metrics, 6]
+        self.points: dict = {}     # variant -> {"rows", "per_win", "of_all"}
 
     def add(self, e: dict | None) -> None:
         if not e:
@@ -664,6 +666,18 @@ class Extras:
                         m.extend(t[:max(0, self.EXAMPLES - len(m))])
         if e.get("trajectories"):
             self.trajectories = e["trajectories"]
+        for v, part in enumerate(e.get("strata") or ()):
+            mine = self.strata.setdefault(v, {})
+            for name, arr in part.items():
+                arr = np.asarray(arr, np.int64)
+                mine[name] = arr if name not in mine else mine[name] + arr
+        for v, part in enumerate(e.get("points") or ()):
+            mine = self.points.setdefault(v, {"rows": None})
+            if part.get("rows"):
+                mine["rows"] = part["rows"]
+            for k in ("fired", "per_win", "of_all"):
+                arr = np.asarray(part[k], np.int64)
+                mine[k] = arr if k not in mine else mine[k] + arr
 
     def to_json(self, family, catalogue, v: int = 0) -> dict:
         out = {"distributions": {}, "examples": {}, "trajectories": []}
@@ -675,6 +689,12 @@ class Extras:
             out["examples"] = {m.name: g for m, g in zip(catalogue, self.examples[v]) if g}
         if self.trajectories:
             out["trajectories"] = self.trajectories[v]
+        from .domains import breakdown_json, point_table
+        if self.strata.get(v):
+            out["breakdown"] = breakdown_json(family.BREAKDOWNS, family.BREAKDOWN_METRICS,
+                                              self.strata[v], catalogue)
+        if self.points.get(v, {}).get("rows"):
+            out["yaku_table"] = point_table(self.points[v])
         return out
 
 

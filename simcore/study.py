@@ -85,6 +85,7 @@ class StudyResult:
     seconds: float
     target: Target | None = None
     reached: dict = field(default_factory=dict)
+    extras: object = None    # the chunks' extras merged (simcore.results.Extras)
 
     @property
     def games(self) -> int:
@@ -157,6 +158,8 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
         else:
             sink.batch(stop)
     # runner: a factory like ChunkRunner (simcore.backends); None = the one --backend selected.
+    from .results import Extras
+    extras = sink.extras if sink is not None else Extras()
     factory = runner or selected_runner()
     share = _cold_share(family, workers)
     # A run of one chunk gets the helper too when its runner is known to take jobs (local
@@ -182,7 +185,9 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
 
             for res in runner.map(family.chunk_stats, tasks, tick):
                 if sink is not None:
-                    sink.chunk_done(res)
+                    sink.chunk_done(res)    # merges the extras into sink.extras
+                else:
+                    extras.add(res.extras)
                 sums = sums.merge(res.sums)
             if target is None:
                 break
@@ -208,4 +213,4 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             if sink is not None:
                 sink.batch(stop)
     return StudyResult([sc.name for sc in scenarios], seed, sums, paired, n_workers,
-                       time.perf_counter() - t0, target, reached)
+                       time.perf_counter() - t0, target, reached, extras)

@@ -77,6 +77,10 @@ class Family:
     # that condition, in words (the conformance check does not ask them to reach the engine)
     CONDITIONAL_KEYS: dict = {}
     NUMERIC_RULES: dict = {}   # key -> (integer, min, max): number rules outside a SCHEMA
+    # Where an imbalance comes from: name -> (what it is, part labels) of the per-game codes
+    # breakdown_codes gives, and the metrics shown in each part
+    BREAKDOWNS: dict = {}
+    BREAKDOWN_METRICS: tuple = ()
     # (hand, score options or None) the conformance check asks `waits` (and `score`) about
     EXAMPLE_HANDS: tuple = ()
 
@@ -267,15 +271,49 @@ class Family:
         simulator's)."""
         return self.SIMULATOR.HISTOGRAMS
 
-    def extras(self, extras: dict, idx, num, batch, data: dict, first_chunk: bool) -> None:
-        """One variant's histograms (``HISTOGRAMS``), example games per metric and (chunk 0)
-        score trajectories, appended to ``extras``."""
+    def extras(self, extras: dict, idx, num, batch, data: dict, first_chunk: bool,
+               den=None) -> None:
+        """One variant's histograms (``HISTOGRAMS``), example games per metric, (chunk 0)
+        score trajectories, the ``BREAKDOWN_METRICS`` by each of ``BREAKDOWNS`` and the
+        ``point_sources``' sums, appended to ``extras``."""
+        from .. import domains
+        if self.BREAKDOWNS and den is not None:
+            names = [m.name for m in self.CATALOGUE]
+            js = [names.index(m) for m in self.BREAKDOWN_METRICS]
+            codes = self.breakdown_codes(idx, batch.games, batch.rounds)
+            extras.setdefault("strata", []).append(
+                {b: domains.ratio_sums(num[:, js], den[:, js], codes[b], len(labels)).tolist()
+                 for b, (_, labels) in self.BREAKDOWNS.items()})
+        sources = self.point_sources(idx, batch, data)
+        if sources is not None:
+            rows, x, fired, wins, total = sources
+            zero = np.zeros(len(idx), np.int64)
+            extras.setdefault("points", []).append({
+                "fired": domains.ratio_sums(fired, np.repeat(wins[:, None], x.shape[1], 1),
+                                            zero, 1)[0].tolist(),
+                "per_win": domains.ratio_sums(x, np.repeat(wins[:, None], x.shape[1], 1), zero,
+                                              1)[0].tolist(),
+                "of_all": domains.ratio_sums(x, np.repeat(total[:, None], x.shape[1], 1), zero,
+                                             1)[0].tolist(),
+                "rows": rows if first_chunk else None})
         sim = self.SIMULATOR
         for name, values in sim.histogram_values(batch).items():
             extras["hist"][name].append(chunks.bincount(values, self.HISTOGRAMS[name][2]))
         extras["examples"].append(chunks.examples(idx, num))
         if first_chunk:
             extras["trajectories"].append(sim.trajectories(idx, batch, data))
+
+    def breakdown_codes(self, idx, games, rounds) -> dict:
+        """Per ``BREAKDOWNS`` name, each game's part (int64[n], 0 .. parts - 1)."""
+        return {}
+
+    def point_sources(self, idx, batch, data: dict):
+        """The yaku value table's sources of points, or None: ``(rows, x, fired, wins,
+        total)`` with ``rows`` a list of ``{"name", "kind" (yaku/bonus), "points", "on"}``,
+        ``x`` and ``fired`` int64[n, len(rows)] the points each source added in each game's
+        wins and the wins it scored in, ``wins`` and ``total`` int64[n] each game's wins and
+        points scored (before any multiplier)."""
+        return None
 
     def run_games(self, sc, games: int, seed: int, workers: int = 0, debug: bool = False,
                   progress=None):

@@ -145,7 +145,7 @@ def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
     for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
         batch = simulator_for(data).play(idx, seed, task.debug)
         z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
-        extras_of(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0)
+        extras_of(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0, z[:, :, 2 * v + 1])
         if task.records:
             batches.append(batch if task.round_records else Batch(batch.games, batch.rounds[:0]))
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z),

@@ -123,6 +123,13 @@ def summary_table(fam, summary: dict) -> str:
              if n.startswith("yaku_") and not m["value"]]
     if never:
         lines += ["", "never scored: " + ", ".join(never)]
+    from ..domains import breakdown_text, point_table_text
+    if summary.get("breakdown") and fam.HEADLINE in cat:
+        lines += ["", f"Where {fam.HEADLINE} comes from (every breakdown metric for every part "
+                      f"is in the JSON and the report):"]
+        lines += breakdown_text(summary["breakdown"], cat[fam.HEADLINE], words)
+    if summary.get("yaku_table"):
+        lines += point_table_text(summary["yaku_table"])
     lines += ["", f"Intervals: Wilson for shares of {words}; for rounds and wins the delta method "
                   f"with the {word} as the unit (rounds of a {word} are not independent)."]
     return "\n".join(lines)

@@ -40,6 +40,13 @@ class Momojan(Family):
     COMPILE_FIRST = ("policies.momojan.play.play",)
     EXAMPLE_HANDS = (("kai:111z chi:789o 23o 44z 123l", None),
                      ("kai:111z kai:456o chi:789o 23o 44z", {"win": "1o", "by": "ron"}))
+    BREAKDOWNS = _metrics.breakdowns()
+    BREAKDOWN_METRICS = _metrics.BREAKDOWN_METRICS
+    breakdown_codes = staticmethod(_metrics.breakdown_codes)
+
+    def point_sources(self, idx, batch, data: dict):
+        return _metrics.point_sources(idx, batch.rounds, data)
+
     POINT_VALUE_PREFIXES = ("scoring.double_threshold", "scoring.double_factor",
                             "scoring.dora_per_card", "scoring.ron_bonus",
                             "scoring.set_count_bonus.")

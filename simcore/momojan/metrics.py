@@ -25,7 +25,7 @@ from .engine import (
     OUT_DRAW, OUT_RON, OUT_TSUMO, RF_CHI0, RF_CHI1, RF_DEALER, RF_DORA, RF_DOUBLED, RF_DRAW3_0,
     RF_DRAW3_1, RF_GAME, RF_KAI0, RF_KAI1, RF_KAN0, RF_KAN1, RF_OUTCOME, RF_PON0, RF_PON1,
     RF_POINTS, RF_RIICHI0, RF_RIICHI1, RF_ROUND, RF_RON_BONUS, RF_SCORE0, RF_SCORE1, RF_SET_BONUS,
-    RF_WINNER, RF_YAKU_BITS,
+    RF_SUBTOTAL, RF_WINNER, RF_YAKU_BITS,
 )
 from .rules_array import MAX_NEW_YAKU, N_SCORE_SLOTS, YAKU_KEYS
 from .schema import SET_BONUS_NAMES
@@ -206,3 +206,67 @@ def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndar
         np.where(s0 < s1, 0, np.where(s1 < s0, 1, -1))
     return _game_quantities(games, rounds_sum, behind_after)
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Where an imbalance comes from, and what each yaku is worth (issue 29)
+# ---------------------------------------------------------------------------------------------
+
+ROUND_EDGES = (1, 3, 5, 7, 9, 13)        # rounds a game lasted: 1-2, 3-4, ..., 13+
+GAP_EDGES = (0, 1, 5, 10, 20, 40)        # points between the two at the end: 0, 1-4, ..., 40+
+BREAKDOWN_METRICS = ("first_dealer_win_rate", "seat0_win_share", "dealer_round_win_rate",
+                     "draw_rate")
+
+
+def breakdowns() -> dict:
+    from ..domains import bin_labels
+    return {"end_reason": ("how the game ended", END_REASON_NAMES),
+            "rounds": ("rounds the game lasted", bin_labels(ROUND_EDGES)),
+            "score_gap": ("the score gap at the end (points)", bin_labels(GAP_EDGES))}
+
+
+def breakdown_codes(idx, games, rounds) -> dict:
+    from ..domains import bin_codes
+    return {"end_reason": games[:, GF_END_REASON],
+            "rounds": bin_codes(games[:, GF_ROUNDS], ROUND_EDGES),
+            "score_gap": bin_codes(np.abs(games[:, GF_SCORE0] - games[:, GF_SCORE1]), GAP_EDGES)}
+
+
+def point_sources(idx, rounds, data: dict):
+    """Every yaku slot the scenario has, the set-count bonuses, dora and the ron bonus: their
+    points in each game's wins (before doubling), the wins they scored in, the game's wins and
+    its points before doubling (``Family.point_sources``)."""
+    table = data["scoring"]["yaku"]
+    new = [k for k in table if k not in YAKU_KEYS]
+    is_yaku = data["scoring"]["set_count_is_yaku"]
+    rows, cols, hits = [], [], []
+    win = (rounds[:, RF_WINNER] >= 0) & (rounds[:, RF_OUTCOME] != OUT_DRAW)
+    bits = rounds[:, RF_YAKU_BITS]
+    names = list(YAKU_KEYS) + list(SET_BONUS_NAMES) + new
+    for i, name in enumerate(names):
+        hit = win & (((bits >> i) & 1) != 0)
+        if name in SET_BONUS_NAMES:
+            pts = data["scoring"]["set_count_bonus"][name]
+            rows.append({"name": name, "kind": "yaku" if is_yaku else "bonus", "points": pts,
+                         "on": bool(pts)})
+            # a bonus is recorded with its points; as a yaku (old edition) by its slot bit
+            cols.append(np.where(hit, pts if is_yaku else rounds[:, RF_SET_BONUS], 0))
+        else:
+            y = table[name]
+            rows.append({"name": name, "kind": "yaku", "points": y["points"],
+                         "on": bool(y["enabled"])})
+            cols.append(np.where(hit, y["points"], 0))
+        hits.append(hit)
+    for name, field, points in (("dora", RF_DORA, f"{data['scoring']['dora_per_card']}/card"),
+                                ("ron_bonus", RF_RON_BONUS, data["scoring"]["ron_bonus"])):
+        v = np.where(win, rounds[:, field], 0)
+        rows.append({"name": name, "kind": "bonus", "points": points,
+                     "on": bool(data["scoring"]["dora_per_card" if name == "dora"
+                                                else "ron_bonus"])})
+        cols.append(v)
+        hits.append(v > 0)
+    per_round = np.stack(cols + hits + [win.astype(np.int64),
+                                        np.where(win, rounds[:, RF_SUBTOTAL], 0)], axis=1)
+    _, sums = per_game_sums(idx, rounds[:, RF_GAME], per_round.astype(np.int64))
+    k = len(rows)
+    return rows, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k], sums[:, 2 * k + 1]

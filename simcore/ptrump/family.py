@@ -28,6 +28,9 @@ class PStyle(Family):
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
+    BREAKDOWNS = _metrics.breakdowns()
+    BREAKDOWN_METRICS = _metrics.BREAKDOWN_METRICS
+    breakdown_codes = staticmethod(_metrics.breakdown_codes)
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
                      "mean_winning_value", "mean_rounds_per_match")
     SEAT_METRICS_AT = 1   # after the first dealer's share

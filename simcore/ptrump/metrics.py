@@ -181,3 +181,25 @@ def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndar
     q = {name: sums[:, j] for j, name in enumerate(names)}
     q.update(_game_quantities(games))
     return q
+
+
+# Where an imbalance comes from (issue 29): the breakdowns of the run summary
+ROUND_EDGES = (1, 3, 5, 9, 17, 33)       # rounds a match lasted
+GAP_EDGES = (0, 1, 5, 10, 20, 40)        # the winner's lead over the next seat at the end
+BREAKDOWN_METRICS = ("first_dealer_win_share", "seat0_win_share", "dealer_round_win_rate",
+                     "draw_rate")
+
+
+def breakdowns() -> dict:
+    from ..domains import bin_labels
+    return {"end_reason": ("how the match ended", END_REASON_NAMES),
+            "rounds": ("rounds the match lasted", bin_labels(ROUND_EDGES)),
+            "score_gap": ("the lead of the top score at the end", bin_labels(GAP_EDGES))}
+
+
+def breakdown_codes(idx, games, rounds) -> dict:
+    from ..domains import bin_codes
+    q = _game_quantities(games)
+    return {"end_reason": games[:, GF_END_REASON],
+            "rounds": bin_codes(games[:, GF_ROUNDS], ROUND_EDGES),
+            "score_gap": bin_codes(q["final_margin"], GAP_EDGES)}

@@ -1,0 +1,74 @@
+"""Breakdowns (metrics within parts of the games) and the yaku value table: the sums, the
+interval's coverage, and the accounting of every point of a win."""
+
+import numpy as np
+import pytest
+
+from simcore import domains, families
+from simcore.stats import MomentSums, ratio
+
+
+def test_one_part_is_the_ratio_of_the_whole():
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 5, (500, 2))
+    y = rng.integers(1, 4, (500, 2))
+    rows = domains.ratio_sums(x, y, np.zeros(500, np.int64), 1)[0]
+    z = np.empty((500, 2, 2), np.int64)
+    z[:, :, 0], z[:, :, 1] = x, y
+    sums = MomentSums.from_values(z)
+    for j in range(2):
+        e = domains.estimate(rows[j], is_rate=False)
+        r = ratio(sums, j)
+        assert e["value"] == pytest.approx(r.value, abs=1e-6)
+        assert e["ci"][1] - e["value"] == pytest.approx(1.959964 * r.se, rel=1e-5)
+
+
+def test_a_part_s_interval_covers_its_true_ratio():
+    """400 runs of 600 games in 3 parts; per game x ~ Binomial(y, p_part) with y in 1..6 rounds:
+    each part's 95% interval holds p_part in 93-97% of runs (binomial sd 1.1%)."""
+    rng = np.random.default_rng(7)
+    p = np.array([0.3, 0.5, 0.7])
+    hits = np.zeros(3)
+    for _ in range(400):
+        codes = rng.integers(0, 3, 600)
+        y = rng.integers(1, 7, 600)
+        x = rng.binomial(y, p[codes])
+        rows = domains.ratio_sums(x, y, codes, 3)
+        for c in range(3):
+            e = domains.estimate(rows[c, 0])
+            hits[c] += e["ci"][0] <= p[c] <= e["ci"][1]
+    assert np.all((hits / 400 > 0.925) & (hits / 400 < 0.975)), hits / 400
+
+
+def test_too_few_games_get_no_interval_and_rates_stay_in_range():
+    assert domains.estimate([5, 3, 5, 3, 3, 5])["ci"] == [None, None]
+    e = domains.estimate([40, 40, 40, 40, 40, 40])     # every game: no spread
+    assert e["ci"][1] == 1.0 and e["ci"][0] < 1.0
+    assert domains.bin_labels((0, 1, 5, 40)) == ("0", "1-4", "5-39", "40+")
+    np.testing.assert_array_equal(domains.bin_codes([0, 1, 4, 5, 100], (0, 1, 5)),
+                                  [0, 1, 1, 2, 2])
+
+
+@pytest.mark.parametrize("name", ["new_edition", "old_edition", "new_edition_confirmed_only"])
+def test_the_yaku_table_accounts_for_every_point_of_every_win(name):
+    """The sources' points add up, game by game, to the points scored before doubling."""
+    fam, sc = families.load(name)
+    data = sc.to_dict()
+    data["players"] = [{"policy": "greedy", "params": {}}] * 2
+    sc = fam.from_dict(data, name=name)
+    idx = np.arange(600)
+    batch = fam.simulator(sc).play(idx, 11)
+    rows, x, fired, wins, total = fam.point_sources(idx, batch, fam.payload(sc))
+    np.testing.assert_array_equal(x.sum(axis=1), total)
+    assert np.all(fired <= wins[:, None]) and wins.sum() > 300
+    assert {r["name"] for r in rows} >= {"riichi", "dora", "ron_bonus", "tabi", "kerai"}
+
+
+def test_run_prints_the_breakdown_and_the_yaku_table():
+    from click.testing import CliRunner
+    from simcore.cli import main
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "2000", "--no-save",
+                                  "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "first_dealer_win_rate by how the game ended" in r.output
+    assert "yaku value table" in r.output and "on, never scored" in r.output
