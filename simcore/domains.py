@@ -43,7 +43,7 @@ def ratio_sums(x, y, codes, n_codes: int) -> np.ndarray:
     return out
 
 
-def estimate(row, is_rate: bool = True, z: float = Z95) -> dict:
+def estimate(row, is_rate: bool = True, z: float = Z95, nonnegative: bool = False) -> dict:
     """``{"value", "ci", "n"}`` of R = Sx / Sy from one ``[n, Sx, Sy, Sxx, Sxy, Syy]`` row;
     no interval under :data:`TOO_FEW` games. A rate with no spread (all or none) gets
     Wilson's interval over the domain's games, so no printed interval has zero width."""
@@ -63,6 +63,8 @@ def estimate(row, is_rate: bool = True, z: float = Z95) -> dict:
         lo, hi = r - half, r + half
     if is_rate:
         lo, hi = max(lo, 0.0), min(hi, 1.0)
+    elif nonnegative:
+        lo = max(lo, 0.0)
     return {"value": round(r, 6), "ci": [round(lo, 6), round(hi, 6)], "n": n}
 
 
@@ -139,7 +141,7 @@ def point_table(sums: dict) -> list:
     out = []
     for i, row in enumerate(sums["rows"]):
         fired = estimate(sums["fired"][i])
-        per_win = estimate(sums["per_win"][i], is_rate=False)
+        per_win = estimate(sums["per_win"][i], is_rate=False, nonnegative=True)
         of_all = estimate(sums["of_all"][i])
         n_fired = int(sums["fired"][i][1])
         out.append({**row, "share_of_wins": fired, "points_per_win": per_win,
@@ -179,3 +181,17 @@ def point_table_text(table: list) -> list:
     if off:
         lines.append("  off in this scenario: " + ", ".join(off))
     return lines
+
+
+def game_end_breakdowns(word: str, end_names, round_edges, gap_edges, gap_what: str) -> dict:
+    """The three breakdowns a family's run summary shows (``Family.BREAKDOWNS``): how the
+    ``word`` ("game", "match") ended, the rounds it lasted, the score gap at its end."""
+    return {"end_reason": (f"how the {word} ended", tuple(end_names)),
+            "rounds": (f"rounds the {word} lasted", bin_labels(round_edges)),
+            "score_gap": (gap_what, bin_labels(gap_edges))}
+
+
+def game_end_codes(end_reason, rounds, gap, round_edges, gap_edges) -> dict:
+    """Each game's part in :func:`game_end_breakdowns` (``Family.breakdown_codes``)."""
+    return {"end_reason": np.asarray(end_reason, np.int64),
+            "rounds": bin_codes(rounds, round_edges), "score_gap": bin_codes(gap, gap_edges)}

@@ -318,18 +318,17 @@ def fig_solve(s, metric):
     ax.axhline(s["target"] * k, color=BAD, ls="--", lw=1, label="target")
     if s.get("estimate") is not None:
         ax.axvline(s["estimate"], color=ACCENT, ls=":", lw=1)
+    handles, _ = ax.get_legend_handles_labels()
     if s.get("ci"):
         from matplotlib.patches import Patch
-        ax.add_artist(ax.legend(handles=[Patch(color=ACCENT, alpha=0.15,
-                                               label="95% interval of the solution")],
-                                fontsize=7, frameon=False, loc="upper right"))
+        handles.append(Patch(color=ACCENT, alpha=0.15, label="95% interval of the solution"))
     if s["integer"]:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(s["param"], fontsize=8)
     ax.set_ylabel(metric.name + (" (%)" if metric.is_rate else f" ({metric.unit})"), fontsize=8)
     if metric.is_rate:
         ax.yaxis.set_major_formatter(lambda x, _: f"{x:g}%")
-    ax.legend(fontsize=7, frameon=False, loc="best")
+    ax.legend(handles=handles, fontsize=7, frameon=False, loc="best")
     ax.tick_params(labelsize=8)
     fig.tight_layout()
     return _png(fig)

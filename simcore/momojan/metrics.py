@@ -219,17 +219,16 @@ BREAKDOWN_METRICS = ("first_dealer_win_rate", "seat0_win_share", "dealer_round_w
 
 
 def breakdowns() -> dict:
-    from ..domains import bin_labels
-    return {"end_reason": ("how the game ended", END_REASON_NAMES),
-            "rounds": ("rounds the game lasted", bin_labels(ROUND_EDGES)),
-            "score_gap": ("the score gap at the end (points)", bin_labels(GAP_EDGES))}
+    from ..domains import game_end_breakdowns
+    return game_end_breakdowns("game", END_REASON_NAMES, ROUND_EDGES, GAP_EDGES,
+                               "the score gap at the end (points)")
 
 
 def breakdown_codes(idx, games, rounds) -> dict:
-    from ..domains import bin_codes
-    return {"end_reason": games[:, GF_END_REASON],
-            "rounds": bin_codes(games[:, GF_ROUNDS], ROUND_EDGES),
-            "score_gap": bin_codes(np.abs(games[:, GF_SCORE0] - games[:, GF_SCORE1]), GAP_EDGES)}
+    from ..domains import game_end_codes
+    return game_end_codes(games[:, GF_END_REASON], games[:, GF_ROUNDS],
+                          np.abs(games[:, GF_SCORE0] - games[:, GF_SCORE1]), ROUND_EDGES,
+                          GAP_EDGES)
 
 
 def point_sources(idx, rounds, data: dict):

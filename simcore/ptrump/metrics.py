@@ -191,15 +191,12 @@ BREAKDOWN_METRICS = ("first_dealer_win_share", "seat0_win_share", "dealer_round_
 
 
 def breakdowns() -> dict:
-    from ..domains import bin_labels
-    return {"end_reason": ("how the match ended", END_REASON_NAMES),
-            "rounds": ("rounds the match lasted", bin_labels(ROUND_EDGES)),
-            "score_gap": ("the lead of the top score at the end", bin_labels(GAP_EDGES))}
+    from ..domains import game_end_breakdowns
+    return game_end_breakdowns("match", END_REASON_NAMES, ROUND_EDGES, GAP_EDGES,
+                               "the lead of the top score at the end")
 
 
 def breakdown_codes(idx, games, rounds) -> dict:
-    from ..domains import bin_codes
-    q = _game_quantities(games)
-    return {"end_reason": games[:, GF_END_REASON],
-            "rounds": bin_codes(games[:, GF_ROUNDS], ROUND_EDGES),
-            "score_gap": bin_codes(q["final_margin"], GAP_EDGES)}
+    from ..domains import game_end_codes
+    return game_end_codes(games[:, GF_END_REASON], games[:, GF_ROUNDS],
+                          _game_quantities(games)["final_margin"], ROUND_EDGES, GAP_EDGES)
