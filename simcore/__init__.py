@@ -88,6 +88,13 @@ def solve(ref, param: str, metric: str | None = None, target=None, range=None,
     return ss.answer(su, pilot["design"], res, pilot)
 
 
+def game_codes(family: str = "momojan") -> dict:
+    """What the per-game table's integer codes mean for a family: column -> {code: name}
+    (``end_reason``; ``winner`` -1); a saved result has them as ``Result.codes``."""
+    from .families import get
+    return get(family).game_codes()
+
+
 def load_result(path: str, pandas: bool | None = None):
     """A saved result directory (:func:`simcore.results.load`)."""
     from .results import load as _load_result

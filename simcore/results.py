@@ -712,6 +712,19 @@ class Result:
         self.games, self.rounds = games, rounds
 
     @property
+    def codes(self) -> dict:
+        """What the per-game table's integer codes mean: column -> {code: name}
+        (``Family.GAME_CODES``; e.g. ``end_reason``)."""
+        from .families import of_result
+        return of_result(self.provenance).game_codes()
+
+    def game_names(self, column: str):
+        """The ``games`` table's ``column`` as names (e.g. ``end_reason``: "bust", ...)."""
+        names = self.codes[column]
+        values = self.games[column]
+        return [names.get(int(v), str(int(v))) for v in values]
+
+    @property
     def complete(self) -> bool:
         return self.provenance.get("status") == "complete"
 

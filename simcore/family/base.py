@@ -79,6 +79,7 @@ class Family:
     NUMERIC_RULES: dict = {}   # key -> (integer, min, max): number rules outside a SCHEMA
     # Where an imbalance comes from: name -> (what it is, part labels) of the per-game codes
     # breakdown_codes gives, and the metrics shown in each part
+    GAME_CODES: dict = {}      # per-game table column -> the names of its codes 0, 1, ...
     BREAKDOWNS: dict = {}
     BREAKDOWN_METRICS: tuple = ()
     # (hand, score options or None) the conformance check asks `waits` (and `score`) about
@@ -302,6 +303,14 @@ class Family:
         extras["examples"].append(chunks.examples(idx, num))
         if first_chunk:
             extras["trajectories"].append(sim.trajectories(idx, batch, data))
+
+    def game_codes(self) -> dict:
+        """What the per-game table's integer codes mean: column -> {code: name}, from
+        ``GAME_CODES`` (column -> names, code = position) plus the winner's -1."""
+        out = {"winner": {-1: "tie (nobody)"}}
+        for column, names in self.GAME_CODES.items():
+            out[column] = dict(enumerate(names))
+        return out
 
     def breakdown_codes(self, idx, games, rounds) -> dict:
         """Per ``BREAKDOWNS`` name, each game's part (int64[n], 0 .. parts - 1)."""

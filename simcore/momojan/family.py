@@ -40,6 +40,7 @@ class Momojan(Family):
     COMPILE_FIRST = ("policies.momojan.play.play",)
     EXAMPLE_HANDS = (("kai:111z chi:789o 23o 44z 123l", None),
                      ("kai:111z kai:456o chi:789o 23o 44z", {"win": "1o", "by": "ron"}))
+    GAME_CODES = {"end_reason": _metrics.END_REASON_NAMES}
     BREAKDOWNS = _metrics.breakdowns()
     BREAKDOWN_METRICS = _metrics.BREAKDOWN_METRICS
     breakdown_codes = staticmethod(_metrics.breakdown_codes)

@@ -28,6 +28,7 @@ class PStyle(Family):
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
+    GAME_CODES = {"end_reason": _metrics.END_REASON_NAMES}
     BREAKDOWNS = _metrics.breakdowns()
     BREAKDOWN_METRICS = _metrics.BREAKDOWN_METRICS
     breakdown_codes = staticmethod(_metrics.breakdown_codes)

@@ -72,3 +72,19 @@ def test_run_prints_the_breakdown_and_the_yaku_table():
     assert r.exit_code == 0, r.output
     assert "first_dealer_win_rate by how the game ended" in r.output
     assert "yaku value table" in r.output and "on, never scored" in r.output
+
+
+def test_the_per_game_codes_have_names(tmp_path):
+    """The per-game table's end_reason codes are named, from the API and from a result."""
+    import simcore
+    from click.testing import CliRunner
+    from simcore.cli import main
+    assert simcore.game_codes("momojan")["end_reason"][3] == "bust"
+    assert simcore.game_codes("ptrump")["end_reason"] == {0: "target", 1: "round_limit"}
+    out = tmp_path / "r"
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "300", "--out", str(out),
+                                  "--quiet", "--no-report"])
+    assert r.exit_code == 0, r.output
+    res = simcore.load_result(str(out), pandas=False)
+    names = res.game_names("end_reason")
+    assert len(names) == 300 and set(names) <= set(res.codes["end_reason"].values())
