@@ -165,3 +165,49 @@ def test_the_fake_four_seat_family_runs_on_the_cluster(cluster, tmp_path):
     assert remote["n"] == 6000
     assert np.array_equal(np.array(remote["s"]), local.s)
     assert np.array_equal(np.array(remote["c"]), local.c)
+
+
+SOLVE_DRIVER = """
+import json, sys
+from simcore import families, solve_study as ss
+from simcore.backends import runner_factory, use_runner
+from simcore.study import run_study
+families.register("fake", "fake_family")
+fam = families.get("fake")
+sc = fam.load(sys.argv[2])
+with use_runner(runner_factory("ray", sys.argv[1])):
+    su = ss.setup(fam, sc, "edge", "seat0_win_share", "60%", "-1,1")
+    pilot = ss.play_pilot(su, 3, 1000, 2)
+    scs, _ = ss.variants(fam, sc, su.param, pilot["design"])
+    res = run_study(fam, scs, 3, 3000, 2, chunk_games=1000)
+    print(json.dumps(ss.answer(su, pilot["design"], res, pilot)))
+"""
+
+
+@pytest.mark.ray
+def test_a_solve_on_the_cluster_gives_the_local_answer(cluster, tmp_path):
+    """Issue 29: solve's pilot and design play on the Ray nodes to the same answer, digit for
+    digit, as on local processes."""
+    from pathlib import Path
+    tests = Path(__file__).resolve().parents[1]
+    path = tmp_path / "fake2.yaml"
+    path.write_text("game: fake\nname: fake2\nplayers: [{policy: weak}, {policy: weak}]\n")
+    p = subprocess.run([sys.executable, "-c", SOLVE_DRIVER, cluster, str(path)], cwd=tests,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    remote = json.loads(p.stdout.strip().splitlines()[-1])
+    from simcore import families, solve_study as ss
+    from simcore.study import run_study
+    families.register("fake", "fake_family")
+    try:
+        fam = families.get("fake")
+        sc = fam.load(path)
+        su = ss.setup(fam, sc, "edge", "seat0_win_share", "60%", "-1,1")
+        pilot = ss.play_pilot(su, 3, 1000, 1)
+        scs, _ = ss.variants(fam, sc, su.param, pilot["design"])
+        local = ss.answer(su, pilot["design"], run_study(fam, scs, 3, 3000, 1,
+                                                         chunk_games=1000), pilot)
+    finally:
+        families.unregister("fake")
+    assert remote["ci"] == local["ci"] and remote["design"] == local["design"]
+    assert remote["estimate"] == local["estimate"]
