@@ -75,6 +75,10 @@ def rule_param(fam, sc, key: str, range_text: str | None = None) -> RuleParam:
     key = (key or "").strip()
     if not key:
         raise InputError("--param: an empty key (a dotted scenario key, e.g. compensation.komi)")
+    top = key.split(".")[0]
+    if top in fam.RUNNER_KEYS:
+        raise InputError(f"--param {key}: not a rule (the scenario's {top}: section is not "
+                         f"played differently by its value); solve takes a rule")
     try:
         value = sc.get(key)
     except (KeyError, TypeError):
@@ -82,7 +86,9 @@ def rule_param(fam, sc, key: str, range_text: str | None = None) -> RuleParam:
                          f"{sc.name} lists them)") from None
     spec = fam.numeric_rule(key)
     if spec is None or isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(f"--param {key}: not a numeric rule (its value is {value!r}); solve "
+        shown = ("a table of keys" if hasattr(value, "keys") else "a list"
+                 if isinstance(value, (list, tuple)) else repr(value)[:40])
+        raise InputError(f"--param {key}: not a numeric rule (its value is {shown}); solve "
                          f"takes a rule with a number as its value")
     integer, lo_bound, hi_bound = spec
     span = max(10.0, abs(float(value)))

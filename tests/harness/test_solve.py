@@ -130,6 +130,8 @@ def test_a_target_out_of_reach_says_no_value_does(fake):
     (["--param", "compensation.komi", "--metric", "nope"], "--metric: unknown metric"),
     (["--param", "compensation.komi", "--max-games", "5"], "--max-games only applies"),
     ([], "Missing option '--param'"),
+    (["--param", "run.games"], "--param run.games: not a rule"),
+    (["--param", "players"], "--param players: not a rule"),
 ])
 def test_bad_solve_input_is_one_line_exit_2(tmp_path, args, message):
     out = tmp_path / "out"
