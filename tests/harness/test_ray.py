@@ -139,6 +139,15 @@ print(json.dumps({"n": res.sums.n, "s": res.sums.s.tolist(), "c": res.sums.c.tol
 """
 
 
+def _drive(script: str, cluster: str, path, cwd):
+    """Run a driver script against the cluster from ``cwd`` (tests/, so Ray's workers import
+    the fake family); its last line of stdout as JSON."""
+    p = subprocess.run([sys.executable, "-c", script, cluster, str(path)], cwd=cwd,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.ray
 def test_the_fake_four_seat_family_runs_on_the_cluster(cluster, tmp_path):
     """Issue 28: a family that is not in simcore (tests/fake_family.py, 4 seats) plays its
@@ -150,10 +159,7 @@ def test_the_fake_four_seat_family_runs_on_the_cluster(cluster, tmp_path):
     path = tmp_path / "fake4.yaml"
     path.write_text("game: fake\nname: fake4\nplayers: [{policy: weak}, {policy: medium}, "
                     "{policy: strong}, {policy: weak}]\n")
-    p = subprocess.run([sys.executable, "-c", FAKE_DRIVER, cluster, str(path)], cwd=tests,
-                       capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr[-2000:]
-    remote = json.loads(p.stdout.strip().splitlines()[-1])
+    remote = _drive(FAKE_DRIVER, cluster, path, tests)
     from simcore import families
     from simcore.study import run_study
     families.register("fake", "fake_family")
@@ -192,10 +198,7 @@ def test_a_solve_on_the_cluster_gives_the_local_answer(cluster, tmp_path):
     tests = Path(__file__).resolve().parents[1]
     path = tmp_path / "fake2.yaml"
     path.write_text("game: fake\nname: fake2\nplayers: [{policy: weak}, {policy: weak}]\n")
-    p = subprocess.run([sys.executable, "-c", SOLVE_DRIVER, cluster, str(path)], cwd=tests,
-                       capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr[-2000:]
-    remote = json.loads(p.stdout.strip().splitlines()[-1])
+    remote = _drive(SOLVE_DRIVER, cluster, path, tests)
     from simcore import families, solve_study as ss
     from simcore.study import run_study
     families.register("fake", "fake_family")
