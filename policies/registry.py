@@ -43,6 +43,13 @@ class PolicySpec(NamedTuple):
     # doubling threshold): when no seated policy does, a change of point values alone leaves
     # every decision of a round unchanged (run/compare/sweep say so).
     reads_point_values: bool = False
+    # Which point values (dotted rule-key prefixes) its decisions read, where it declares them;
+    # empty with reads_point_values: not declared (taken as all of them)
+    reads: tuple = ()
+
+    def reads_rule(self, key: str) -> bool:
+        """Whether its decisions read the point value ``key``."""
+        return self.reads_point_values and (not self.reads or key.startswith(self.reads))
 
 
 class Registry:

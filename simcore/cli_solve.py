@@ -116,12 +116,15 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
                        max_games=cap, progress=progress, notice=notice, sink=st.sink)
     progress.done()
     data = ss.answer(su, values, result, pilot)
+    note = fam.play_note(scenarios)
+    if note:
+        data["note"] = note
     _finish(st, data, result, not no_report)
     sink = st.sink
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
-        click.echo(ss.solve_text(data, su.metric))
+        click.echo(ss.solve_text(data, su.metric) + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report)
 
 

@@ -34,7 +34,11 @@ POLICIES = Registry((
                "calls and draws three when they help, riichi when tenpai", params=GREEDY_PARAMS),
     PolicySpec(name="value", doc="plays for points: weighs speed against dora, picture-set yaku "
                "and set-count bonuses read from the rules",
-               params=VALUE_PARAMS, reads_point_values=True),
+               params=VALUE_PARAMS, reads_point_values=True,
+               # what play.hand_value and _has_picture_yaku read from the rules array
+               reads=("scoring.dora_per_card", "scoring.set_count_bonus.",
+                      *(f"scoring.yaku.{y}." for y in ("dog", "monkey", "pheasant", "sun",
+                                                       "moon", "kerai")))),
     PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
                "riichi or fast opponent", params=DEFENSIVE_PARAMS),
 ), MAX_PARAMS)

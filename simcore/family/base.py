@@ -411,11 +411,23 @@ class Family:
         policies = sorted({s["policy"] for sc in scenarios for s in sc["players"]})
         specs = self.policy_specs()
         if any(specs[p].reads_point_values for p in policies):
-            return None
+            return self._reads_note(changed, policies, specs)
         return (f"note: the rules that differ ({common.key_list(changed)}) are point values, "
                 f"and no seated policy ({', '.join(policies)}) reads point values: every round "
                 f"is played the same; differences come only through the scores "
                 f"({self.score_effects()})")
+
+    def _reads_note(self, changed, policies, specs) -> str | None:
+        """Per differing point value, whether a seated policy reads it (None when every one
+        is read): a change no bot reads reaches play only through the scores."""
+        unread = sorted(k for k in changed if not any(specs[p].reads_rule(k) for p in policies))
+        if not unread:
+            return None
+        read = {k: [p for p in policies if specs[p].reads_rule(k)] for k in sorted(changed)}
+        seen = [f"{k} (by {', '.join(ps)})" for k, ps in read.items() if ps]
+        return (f"note: no seated policy ({', '.join(policies)}) reads "
+                f"{common.key_list(unread)}: those changes reach play only through the scores "
+                f"({self.score_effects()})" + (f"; read: {'; '.join(seen[:6])}" if seen else ""))
 
     def point_values_only(self, scenarios) -> bool:
         """False where a scenario makes point values change the flow of play after all."""

@@ -1,0 +1,33 @@
+"""Which point values the seated bots read (issue 30 item 3): the note of compare/sweep/solve
+names, per differing point value, whether a seated policy reads it."""
+
+from policies.momojan import POLICIES
+from simcore import families
+from simcore.scenario_files import nested
+
+
+def test_value_declares_what_its_hand_value_reads():
+    value = POLICIES.by_name["value"]
+    assert value.reads_rule("scoring.yaku.kerai.points")
+    assert value.reads_rule("scoring.dora_per_card")
+    assert not value.reads_rule("scoring.yaku.ittsu.points")
+    assert not POLICIES.by_name["greedy"].reads_rule("scoring.yaku.kerai.points")
+
+
+def _variants(changes):
+    fam, sc = families.load("new_edition")
+    out = [sc]
+    for key, v in changes:
+        out.append(fam.with_overrides(sc, nested(key, v), f"x {key}"))
+    return fam, out
+
+
+def test_the_note_says_per_rule_whether_a_seated_policy_reads_it():
+    fam, scs = _variants([("scoring.yaku.ittsu.points", 4), ("scoring.yaku.kerai.points", 7)])
+    note = fam.play_note(scs)
+    assert "no seated policy (value) reads scoring.yaku.ittsu.points" in note
+    assert "read: scoring.yaku.kerai.points (by value)" in note
+    fam, scs = _variants([("scoring.yaku.kerai.points", 7)])
+    assert fam.play_note(scs) is None          # every differing point value is read
+    greedy = [fam.with_players(sc, "greedy") for sc in scs]
+    assert "no seated policy (greedy) reads point values" in fam.play_note(greedy)
