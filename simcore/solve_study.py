@@ -71,7 +71,12 @@ def setup(fam, sc, key: str, metric_name: str | None, target_text: str | None,
     param = rule_param(fam, sc, key, range_text)
     # every value of the range must be a valid scenario (a bound that another key limits)
     for x in (param.lo, param.hi):
-        variants(fam, sc, param, [x])
+        try:
+            variants(fam, sc, param, [x])
+        except InputError as exc:   # the loader says "--set KEY: ..."; here it was the range
+            why = str(exc).split(": ", 2)[-1]
+            raise InputError(f"--range {param.value(param.lo)},{param.value(param.hi)}: at "
+                             f"{param.label(x)}, {why} (narrow the range)") from None
     return SolveSetup(fam, sc, param, metric, names.index(name), target, source)
 
 

@@ -142,6 +142,16 @@ def test_bad_solve_input_is_one_line_exit_2(tmp_path, args, message):
     assert not out.exists()
 
 
+def test_a_range_end_the_rules_refuse_names_the_range(tmp_path):
+    f = tmp_path / "ks.yaml"
+    f.write_text("extends: new_edition\nname: komi_start\ncompensation: {komi_at: start}\n")
+    r = CliRunner().invoke(main, ["solve", str(f), "--param", "compensation.komi",
+                                  "--range=-50,50", "--no-save"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert "--range -50,50: at compensation.komi=-50, the second dealer would start with -10 " \
+           "points (at least 1) (narrow the range)" in r.output
+
+
 def test_rule_param_default_range_stays_in_bounds():
     fam, sc = families.load("new_edition")
     p = rule_param(fam, sc, "scoring.double_threshold")
