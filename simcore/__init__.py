@@ -72,20 +72,17 @@ def sweep(ref, grid: dict, games: int = 2000, seed: int = 1, workers: int = 1, m
 
 def solve(ref, param: str, metric: str | None = None, target=None, range=None,
           games: int | None = None, seed: int | None = None, workers: int = 1,
-          pilot_games: int = 2000, **study) -> dict:
+          pilot_games: int = 2000, **design) -> dict:
     """The value of rule ``param`` that brings ``metric`` (default: the family's headline) to
     ``target`` (a number or "50%"; default: its fair value) within ``range`` ("LO,HI"), with
-    its 95% interval: the ``solve`` command's JSON (:mod:`simcore.solve`), nothing saved."""
-    from . import solve_study as ss
-    from .study import run_study
+    its 95% interval: the ``solve`` command's JSON (:mod:`simcore.solve`), nothing saved;
+    ``design``: ``target_ci=``, ``max_games=`` and :func:`simcore.study.run_study`'s options."""
+    from .solve_study import solve as _solve
     fam, sc = load(ref)
     g, s, _ = fam.run_defaults(sc)
-    games, seed = games or g, seed if seed is not None else s
-    su = ss.setup(fam, sc, param, metric, None if target is None else str(target), range)
-    pilot = ss.play_pilot(su, seed, pilot_games, workers)
-    scenarios, _ = ss.variants(fam, sc, su.param, pilot["design"])
-    res = run_study(fam, scenarios, seed, games, workers, **study)
-    return ss.answer(su, pilot["design"], res, pilot)
+    return _solve(fam, sc, param, metric, None if target is None else str(target), range,
+                  games=games or g, seed=s if seed is None else seed, workers=workers,
+                  pilot_games=pilot_games, **design)
 
 
 def game_codes(family: str = "momojan") -> dict:

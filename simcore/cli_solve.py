@@ -27,8 +27,8 @@ from .errors import InputError
               "scenario's value +- max(10, |value|), within the rule's bounds].")
 @click.option("--games", type=click.IntRange(min=1), help="Games per design value [the "
               "scenario's run.games]; with --target-ci, the first batch.")
-@click.option("--pilot-games", type=click.IntRange(min=100), default=2000, show_default=True,
-              help="Games per pilot value (the pilot places the design).")
+@click.option("--pilot-games", type=click.IntRange(min=100),
+              help="Games per pilot value (the pilot places the design) [2,000].")
 @click.option("--seed", type=click.IntRange(min=0, max=2 ** 64 - 1),
               help="Base seed [the scenario's run.seed].")
 @click.option("--workers", type=click.IntRange(min=0),
@@ -65,14 +65,13 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
     first_dealer_win_rate
     """
     from . import solve_study as ss
-    from .study import Target, run_study
 
-    opts = dict(param=key, metric=metric_name, target=target_text, range=range_text,
-                pilot_games=pilot_games if pilot_games != 2000 else None, target_ci=target_ci,
-                max_games=max_games, players=players)
-    if resume:
-        st = _open_study("solve", [scenario_ref], ["SCENARIO"], games, seed, workers,
-                         {k: v for k, v in opts.items()}, out, no_save, resume)
+    if resume:   # every option here is one --resume refuses (the directory has them)
+        given = dict(param=key, metric=metric_name, target=target_text, range=range_text,
+                     pilot_games=pilot_games, target_ci=target_ci, max_games=max_games,
+                     players=players)
+        st = _open_study("solve", [scenario_ref], ["SCENARIO"], games, seed, workers, given,
+                         out, no_save, resume)
         su = ss.from_options(st.family, st.scenarios[0], st.options["solve"])
         pilot = st.options["solve"]["pilot"]
         values = pilot["design"]
@@ -90,6 +89,7 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
             raise InputError("--max-games only applies with --target-ci")
         if max_games is not None and max_games < st.games:
             raise InputError(f"--max-games {max_games:,} is below --games {st.games:,}")
+        pilot_games = pilot_games or ss.PILOT_GAMES
         progress = Progress(quiet, family=st.family)
         progress.starting(st.family)
         if not quiet:
@@ -101,24 +101,16 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
         st.options["solve"] = ss.options_of(su, pilot)
         st.create(scenarios, labels)
     fam = st.family
-    target = None
-    cap = st.games
-    if target_ci is not None:
-        cap = max_games or max(1_000_000, st.games)
-        target = Target(su.metric.name, target_ci, ss.target_measure(su, values),
-                        f"solution of {su.param.key}")
     if not quiet:
         notice(f"design: {len(values)} values of {su.param.key} ({values[0]} .. {values[-1]}) "
                f"x {st.games:,} games on the same deals")
     progress = Progress(quiet, family=fam)
     progress.starting(fam)
-    result = run_study(fam, scenarios, st.seed, st.games, st.workers, target=target,
-                       max_games=cap, progress=progress, notice=notice, sink=st.sink)
+    result, data = ss.play_design(su, pilot, scenarios, st.seed, st.games, st.workers,
+                                  target_ci, max_games, progress=progress, notice=notice,
+                                  sink=st.sink)
     progress.done()
-    data = ss.answer(su, values, result, pilot)
-    note = fam.play_note(scenarios)
-    if note:
-        data["note"] = note
+    note = data.get("note")
     _finish(st, data, result, not no_report)
     sink = st.sink
     if as_json:

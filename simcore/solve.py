@@ -253,11 +253,18 @@ def set_half_width(curve: Curve, target: float, param: RuleParam, z: float = Z95
     pieces = curve.root_set(target, z)
     if not pieces:
         return 0.0
-    xs = curve.xs
-    if (pieces[0][0] <= xs[0] and xs[0] > param.lo) or (pieces[-1][1] >= xs[-1]
-                                                          and xs[-1] < param.hi):
+    if any(open_edges(pieces, curve.xs, param)[0]):
         return math.inf
     return (pieces[-1][1] - pieces[0][0]) / 2
+
+
+def open_edges(pieces, xs, param: RuleParam) -> tuple:
+    """``((low, high) the set reaches a design end inside the range: the root could lie
+    beyond, (low, high) it reaches an end of the range))``."""
+    at_lo = bool(pieces) and pieces[0][0] <= xs[0] + 1e-12
+    at_hi = bool(pieces) and pieces[-1][1] >= xs[-1] - 1e-12
+    return ((at_lo and xs[0] > param.lo, at_hi and xs[-1] < param.hi),
+            (at_lo and xs[0] <= param.lo, at_hi and xs[-1] >= param.hi))
 
 
 def design_window(param: RuleParam, pilot: Curve, target: float) -> tuple:
@@ -300,9 +307,7 @@ def solution(param: RuleParam, metric, target: float, curve: Curve, z: float = Z
     est = curve.estimate(target)
     xs = curve.xs
     compatible = curve.compatible(target, z)
-    lo_edge, hi_edge = xs[0], xs[-1]
-    open_lo = bool(pieces) and pieces[0][0] <= lo_edge + 1e-12
-    open_hi = bool(pieces) and pieces[-1][1] >= hi_edge - 1e-12
+    inside, at_range_end = open_edges(pieces, xs, param)
     design = [{"value": param.value(x), "metric": _num(m), "ci": [_num(m - z * s),
                                                                    _num(m + z * s)],
                "compatible": bool(c)}
@@ -316,9 +321,8 @@ def solution(param: RuleParam, metric, target: float, curve: Curve, z: float = Z
         "scenario_value": param.base, "metric": metric.name, "target": target,
         "estimate": None if est is None else round(est, 4),
         "ci": ci, "pieces": [[round(a, 4), round(b, 4)] for a, b in pieces],
-        "open": [bool(open_lo and lo_edge > param.lo), bool(open_hi and hi_edge < param.hi)],
-        "reaches_range_end": [bool(open_lo and lo_edge <= param.lo),
-                              bool(open_hi and hi_edge >= param.hi)],
+        "open": [bool(e) for e in inside],
+        "reaches_range_end": [bool(e) for e in at_range_end],
         "half_width": None if ci is None else round((ci[1] - ci[0]) / 2, 4),
         "design": design,
         "compatible_values": [d["value"] for d in design if d["compatible"]],

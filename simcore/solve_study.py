@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .errors import InputError
 from .solve import (
-    PILOT_VALUES, Curve, RuleParam, design_values, design_window, pilot_seed,
+    PILOT_GAMES, PILOT_VALUES, Curve, RuleParam, design_values, design_window, pilot_seed,
     rule_param, set_half_width, solution, spread, variants,
 )
 from .stats import Z95
@@ -148,6 +148,38 @@ def answer(su: SolveSetup, values, result, pilot: dict) -> dict:
                              "reached": bool(hw is not None and hw <= result.reached["target"]),
                              "max_games": result.reached.get("max_games")}
     return data
+
+
+def play_design(su: SolveSetup, pilot: dict, scenarios, seed: int, games: int, workers: int,
+                target_ci: float | None = None, max_games: int | None = None, **study):
+    """Play the design the pilot chose (``scenarios``: its values) on common random numbers,
+    in batches until the solution's half-width is ``target_ci`` when given; ``(result,
+    the solve's JSON with the play note)``. ``study`` goes to :func:`simcore.study.run_study`
+    (``sink``, ``progress``, ``notice``, ...)."""
+    from .study import Target, run_study
+    values = pilot["design"]
+    target, cap = None, games
+    if target_ci is not None:
+        cap = max_games or max(1_000_000, games)
+        target = Target(su.metric.name, target_ci, target_measure(su, values),
+                        f"solution of {su.param.key}")
+    result = run_study(su.family, scenarios, seed, games, workers, target=target,
+                       max_games=cap, **study)
+    data = answer(su, values, result, pilot)
+    note = su.family.play_note(scenarios)
+    if note:
+        data["note"] = note
+    return result, data
+
+
+def solve(fam, sc, key: str, metric_name: str | None = None, target_text: str | None = None,
+          range_text: str | None = None, *, games: int, seed: int, workers: int = 1,
+          pilot_games: int = PILOT_GAMES, **design) -> dict:
+    """A whole solve of ``sc`` with nothing saved: the pilot, then the design; the JSON."""
+    su = setup(fam, sc, key, metric_name, target_text, range_text)
+    pilot = play_pilot(su, seed, pilot_games, workers)
+    scenarios, _ = variants(fam, sc, su.param, pilot["design"])
+    return play_design(su, pilot, scenarios, seed, games, workers, **design)[1]
 
 
 def _pilot_ci(pilot: dict) -> list:

@@ -235,8 +235,9 @@ def point_sources(idx, rounds, data: dict):
     """Every yaku slot the scenario has, the set-count bonuses, dora and the ron bonus: their
     points in each game's wins (before doubling), the wins they scored in, the game's wins and
     its points before doubling (``Family.point_sources``)."""
+    from .yaku_conditions import new_yaku_names
     table = data["scoring"]["yaku"]
-    new = [k for k in table if k not in YAKU_KEYS]
+    new = new_yaku_names(table)
     is_yaku = data["scoring"]["set_count_is_yaku"]
     rows, cols, hits = [], [], []
     win = (rounds[:, RF_WINNER] >= 0) & (rounds[:, RF_OUTCOME] != OUT_DRAW)

@@ -177,17 +177,17 @@ SOLVE_DRIVER = """
 import json, sys
 from simcore import families, solve_study as ss
 from simcore.backends import runner_factory, use_runner
-from simcore.study import run_study
 families.register("fake", "fake_family")
 fam = families.get("fake")
 sc = fam.load(sys.argv[2])
 with use_runner(runner_factory("ray", sys.argv[1])):
-    su = ss.setup(fam, sc, "edge", "seat0_win_share", "60%", "-1,1")
-    pilot = ss.play_pilot(su, 3, 1000, 2)
-    scs, _ = ss.variants(fam, sc, su.param, pilot["design"])
-    res = run_study(fam, scs, 3, 3000, 2, chunk_games=1000)
-    print(json.dumps(ss.answer(su, pilot["design"], res, pilot)))
+    print(json.dumps(ss.solve(fam, sc, *SOLVE_ARGS, workers=2, **SOLVE_KW)))
 """
+# the solve both sides play: the fake family's seat-0 edge for a 60% share
+SOLVE_ARGS = ("edge", "seat0_win_share", "60%", "-1,1")
+SOLVE_KW = dict(games=3000, seed=3, pilot_games=1000, chunk_games=1000)
+SOLVE_DRIVER = SOLVE_DRIVER.replace("*SOLVE_ARGS", ", ".join(map(repr, SOLVE_ARGS))) \
+    .replace("**SOLVE_KW", ", ".join(f"{k}={v!r}" for k, v in SOLVE_KW.items()))
 
 
 @pytest.mark.ray
@@ -200,16 +200,10 @@ def test_a_solve_on_the_cluster_gives_the_local_answer(cluster, tmp_path):
     path.write_text("game: fake\nname: fake2\nplayers: [{policy: weak}, {policy: weak}]\n")
     remote = _drive(SOLVE_DRIVER, cluster, path, tests)
     from simcore import families, solve_study as ss
-    from simcore.study import run_study
     families.register("fake", "fake_family")
     try:
         fam = families.get("fake")
-        sc = fam.load(path)
-        su = ss.setup(fam, sc, "edge", "seat0_win_share", "60%", "-1,1")
-        pilot = ss.play_pilot(su, 3, 1000, 1)
-        scs, _ = ss.variants(fam, sc, su.param, pilot["design"])
-        local = ss.answer(su, pilot["design"], run_study(fam, scs, 3, 3000, 1,
-                                                         chunk_games=1000), pilot)
+        local = ss.solve(fam, fam.load(path), *SOLVE_ARGS, workers=1, **SOLVE_KW)
     finally:
         families.unregister("fake")
     assert remote["ci"] == local["ci"] and remote["design"] == local["design"]

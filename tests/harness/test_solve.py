@@ -15,7 +15,6 @@ from simcore import families, solve_study as ss
 from simcore.cli import main
 from simcore.errors import InputError
 from simcore.solve import Curve, RuleParam, rule_param, spread
-from simcore.study import run_study
 
 FAM = fake_family.FAMILY
 
@@ -85,11 +84,8 @@ def test_spread_keeps_integers_whole():
 # ---------------------------------------------------------------------------------------------
 
 def _solve_once(sc, seed, games, pilot_games, target):
-    su = ss.setup(FAM, sc, "edge", "seat0_win_share", str(target), "-2,2")
-    pilot = ss.play_pilot(su, seed, pilot_games, 1)
-    scenarios, _ = ss.variants(FAM, sc, su.param, pilot["design"])
-    res = run_study(FAM, scenarios, seed, games, 1)
-    return ss.answer(su, pilot["design"], res, pilot)
+    return ss.solve(FAM, sc, "edge", "seat0_win_share", str(target), "-2,2", games=games,
+                    seed=seed, pilot_games=pilot_games)
 
 
 def test_the_solution_interval_covers_the_known_root(fake):
