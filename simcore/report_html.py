@@ -563,7 +563,8 @@ def fig_points(table):
         ax.barh(y, e["value"], color=colour, alpha=0.8, height=0.6)
         if e["ci"][0] is not None:
             ax.plot([max(e["ci"][0], 1e-5), e["ci"][1]], [y, y], color=INK, lw=1)
-        ax.text(e["ci"][1] if e["ci"][1] else e["value"], y, f"  {r['points']} pts"
+        ax.text(e["ci"][1] if e["ci"][1] else e["value"], y, f"  {r['points']}" + ("" if isinstance(r["points"], str) else
+                                  " point" if r["points"] == 1 else " points")
                 + (" · rare" if r["rare"] else ""), va="center", fontsize=7, color=MUTED)
     ax.set_yticks(ys, [r["name"] for r in rows], fontsize=7)
     ax.set_xscale("log")
