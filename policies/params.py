@@ -28,6 +28,12 @@ class Param(NamedTuple):
     doc: str                   # one line: what it changes in the bot's play
     min: float | None = None   # inclusive bounds (ignored for bool); None: unbounded
     max: float | None = None
+    # the range ``tune`` searches (simcore.tune), where narrower than [min, max]: the values a
+    # good player could use, not every value validation accepts
+    tune: tuple | None = None
+
+    def search_range(self) -> tuple:
+        return self.tune or (self.min, self.max)
 
 
 def param_index(declared: tuple[Param, ...], name: str) -> int:
@@ -99,3 +105,5 @@ def check_declaration(policy: str, declared: tuple[Param, ...]) -> None:
         assert p.kind in KINDS, f"{policy}.{p.name}: kind {p.kind!r} not in {KINDS}"
         assert p.doc and "\n" not in p.doc, f"{policy}.{p.name}: needs a one-line doc"
         assert value_error(p, p.default) is None, f"{policy}.{p.name}: default out of its range"
+        assert p.tune is None or all(value_error(p, x) is None for x in p.tune), \
+            f"{policy}.{p.name}: tune range outside [min, max]"

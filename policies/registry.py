@@ -46,10 +46,13 @@ class PolicySpec(NamedTuple):
     # Which point values (dotted rule-key prefixes) its decisions read, where it declares them;
     # empty with reads_point_values: not declared (taken as all of them)
     reads: tuple = ()
+    # Prefixes inside ``reads`` its decisions leave out (a yaku it cannot plan for)
+    ignores: tuple = ()
 
     def reads_rule(self, key: str) -> bool:
         """Whether its decisions read the point value ``key``."""
-        return self.reads_point_values and (not self.reads or key.startswith(self.reads))
+        return (self.reads_point_values and (not self.reads or key.startswith(self.reads))
+                and not (self.ignores and key.startswith(self.ignores)))
 
 
 class Registry:

@@ -14,6 +14,7 @@ from .cli_output import check_writable, render_report, write_out
 from .cli_study import NO_REPORT_HELP, cli_errors, register as _register_study, saved_line
 from .cli_solve import register as _register_solve
 from .cli_tournament import register as _register_tournament
+from .cli_tune import register as _register_tune
 from .cli_types import FiniteFloat
 from .errors import InputError, one_line
 
@@ -289,6 +290,9 @@ def _show_result(path):
         from .solve_study import solve_text
         cat = {m.name: m for m in fam.CATALOGUE}
         body = solve_text(res.summary, cat[res.summary["metric"]])
+    elif prov["kind"] == "tune" and "fresh" in res.summary:
+        from .tune import tune_text
+        body = tune_text(res.summary)
     elif prov["kind"] == "tournament" and "ratings" in res.summary:
         from .tournament import tournament_table
         body = tournament_table(res.summary)
@@ -491,6 +495,7 @@ def replay(scenario_ref, seed, game, players):
 _register_study(main)
 _register_solve(main)
 _register_tournament(main)
+_register_tune(main)
 
 if __name__ == "__main__":
     main()

@@ -24,6 +24,7 @@ from .defensive import DEFENSIVE_PARAMS, defensive_policy
 from .greedy import GREEDY_PARAMS, greedy_policy
 from .scripted import scripted_policy
 from .value import VALUE_PARAMS, value_policy
+from .worth import UNPLANNED_YAKU
 
 MAX_PARAMS = 16
 POLICIES = Registry((
@@ -32,13 +33,13 @@ POLICIES = Registry((
                "it may, discards towards tenpai", params=()),
     PolicySpec(name="greedy", doc="plays for the fastest win: distance to tenpai, useful cards, "
                "calls and draws three when they help, riichi when tenpai", params=GREEDY_PARAMS),
-    PolicySpec(name="value", doc="plays for points: weighs speed against dora, picture-set yaku "
-               "and set-count bonuses read from the rules",
+    PolicySpec(name="value", doc="plays for points: weighs speed against every yaku, dora and "
+               "bonus read from the rules; riichi and folding by value",
                params=VALUE_PARAMS, reads_point_values=True,
-               # what play.hand_value and _has_picture_yaku read from the rules array
-               reads=("scoring.dora_per_card", "scoring.set_count_bonus.",
-                      *(f"scoring.yaku.{y}." for y in ("dog", "monkey", "pheasant", "sun",
-                                                       "moon", "kerai")))),
+               # what policies.momojan.worth and play's riichi and fold decisions read: every
+               # yaku (a scenario's new picture-set yaku too) and bonus, except these
+               reads=("scoring.",),
+               ignores=tuple(f"scoring.yaku.{y}." for y in UNPLANNED_YAKU)),
     PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
                "riichi or fast opponent", params=DEFENSIVE_PARAMS),
 ), MAX_PARAMS)

@@ -32,4 +32,4 @@ _CALL, _DRAW3, _RIICHI, _FOLD, _TEMP = (param_index(DEFENSIVE_PARAMS, n) for n i
 @nb.njit(cache=True, inline="always")
 def defensive_policy(obs, mask, params, rng, core, ra):
     return play(obs, mask, rng, core, ra, params[_CALL], params[_DRAW3], params[_RIICHI],
-                params[_FOLD], 0.0, params[_TEMP])
+                params[_FOLD], 0.0, params[_TEMP], 0.0, 0.0)

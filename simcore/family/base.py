@@ -397,6 +397,12 @@ class Family:
         """Whether a dotted rule key is a point value only (see ``POINT_VALUE_PREFIXES``)."""
         return key.startswith(self.POINT_VALUE_PREFIXES)
 
+    def response_probes(self, sc) -> tuple[list, list]:
+        """(the :class:`simcore.responses.Probe` list of the point values this family's
+        value-reading bots aim for under ``sc``, [(key, why it is not probed)]): issue 30's
+        response table. A family whose bots read no point value has none."""
+        return [], []
+
     def play_note(self, scenarios) -> str | None:
         """One line when the rules that differ between the variants are point values only and
         no seated policy reads point values: the bots' decisions cannot change, only the

@@ -16,6 +16,18 @@ from ..family.common import storage_types
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 
 
+# Why the value bot does not plan for these yaku (its response table lists them so)
+_NOT_PLANNED = {
+    "riichi": "declared whenever riichi adds points (nearly every tenpai): no room to rise",
+    "ippatsu": "luck after a riichi: nothing to plan",
+    "kibidango": "needs every set called: the bot's observation does not say which of its "
+                 "revealed sets were called",
+    "haitei": "luck (the last stock card)", "houtei": "luck (the round's last discard)",
+    "kan": "the bots do not declare kans", "rinshan": "the bots do not declare kans",
+    "yonshoku": "the same run in all four fruits: not estimated (too rare to plan for)",
+}
+
+
 class Momojan(Family):
     NAME = "momojan"
     TITLE = "MOMOJAN"
@@ -92,6 +104,41 @@ class Momojan(Family):
 
     def score_effects(self) -> str:
         return "doubling, busts, when games end"
+
+    def response_probes(self, sc):
+        """Every yaku ``value`` aims for and the bonuses it weighs, each raised by 3 points
+        (dora by 1 a card, the doubling factor by 1), against the share of wins that has it."""
+        from policies.momojan.worth import UNPLANNED_YAKU
+        from simcore.responses import Probe
+        from .rules_array import SET_BONUS_NAMES
+        new = {v: k for k, v in _metrics.slot_display_names(sc).items()}
+        probes, skipped = [], []
+        for name, y in sc.get("scoring.yaku").items():
+            key = f"scoring.yaku.{name}.points"
+            if not y.get("enabled", True):
+                continue
+            if name in UNPLANNED_YAKU or name in ("riichi", "ippatsu"):
+                skipped.append((key, _NOT_PLANNED.get(name, "not a hand the bot builds")))
+                continue
+            metric = f"yaku_{new.get(name, name)}_share"
+            probes.append(Probe(key, y["points"] + 3, metric,
+                                f"{name} ({y['points']} -> {y['points'] + 3} points)"))
+        for name in SET_BONUS_NAMES:
+            key = f"scoring.set_count_bonus.{name}"
+            v = sc.get(key)
+            probes.append(Probe(key, v + 3, f"yaku_{name}_share",
+                                f"{name} set-count bonus ({v} -> {v + 3})"))
+        v = sc.get("scoring.dora_per_card")
+        probes.append(Probe("scoring.dora_per_card", v + 1, "dora_bonus_share",
+                            f"dora ({v} -> {v + 1} a card)"))
+        v = sc.get("scoring.double_factor")
+        probes.append(Probe("scoring.double_factor", v + 1, "doubled_win_rate",
+                            f"doubling factor ({v} -> {v + 1})"))
+        skipped.append(("scoring.ron_bonus", "the bot takes every win it is offered; a ron "
+                        "cannot be chosen over a tsumo"))
+        skipped.append(("scoring.double_threshold", "moving it changes the doubled share by "
+                        "itself, whatever the play (the doubling factor is probed instead)"))
+        return probes, skipped
 
     # ---- summaries ---------------------------------------------------------------------------------
     def metric_display_names(self, sc) -> dict:

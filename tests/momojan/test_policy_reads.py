@@ -8,9 +8,12 @@ from simcore.scenario_files import nested
 
 def test_value_declares_what_its_hand_value_reads():
     value = POLICIES.by_name["value"]
-    assert value.reads_rule("scoring.yaku.kerai.points")
-    assert value.reads_rule("scoring.dora_per_card")
-    assert not value.reads_rule("scoring.yaku.ittsu.points")
+    for key in ("scoring.yaku.kerai.points", "scoring.dora_per_card", "scoring.yaku.ittsu.points",
+                "scoring.yaku.tanyao.points", "scoring.double_threshold", "scoring.ron_bonus",
+                "scoring.set_count_bonus.tabi", "scoring.yaku.my_new_yaku.points"):
+        assert value.reads_rule(key), key
+    assert not value.reads_rule("scoring.yaku.kibidango.points")
+    assert not value.reads_rule("scoring.yaku.haitei.points")
     assert not POLICIES.by_name["greedy"].reads_rule("scoring.yaku.kerai.points")
 
 
@@ -23,9 +26,9 @@ def _variants(changes):
 
 
 def test_the_note_says_per_rule_whether_a_seated_policy_reads_it():
-    fam, scs = _variants([("scoring.yaku.ittsu.points", 4), ("scoring.yaku.kerai.points", 7)])
+    fam, scs = _variants([("scoring.yaku.haitei.points", 4), ("scoring.yaku.kerai.points", 7)])
     note = fam.play_note(scs)
-    assert "no seated policy (value) reads scoring.yaku.ittsu.points" in note
+    assert "no seated policy (value) reads scoring.yaku.haitei.points" in note
     assert "read: scoring.yaku.kerai.points (by value)" in note
     fam, scs = _variants([("scoring.yaku.kerai.points", 7)])
     assert fam.play_note(scs) is None          # every differing point value is read

@@ -1,0 +1,196 @@
+"""What a MOMOJAN hand is worth if it wins, estimated from the scenario's rules array (issue 30).
+
+:func:`estimated_points` reads every point value a bot can aim for: each yaku's points and
+on/off (the run yaku ittsu and sanshoku, chinitsu and honitsu, tanyao, toitoi, every picture-set
+yaku of the data table: dog .. moon, kerai, takaramono, oshimai and any a scenario adds), dora,
+the ron bonus, the set-count bonuses and the doubling threshold and factor. A raised value pulls
+the ``value`` bot's discards and calls towards it (``policies.momojan.play``).
+
+Each yaku gets a *share* in [0, 1], how close the cards held (concealed plus revealed) are to its
+condition, and adds ``points x share``:
+
+- ittsu, sanshoku: the ranks of the three runs held (momo filling the ittsu's fruit when it is
+  wild), counted above 5 of 9: 6 held give 1/4, all 9 give 1.
+- chinitsu, honitsu, tanyao, toitoi: the cards that break the condition (another fruit, a
+  picture, a terminal, a card with no partner of its rank), 1 - off/3 (three off: 0).
+  Honitsu needs a picture: without one it counts half.
+- picture-set yaku: per requirement the best picture not used by another one (a set 1, a pair
+  1/2, a single card 1/5), the yaku the product of its requirements' (kerai needs all three
+  animals: three pairs give 1/8); requirements only a kan meets count 0 (the bots do not
+  declare kans).
+
+On a complete hand the shares of held patterns are 1, so :func:`yaku_points` with ``sure`` tells
+whether a finished hand has a yaku besides riichi (the riichi decision's question).
+
+What it leaves out: kibidango (the observation does not say which revealed sets were called),
+haitei / houtei (luck, not a plan), ippatsu (counted by the riichi decision), the old edition's kan
+yaku; momo standing in for sanshoku's runs.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.bits import popcount
+from simcore.momojan.cards import N_PICTURES
+from simcore.momojan.hand import picture_count
+from simcore.momojan.rules_array import (
+    MAX_DATA_YAKU, MAX_REQUIREMENTS, RA_DATA_YAKU_N_REQ, RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT,
+    RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD, RA_MOMO_WILD, RA_RANKS, RA_RON_BONUS,
+    RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS, REQ_KAN, Y_CHINITSU, Y_HONITSU, Y_ITTSU,
+    Y_RIICHI, Y_SANSHOKU, Y_TANYAO, Y_TOITOI,
+)
+
+U1 = np.uint64(1)
+RANKS9 = np.uint64(0x1FF)
+TERMINALS = np.uint64(sum((1 << (9 * f)) | (1 << (9 * f + 8)) for f in range(4)))  # ranks 1, 9
+# the yaku it leaves out (module doc), by scenario key
+UNPLANNED_YAKU = ("kibidango", "haitei", "houtei", "kan", "rinshan", "yonshoku")
+RON_SHARE = 0.5
+SINGLE_PICTURE_SHARE = 0.2  # one card of a picture: three more copies may still make its set  # the chance a win is by ron, for the ron bonus's expected value
+
+
+@nb.njit(cache=True, inline="always")
+def _clamp01(x):
+    return min(1.0, max(0.0, x))
+
+
+@nb.njit(cache=True, inline="always")
+def _points(ra, slot):
+    """Points of score slot ``slot`` when it is enabled, else 0."""
+    return ra[RA_YAKU_POINTS + slot] if ra[RA_YAKU_ENABLED + slot] else 0
+
+
+@nb.njit(cache=True, inline="always")
+def _picture_share(c):
+    return 1.0 if c >= 3 else (0.5 if c == 2 else (SINGLE_PICTURE_SHARE if c == 1 else 0.0))
+
+
+@nb.njit(cache=True)
+def _data_yaku(cards, ra):
+    """(points x share summed over the picture-set yaku of the data table, whether one is met)."""
+    share = np.empty(N_PICTURES, np.float64)
+    for p in range(N_PICTURES):
+        share[p] = _picture_share(picture_count(cards, p))
+    v = 0.0
+    sure = False
+    for row in range(MAX_DATA_YAKU):
+        slot = ra[RA_DATA_YAKU_SLOT + row]
+        if slot < 0:
+            break
+        pts = _points(ra, slot)
+        if pts <= 0:
+            continue
+        n_req = ra[RA_DATA_YAKU_N_REQ + row]
+        base = RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS
+        low = 1.0  # the product of the requirements' shares
+        used = 0
+        # single-picture requirements first, so a choice ([dog, monkey, pheasant]) takes what is left
+        for single in (True, False):
+            for j in range(n_req):
+                req = ra[base + j]
+                pics = req & (REQ_KAN - 1)
+                if (pics & (pics - 1) == 0) != single:
+                    continue
+                best, best_p = 0.0, -1
+                if not req & REQ_KAN:
+                    for p in range(N_PICTURES):
+                        if (pics >> p) & 1 and not (used >> p) & 1 and share[p] > best:
+                            best, best_p = share[p], p
+                if best_p >= 0:
+                    used |= 1 << best_p
+                low *= best
+        v += pts * low
+        sure = sure or low >= 1.0
+    return v, sure
+
+
+@nb.njit(cache=True)
+def yaku_points(cards, ra):
+    """(estimated yaku points of the cards held, hand mask ``cards`` = concealed + revealed, riichi
+    left out; whether some yaku's condition is fully met): module doc."""
+    nums = cards & np.uint64(0xFFFFFFFFF)
+    wild = ra[RA_MOMO_WILD] != 0
+    fb = np.empty(4, np.uint64)
+    for f in range(4):
+        fb[f] = (nums >> np.uint64(9 * f)) & RANKS9
+    momo = fb[0] if wild else np.uint64(0)
+    n_num = popcount(nums)
+    n_pic = 0
+    singles = 0
+    for p in range(N_PICTURES):
+        c = picture_count(cards, p)
+        n_pic += c
+        singles += c == 1
+    v, sure = _data_yaku(cards, ra)
+    share = 0.0
+
+    pts = _points(ra, Y_ITTSU)
+    if pts > 0 and ra[RA_RANKS] == 9:
+        held = 0
+        for f in range(4):
+            held = max(held, popcount(fb[f] | (momo if f else np.uint64(0))))
+        share = _clamp01((held - 5) / 4.0)
+        v += pts * share
+        sure = sure or share >= 1.0
+    pts = _points(ra, Y_SANSHOKU)
+    if pts > 0:
+        held = 0
+        for start in range(ra[RA_RANKS] - 2):
+            w = np.uint64(7) << np.uint64(start)
+            s, lowest = 0, 3
+            for f in range(4):
+                c = popcount(fb[f] & w)
+                s += c
+                lowest = min(lowest, c)
+            held = max(held, s - lowest)  # the best three fruits
+        share = _clamp01((held - 5) / 4.0)
+        v += pts * share
+        sure = sure or share >= 1.0
+    p_chin, p_hon = _points(ra, Y_CHINITSU), _points(ra, Y_HONITSU)
+    if (p_chin > 0 or p_hon > 0) and n_num > 0:
+        most = 0
+        for f in range(4):
+            most = max(most, popcount(fb[f]) + (popcount(momo) if f else 0))
+        off = n_num - most  # number cards of other fruits
+        chin = _clamp01(1.0 - (off + n_pic) / 3.0)
+        hon = _clamp01(1.0 - off / 3.0) * (1.0 if n_pic > 0 else 0.5)
+        v += max(p_chin * chin, p_hon * hon)  # a hand scores one of them, never both
+        sure = sure or (p_chin > 0 and chin >= 1.0) or (p_hon > 0 and hon >= 1.0)
+    pts = _points(ra, Y_TANYAO)
+    if pts > 0:
+        share = _clamp01(1.0 - (n_pic + popcount(nums & TERMINALS)) / 3.0)
+        v += pts * share
+        sure = sure or share >= 1.0
+    pts = _points(ra, Y_TOITOI)
+    if pts > 0:
+        for r in range(9):
+            c = 0
+            for f in range(4):
+                c += np.int64((fb[f] >> np.uint64(r)) & U1)
+            singles += c == 1
+        share = _clamp01(1.0 - singles / 3.0)
+        v += pts * share
+        sure = sure or share >= 1.0
+    return v, sure
+
+
+@nb.njit(cache=True)
+def doubled(total, ra):
+    """A win's points from its sum (spec §8: the doubling threshold and factor)."""
+    if total >= ra[RA_DOUBLE_THRESHOLD]:
+        return total * ra[RA_DOUBLE_FACTOR]
+    return total
+
+
+@nb.njit(cache=True)
+def estimated_points(cards, n_sets, n_dora, ra, riichi):
+    """Estimated points of a win with the cards held (hand mask, concealed + revealed): yaku
+    (:func:`yaku_points`, plus riichi's points when ``riichi``), ``n_dora`` dora, the set-count
+    bonus for ``n_sets`` sets, the ron bonus at its chance, then the doubling."""
+    v, _ = yaku_points(cards, ra)
+    v += n_dora * ra[RA_DORA_PER_CARD] + RON_SHARE * ra[RA_RON_BONUS]
+    if riichi:
+        v += _points(ra, Y_RIICHI)
+    if n_sets >= 4:
+        v += ra[RA_SET_BONUS + min(n_sets, 7) - 4]
+    return doubled(v, ra)
