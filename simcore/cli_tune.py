@@ -52,7 +52,7 @@ def tune(scenario_ref, policy, against, budget, games, check_games, names, seed,
     from . import families
     from .results import default_dir
     from .save import save_result
-    from .tune import tune as run_tune, tune_text
+    from .tune import check_inputs, tune as run_tune, tune_text
 
     if no_save and out:
         raise InputError("--no-save writes nothing: give no --out with it")
@@ -63,6 +63,7 @@ def tune(scenario_ref, policy, against, budget, games, check_games, names, seed,
     wanted = None if names is None else [n.strip() for n in names.split(",") if n.strip()]
     if wanted == []:
         raise InputError("--params: an empty list")
+    check_inputs(fam, sc, policy, against or policy, wanted)
     talk = None if (quiet or as_json) else (lambda text: click.echo(f"momojan-sim: {text}",
                                                                     err=True))
     if talk:

@@ -123,6 +123,15 @@ def _play(fam, sc, a: str, b: str, games: int, seed: int, workers: int):
     return run_tournament(sc, [a, b], games, seed, family=fam, workers=workers)
 
 
+def check_inputs(fam, sc, policy: str, against: str, names=None) -> tuple:
+    """(the policy's spec, the parameters to tune), or one line naming the bad option."""
+    specs = fam.policy_specs()
+    if policy not in specs:
+        raise InputError(f"--policy: unknown policy {policy!r} (known: {', '.join(specs)})")
+    fam.with_players(sc, against, option="--against")   # an unknown policy or parameter
+    return specs[policy], tuned_names(specs[policy], names)
+
+
 def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1000,
          check_games: int = 10000, seed: int = 1, workers: int = 0, names=None,
          progress=None) -> TuneResult:
@@ -131,13 +140,7 @@ def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1
     on the tuning seed, then the best and the defaults against the field on ``check_games``
     fresh deals. ``progress(text)`` gets one line per trial."""
     import optuna
-    specs = fam.policy_specs()
-    if policy not in specs:
-        raise InputError(f"--policy: unknown policy {policy!r} (known: {', '.join(specs)})")
-    fam.with_players(sc, policy, option="--policy")      # one line if either seat is bad
-    fam.with_players(sc, against, option="--against")
-    spec = specs[policy]
-    tuned = tuned_names(spec, names)
+    spec, tuned = check_inputs(fam, sc, policy, against, names)
     defaults = {p.name: p.default for p in spec.params}
     declared = {p.name: p for p in spec.params}
     started = time.perf_counter()

@@ -1,0 +1,71 @@
+"""``tune`` (issue 30 item 4): a seeded search of a policy's parameters against a field, its
+answer checked on fresh deals; reproducible, a result directory, bad input refused."""
+
+import json
+import os
+
+from click.testing import CliRunner
+
+from simcore import families
+from simcore.cli import main
+from simcore.tune import entry, fresh_seed, tune
+
+
+def _tune(**kw):
+    fam, sc = families.load("new_edition")
+    opts = dict(budget=4, games=150, check_games=300, seed=3, workers=1)
+    opts.update(kw)
+    return tune(fam, sc, "value", "greedy", **opts)
+
+
+def test_a_tune_is_reproducible_and_checks_on_fresh_deals():
+    a, b = _tune(), _tune()
+    assert a.to_json()["trials"] == b.to_json()["trials"]
+    assert a.params == b.params and a.fresh == b.fresh
+    assert len(a.trials) == 4
+    assert a.trials[0]["params"] == {k: a.defaults[k] for k in a.trials[0]["params"]}  # defaults first
+    assert a.fresh["seed"] == fresh_seed(3) != 3
+    lo, hi = a.fresh["ci"]
+    assert lo <= a.fresh["win_share"] <= hi and a.fresh["games"] == 600
+    # the tuned entry seats a game
+    fam, sc = families.load("new_edition")
+    fam.with_players(sc, f"{a.tuned_entry},greedy")
+
+
+def test_only_the_named_parameters_move():
+    r = _tune(names=["call"])
+    assert all(set(t["params"]) == {"call"} for t in r.trials)
+    assert {k: v for k, v in r.params.items() if k != "call"} == \
+        {k: v for k, v in r.defaults.items() if k != "call"}
+
+
+def test_entry_names_only_what_differs_from_the_defaults():
+    assert entry("value", {"call": 1.0, "fold": 9}, {"call": 1.0, "fold": 9}) == "value"
+    assert entry("value", {"call": 0.8, "fold": 2, "x": True}, {"call": 1.0, "fold": 9, "x": False}) \
+        == "value:call=0.8:fold=2:x=true"
+
+
+def test_the_command_writes_a_result_directory_that_show_reads(tmp_path):
+    out = str(tmp_path / "t")
+    r = CliRunner().invoke(main, ["tune", "new_edition", "--against", "greedy", "--budget", "2",
+                                  "--games", "100", "--check-games", "100", "--workers", "1",
+                                  "--out", out, "--json", "--no-report"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["result_dir"] == out and data["budget"] == 2
+    prov = json.load(open(os.path.join(out, "provenance.json")))
+    assert prov["kind"] == "tune" and prov["status"] == "complete"
+    shown = CliRunner().invoke(main, ["show", out])
+    assert shown.exit_code == 0 and "seat it: --players" in shown.output
+
+
+def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path):
+    cases = [["--policy", "valu"], ["--against", "greedy:cal=1"], ["--params", "call,bogus"],
+             ["--policy", "random"], ["--against", "value:call=7"]]
+    for extra in cases:
+        out = str(tmp_path / "x")
+        r = CliRunner().invoke(main, ["tune", "new_edition", "--budget", "1", "--games", "10",
+                                      "--out", out, *extra])
+        assert r.exit_code == 2, (extra, r.output)
+        assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1, r.output
+        assert not os.path.exists(out), extra
