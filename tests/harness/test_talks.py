@@ -82,14 +82,14 @@ def test_point_value_changes_the_bots_cannot_see_are_said():
                                   "--quiet", "--json"])
     note = json.loads(r.stdout)["note"]
     assert "scoring.ron_bonus" in note and "no seated policy (baseline)" in note
-    # a policy that reads point values, but not this one (value weighs no ron bonus): said per
-    # rule (issue 30 item 3); one it reads (kerai's points): no note
-    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "scoring.ron_bonus=0",
+    # a policy that reads point values, but not this one (value does not plan for haitei, a
+    # win on the last card): said per rule (issue 30 item 3); one it reads (kerai's): no note
+    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "scoring.yaku.haitei.points=3",
                                   "--set", "players=[{policy: value}, {policy: value}]",
                                   "--games", "100", "--workers", "1", "--no-save", "--quiet",
                                   "--json"])
     assert r.exit_code == 0, r.output
-    assert "no seated policy (value) reads scoring.ron_bonus" in json.loads(r.stdout)["note"]
+    assert "no seated policy (value) reads scoring.yaku.haitei.points" in json.loads(r.stdout)["note"]
     r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "scoring.yaku.kerai.points=7",
                                   "--set", "players=[{policy: value}, {policy: value}]",
                                   "--games", "100", "--workers", "1", "--no-save", "--quiet",

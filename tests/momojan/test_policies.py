@@ -196,3 +196,15 @@ def test_legal_words_walk_the_set_entries_in_order():
         for first in (KAI, CALL):
             k = walk(mask, first, MAX_SET_ROWS, out)
             assert out[:k].tolist() == np.flatnonzero(mask[first:first + MAX_SET_ROWS]).tolist()
+
+
+def test_the_ladder_stays_ordered(new_edition):
+    # issue 30 item 5: value >= greedy > defensive > baseline > random (duplicate round robin,
+    # 400 games per seating, seed 21; figures in the README's bot section)
+    t = run_tournament(new_edition, ["value", "greedy", "defensive", "baseline", "random"], 400,
+                       seed=21)
+    value, greedy, defensive, baseline, rnd = range(5)
+    assert _rate(t, value, greedy) > 0.5
+    assert _rate(t, greedy, defensive) > 0.5
+    assert _rate(t, defensive, baseline) > 0.5
+    assert _rate(t, baseline, rnd) > 0.9
