@@ -17,7 +17,8 @@ array. :func:`decide` dispatches on the policy id with plain branches (no functi
 - ``greedy``: wins whenever it may; discards to minimise shanten, ties broken by the unseen cards
   that would bring the hand closer (ukeire), then by keeping dora and suits; Pon / open kan when
   the hand gets closer to a win and keeps a yaku and an estimated value of at least
-  ``pon_min_value`` after the -1 per pon (tanyao, yakuhai, ryankoutsu, dora, nukidora counted);
+  ``pon_min_value`` after the Pon deduction (tanyao, yakuhai, ryankoutsu, dora, nukidora at the
+  rules array's points);
   closed and added kans (after a draw, or after a pon where the rules allow) when they do not
   set the hand back; nukidora whenever allowed unless the
   joker is needed as the head; riichi when tenpai and menzen.
@@ -39,6 +40,10 @@ from policies.params import Param, param_index
 from policies.random_policy import random_policy, uniform
 from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 from simcore.ptrump.hand import shanten, win_mask
+from simcore.ptrump.rules_array import (
+    RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_PON_POINTS, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
+    SL_TANYAO, SL_YAKUHAI,
+)
 from simcore.ptrump.layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
     JOKER, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS, OBS_CNT, OBS_DORA_RANK,
@@ -67,7 +72,11 @@ POLICIES = Registry((
                "tenpai", ()),
     PolicySpec("greedy", "fastest win: shanten and useful cards, Pon/kan when closer and still "
                "worth it, nukidora, riichi when tenpai and menzen", GREEDY_PARAMS,
-               reads_point_values=True),
+               reads_point_values=True,
+               # what _worth_a_pon reads from the rules array
+               reads=("scoring.yaku.tanyao.", "scoring.yaku.yakuhai.",
+                      "scoring.yaku.ryankoutsu.", "scoring.additive.dora.",
+                      "scoring.additive.nukidora.", "scoring.deductions.pon")),
 ), MAX_PARAMS)
 P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
 
@@ -220,12 +229,19 @@ def baseline_policy(obs, mask, params, rng, hr, ra):
 # greedy
 # ---------------------------------------------------------------------------------------------
 
+@nb.njit(cache=True, inline="always")
+def _item(ra, slot):
+    """Points of score slot ``slot`` when it is enabled, else 0."""
+    return ra[RA_ITEM_POINTS + slot] if ra[RA_ITEM_ENABLED + slot] else 0
+
+
 @nb.njit(cache=True)
-def _worth_a_pon(obs, cnt_after, set_rank_new, min_value):
+def _worth_a_pon(obs, cnt_after, set_rank_new, min_value, ra):
     """After a Pon of ``set_rank_new`` (``cnt_after``: the concealed counts left), does the hand
-    keep a yaku and an estimated value of at least ``min_value``?"""
+    keep a yaku and an estimated value of at least ``min_value``? The points are the rules
+    array's (tanyao, yakuhai per set, ryankoutsu, dora and nukidora per card, the Pon
+    deduction), so a scenario that changes them changes which Pons pass."""
     k = obs[OBS_K]
-    yaku = 0
     simples = True
     for r in range(N_RANKS):
         if cnt_after[r] and (r == 0 or r >= 8):
@@ -234,23 +250,30 @@ def _worth_a_pon(obs, cnt_after, set_rank_new, min_value):
     for g in range(k):
         ranks[g] = obs[OBS_SET_RANK + g]
     ranks[k] = set_rank_new
+    has_yaku = False
+    value = 0
     for g in range(k + 1):
         r = ranks[g]
         if r == 0 or r >= 8:
             simples = False
-        if r >= 9:  # 10, J, Q, K triplets: yakuhai
-            yaku += 1
-    if simples:
-        yaku += 1  # tanyao
-    if k + 1 == 2:
-        yaku += 1  # two triplets: ryankoutsu
-    if yaku == 0:
+        if r >= 9 and ra[RA_ITEM_ENABLED + SL_YAKUHAI]:  # 10, J, Q, K triplets: yakuhai
+            has_yaku = True
+            value += _item(ra, SL_YAKUHAI)
+    if simples and ra[RA_ITEM_ENABLED + SL_TANYAO]:
+        has_yaku = True
+        value += _item(ra, SL_TANYAO)
+    if k + 1 == 2 and ra[RA_ITEM_ENABLED + SL_RYANKOUTSU]:  # two triplets: ryankoutsu
+        has_yaku = True
+        value += _item(ra, SL_RYANKOUTSU)
+    if not has_yaku:
         return False
     dora = obs[OBS_DORA_RANK]
-    value = yaku + cnt_after[dora] + obs[OBS_NUKI] - (obs[OBS_PONS] + 1)
+    n_dora = cnt_after[dora]
     for g in range(k + 1):
         if ranks[g] == dora:
-            value += 3
+            n_dora += 3
+    value += (n_dora * _item(ra, SL_DORA) + obs[OBS_NUKI] * _item(ra, SL_NUKIDORA)
+              - (obs[OBS_PONS] + 1) * ra[RA_PON_POINTS])
     return value >= min_value
 
 
@@ -275,14 +298,14 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
         if mask[A_KAN_OPEN]:
             cnt[r] -= 3
             s1 = shanten(cnt, k + 1, hr)
-            ok = s1 <= s0 and (obs[OBS_MENZEN] == 0 or _worth_a_pon(obs, cnt, r, np.int64(-99)))
+            ok = s1 <= s0 and (obs[OBS_MENZEN] == 0 or _worth_a_pon(obs, cnt, r, np.int64(-99), ra))
             cnt[r] += 3
             if ok and (params[_PON] >= 1.0 or uniform(rng) < params[_PON]):
                 return A_KAN_OPEN
         if mask[A_PON]:
             cnt[r] -= 2
             s1 = shanten(cnt, k + 1, hr)
-            ok = s1 < s0 and _worth_a_pon(obs, cnt, r, np.int64(params[_PON_MIN]))
+            ok = s1 < s0 and _worth_a_pon(obs, cnt, r, np.int64(params[_PON_MIN]), ra)
             cnt[r] += 2
             if ok and (params[_PON] >= 1.0 or uniform(rng) < params[_PON]):
                 return A_PON

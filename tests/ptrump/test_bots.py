@@ -79,3 +79,20 @@ def _share(name, a, b, games, seed):
 def test_greedy_is_stronger_in_duplicate_matches(name, a, b, games, at_least):
     share = _share(name, a, b, games, seed=2024)
     assert share >= at_least, f"{a} vs {b} on {name}: share {share:.3f} < {at_least}"
+
+
+def test_greedy_reads_the_pon_deduction_and_yaku_points_from_the_rules():
+    # issue 30 item 1: a dearer Pon (-4 instead of -1) fails greedy's value test more often
+    from simcore import families
+    from simcore.scenario_files import nested
+    from simcore.study import run_study
+    fam, sc = families.load("ptrump_2p")
+    sc = fam.with_players(sc, "greedy")
+    dear = fam.with_overrides(sc, nested("scoring.deductions.pon", 4), "dear pon")
+    res = run_study(fam, [sc, dear], 3, 400, 1)
+    pons = [fam.summarize_variant(s, 3, res.sums, v=v)["metrics"]["pon_per_round"]["value"]
+            for v, s in enumerate((sc, dear))]
+    assert pons[1] < 0.5 * pons[0], pons
+    spec = fam.policy_specs()["greedy"]
+    assert spec.reads_rule("scoring.deductions.pon") and spec.reads_rule("scoring.yaku.tanyao.points")
+    assert not spec.reads_rule("scoring.yaku.chanta.points")
