@@ -639,6 +639,8 @@ def render(path: str) -> tuple[str, str]:
         title = f"sweep of {names[0]}"
     elif kind == "solve" and s.get("param"):
         title = f"solve {s['param']} in {s['scenario']}"
+    elif kind == "tune" and s.get("policy"):
+        title = f"tune of {s['policy']} against {s['against']} under {s['scenario']}"
     elif kind == "tournament" and s.get("scenario"):
         title = f"tournament under {s['scenario']}: {', '.join(s.get('entrants', []))}"
     else:
@@ -659,6 +661,8 @@ def render(path: str) -> tuple[str, str]:
         _render_solve(doc, s, prov, fam, cat)
     elif kind == "tournament" and "ratings" in s:
         _render_tournament(doc, s)
+    elif kind == "tune" and "fresh" in s:
+        _render_tune(doc, s)
     else:
         doc.raw("<pre>" + html.escape(json.dumps(s, indent=1)[:20000]) + "</pre>")
     _provenance_section(doc, prov)
@@ -825,6 +829,42 @@ def _render_tournament(doc, s):
                          f"{w['value']:.3f} [{w['ci'][0]:.2f}, {w['ci'][1]:.2f}]")
         rows.append(cells)
     doc.table([""] + names, rows)
+
+
+def fig_tune(s):
+    """A tune: each trial's win share on the tuning deals with the running best, and the tuned
+    and default policies on the fresh deals with their 95% intervals."""
+    plt = _plt()
+    from matplotlib.ticker import MaxNLocator
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    shares = [100 * t["win_share"] for t in s["trials"]]
+    xs = list(range(1, len(shares) + 1))
+    best = [max(shares[:i]) for i in xs]
+    ax.plot(xs, shares, "o", color="0.6", ms=4, label="trial (tuning deals)")
+    ax.step(xs, best, where="post", color=ACCENT, label="best so far")
+    for f, label, colour in ((s["fresh"], "tuned, fresh deals", ACCENT),
+                             (s.get("fresh_default"), "default, fresh deals", "0.3")):
+        if f:
+            lo, hi = (100 * x for x in f["ci"])
+            ax.axhspan(lo, hi, color=colour, alpha=0.15, lw=0)
+            ax.axhline(100 * f["win_share"], color=colour, ls="--", lw=1, label=label)
+    ax.axhline(50, color="0.5", lw=0.8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("trial")
+    ax.set_ylabel(f"win share against {s['against']} (%)")
+    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    return _png(fig)
+
+
+def _render_tune(doc, s):
+    from .tune import tune_text
+    for line in tune_text(s).splitlines():
+        doc.p(html.escape(line))
+    doc.fig("tune", fig_tune(s), "win share per trial and on fresh deals")
+    names = list(s["trials"][0]["params"]) if s["trials"] else []
+    doc.table(["trial", *names, "win share"],
+              [[str(t["number"] + 1), *(str(t["params"][n]) for n in names),
+                f"{100 * t['win_share']:.2f}%"] for t in s["trials"]])
 
 
 def _provenance_section(doc, prov):

@@ -57,6 +57,10 @@ def test_the_command_writes_a_result_directory_that_show_reads(tmp_path):
     assert prov["kind"] == "tune" and prov["status"] == "complete"
     shown = CliRunner().invoke(main, ["show", out])
     assert shown.exit_code == 0 and "seat it: --players" in shown.output
+    from simcore.report_html import render
+    render(out)
+    md = open(os.path.join(out, "report.md")).read()
+    assert md.startswith("# tune of value against greedy") and "figures/tune.png" in md
 
 
 def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path):
