@@ -44,7 +44,6 @@ class TuneResult:
     fresh: dict = field(default_factory=dict)    # tuned vs field on fresh deals
     fresh_default: dict | None = None            # default vs field on the same fresh deals
     seconds: float = 0.0
-    rounds: int = 0
 
     def to_json(self) -> dict:
         return {"scenario": self.scenario, "policy": self.policy, "against": self.against,
@@ -144,7 +143,6 @@ def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1
     defaults = {p.name: p.default for p in spec.params}
     declared = {p.name: p for p in spec.params}
     started = time.perf_counter()
-    rounds = [0]
     trials = []
 
     def share(values) -> float:
@@ -152,7 +150,6 @@ def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1
         if cand == against:
             return 0.5
         t = _play(fam, sc, cand, against, games, seed, workers)
-        rounds[0] += t.study.rounds if hasattr(t.study, "rounds") else 0
         return float(t.wins[0, 1] / t.played[0, 1])
 
     def objective(trial):
