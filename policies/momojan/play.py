@@ -43,8 +43,7 @@ from simcore.momojan.actions import (
 from simcore.momojan.cards import N_NUMBER_KINDS
 from simcore.momojan.hand import CORE_SET_ROWS, hand_size, picture_count
 from simcore.momojan.rules_array import (
-    RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD, RA_RANKS, RA_RIICHI_ENABLED,
-    RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y_IPPATSU, Y_RIICHI,
+    RA_DORA_PER_CARD, RA_RANKS, RA_RIICHI_ENABLED, Y_IPPATSU, Y_RIICHI,
 )
 from simcore.bits import popcount
 from simcore.momojan.shanten import (
@@ -55,17 +54,17 @@ from simcore.momojan.shanten import (
 from policies.random_policy import uniform
 
 from .defence import danger, threatened
-from .worth import doubled, estimated_points, yaku_points
+from .worth import doubled, estimated_points, points_before_doubling, set_bonus, slot_points
 
 DRAW3_SAMPLES = 6
 EXACT_USEFUL_MAX_DISTANCE = 1  # ties further from tenpai use the connectivity proxy
 VALUE_PER_STEP = 4.0   # points of estimated value worth one step of distance at value_weight 1
 CALL_GAIN = 0.5        # estimated points a call must add to be taken without bringing the win closer
-IPPATSU_SHARE = 0.15
+IPPATSU_SHARE = 0.15   # the chance a riichi wins before its next discard, for ippatsu's value
 # a three-card draw's set-count bonus, in steps, at this fraction of a discard's value: a bigger
 # hand is slower than its distance says (measured: at 1, value won 45% of its games against greedy
 # instead of 55%)
-DRAW3_VALUE_SCALE = 0.25   # the chance a riichi wins before its next discard, for ippatsu's value
+DRAW3_VALUE_SCALE = 0.25
 BIG = 1e9
 UNKNOWN = -99  # a distance to tenpai not computed yet
 U0, U1 = np.uint64(0), np.uint64(1)
@@ -154,20 +153,15 @@ def _call_gain(obs, hand, after, row, n_rev, ra):
     rev = np.uint64(obs[OBS_OWN_REVEALED])
     n = _sets_at_win(hand, n_rev)  # a call keeps the number of sets at the win
     dora = obs[OBS_DORA_INDICATOR]
-    return (hand_value(after, rev + row, n, dora, ra) - hand_value(hand, rev, n, dora, ra))
-
-
-@nb.njit(cache=True, inline="always")
-def _set_bonus(n_sets, ra):
-    return ra[RA_SET_BONUS + min(n_sets, 7) - 4] if n_sets >= 4 else 0
+    return hand_value(after, rev + row, n, dora, ra) - hand_value(hand, rev, n, dora, ra)
 
 
 @nb.njit(cache=True)
 def _set_bonus_gain(hand, n_rev, ra):
     """The set-count bonus a three-card draw adds (one more set at the win) to a hand that
     must still discard (3k+2 cards)."""
-    n = n_rev + (hand_size(hand) - 2) // 3  # sets at the win after this turn's discard
-    return _set_bonus(n + 1, ra) - _set_bonus(n, ra)
+    n = _sets_at_win(hand, n_rev)  # 3k+2 cards: the same count as after the discard
+    return set_bonus(n + 1, ra) - set_bonus(n, ra)
 
 
 @nb.njit(cache=True)
@@ -182,8 +176,7 @@ def _riichi_pays(obs, core, ra, k, rng, riichi, riichi_gain):
     n_sets = _sets_at_win(after, n_rev)
     dora = obs[OBS_DORA_INDICATOR]
     _, waits = useful_at_tenpai(after, rev, n_rev, np.uint64(obs[OBS_SEEN]), core)
-    extra = (ra[RA_YAKU_POINTS + Y_RIICHI] if ra[RA_YAKU_ENABLED + Y_RIICHI] else 0) + IPPATSU_SHARE * (
-        ra[RA_YAKU_POINTS + Y_IPPATSU] if ra[RA_YAKU_ENABLED + Y_IPPATSU] else 0)
+    extra = slot_points(ra, Y_RIICHI) + IPPATSU_SHARE * slot_points(ra, Y_IPPATSU)
     any_yaku = False
     gain = 0.0
     weight = 0.0
@@ -192,12 +185,9 @@ def _riichi_pays(obs, core, ra, k, rng, riichi, riichi_gain):
         waits ^= low
         w = popcount(low - U1)
         cards = after + unit(w) + rev
-        _, sure = yaku_points(cards, ra)
-        silent = estimated_points(cards, n_sets, _dora_count(cards, dora, ra), ra, False)
-        undoubled = silent if silent < ra[RA_DOUBLE_THRESHOLD] else silent / ra[RA_DOUBLE_FACTOR]
-        with_riichi = doubled(undoubled + extra, ra)
+        base, sure = points_before_doubling(cards, n_sets, _dora_count(cards, dora, ra), ra, False)
         n = unseen_copies(core, np.uint64(obs[OBS_SEEN]), w)
-        gain += n * (with_riichi - (silent if sure else 0.0))
+        gain += n * (doubled(base + extra, ra) - (doubled(base, ra) if sure else 0.0))
         weight += n
         any_yaku = any_yaku or sure
     if not any_yaku or weight == 0:
@@ -216,8 +206,7 @@ def _fold_by_value(obs, ra, s_hand, caution):
     threat = estimated_points(opp, opp_sets, _dora_count(opp, dora, ra), ra, obs[OBS_OPP_RIICHI] != 0)
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
-    mine = hand_value(hand, np.uint64(obs[OBS_OWN_REVEALED]), n_rev + (hand_size(hand) - 2) // 3,
-                      dora, ra)
+    mine = hand_value(hand, np.uint64(obs[OBS_OWN_REVEALED]), _sets_at_win(hand, n_rev), dora, ra)
     return caution * threat > 0.5 ** s_hand * mine
 
 

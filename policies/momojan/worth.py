@@ -55,7 +55,7 @@ def _clamp01(x):
 
 
 @nb.njit(cache=True, inline="always")
-def _points(ra, slot):
+def slot_points(ra, slot):
     """Points of score slot ``slot`` when it is enabled, else 0."""
     return ra[RA_YAKU_POINTS + slot] if ra[RA_YAKU_ENABLED + slot] else 0
 
@@ -77,7 +77,7 @@ def _data_yaku(cards, ra):
         slot = ra[RA_DATA_YAKU_SLOT + row]
         if slot < 0:
             break
-        pts = _points(ra, slot)
+        pts = slot_points(ra, slot)
         if pts <= 0:
             continue
         n_req = ra[RA_DATA_YAKU_N_REQ + row]
@@ -124,7 +124,7 @@ def yaku_points(cards, ra):
     v, sure = _data_yaku(cards, ra)
     share = 0.0
 
-    pts = _points(ra, Y_ITTSU)
+    pts = slot_points(ra, Y_ITTSU)
     if pts > 0 and ra[RA_RANKS] == 9:
         held = 0
         for f in range(4):
@@ -132,7 +132,7 @@ def yaku_points(cards, ra):
         share = _clamp01((held - 5) / 4.0)
         v += pts * share
         sure = sure or share >= 1.0
-    pts = _points(ra, Y_SANSHOKU)
+    pts = slot_points(ra, Y_SANSHOKU)
     if pts > 0:
         held = 0
         for start in range(ra[RA_RANKS] - 2):
@@ -146,7 +146,7 @@ def yaku_points(cards, ra):
         share = _clamp01((held - 5) / 4.0)
         v += pts * share
         sure = sure or share >= 1.0
-    p_chin, p_hon = _points(ra, Y_CHINITSU), _points(ra, Y_HONITSU)
+    p_chin, p_hon = slot_points(ra, Y_CHINITSU), slot_points(ra, Y_HONITSU)
     if (p_chin > 0 or p_hon > 0) and n_num > 0:
         most = 0
         for f in range(4):
@@ -156,12 +156,12 @@ def yaku_points(cards, ra):
         hon = _clamp01(1.0 - off / 3.0) * (1.0 if n_pic > 0 else 0.5)
         v += max(p_chin * chin, p_hon * hon)  # a hand scores one of them, never both
         sure = sure or (p_chin > 0 and chin >= 1.0) or (p_hon > 0 and hon >= 1.0)
-    pts = _points(ra, Y_TANYAO)
+    pts = slot_points(ra, Y_TANYAO)
     if pts > 0:
         share = _clamp01(1.0 - (n_pic + popcount(nums & TERMINALS)) / 3.0)
         v += pts * share
         sure = sure or share >= 1.0
-    pts = _points(ra, Y_TOITOI)
+    pts = slot_points(ra, Y_TOITOI)
     if pts > 0:
         for r in range(9):
             c = 0
@@ -182,15 +182,27 @@ def doubled(total, ra):
     return total
 
 
+@nb.njit(cache=True, inline="always")
+def set_bonus(n_sets, ra):
+    """The set-count bonus of a win with ``n_sets`` sets (only the highest applies)."""
+    return ra[RA_SET_BONUS + min(n_sets, 7) - 4] if n_sets >= 4 else 0
+
+
+@nb.njit(cache=True)
+def points_before_doubling(cards, n_sets, n_dora, ra, riichi):
+    """(the estimated sum of a win's points before the doubling, whether a yaku besides riichi
+    is fully met): :func:`yaku_points` (plus riichi's points when ``riichi``), ``n_dora`` dora,
+    the set-count bonus for ``n_sets`` sets, the ron bonus at its chance."""
+    v, sure = yaku_points(cards, ra)
+    v += n_dora * ra[RA_DORA_PER_CARD] + RON_SHARE * ra[RA_RON_BONUS] + set_bonus(n_sets, ra)
+    if riichi:
+        v += slot_points(ra, Y_RIICHI)
+    return v, sure
+
+
 @nb.njit(cache=True)
 def estimated_points(cards, n_sets, n_dora, ra, riichi):
-    """Estimated points of a win with the cards held (hand mask, concealed + revealed): yaku
-    (:func:`yaku_points`, plus riichi's points when ``riichi``), ``n_dora`` dora, the set-count
-    bonus for ``n_sets`` sets, the ron bonus at its chance, then the doubling."""
-    v, _ = yaku_points(cards, ra)
-    v += n_dora * ra[RA_DORA_PER_CARD] + RON_SHARE * ra[RA_RON_BONUS]
-    if riichi:
-        v += _points(ra, Y_RIICHI)
-    if n_sets >= 4:
-        v += ra[RA_SET_BONUS + min(n_sets, 7) - 4]
+    """Estimated points of a win with the cards held (hand mask, concealed + revealed):
+    :func:`points_before_doubling`, then the doubling."""
+    v, _ = points_before_doubling(cards, n_sets, n_dora, ra, riichi)
     return doubled(v, ra)
