@@ -21,7 +21,9 @@ array. :func:`decide` dispatches on the policy id with plain branches (no functi
   rules array's points);
   closed and added kans (after a draw, or after a pon where the rules allow) when they do not
   set the hand back; nukidora whenever allowed unless the
-  joker is needed as the head; riichi when tenpai and menzen.
+  joker is needed as the head; riichi when tenpai and menzen and it pays over silent tenpai
+  by ``riichi_gain``'s measure (:mod:`policies.ptrump.riichi_value`: riichi's points, ippatsu,
+  ura, the ron wins only riichi makes legal, less the deposit at risk).
 
 To add a policy: write it here, append a :class:`PolicySpec` to :data:`POLICIES`, name its id
 and add a branch to :func:`decide`.
@@ -39,6 +41,7 @@ import numpy as np
 from policies.params import Param, param_index
 from policies.random_policy import random_policy, uniform
 from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
+from policies.ptrump.riichi_value import _copies, riichi_pays
 from simcore.ptrump.hand import shanten, win_mask
 from simcore.ptrump.rules_array import (
     RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_PON_POINTS, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
@@ -57,13 +60,16 @@ GREEDY_PARAMS = (
           "(0: never calls)", 0.0, 1.0),
     Param("pon_min_value", "int", 1, "estimated value (yaku + dora + nukidora - pons) a hand must "
           "keep after a Pon", -3, 10),
-    Param("riichi", "float", 1.0, "probability of declaring riichi when tenpai and menzen",
-          0.0, 1.0),
+    Param("riichi", "float", 1.0, "probability of declaring riichi when tenpai, menzen and it "
+          "pays (0: never riichi)", 0.0, 1.0),
+    Param("riichi_gain", "float", 0.0, "expected points per round riichi must add over silent "
+          "tenpai (its points, ippatsu, ura, the ron wins only riichi allows, less the deposit "
+          "at risk)", -10.0, 10.0, tune=(-1.0, 2.0)),
     Param("kan", "bool", True, "declare closed / added kans that do not set the hand back"),
     Param("nuki", "bool", True, "set jokers aside (nukidora) unless the joker is needed"),
 )
-_PON, _PON_MIN, _RIICHI, _KAN, _NUKI = (param_index(GREEDY_PARAMS, n) for n in (
-    "pon", "pon_min_value", "riichi", "kan", "nuki"))
+_PON, _PON_MIN, _RIICHI, _RIICHI_GAIN, _KAN, _NUKI = (param_index(GREEDY_PARAMS, n) for n in (
+    "pon", "pon_min_value", "riichi", "riichi_gain", "kan", "nuki"))
 
 MAX_PARAMS = 8
 POLICIES = Registry((
@@ -71,12 +77,17 @@ POLICIES = Registry((
     PolicySpec("baseline", "wins when it can, never calls, discards by shanten, riichi when "
                "tenpai", ()),
     PolicySpec("greedy", "fastest win: shanten and useful cards, Pon/kan when closer and still "
-               "worth it, nukidora, riichi when tenpai and menzen", GREEDY_PARAMS,
+               "worth it, nukidora, riichi when it pays over silent tenpai", GREEDY_PARAMS,
                reads_point_values=True,
                # what _worth_a_pon reads from the rules array
                reads=("scoring.yaku.tanyao.", "scoring.yaku.yakuhai.",
                       "scoring.yaku.ryankoutsu.", "scoring.additive.dora.",
-                      "scoring.additive.nukidora.", "scoring.deductions.pon")),
+                      "scoring.additive.nukidora.", "scoring.deductions.pon",
+                      # and what riichi_value.riichi_gain adds up (a yaku's own points cancel
+                      # between riichi and dama; only whether dama has one counts)
+                      "scoring.additive.riichi.", "scoring.additive.double_riichi.",
+                      "scoring.additive.open_riichi.", "scoring.additive.ippatsu.",
+                      "scoring.additive.ura_joker.")),
 ), MAX_PARAMS)
 P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
 
@@ -84,11 +95,6 @@ P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline",
 # ---------------------------------------------------------------------------------------------
 # Shared pieces
 # ---------------------------------------------------------------------------------------------
-
-@nb.njit(cache=True)
-def _copies(r):
-    return 2 if r == JOKER else 4
-
 
 @nb.njit(cache=True)
 def _card_of_rank(obs, mask, base, r):
@@ -196,7 +202,10 @@ def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
 
 
 @nb.njit(cache=True)
-def _discard_action(obs, mask, hr, rng, ukeire, riichi_p):
+def _discard_action(obs, mask, hr, rng, ukeire, riichi_p, by_value, riichi_min, ra):
+    """The discard (``_best_discard_rank``), as riichi when tenpai and menzen with probability
+    ``riichi_p`` and, ``by_value``, only where riichi adds ``riichi_min`` points or more over
+    dama (:func:`policies.ptrump.riichi_value.riichi_pays`)."""
     cnt = np.empty(N_RANKS, np.int64)
     for r in range(N_RANKS):
         cnt[r] = obs[OBS_CNT + r]
@@ -207,9 +216,17 @@ def _discard_action(obs, mask, hr, rng, ukeire, riichi_p):
             if mask[a]:
                 return a
         return A_PASS
-    if s == 0 and _rank_legal(mask, np.int64(A_RIICHI), r) and obs[OBS_MENZEN] != 0 and \
-            (riichi_p >= 1.0 or uniform(rng) < riichi_p):
-        return _card_of_rank(obs, mask, np.int64(A_RIICHI), r)
+    if s == 0 and riichi_p > 0.0 and _rank_legal(mask, np.int64(A_RIICHI), r) and \
+            obs[OBS_MENZEN] != 0:
+        a = _card_of_rank(obs, mask, np.int64(A_RIICHI), r)
+        if by_value:
+            cnt[r] -= 1
+            pays = riichi_pays(obs, a - A_RIICHI, cnt, hr, ra, riichi_min)
+            cnt[r] += 1
+        else:
+            pays = True
+        if pays and (riichi_p >= 1.0 or uniform(rng) < riichi_p):
+            return a
     return _card_of_rank(obs, mask, np.int64(A_DISCARD), r)
 
 
@@ -222,7 +239,7 @@ def baseline_policy(obs, mask, params, rng, hr, ra):
     ph = obs[OBS_PHASE]
     if ph == PH_OFFER or ph == PH_ROB:
         return A_PASS
-    return _discard_action(obs, mask, hr, rng, np.bool_(False), 1.0)
+    return _discard_action(obs, mask, hr, rng, np.bool_(False), 1.0, np.bool_(False), 0.0, ra)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,7 +351,8 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
             cnt[JOKER] += 1
             if s <= s8:
                 return A_NUKI
-    return _discard_action(obs, mask, hr, rng, np.bool_(True), params[_RIICHI])
+    return _discard_action(obs, mask, hr, rng, np.bool_(True), params[_RIICHI], np.bool_(True),
+                           params[_RIICHI_GAIN], ra)
 
 
 @nb.njit(cache=True)

@@ -35,7 +35,7 @@ def test_registry_declares_every_parameter():
         assert spec.doc and all(isinstance(p, Param) for p in spec.params)
         assert len(spec.params) <= MAX_PARAMS
     assert POLICIES.by_name["greedy"].params == GREEDY_PARAMS
-    assert POLICIES.param_row("greedy", {"pon": 0.5}) == [0.5, 1.0, 1.0, 1.0, 1.0]
+    assert POLICIES.param_row("greedy", {"pon": 0.5}) == [0.5, 1.0, 1.0, 0.0, 1.0, 1.0]
 
 
 @pytest.mark.parametrize("params, fragment", [
