@@ -265,6 +265,10 @@ def _show_result(path):
         s = res.summary
         lines = [f"compare {s['a']} (a) with {s['b']} (b): {s['games']} games, "
                  f"{'paired' if s['paired'] else 'independent'}"]
+        if s.get("tuned"):
+            from .tune import tuned_variant_text
+            lines += ["play adapted to each variant:"] + [
+                "  " + tuned_variant_text(t) for t in s["tuned"]]
         cat = {m.name: m for m in fam.CATALOGUE}
         from .compare import sentence
         for n, r in s["metrics"].items():

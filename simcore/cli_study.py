@@ -282,11 +282,20 @@ def _with_common(fn):
               "greedy:greedy,value:value,value:greedy; value:call=0.8:greedy passes a "
               "parameter), all on the same deals, and flag the metrics whose verdict changes "
               "with the pairing. Prints only (no result directory).")
+@click.option("--tuned", is_flag=True, help="First tune the seats' policy to each variant "
+              "(momojan-sim tune, against the seats as they are) and compare the adapted play: "
+              "a tuned entry is seated where it beats the seats' own on fresh deals.")
+@click.option("--tune-budget", type=click.IntRange(1, 10_000), metavar="N",
+              help="Trials of each --tuned search [20].")
+@click.option("--tune-games", type=click.IntRange(10, 10_000_000), metavar="G",
+              help="Games per seating per --tuned trial, and fresh deals of its check [1000].")
+@click.option("--tune-params", metavar="P1,P2,...", help="Only these parameters in --tuned "
+              "[all the policy declares but temperature].")
 @cli_errors
 @backend_options
 def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, target_metric,
             as_json, quiet, out, no_save, no_report, records, resume, margins, target_ci,
-            no_pairing, players, pairings):
+            no_pairing, players, pairings, tuned, tune_budget, tune_games, tune_params):
     """Compare rule variant B with A on the same deals: every metric's difference with a 95%
     interval, p-value, Holm-adjusted p-value and a verdict (different, equivalent, inconclusive).
 
@@ -316,7 +325,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
                         "--target-ci": target_ci, "--max-games": max_games,
                         "--target-metric": target_metric, "--players": players,
                         "--pairings": pairings, "--no-pairing": no_pairing,
-                        "--no-save": no_save}
+                        "--no-save": no_save, "--tuned": tuned}
         given = [k for k, v in play_options.items() if v not in (None, False)]
         if given:
             raise InputError(f"compare of two saved results plays nothing: give no "
@@ -327,17 +336,30 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
             text, data = compare_saved(None, a_ref, b_ref, alpha, metrics_spec, margins)
         click.echo(json.dumps(data) if as_json else text)
         return
+    if (tune_budget or tune_games or tune_params) and not tuned:
+        raise InputError("--tune-budget, --tune-games and --tune-params shape a --tuned "
+                         "compare: give --tuned with them")
+    tune_names = None if tune_params is None else [
+        n.strip() for n in tune_params.split(",") if n.strip()]
+    if tune_names == []:
+        raise InputError("--tune-params: an empty list")
     if pairings:
-        if resume or out or records or target_ci or players:
+        if resume or out or records or target_ci or players or tuned:
             raise InputError("--pairings prints one table and keeps no result directory: give "
-                             "no --resume, --out, --records, --target-ci or --players with it")
+                             "no --resume, --out, --records, --target-ci, --players or --tuned "
+                             "with it")
         return _compare_pairings(a_ref, b_ref, pairings, games, seed, workers, alpha,
                                  metrics_spec, margins, no_pairing, quiet, as_json)
     opts = dict(alpha=alpha, metrics=metrics_spec, margins=list(margins), no_pairing=no_pairing,
                 target_ci=target_ci, target_metric=target_metric, max_games=max_games,
-                records=records, players=players)
+                records=records, players=players,
+                tuned={"budget": tune_budget or 20, "games": tune_games or 1000,
+                       "params": tune_names} if tuned else None)
     st = _open_study("compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out,
                      no_save, resume)
+    if tuned:
+        _tune_variants(st, quiet or as_json)
+    adapted = (st.options.get("tuned") or {}).get("variants")   # a resumed one's too
     fam, (sc_a, sc_b), games, seed, workers, opts = (st.family, st.scenarios, st.games, st.seed,
                                                      st.workers, st.options)
     alpha, metrics_spec, margins, no_pairing = (opts["alpha"], opts["metrics"], opts["margins"],
@@ -361,19 +383,44 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     note = fam.play_note([sc_a, sc_b])
     if note:
         data["note"] = note
+    if adapted:
+        data["tuned"] = adapted
     _finish(st, data, result, not no_report)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
-        click.echo(comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off)
+        from .tune import tuned_variant_text
+        head = ("play adapted to each variant:\n" + "\n".join(
+            "  " + tuned_variant_text(t) for t in adapted) + "\n\n") if adapted else ""
+        click.echo(head + comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off)
                    + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report)
+
+
+def _tune_variants(st, quiet: bool) -> list:
+    """``compare --tuned``: each variant's seats tuned to it (:func:`simcore.tune.tune_variant`,
+    on the study's seed and workers), the study's scenarios replaced by the adapted ones before
+    anything is saved, and what each tune found kept in its options (``--resume`` reads it)."""
+    from .tune import check_inputs, seat_entry, tune_variant
+    fam, t = st.family, st.options["tuned"]
+    for sc in st.scenarios:       # both checked before either tune plays
+        e = seat_entry(fam, sc)
+        check_inputs(fam, sc, e.split(":", 1)[0], e, t["params"], option="--tune-params")
+    out = []
+    for i, sc in enumerate(st.scenarios):
+        talk = None if quiet else (lambda text, n=sc.name: click.echo(
+            f"momojan-sim: tune {n}: {text}", err=True))
+        tv = tune_variant(fam, sc, budget=t["budget"], games=t["games"], seed=st.seed,
+                          workers=st.workers, names=t["params"], progress=talk)
+        st.scenarios[i] = tv.scenario
+        out.append(tv.to_json())
+    t["variants"] = out
 
 
 _OPTION_NAMES = {"metrics": "--metrics", "margins": "--margin", "no_pairing": "--no-pairing",
                  "target_ci": "--target-ci", "target_metric": "--target-metric",
                  "max_games": "--max-games", "records": "--records", "players": "--players",
-                 "alpha": "--alpha"}
+                 "alpha": "--alpha", "tuned": "--tuned"}
 
 
 def _open_study(kind, refs, what, games, seed, workers, opts, out, no_save, resume):

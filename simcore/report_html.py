@@ -696,6 +696,10 @@ def _render_compare(doc, s, prov, fam, cat):
             f"verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
     if s.get("note"):
         doc.p(s["note"], "muted")
+    if s.get("tuned"):
+        from .tune import tuned_variant_text
+        doc.p("Play adapted to each variant (compare --tuned): "
+              + "; ".join(tuned_variant_text(t) for t in s["tuned"]) + ".")
     from .compare import fair_sentence, rules_differ_lines
     if "rules_differ" in s:
         doc.h(3, "Rules that differ")

@@ -68,16 +68,17 @@ def _num(v) -> str:
     return str(v) if isinstance(v, int) else f"{v:g}"
 
 
-def tuned_names(spec, names=None) -> list:
+def tuned_names(spec, names=None, option: str = "--params") -> list:
     """The declared parameters a tune searches: ``names`` (checked) or all but NOT_TUNED."""
     declared = [p.name for p in spec.params]
     if not declared:
-        raise InputError(f"tune: {spec.name} declares no parameters to tune")
+        raise InputError(f"{'tune' if option == '--params' else '--tuned'}: {spec.name} "
+                         f"declares no parameters to tune")
     if names is None:
         return [n for n in declared if n not in NOT_TUNED]
     for n in names:
         if n not in declared:
-            raise InputError(f"--params: {spec.name} has no parameter {n!r} "
+            raise InputError(f"{option}: {spec.name} has no parameter {n!r} "
                              f"(it takes: {', '.join(declared)})")
     return list(names)
 
@@ -122,13 +123,14 @@ def _play(fam, sc, a: str, b: str, games: int, seed: int, workers: int):
     return run_tournament(sc, [a, b], games, seed, family=fam, workers=workers)
 
 
-def check_inputs(fam, sc, policy: str, against: str, names=None) -> tuple:
+def check_inputs(fam, sc, policy: str, against: str, names=None,
+                 option: str = "--params") -> tuple:
     """(the policy's spec, the parameters to tune), or one line naming the bad option."""
     specs = fam.policy_specs()
     if policy not in specs:
         raise InputError(f"--policy: unknown policy {policy!r} (known: {', '.join(specs)})")
     fam.with_players(sc, against, option="--against")   # an unknown policy or parameter
-    return specs[policy], tuned_names(specs[policy], names)
+    return specs[policy], tuned_names(specs[policy], names, option)
 
 
 def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1000,
@@ -175,7 +177,7 @@ def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1
     best = {n: (float(v) if declared[n].kind == "float" else v) for n, v in best.items()}
     tuned_entry = entry(policy, best, defaults)
     fresh = fresh_seed(seed)
-    if progress:
+    if progress and tuned_entry != against:
         progress(f"checking {tuned_entry} against {against} on {check_games:,} fresh deals")
     res = TuneResult(sc.name, policy, against, best, defaults, tuned_entry, trials, games, seed)
     res.fresh = (deal_share(_play(fam, sc, tuned_entry, against, check_games, fresh, workers))
@@ -222,3 +224,61 @@ def _shown(v) -> str:
 def _pct(f) -> str:
     lo, hi = f["ci"]
     return f"{100 * f['win_share']:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}] wins"
+
+
+def seat_entry(fam, sc) -> str:
+    """The one ``--players`` entry every seat of ``sc`` holds, or an error naming the seats
+    (a variant's play is adapted by tuning its one policy)."""
+    specs = fam.policy_specs()
+    entries = []
+    for seat in sc["players"]:
+        spec = specs[seat["policy"]]
+        defaults = {p.name: p.default for p in spec.params}
+        entries.append(entry(seat["policy"], {**defaults, **(seat.get("params") or {})},
+                             defaults))
+    if len(set(entries)) != 1:
+        raise InputError(f"--tuned tunes the one policy of every seat, and {sc.name} seats "
+                         f"{', '.join(entries)}: give --players with one entry")
+    return entries[0]
+
+
+@dataclass
+class TunedVariant:
+    scenario: object        # the variant with the adopted entry in every seat
+    entry: str              # that entry (the seats' own where the tune was not adopted)
+    adopted: bool
+    tune: TuneResult
+
+    def to_json(self) -> dict:
+        return {"scenario": self.tune.scenario, "entry": self.entry, "adopted": self.adopted,
+                "tune": self.tune.to_json()}
+
+
+def tune_variant(fam, sc, *, budget: int = 20, games: int = 1000, seed: int = 1,
+                 workers: int = 0, names=None, progress=None) -> TunedVariant:
+    """Play adapted to ``sc``: tune its seats' one policy (``names``: the parameters, default
+    as :func:`tune`) against those seats (``games`` per
+    seating per trial, the tune's fresh check on as many deals), and seat the tuned entry in
+    every seat where it beats the seats' own entry on the fresh deals beyond its interval
+    (its 95% interval's low end above 1/2, the seats' own entry against itself); else keep
+    the seats as they are, so noise found by the search never changes a verdict."""
+    field_entry = seat_entry(fam, sc)
+    policy = field_entry.split(":", 1)[0]
+    res = tune(fam, sc, policy, field_entry, budget=budget, games=games, check_games=games,
+               seed=seed, workers=workers, names=names, progress=progress)
+    adopted = bool(res.tuned_entry != field_entry and res.fresh["ci"][0] > 0.5)
+    chosen = res.tuned_entry if adopted else field_entry
+    return TunedVariant(fam.with_players(sc, chosen) if adopted else sc, chosen, adopted, res)
+
+
+def tuned_variant_text(t: dict) -> str:
+    """One line per variant (``t``: :meth:`TunedVariant.to_json`)."""
+    d = t["tune"]
+    f = d["fresh"]
+    if t["adopted"]:
+        return (f"{t['scenario']}: seats {t['entry']} (tuned, {d['budget']} trials; against "
+                f"{d['against']} on {f['deals']:,} fresh deals {_pct(f)})")
+    why = ("no trial beat them" if d["tuned_entry"] == d["against"] else
+           f"the best trial, {d['tuned_entry']}, won {_pct(f)} against them on "
+           f"{f['deals']:,} fresh deals: not above 50% beyond its interval")
+    return f"{t['scenario']}: seats {t['entry']} as they were ({why})"

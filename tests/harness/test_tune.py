@@ -83,3 +83,45 @@ def test_a_tuned_policy_beats_its_defaults_on_fresh_deals():
              check_games=1000, seed=1, workers=1)
     assert r.params["fold"] > 1
     assert r.fresh["ci"][0] > 0.5, r.fresh
+
+
+def _compare(tmp_path, *extra):
+    return CliRunner().invoke(main, ["compare", "new_edition", "double_at_8", "--games", "200",
+                                     "--seed", "4", "--workers", "1", *extra])
+
+
+def test_compare_tuned_seats_each_variant_its_tuned_entry_and_saves_it(tmp_path):
+    # defensive's default fold (1) loses to a later fold on every variant (the test above), so
+    # both tunes are adopted; the saved scenarios hold the adapted seats, show names them
+    out = str(tmp_path / "c")
+    r = _compare(tmp_path, "--players", "defensive", "--tuned", "--tune-params", "fold",
+                 "--tune-budget", "6", "--tune-games", "300", "--out", out, "--json",
+                 "--no-report")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    tuned = data["tuned"]
+    assert [t["scenario"] for t in tuned] == ["new_edition", "double_at_8"]
+    assert all(t["adopted"] and t["entry"].startswith("defensive:fold=") for t in tuned), tuned
+    assert all(t["tune"]["fresh"]["ci"][0] > 0.5 for t in tuned)
+    import yaml
+    seats = [[(p["policy"], p.get("params")) for p in yaml.safe_load(
+        open(os.path.join(out, f"scenario-{v}.yaml")))["players"]] for v in (0, 1)]
+    for t, s in zip(tuned, seats):
+        fold = int(t["entry"].split("fold=")[1])
+        assert [(pol, params["fold"]) for pol, params in s] == [("defensive", fold)] * 2, s
+    shown = CliRunner().invoke(main, ["show", out])
+    assert shown.exit_code == 0 and "play adapted to each variant" in shown.output
+
+
+def test_compare_tuned_refuses_what_it_cannot_do(tmp_path):
+    out = str(tmp_path / "x")
+    cases = [("--players", "value,greedy", "--tuned"),            # two policies to adapt
+             ("--tune-budget", "3"),                              # without --tuned
+             ("--tuned", "--pairings", "value:value,greedy:greedy"),
+             ("--tuned", "--tune-params", "bogus"),
+             ("--players", "random", "--tuned")]                  # nothing to tune
+    for extra in cases:
+        r = _compare(tmp_path, *extra, "--out", out)
+        assert r.exit_code == 2, (extra, r.output)
+        assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1, r.output
+        assert not os.path.exists(out), extra
