@@ -668,7 +668,9 @@ def score_parsed(parsed, sc, **opts) -> dict:
 def score_text(text: str, sc, dealer: bool | None = None, open_riichi: bool = False,
                nuki_replacement: bool = False) -> dict:
     """Score a win written in the spec's notation (``"234 67 55 +8 tsumo dora:K"``) under
-    scenario ``sc`` (a Scenario, or a bundled name or path). JSON-able result: ``valid``,
+    scenario ``sc`` (a loaded Scenario: ``simcore.ptrump.scenario.load``; importing it here
+    would close an import cycle through the bots, which score with this module's kernel).
+    JSON-able result: ``valid``,
     ``reason``, ``has_yaku``, ``reading`` (the decomposition that scored), ``items`` (yaku and
     bonuses: points), ``deductions`` (``pon``: negative points), ``counts`` (how many of each),
     ``subtotal`` (before ``negative_win``), ``total`` (the win's value).
@@ -676,9 +678,6 @@ def score_text(text: str, sc, dealer: bool | None = None, open_riichi: bool = Fa
     ``dealer`` (or the context word ``dealer``, if the notation has it) names a first-draw tsumo
     tenhou rather than chiihou; ``open_riichi`` marks the riichi open; ``nuki_replacement``: the
     win card came after a nukidora (``rinshan_on_nukidora``)."""
-    if isinstance(sc, str):
-        from . import scenario as _scenario
-        sc = _scenario.load(sc)
     parsed = parse_hand(text)
     return score_parsed(parsed, sc, dealer=bool(dealer), open_riichi=open_riichi,
                         nuki_replacement=nuki_replacement)

@@ -125,3 +125,32 @@ def test_compare_tuned_refuses_what_it_cannot_do(tmp_path):
         assert r.exit_code == 2, (extra, r.output)
         assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1, r.output
         assert not os.path.exists(out), extra
+
+
+def test_the_fresh_deal_interval_covers_the_true_share(tmp_path):
+    """tune's fresh-deal interval (deal_share: a t interval over deals, both seatings one
+    observation) covers the large-run share at 95% within the binomial 99.9% range, on the
+    2-seat fake family (strong against medium: the truth is known to Monte Carlo precision).
+    Deals of 60: small, where a t interval over deals is weakest."""
+    import fake_family  # noqa: F401  (registered by name below)
+    import numpy as np
+    from scipy.stats import binom
+    from simcore import families as fams
+    from simcore.tune import deal_share, _play
+    fams.register("fake", "fake_family")
+    try:
+        path = tmp_path / "fake2.yaml"
+        path.write_text("game: fake\nname: fake2\nplayers: [{policy: weak}, {policy: weak}]\n")
+        fam, sc = fams.load(path)
+        # truth: scores round((strength + N(0,1)) x 10); ahead 1, tied 1/2, both seatings
+        z = np.random.default_rng(0).normal(size=(2_000_000, 2))
+        a, b = np.round((1.5 + z[:, 0]) * 10), np.round((0.75 + z[:, 1]) * 10)
+        truth = float(np.mean((a > b) + 0.5 * (a == b)))
+        reps, covered = 150, 0
+        for rep in range(reps):
+            f = deal_share(_play(fam, sc, "strong", "medium", 60, 1000 + rep, 1))
+            covered += f["ci"][0] <= truth <= f["ci"][1]
+        assert binom.ppf(0.0005, reps, 0.95) <= covered <= binom.ppf(0.9995, reps, 0.95), \
+            (covered / reps, truth)
+    finally:
+        fams.unregister("fake")
