@@ -648,7 +648,9 @@ def render(path: str) -> tuple[str, str]:
     when = prov.get("finished_utc") or prov.get("started_utc")
     games = s.get("games", prov.get("games"))
     rate = prov.get("rounds_per_s")
-    sub = (f"{kind} · {games:,} games per variant · seed {prov['seed']} · {when} · "
+    per = (f"{len(s['trials'])} trials x {games:,} games per seating" if kind == "tune"
+           and s.get("trials") else f"{games:,} games per variant")
+    sub = (f"{kind} · {per} · seed {prov['seed']} · {when} · "
            f"{prov.get('workers')} workers on {prov.get('cores')} cores"
            + (f" · {rate:,.0f} rounds/s" if rate else ""))
     if kind == "run":
@@ -840,7 +842,7 @@ def fig_tune(s):
     and default policies on the fresh deals with their 95% intervals."""
     plt = _plt()
     from matplotlib.ticker import MaxNLocator
-    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    fig, ax = plt.subplots(figsize=(7.8, 3.2))
     shares = [100 * t["win_share"] for t in s["trials"]]
     xs = list(range(1, len(shares) + 1))
     best = [max(shares[:i]) for i in xs]
@@ -856,14 +858,15 @@ def fig_tune(s):
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("trial")
     ax.set_ylabel(f"win share against {s['against']} (%)")
-    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    # beside the axes: inside, it sat on the 50% line and the default's
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
     return _png(fig)
 
 
 def _render_tune(doc, s):
     from .tune import tune_text
     for line in tune_text(s).splitlines():
-        doc.p(html.escape(line))
+        doc.p(line)
     doc.fig("tune", fig_tune(s), "win share per trial and on fresh deals")
     names = list(s["trials"][0]["params"]) if s["trials"] else []
     doc.table(["trial", *names, "win share"],

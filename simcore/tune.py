@@ -212,7 +212,9 @@ def tune_text(d: dict) -> str:
              f"{_pct(f)}"]
     fd = d.get("fresh_default")
     if fd:
-        lines.append(f"default {d['policy']} on the same fresh deals: {_pct(fd)}")
+        lines.append(f"default {d['policy']} on the same fresh deals: {_pct(fd)}"
+                     + (" (the same policy on both sides: exactly half)" if fd.get("note")
+                        else ""))
     lines.append(f"seat it: --players {d['tuned_entry']},{d['against']}")
     return "\n".join(lines)
 
