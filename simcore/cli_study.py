@@ -114,6 +114,9 @@ class Progress:
         if not cached:
             notice(COMPILE_NOTE)
             self._said_compiling = True
+        self._arm()
+
+    def _arm(self):
         import threading
         self._timer = threading.Timer(self.SLOW_START, self._slow)
         self._timer.daemon = True
@@ -127,9 +130,21 @@ class Progress:
             Progress._timers.pop().cancel()
 
     def _slow(self):
-        if self.first is None and not self._said_compiling:
+        """Every SLOW_START seconds until the first chunk: say it is still starting (no silent
+        wait longer than that)."""
+        if self.first is not None:
+            return
+        waited = time.perf_counter() - self.t0
+        if self._said_compiling:
+            notice(f"still compiling the game kernels ({waited:.0f} s)")
+        elif waited < 1.5 * self.SLOW_START:
             notice("still starting after 10 s: loading or compiling the game kernels (a "
                    "compile takes about a minute on 2 cores, once; a busy machine slows the load)")
+        else:
+            notice(f"still starting ({waited:.0f} s)")
+        if self._timer in Progress._timers:
+            Progress._timers.remove(self._timer)
+        self._arm()
 
     def __call__(self, done: int, planned: int, res=None):
         if self._timer is not None:

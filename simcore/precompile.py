@@ -23,6 +23,7 @@ import tempfile
 import time
 
 GUARD_S = 1800  # not a timing: only stops a hung compile from hanging an install or a test run
+TICK_S = 10.0  # how often a compile says it is still running
 
 
 def cold_families(names=None) -> list:
@@ -59,6 +60,21 @@ def start_helper_compile(cold) -> subprocess.Popen:
     return _python("".join(_call(name, "compile_helpers") for name in cold), subprocess.DEVNULL)
 
 
+def _wait_talking(proc, start: float, guard_s: float, say, every: float = TICK_S):
+    """``proc``'s exit status, saying every ``every`` seconds how long the compile has run (a
+    compile is a minute or more of silence otherwise); TimeoutExpired past ``guard_s``."""
+    while True:
+        left = guard_s - (time.monotonic() - start)
+        if left <= 0:
+            raise subprocess.TimeoutExpired(proc.args, guard_s)
+        to_tick = every - (time.monotonic() - start) % every   # ticks on the whole clock
+        try:
+            return proc.wait(timeout=min(to_tick, max(left, 0.1)))
+        except subprocess.TimeoutExpired:
+            if guard_s - (time.monotonic() - start) > 0:
+                say(f"still compiling ({time.monotonic() - start:.0f} s)")
+
+
 def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
     """Compile the kernels of the family modules ``cold`` in child processes (see the module
     docstring for how they share the cores); ``say(text)`` reports progress and failures. True
@@ -80,7 +96,7 @@ def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
         procs = [_python(code, log) for code, log in zip(codes, logs)]
         for proc, log in zip(procs, logs):
             try:
-                status = proc.wait(timeout=max(1.0, guard_s - (time.monotonic() - start)))
+                status = _wait_talking(proc, start, guard_s, say)
             except subprocess.TimeoutExpired:
                 say(f"a compile process ran {guard_s:.0f} s: stopped (what it did not compile "
                     f"compiles on first use)")

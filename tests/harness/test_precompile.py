@@ -246,3 +246,15 @@ def test_a_hung_compile_is_stopped_with_its_children(monkeypatch, tmp_path):
         time.sleep(0.1)
     else:
         pytest.fail("the compile's child outlived the stop")
+
+
+def test_a_compile_says_every_tick_that_it_is_still_running():
+    # issue 31 item 2: the test suite's and `python -m simcore.precompile`'s compile talks
+    import subprocess
+    import sys
+    import time
+    from simcore.precompile import _wait_talking
+    said = []
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.65)"])
+    assert _wait_talking(proc, time.monotonic(), 60, said.append, every=0.2) == 0
+    assert len(said) >= 2 and all(s.startswith("still compiling (") for s in said), said

@@ -96,3 +96,21 @@ def test_point_value_changes_the_bots_cannot_see_are_said():
                                   "--json"])
     assert r.exit_code == 0, r.output
     assert "note" not in json.loads(r.stdout)
+
+
+def test_a_long_start_keeps_talking_until_the_first_chunk(monkeypatch):
+    # issue 31 item 2: no silent wait longer than the tick (10 s; here 0.05 s)
+    said = []
+    monkeypatch.setattr(cli_study, "notice", said.append)
+    monkeypatch.setattr(Progress, "SLOW_START", 0.05)
+    import time
+    p = Progress(family=_Fam(cached=False))
+    p.starting()
+    time.sleep(0.4)
+    p(1, 10)          # the first chunk: the ticks stop
+    n = len(said)
+    time.sleep(0.2)
+    p.done()
+    assert said[0] == COMPILE_NOTE
+    assert sum(s.startswith("still compiling the game kernels (") for s in said) >= 3, said
+    assert len(said) == n, said
