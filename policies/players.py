@@ -51,3 +51,30 @@ def parse_players(text: str, n_seats: int = 2, option: str = "--players", *,
         seats.append({"policy": name, "params": params})
     return seats
 
+
+
+def entry_text(policy: str, values: dict, defaults: dict) -> str:
+    """The ``--players`` entry of ``policy`` with the values that differ from its defaults
+    (``value:call=0.8:riichi_gain=0.3``)."""
+    parts = [policy]
+    for k, v in values.items():
+        if v != defaults.get(k):
+            parts.append(f"{k}={value_text(v)}")
+    return ":".join(parts)
+
+
+def value_text(v) -> str:
+    """A parameter value as a ``--players`` entry writes it (``true``, ``3``, ``0.8``)."""
+    return str(v).lower() if isinstance(v, bool) else str(v) if isinstance(v, int) else f"{v:g}"
+
+
+def seat_entries(sc, specs) -> list:
+    """Each seat of scenario ``sc`` as its ``--players`` entry (``specs``: the family's
+    policy specs by name)."""
+    out = []
+    for seat in sc["players"]:
+        spec = specs[seat["policy"]]
+        defaults = {p.name: p.default for p in spec.params}
+        out.append(entry_text(seat["policy"], {**defaults, **(seat.get("params") or {})},
+                              defaults))
+    return out

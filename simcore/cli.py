@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import sys
 
 import click
@@ -170,12 +171,29 @@ def waits(hands, file, rules, game, as_json):
         try:
             reports.append(fam.waits_json(text, sc))
         except InputError as exc:
-            raise InputError(f"{label}: {exc}") from None
+            raise InputError(f"{label}: {exc}{_other_family_hint(text, fam, game)}") from None
     if as_json:
         for r in reports:
             click.echo(json.dumps(r, ensure_ascii=False))
     else:
         click.echo(fam.waits_table(reports))
+
+
+def _other_family_hint(text: str, fam, game) -> str:
+    """Where a hand does not read in the family asked for but does in another: say which."""
+    if game:
+        return ""
+    from . import families
+    for name in families.FAMILIES:
+        other = families.get(name)
+        if other is fam:
+            continue
+        try:
+            other.waits_json(text, other.load(other.DEFAULT_SCENARIO))
+        except Exception:  # noqa: BLE001  (any failure: no hint)
+            continue
+        return f" (a {other.TITLE} hand? add --game {name})"
+    return ""
 
 
 @main.command()
@@ -223,7 +241,14 @@ def show(file, diff_base):
         with reading(file, "show"):
             click.echo(_show_result(file))
         return
-    fam, sc = families.load(file)
+    try:
+        fam, sc = families.load(file)
+    except InputError as exc:
+        if os.path.exists(file):
+            raise
+        # show also reads result directories: say so where neither was found
+        raise InputError(f"{one_line(exc)}; nor a result directory (results/<name>-<time>/, "
+                         f"as run, compare and sweep print)") from None
     base, base_name = None, None
     if diff_base is not None:
         ref = diff_base or base_of(sc)

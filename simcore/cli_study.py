@@ -395,6 +395,8 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
                                    paired=not no_pairing)
     differ = rules_differ(fam, sc_a, sc_b)
     data = comparison_json(result, rows, alpha, differ, off)
+    from policies.players import seat_entries
+    data["seats"] = [seat_entries(sc, fam.policy_specs()) for sc in (sc_a, sc_b)]
     note = fam.play_note([sc_a, sc_b])
     if note:
         data["note"] = note
@@ -407,7 +409,8 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         from .tune import tuned_variant_text
         head = ("play adapted to each variant:\n" + "\n".join(
             "  " + tuned_variant_text(t) for t in adapted) + "\n\n") if adapted else ""
-        click.echo(head + comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off)
+        click.echo(head + comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off,
+                                          data["seats"])
                    + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report)
 

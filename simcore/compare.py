@@ -339,7 +339,17 @@ COUNTED = ("different", "equivalent", "inconclusive", "too few differing games",
 
 
 
-def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_both=()) -> str:
+def seats_line(seats) -> str:
+    """Who sat where (``seats``: per variant, its seats' ``--players`` entries)."""
+    def one(entries):
+        return ", ".join(f"P{i} {e}" for i, e in enumerate(entries))
+    if all(s == seats[0] for s in seats):
+        return f"seats: {one(seats[0])}"
+    return "seats: " + "; ".join(f"{k}: {one(s)}" for k, s in zip("ab", seats))
+
+
+def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_both=(),
+                    seats=None) -> str:
     """The rules that differ, sentences for the decided metrics, then the full table."""
     metrics = by_name(catalogue)
     a, b = result.names[0], result.names[1]
@@ -348,7 +358,7 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
     head = (f"compare {a} (a) with {b} (b): {result.games} games each, seed {result.seed}, "
             f"{'paired (same deals where the decks agree)' if result.paired else 'independent'}"
             f"; {len(tested)} metrics tested, Holm-adjusted at alpha = {alpha}")
-    lines = [head] + rules_differ_lines(rules_differ)
+    lines = [head] + ([seats_line(seats)] if seats else []) + rules_differ_lines(rules_differ)
     lines += [f"verdicts: {counts['different']} different, {counts['equivalent']} "
               f"equivalent, {counts['inconclusive']} inconclusive, "
               f"{counts['too few differing games']} with too few differing games, "

@@ -57,15 +57,8 @@ class TuneResult:
 def entry(policy: str, values: dict, defaults: dict) -> str:
     """The ``--players`` entry of ``policy`` with the values that differ from its defaults
     (``value:call=0.8:riichi_gain=0.3``)."""
-    parts = [policy]
-    for k, v in values.items():
-        if v != defaults.get(k):
-            parts.append(f"{k}={str(v).lower() if isinstance(v, bool) else _num(v)}")
-    return ":".join(parts)
-
-
-def _num(v) -> str:
-    return str(v) if isinstance(v, int) else f"{v:g}"
+    from policies.players import entry_text
+    return entry_text(policy, values, defaults)
 
 
 def tuned_names(spec, names=None, option: str = "--params") -> list:
@@ -220,7 +213,8 @@ def tune_text(d: dict) -> str:
 
 
 def _shown(v) -> str:
-    return str(v).lower() if isinstance(v, bool) else _num(v)
+    from policies.players import value_text
+    return value_text(v)
 
 
 def _pct(f) -> str:
@@ -231,13 +225,8 @@ def _pct(f) -> str:
 def seat_entry(fam, sc) -> str:
     """The one ``--players`` entry every seat of ``sc`` holds, or an error naming the seats
     (a variant's play is adapted by tuning its one policy)."""
-    specs = fam.policy_specs()
-    entries = []
-    for seat in sc["players"]:
-        spec = specs[seat["policy"]]
-        defaults = {p.name: p.default for p in spec.params}
-        entries.append(entry(seat["policy"], {**defaults, **(seat.get("params") or {})},
-                             defaults))
+    from policies.players import seat_entries
+    entries = seat_entries(sc, fam.policy_specs())
     if len(set(entries)) != 1:
         raise InputError(f"--tuned tunes the one policy of every seat, and {sc.name} seats "
                          f"{', '.join(entries)}: give --players with one entry")

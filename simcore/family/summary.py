@@ -81,6 +81,9 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
            "intervals": {"yaku": {yaku_name(n): m["ci"] for n, m in scored.items()},
                          "end_reasons": end_reasons(metrics, "ci")},
            "yaku_names": dict(names)}
+    if sc is not None:
+        from policies.players import seat_entries
+        out["seats"] = seat_entries(sc, fam.policy_specs())
     if reached:
         out["target"] = reached
     return out
@@ -99,8 +102,11 @@ def summary_table(fam, summary: dict) -> str:
     from ..compare import target_line
     cat = {m.name: m for m in fam.CATALOGUE}
     word, words = fam.GAME_WORDS
+    seats = summary.get("seats")
     lines = [f"scenario {summary['scenario']}: {summary['games']} {words}, {summary['rounds']} "
-             f"rounds, seed {summary['seed']}"]
+             f"rounds, seed {summary['seed']}"
+             + (f"; seats: " + ", ".join(f"P{i} {e}" for i, e in enumerate(seats))
+                if seats else "")]
     if summary.get("target"):
         lines.append(target_line(summary["target"]))
     lines += ["", f"{'metric':<30}value     [95% interval]"]

@@ -279,7 +279,8 @@ def test_compare_opens_with_the_rules_that_differ_and_leaves_out_what_is_off():
                                   "--no-save", "--quiet", "--workers", "1"])
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[1] == "rules that differ (1):" and lines[2] == "  scoring.ron_bonus: 1 -> 0"
+    assert lines[1] == "seats: P0 value, P1 value"   # issue 31 item 5: who sat where
+    assert lines[2] == "rules that differ (1):" and lines[3] == "  scoring.ron_bonus: 1 -> 0"
     assert "off in both variants (not compared): kan_per_round, yaku_honitsu_share" in r.output
     assert "yaku_new_1_share" not in r.output.split("off in both")[1].split("\n\n")[1]
     assert "first_dealer_win_rate (fair 50.00%)" in r.output
