@@ -501,24 +501,56 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
 
 
 @main.command()
-@click.argument("scenario_ref", metavar="SCENARIO")
-@click.option("--seed", type=click.IntRange(0, SEED_MAX), help="Base seed [scenario run.seed].")
+@click.argument("target", metavar="SCENARIO|RESULT_DIR")
+@click.option("--seed", type=click.IntRange(0, SEED_MAX),
+              help="Base seed [the result directory's, else the scenario's run.seed].")
 @click.option("--game", type=click.IntRange(0, GAME_MAX), default=0, show_default=True,
               help="Game index within the seed.")
+@click.option("--round", "round_no", type=click.IntRange(1, None),
+              help="Only this round of the game (1 = the first).")
+@click.option("--variant", metavar="NAME|I",
+              help="Of a result directory with several variants: which one (name or index).")
 @click.option("--players", metavar="SEATS", help="Seats instead of the scenario's players: "
               "greedy,value or value:call=0.8,greedy (one entry per seat, or one for all).")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False),
+              help="Also write the replay as an HTML page (one section per round) to this file.")
 @input_errors_exit_2
-def replay(scenario_ref, seed, game, players):
-    """A readable play-by-play of one game: hands, draws, calls, discards, wins, scores.
+def replay(target, seed, game, round_no, variant, players, html_file):
+    """A readable play-by-play of one game: hands and revealed sets on every line, draws,
+    calls, discards, wins with their scoring, and the ante, pot and payments as a ledger.
 
-    The same (scenario, seed, game) is the same game that `run` played.
+    TARGET is a scenario or a result directory (its scenario, seats and seed, so a replay line
+    from a report works from any directory). The same (scenario, seed, game) is the same game
+    that `run` played.
     """
-    from . import families
+    from .family.replay import replay_html, replay_text
+    from .replays import open_target
 
-    family, sc = families.load(scenario_ref)
+    family, sc, saved_seed, _ = open_target(target, variant)
     sc = family.with_players(sc, players)
-    seed = family.run_defaults(sc)[1] if seed is None else seed
-    click.echo(family.replay_text(sc, seed, game))
+    if seed is None:
+        seed = saved_seed if saved_seed is not None else family.run_defaults(sc)[1]
+    if html_file:
+        check_writable(html_file, "--html")
+    r = family.replay(sc, seed, game).only_round(round_no, family.GAME_WORDS[0])
+    text = replay_text(r)
+    click.echo(text)
+    if html_file:
+        from .results import atomic_write
+        try:
+            atomic_write(html_file, replay_html(r, _replay_line(target, seed, game, round_no,
+                                                                variant)))
+        except OSError as exc:
+            raise InputError(f"--html: {html_file} could not be written: {exc.strerror}") \
+                from None
+    if html_file:
+        click.echo(f"momojan-sim: wrote {html_file}", err=True)
+
+
+def _replay_line(target, seed, game, round_no, variant) -> str:
+    return (f"momojan-sim replay {target} --seed {seed} --game {game}"
+            + (f" --round {round_no}" if round_no else "") + (f" --variant {variant}" if variant
+                                                              else ""))
 
 
 _register_study(main)

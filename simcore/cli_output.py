@@ -26,23 +26,24 @@ def render_report(path, notice):
                f"saved, `momojan-sim report {path}` tries again")
 
 
-def check_writable(path):
-    """Refuse an --out path that cannot be written before spending the run on it."""
+def check_writable(path, option: str = "--out"):
+    """Refuse an --out (or ``option``) path that cannot be written before spending the run on
+    it."""
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
-        raise InputError(f"--out: directory {parent} does not exist")
+        raise InputError(f"{option}: directory {parent} does not exist")
     if os.path.isdir(path):
-        raise InputError(f"--out: {path} is a directory")
+        raise InputError(f"{option}: {path} is a directory")
     if os.path.exists(path):
-        raise InputError(f"--out: {path} exists (nothing is overwritten: give a new name)")
+        raise InputError(f"{option}: {path} exists (nothing is overwritten: give a new name)")
     try:  # the only reliable test (permissions, read-only mounts, root): create a file there
         fd, probe = tempfile.mkstemp(dir=parent, prefix=".momojan-sim-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InputError(f"--out: cannot write in {parent}: {exc.strerror}") from None
+        raise InputError(f"{option}: cannot write in {parent}: {exc.strerror}") from None
     if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise InputError(f"--out: {path} is not writable")
+        raise InputError(f"{option}: {path} is not writable")
 
 
 def write_out(path, text):

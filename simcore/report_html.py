@@ -29,6 +29,7 @@ VERDICT_COLOURS = {"different": "#dc2626", "equivalent": "#16a34a", "inconclusiv
                    "identical": "#d1d5db"}
 SEAT_COLOURS = ("#2563eb", "#db2777", "#059669", "#d97706", "#7c3aed", "#0891b2")
 MAX_EXAMPLES = 3
+MAX_REPLAY_PAGES = 40   # HTML replays written per variant (the first example games)
 
 
 def seat_colour(seat: int) -> str:
@@ -370,6 +371,8 @@ class _Doc:
         self.html: list = []
         self.md: list = []
         self.figs: dict = {}
+        self.replay_pages: dict = {}   # variant -> {game: page}
+        self.no_replay: set = set()
 
     def h(self, level, text):
         self.html.append(f"<h{level}>{html.escape(text)}</h{level}>")
@@ -407,10 +410,45 @@ class _Doc:
         if md_text:
             self.md += [md_text, ""]
 
+    def replay_cell(self, fam, prov, variant, games) -> str:
+        """Example games of a metric: the first one's replay command (it works from any
+        directory) and each game as a link to its HTML replay in ``replays/``."""
+        from .replays import replay_command
+        games = [int(g) for g in games[:MAX_EXAMPLES]]
+        if not games:
+            return "–"
+        several = len(prov["variants"]) > 1
+        v = (variant or 0) if several else None
+        pages = self._pages(fam, prov, variant or 0, games, v)
+        links = ", ".join(f"<a href='{pages[g]}'>game {g}</a>" if g in pages else f"game {g}"
+                          for g in games)
+        return (f"<code>{html.escape(replay_command(fam, self.path, games[0], v))}</code>"
+                f"<br><span class='muted'>{links}</span>")
+
+    def _pages(self, fam, prov, variant, games, v) -> dict:
+        from .replays import page_name, write_pages
+        done = self.replay_pages.setdefault(variant, {})
+        todo = [g for g in games if g not in done]
+        if todo and len(done) < MAX_REPLAY_PAGES and variant not in self.no_replay:
+            try:
+                sc = self._scenario(fam, variant)
+                done.update(write_pages(self.path, fam, sc, int(prov["seed"]),
+                                        todo[:MAX_REPLAY_PAGES - len(done)], v))
+            except (NotImplementedError, OSError):  # a family without replays; a full disk
+                self.no_replay.add(variant)
+        return {g: done[g] for g in games if g in done and page_name(g, v) == done[g]}
+
+    def _scenario(self, fam, variant):
+        if not hasattr(self, "_payloads"):
+            with open(os.path.join(self.path, "variants.json"), encoding="utf-8") as f:
+                self._payloads = json.load(f)
+        return fam.from_payload(self._payloads[variant])
+
 
 def _md_cell(c) -> str:
     import re
-    text = re.sub(r"<code>(.*?)</code>", r"`\1`", str(c))
+    text = re.sub(r"<code>(.*?)</code>", r"`\1`", str(c)).replace("<br>", " · ")
+    text = re.sub(r"<a href='([^']*)'>(.*?)</a>", r"[\2](\1)", text)
     text = re.sub(r"<[^>]+>", "", text)
     return html.unescape(text).replace("|", "\\|")
 
@@ -446,9 +484,6 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
     groups = fam.metric_groups(metrics)
     head, seats, ends, yaku = (groups[k] for k in ("headline", "seats", "ends", "yaku"))
     words = fam.GAME_WORDS[1]   # "games", "matches"
-    scen_file = (prov["variants"][variant or 0]["file"])
-    ref = os.path.abspath(os.path.join(doc.path, scen_file))   # replays from any directory
-    seed = s.get("seed", prov.get("seed"))
     # cards: the first few headline metrics
     cards = []
     for name in head[:4]:
@@ -480,12 +515,7 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
         if "reference" in m:
             fair = (f"{_fmt(m['reference'], c)}: " + ("inside" if m["contains_reference"]
                                                        else "<b>OUTSIDE</b>"))
-        ex = examples.get(n, [])[:MAX_EXAMPLES]
-        cmds = "–"
-        if ex:
-            cmds = f"<code>{html.escape(fam.replay_command(ref, seed, ex[0]))}</code>"
-            if ex[1:]:
-                cmds += f"<br><span class='muted'>also --game {', '.join(map(str, ex[1:]))}</span>"
+        cmds = doc.replay_cell(fam, prov, variant, examples.get(n, []))
         rows.append([n, c.description, _fmt(m["value"], c),
                      f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]",
                      f"{m['n']:,} {m['per']}", fair, cmds])
@@ -520,7 +550,7 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
     if s.get("breakdown"):
         _render_breakdown(doc, s["breakdown"], cat, words)
     if s.get("yaku_table"):
-        _render_yaku_table(doc, s["yaku_table"], s.get("examples", {}), fam, ref, seed, variant)
+        _render_yaku_table(doc, s["yaku_table"], s.get("examples", {}), fam, prov, variant)
     if s.get("trajectories"):
         doc.fig("trajectories" + _sfx(variant), fig_trajectories(s["trajectories"]),
                 "score trajectories")
@@ -577,7 +607,7 @@ def fig_points(table):
     return _png(fig)
 
 
-def _render_yaku_table(doc, table, examples, fam, ref, seed, variant):
+def _render_yaku_table(doc, table, examples, fam, prov, variant):
     doc.h(3, "Yaku value table")
     doc.fig("points" + _sfx(variant), fig_points(table), "points added per win")
     rows = []
@@ -591,9 +621,9 @@ def _render_yaku_table(doc, table, examples, fam, ref, seed, variant):
                                     f" [{f(e['ci'][0])}, {f(e['ci'][1])}]")
         flags = ", ".join(f for f, on in (("on, never scored", r["never"]),
                                           ("rarer than 1 in 1,000 wins", r["rare"])) if on)
-        ex = examples.get(f"yaku_{r['name']}_share", [])
-        cmd = (f"<code>{html.escape(fam.replay_command(ref, seed, ex[0]))}</code>"
-               if ex and (r["rare"] or r["wins_scored"] < 50) else "")
+        keys = (f"yaku_{r['name']}_share", f"{r['name']}_bonus_share", f"{r['name']}_share")
+        cmd = doc.replay_cell(fam, prov, variant,
+                              next((examples[k] for k in keys if examples.get(k)), []))
         rows.append([r["name"], r["kind"], str(r["points"]), "on" if r["on"] else "off",
                      cell(r["share_of_wins"]), cell(r["points_per_win"], False),
                      cell(r["share_of_points"]), html.escape(flags), cmd])
@@ -737,13 +767,8 @@ def _render_compare(doc, s, prov, fam, cat):
         for r in sorted(diff, key=lambda r: r["p"]):
             cells = [r["metric"]]
             for v, pv in enumerate(variants[:2]):
-                games = pv.get("examples", {}).get(r["metric"], [])[:MAX_EXAMPLES]
-                ref = os.path.join(doc.path, prov["variants"][v]["file"])
-                cells.append("–" if not games else
-                             f"<code>{html.escape(fam.replay_command(ref, s['seed'], games[0]))}"
-                             f"</code>" + (f"<br><span class='muted'>also --game "
-                                           f"{', '.join(map(str, games[1:]))}</span>"
-                                           if games[1:] else ""))
+                cells.append(doc.replay_cell(fam, prov, v,
+                                             pv.get("examples", {}).get(r["metric"], [])))
             ex_rows.append(cells)
         doc.table(["metric", f"a: {a}", f"b: {b}"], ex_rows, raw_cols=(1, 2))
     table = []

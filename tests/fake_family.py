@@ -107,10 +107,13 @@ class FakeFamily(Family):
         q.update(seat_quantities(winners, scores, seats, MAX_SEATS))
         return q
 
-    def replay_text(self, sc, seed: int, game: int) -> str:
+    def replay(self, sc, seed: int, game: int):
+        from simcore.family.replay import Replay
         b = self.simulator(sc).play([game], seed)
         n = self.n_seats(sc)
-        return f"game {game} of seed {seed}: scores {b.games[0, :n].tolist()}"
+        r = Replay(f"fake replay: seed {seed}, game {game}")
+        r.new_round("round 1").add("ledger", f"scores {b.games[0, :n].tolist()}")
+        return r
 
     def waits_json(self, hand_text: str, sc) -> dict:
         raise InputError("waits: the fake game has no hands")

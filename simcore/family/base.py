@@ -14,7 +14,8 @@ What a family must write (abstract or empty here):
   arguments and how to call it);
 - ``METRICS``: its own metrics (:class:`simcore.metrics.Metric`; the seat metrics are added)
   and ``game_quantities(idx, games, rounds)``: the per-game integers they name;
-- ``replay_text``, ``waits_json``, ``score_json``: what the hand and replay commands print;
+- ``replay`` (a :class:`simcore.family.replay.Replay`), ``waits_json``, ``score_json``: what
+  the replay and hand commands print;
 - ``POLICIES``: its bots (a :class:`policies.registry.Registry`, in ``policies/<family>/``).
 
 Everything else has a default below that a family may override: payloads, overrides, seats,
@@ -122,8 +123,15 @@ class Family:
         """name -> :class:`policies.registry.PolicySpec` of the family's bots (``POLICIES``)."""
         return self.POLICIES.by_name
 
-    def replay_text(self, sc, seed: int, game: int) -> str:
+    def replay(self, sc, seed: int, game: int):
+        """The :class:`simcore.family.replay.Replay` of game ``game`` of ``seed`` (the same game
+        ``run`` played): rounds of tagged lines."""
         raise NotImplementedError
+
+    def replay_text(self, sc, seed: int, game: int, round_no: int | None = None) -> str:
+        """The replay as text; ``round_no`` (1-based) alone when given."""
+        from .replay import replay_text
+        return replay_text(self.replay(sc, seed, game).only_round(round_no, self.GAME_WORDS[0]))
 
     def waits_json(self, hand_text: str, sc) -> dict:
         raise NotImplementedError

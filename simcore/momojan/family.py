@@ -150,11 +150,11 @@ class Momojan(Family):
         return [f"yaku_{k}_share" for k in _metrics.NEW_SLOT_NAMES if k not in used]
 
     # ---- replay and hands ------------------------------------------------------------------------
-    def replay_text(self, sc, seed: int, game: int) -> str:
-        from .report import replay_text
+    def replay(self, sc, seed: int, game: int):
+        from .report import build_replay
         sim = self.simulator(sc)
         events, batch = sim.replay_events(seed, game)
-        return replay_text(sc, seed, game, events, batch, sim.ET.rows)
+        return build_replay(sc, seed, game, events, batch, sim.ET.rows)
 
     def waits_json(self, hand_text: str, sc) -> dict:
         """Waits, completeness and shanten of one hand in card notation under ``sc``'s rules

@@ -88,11 +88,11 @@ class PStyle(Family):
         return not any(sc.get("scoring.negative_win") == "forbidden" for sc in scenarios)
 
     # ---- replay and hands ------------------------------------------------------------------------
-    def replay_text(self, sc, seed: int, game: int) -> str:
+    def replay(self, sc, seed: int, game: int):
         """The play-by-play of match ``game`` of ``seed`` (the same match ``run`` played)."""
-        from .report import replay_text
+        from .report import build_replay
         events, batch = self.simulator(sc).replay_events(seed, game)
-        return replay_text(sc, seed, game, events, batch)
+        return build_replay(sc, seed, game, events, batch)
 
     def waits_json(self, hand_text: str, sc) -> dict:
         """Waits, completeness and shanten of one hand under ``sc``'s shape rules (a 7/4/1-card

@@ -116,7 +116,7 @@ def test_compare_and_sweep_reports(tmp_path):
     html = (d / "report.html").read_text()
     assert "What changes from a to b" in (d / "report.md").read_text() or "forest" in html
     assert (d / "figures" / "forest.png").is_file()
-    assert "Games that show the differences" in html and "scenario-1.yaml --seed" in html
+    assert "Games that show the differences" in html and "--variant 1" in html
     d = tmp_path / "swp"
     plain = tmp_path / "plain_seats.yaml"  # seats that read no point values: the note is said
     plain.write_text("extends: new_edition\nname: plain_seats\nplayers:\n"

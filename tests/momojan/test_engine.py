@@ -157,7 +157,7 @@ def test_replay_shows_a_whole_game():
     assert r.exit_code == 0, r.output
     text = r.output
     assert "round 1" in text and "game over" in text and "discards" in text
-    assert "scores after round" in text
+    assert "ante: " in text and "ledger: " in text
     # the replayed game is the game `run` played
     b = sim("new_edition", ("baseline", "baseline")).play(np.array([1]), seed=3)
     assert f"final P0 {b.games[0, GF_SCORE0]}, P1 {b.games[0, GF_SCORE1]}" in text
