@@ -73,7 +73,7 @@ def _scale(metric):
     return (100.0, "%") if metric.is_rate else (1.0, "")
 
 
-def _fit_before(label, right, renderer, gap_px=12.0):
+def _fit_before(label, right, renderer, gap_px=20.0):
     """Shorten ``label`` (with an ellipsis) until it ends ``gap_px`` before ``right`` begins: a
     long description must not run into the figures beside it, nor off the figure."""
     limit = right.get_window_extent(renderer).x0 - gap_px
@@ -91,29 +91,70 @@ def _fit_before(label, right, renderer, gap_px=12.0):
     label.set_text(text[:lo].rstrip() + "…")
 
 
+def _strip_spans(rows, cat):
+    """Each strip's width, so that widths compare: every rate strip spans the same number of
+    percentage points, every other strip the same share of its value; the widest interval
+    fills 40% of its strip."""
+    def hw(m):
+        return (m["ci"][1] - m["ci"][0]) / 2
+    rates = [hw(m) * 100 for n, m in rows if cat[n].is_rate]
+    rel = [hw(m) / abs(m["value"]) for n, m in rows if not cat[n].is_rate and m["value"]]
+    rate_span = max(rates, default=0) * 5 or 1.0
+    rel_span = max(rel, default=0) * 5 or 0.1
+    out = {}
+    for n, m in rows:
+        if cat[n].is_rate:
+            out[n] = rate_span
+        else:
+            out[n] = abs(m["value"]) * rel_span or max(hw(m) * 5, 1e-9)
+    return out, rate_span
+
+
+def _half_width(m, metric) -> str:
+    hw = (m["ci"][1] - m["ci"][0]) / 2
+    return f"± {100 * hw:.2f} pp" if metric.is_rate else f"± {hw:.3f}"
+
+
 def fig_intervals(rows, cat, title):
-    """One strip per metric: the value, its 95% interval, the fair value where there is one."""
+    """One strip per metric: the value, its 95% interval and half-width, the fair value where
+    there is one. Widths compare (see :func:`_strip_spans`), so a narrow bar is a precise
+    number; a fair value beyond the strip is an arrow at its edge. Metrics that never happened
+    (0 with an interval of 0) are left out."""
     plt = _plt()
-    rows = [(n, m) for n, m in rows if m.get("value") is not None
+    rows = [(n, m) for n, m in rows if m.get("value") is not None and m["ci"][0] is not None
             and not (m["value"] == 0 and m["ci"][1] == 0)]
     if not rows:
         return None
-    h = 0.78 * len(rows) + 0.9
+    spans, rate_span = _strip_spans(rows, cat)
+    h = 0.78 * len(rows) + 1.1
     fig, axes = plt.subplots(len(rows), 1, figsize=(7.6, h), squeeze=False)
     renderer = fig.canvas.get_renderer()
-    fig.subplots_adjust(left=0.03, right=0.97, top=1 - 0.75 / h, bottom=0.3 / h, hspace=1.35)
+    fig.subplots_adjust(left=0.03, right=0.97, top=1 - 0.95 / h, bottom=0.3 / h, hspace=1.35)
     for ax, (name, m) in zip(axes[:, 0], rows):
-        k, unit = _scale(cat[name])
+        c = cat[name]
+        k, unit = _scale(c)
         v, (lo, hi) = m["value"] * k, (m["ci"][0] * k, m["ci"][1] * k)
         ref = m.get("reference")
         inside = m.get("contains_reference", True)
-        colour = ACCENT if inside else "#dc2626"
-        span = max(hi - lo, abs(v) * 0.02, 1e-9)
-        left, right = lo - 1.2 * span, hi + 1.2 * span
+        colour = ACCENT if inside else BAD
+        span = spans[name] * (1 if c.is_rate else k)
+        left, right = (lo + hi) / 2 - span / 2, (lo + hi) / 2 + span / 2
+        if c.is_rate:   # a share stays within 0..100% (and a dot at 0 stays whole)
+            left, right = (-0.03 * span, 0.97 * span) if left < 0 else \
+                (100 - 0.97 * span, 100 + 0.03 * span) if right > 100 else (left, right)
         if ref is not None:
-            ax.axvline(ref * k, color=FAIR, lw=1.6, ls="--")
-            left, right = min(left, ref * k - 0.4 * span), max(right, ref * k + 0.4 * span)
-        ax.plot([lo, hi], [0, 0], color=colour, lw=7, alpha=0.3, solid_capstyle="round")
+            r = ref * k
+            if left <= r <= right:
+                ax.axvline(r, color=FAIR, lw=1.6, ls="--")
+            else:
+                edge = right if r > right else left
+                ax.annotate(f"fair {_fmt(ref, c)}", xy=(edge, 0), xytext=(-6 if r > right
+                                                                         else 6, 0),
+                            textcoords="offset points", ha="right" if r > right else "left",
+                            va="center", fontsize=8, color=FAIR,
+                            arrowprops=None)
+                ax.plot([edge], [0], ">" if r > right else "<", color=FAIR, ms=7)
+        ax.plot([lo, hi], [0, 0], color=colour, lw=7, alpha=0.3, solid_capstyle="butt")
         ax.plot([v], [0], "o", color=colour, ms=8)
         ax.set_xlim(left, right)
         ax.set_yticks([])
@@ -121,11 +162,11 @@ def fig_intervals(rows, cat, title):
         ax.grid(axis="y", visible=False)
         for side in ("left", "top", "right"):
             ax.spines[side].set_visible(False)
-        label = ax.text(0.0, 1.08, cat[name].description, transform=ax.transAxes, ha="left",
+        label = ax.text(0.0, 1.08, c.description, transform=ax.transAxes, ha="left",
                         va="bottom", fontsize=9.5, fontweight="bold", color=INK)
-        c = cat[name]
-        shown = f"{_fmt(m['value'], c)}  [{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]" + (
-            f"   fair {_fmt(ref, c)}" if ref is not None else "")
+        shown = (f"{_fmt(m['value'], c)} {_half_width(m, c)}  [{_fmt(m['ci'][0], c)}, "
+                 f"{_fmt(m['ci'][1], c)}]" + (f"   fair {_fmt(ref, c)}" if ref is not None
+                                              else ""))
         figures = ax.text(1.0, 1.08, shown, transform=ax.transAxes, ha="right", va="bottom",
                           fontsize=9, color=colour if ref is not None else MUTED)
         _fit_before(label, figures, renderer)
@@ -134,12 +175,22 @@ def fig_intervals(rows, cat, title):
         if unit:
             ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%")
     fig.suptitle(title, x=0.03, y=1 - 0.12 / h, ha="left", fontweight="bold", fontsize=12)
+    kinds = {cat[n].is_rate for n, _ in rows}
+    scale = []
+    if True in kinds:
+        scale.append(f"rate strips span {rate_span:.3g} pp")
+    if False in kinds:
+        scale.append("the others the same share of their value")
+    fig.text(0.03, 1 - 0.5 / h, "One scale: " + ", ".join(scale) + " (a shorter bar: a more "
+             "precise number)", fontsize=8, color=MUTED, ha="left", va="top")
     return _png(fig, tight=False)  # margins set above, text kept inside: one draw, not two
 
 
-def fig_shares(rows, cat, title, colour=ACCENT, names=None):
-    """Horizontal bars of shares with their 95% intervals, largest first."""
-    names = names or {}
+def fig_shares(rows, cat, title, colour=ACCENT, names=None, points=None, log=False):
+    """Horizontal bars of shares with their 95% intervals, largest first; ``points`` (name ->
+    the rule's points) written beside each bar; ``log``: a logarithmic axis, for shares from
+    0.1% to 100% side by side. Shares that never happened are left out."""
+    names, points = names or {}, points or {}
     plt = _plt()
     rows = sorted([(n, m) for n, m in rows if m.get("value")], key=lambda r: r[1]["value"])
     if not rows:
@@ -147,40 +198,74 @@ def fig_shares(rows, cat, title, colour=ACCENT, names=None):
     fig, ax = plt.subplots(figsize=(7.2, 0.32 * len(rows) + 1.0))
     ys = range(len(rows))
     vals = [100 * m["value"] for _, m in rows]
-    lo = [100 * (m["value"] - m["ci"][0]) for _, m in rows]
+    lo = [100 * (m["value"] - max(m["ci"][0], m["value"] / 50 if log else 0)) for _, m in rows]
     hi = [100 * (m["ci"][1] - m["value"]) for _, m in rows]
     ax.barh(list(ys), vals, color=colour, alpha=0.85, height=0.65)
     ax.errorbar(vals, list(ys), xerr=[lo, hi], fmt="none", ecolor=INK, elinewidth=1, capsize=2)
     ax.set_yticks(list(ys), [names.get(n) or _short(n) for n, _ in rows], fontsize=9)
     ax.grid(axis="y", visible=False)
+    top = max(100 * m["ci"][1] for _, m in rows)
     for y, v, (n, m) in zip(ys, vals, rows):
-        ax.text(v + max(vals) * 0.02 + hi[y], y, f"{v:.1f}%" if v >= 0.1 else f"{v:.2f}%",
+        text = f"{v:.1f}%" if v >= 0.1 else f"{v:.2f}%"
+        if n in points:
+            p = points[n]
+            text += f" · {p}" + ("" if isinstance(p, str) else " point" if p == 1 else " points")
+        x = v + hi[y]
+        ax.text(x * 1.08 if log else x + top * 0.02, y, "  " + text if log else text,
                 va="center", fontsize=8, color=MUTED)
-    ax.set_xlim(0, max(100 * m["ci"][1] for _, m in rows) * 1.15)
-    ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    if log:
+        ax.set_xscale("log")
+        ax.set_xlim(min(vals) / 2, top * 5)
+        ax.set_xlabel("share of wins (log scale)", fontsize=8)
+        ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%" if x <= 100 else "")
+    else:
+        ax.set_xlim(0, top * 1.15)
+        ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%")
     ax.set_title(title)
     fig.tight_layout()
     return _png(fig)
 
 
-def fig_hist(dists: list, names: list, title: str, xlabel: str):
-    """Bars of a distribution (several variants side by side as steps)."""
+def fig_hist(dists: list, names: list, title: str, xlabel: str, marks=()):
+    """Bars of a distribution (several variants side by side as steps), integer ticks. The
+    last bin holds every larger value: it is drawn apart and labelled "N+" when it holds
+    any. ``marks``: (x, label) lines, e.g. where points start being doubled."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(7.2, 2.8))
+    from matplotlib.ticker import MaxNLocator
+    fig, ax = plt.subplots(figsize=(7.2, 2.9))
+    tail = any(d["counts"][-1] for d in dists)
+    last = max(max((j for j, c in enumerate(d["counts"][:-1]) if c), default=0) for d in dists)
+    tail_x = last + 2
     for i, (d, name) in enumerate(zip(dists, names)):
         counts = d["counts"]
-        last = max((j for j, c in enumerate(counts) if c), default=0)
         total = sum(counts) or 1
         xs = list(range(last + 1))
         share = [100 * c / total for c in counts[:last + 1]]
+        colour = ACCENT if len(dists) == 1 else seat_colour(i)
         if len(dists) == 1:
-            ax.bar(xs, share, color=ACCENT, width=0.85, alpha=0.85)
+            ax.bar(xs, share, color=colour, width=0.85, alpha=0.85)
         else:
-            ax.step(xs, share, where="mid", lw=2, color=seat_colour(i), label=name)
+            ax.step(xs, share, where="mid", lw=2, color=colour, label=name)
+        if tail:
+            ax.bar([tail_x + (0 if len(dists) == 1 else 0.3 * i)], [100 * counts[-1] / total],
+                   width=0.85 if len(dists) == 1 else 0.3, color=colour, alpha=0.85,
+                   hatch="//", edgecolor="white")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=10))
+    if tail:
+        ticks = [t for t in ax.get_xticks() if 0 <= t <= last]
+        ax.set_xticks(ticks + [tail_x], [f"{t:g}" for t in ticks]
+                      + [f"{d['last_bin_is_at_least']}+"])
+    for x, label in marks:
+        if x <= last + 1:
+            ax.axvline(x - 0.5, color=FAIR, ls="--", lw=1.2)
+            ax.text(x - 0.3, 0.97, label, transform=ax.get_xaxis_transform(), fontsize=8,
+                    color=FAIR, va="top", ha="left")
     if len(dists) > 1:
         ax.legend(frameon=False, fontsize=8)
     ax.yaxis.set_major_formatter(lambda x, _: f"{x:g}%")
-    ax.set_xlabel(xlabel)
+    ax.set_xlim(-0.8, (tail_x if tail else last) + 0.8)
+    ax.set_xlabel(xlabel + (f" (the hatched bar: {dists[0]['last_bin_is_at_least']} or more)"
+                            if tail else ""))
     ax.set_ylabel(f"share of {dists[0]['per']}")
     ax.set_title(title)
     fig.tight_layout()
@@ -189,6 +274,7 @@ def fig_hist(dists: list, names: list, title: str, xlabel: str):
 
 def fig_trajectories(trajs):
     plt = _plt()
+    from matplotlib.ticker import MaxNLocator
     n = min(len(trajs), 6)
     if n == 0:
         return None
@@ -202,6 +288,7 @@ def fig_trajectories(trajs):
             ax.plot(range(len(sc)), [r[seat] for r in sc], "-o", ms=3, lw=1.8,
                     color=seat_colour(seat), label=f"seat {seat}")
         ax.set_title(f"game {t['game']}", fontsize=9)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.tick_params(labelsize=8)
         ax.set_xlabel("round", fontsize=8)
     for ax in list(axes.flat)[n:]:
@@ -251,37 +338,80 @@ def fig_forest(rows, cat, title):
     return _png(fig)
 
 
-def fig_sweep(variants, name, metric, grid):
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def fig_sweep(variants, name, metric, grid, base_values=None, fair=None):
+    """One metric across a sweep's variants, value with 95% interval coloured by the verdict
+    against the base. One key with numeric values: a numeric axis, the base at its own value
+    of the key (``base_values``); two keys: one line per value of the second key over the
+    first (the base apart, in grey); otherwise one point per variant. The fair value dashed."""
     plt = _plt()
+    from matplotlib.ticker import MaxNLocator
     k, _ = _scale(metric)
-    xs, labels = [], []
-    numeric = len(grid) == 1 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                     for v in grid[0][1])
-    pts = []
-    for i, v in enumerate(variants):
-        m = v["metrics"].get(name)
-        if not m or m.get("value") is None:
-            continue
-        x = (v["settings"][grid[0][0]] if v["settings"] else None) if numeric else i
-        pts.append((x, m, v))
-    fig, ax = plt.subplots(figsize=(3.6, 2.6))
-    for x, m, v in pts:
-        base = not v["settings"]
-        c = MUTED if base else VERDICT_COLOURS.get(m.get("verdict"), ACCENT)
-        xx = x if x is not None else -0.5
-        ax.errorbar([xx], [m["value"] * k], yerr=[[m["value"] * k - m["ci"][0] * k],
-                                                  [m["ci"][1] * k - m["value"] * k]],
-                    fmt="o", color=c, capsize=3, ms=5)
-        if base:
-            ax.axhline(m["value"] * k, color=MUTED, lw=1, ls=":")
-    if not numeric:
-        ax.set_xticks([p[0] if p[0] is not None else -0.5 for p in pts],
-                      [("base" if not p[2]["settings"] else p[2]["label"]) for p in pts],
-                      rotation=30, ha="right", fontsize=7)
+    base_values = base_values or {}
+    keys = [g[0] for g in grid]
+    numeric = len(grid) in (1, 2) and all(_is_number(v) for v in grid[0][1]) \
+        and _is_number(base_values.get(keys[0]) if keys else None)
+    fig, ax = plt.subplots(figsize=(3.8, 2.7))
+    pts = [(v, v["metrics"].get(name)) for v in variants]
+    pts = [(v, m) for v, m in pts if m and m.get("value") is not None and m["ci"][0] is not None]
+
+    def bar(x, m, colour, marker="o", label=None):
+        y = m["value"] * k
+        ax.errorbar([x], [y], yerr=[[y - m["ci"][0] * k], [m["ci"][1] * k - y]], fmt=marker,
+                    color=colour, capsize=3, ms=5, label=label)
+
+    if fair is not None:
+        ax.axhline(fair * k, color=FAIR, lw=1, ls="--", label=f"fair {_fmt(fair, metric)}")
+    if numeric and len(grid) == 2:
+        second = grid[1][1]
+        n2 = len(second)
+        width = (max(grid[0][1]) - min(grid[0][1]) or 1) * 0.012
+        for j, val in enumerate(second):
+            line = sorted(((v["settings"][keys[0]], m) for v, m in pts
+                           if v["settings"] and v["settings"].get(keys[1]) == val),
+                          key=lambda t: t[0])
+            colour = seat_colour(j)
+            off = (j - (n2 - 1) / 2) * width   # side by side, so intervals do not hide
+            ax.plot([x + off for x, _ in line], [m["value"] * k for _, m in line],
+                    color=colour, lw=1.2, label=f"{keys[1]} = {val}")
+            for x, m in line:
+                bar(x + off, m, colour, "o" if m.get("verdict") == "different" else "s")
+        for v, m in pts:
+            if not v["settings"]:
+                bar(base_values[keys[0]], m, MUTED, "D",
+                    label=f"base ({keys[1]} = {base_values.get(keys[1], '?')})")
+        ax.set_xlabel(f"{keys[0]} (circle: different from the base)", fontsize=7)
+        if all(isinstance(x, int) for x in grid[0][1]):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    elif numeric:
+        for v, m in pts:
+            base = not v["settings"]
+            x = base_values[keys[0]] if base else v["settings"][keys[0]]
+            bar(x, m, MUTED if base else VERDICT_COLOURS.get(m.get("verdict"), ACCENT),
+                "D" if base else "o")
+            if base:
+                ax.axhline(m["value"] * k, color=MUTED, lw=1, ls=":")
+                ax.annotate("base", (x, m["ci"][1] * k), textcoords="offset points",
+                            xytext=(0, 3), ha="center", fontsize=7, color=MUTED)
+        ax.set_xlabel(keys[0], fontsize=8)
+        if all(isinstance(x, int) for x in grid[0][1]):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     else:
-        ax.set_xlabel(grid[0][0], fontsize=8)
+        for i, (v, m) in enumerate(pts):
+            base = not v["settings"]
+            bar(i, m, MUTED if base else VERDICT_COLOURS.get(m.get("verdict"), ACCENT))
+            if base:
+                ax.axhline(m["value"] * k, color=MUTED, lw=1, ls=":")
+        ax.set_xticks(range(len(pts)), [("base" if not v["settings"] else v["label"])
+                                        for v, _ in pts], rotation=30, ha="right", fontsize=7)
     if metric.is_rate:
         ax.yaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    if ax.get_legend_handles_labels()[0]:   # below the axes: inside it covers points
+        ax.legend(fontsize=6.5, frameon=False, loc="upper center", ncol=2,
+                  bbox_to_anchor=(0.5, -0.28))
     ax.set_title(name, fontsize=9)
     ax.tick_params(labelsize=8)
     fig.tight_layout()
@@ -353,7 +483,7 @@ def _fmt_diff(x, metric) -> str:
 
 
 def _short(name: str) -> str:
-    for pre, suf in (("yaku_", "_share"), ("end_", "_rate")):
+    for pre, suf in (("yaku_", "_share"), ("end_", "_rate"), ("", "_share")):
         if name.startswith(pre) and name.endswith(suf):
             return name[len(pre):-len(suf)].replace("_", " ")
     return name.replace("_", " ")
@@ -438,6 +568,14 @@ class _Doc:
                 self.no_replay.add(variant)
         return {g: done[g] for g in games if g in done and page_name(g, v) == done[g]}
 
+    def marks(self, fam, variant, histogram) -> list:
+        """The family's (x, label) marks on a histogram of ``variant`` (e.g. where doubling
+        starts); none when the scenario cannot be read back."""
+        try:
+            return fam.histogram_marks(self._scenario(fam, variant), histogram)
+        except (OSError, ValueError, KeyError, IndexError, InputError):
+            return []
+
     def _scenario(self, fam, variant):
         if not hasattr(self, "_payloads"):
             with open(os.path.join(self.path, "variants.json"), encoding="utf-8") as f:
@@ -509,7 +647,10 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
     doc.h(3, "Every headline metric, with games that show it")
     rows = []
     examples = s.get("examples", {})
+    never = [n for n in head if _all_zero(metrics[n])]
     for n in head:
+        if n in never:
+            continue
         m, c = metrics[n], cat[n]
         fair = ""
         if "reference" in m:
@@ -521,6 +662,9 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
                      f"{m['n']:,} {m['per']}", fair, cmds])
     doc.table(["metric", "what", "value", "95% interval", "of", "fair value", "example games"],
               rows, raw_cols=(5, 6))
+    if never:
+        doc.p("Zero in every game, so left out (a rule that is off, or a count that cannot "
+              "happen here): " + ", ".join(never) + ".", "muted")
     if seats:
         doc.fig("seats" + _sfx(variant),
                 fig_intervals([(n, metrics[n]) for n in seats], cat,
@@ -531,9 +675,8 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
         doc.h(3, "Distributions")
         for name, d in dist.items():
             doc.fig(f"hist_{name}" + _sfx(variant),
-                    fig_hist([d], [s.get("scenario", "")], d["what"].capitalize(),
-                             d["what"] + (f" ({d['last_bin_is_at_least']} = that many or more)")),
-                    d["what"])
+                    fig_hist([d], [s.get("scenario", "")], d["what"].capitalize(), d["what"],
+                             doc.marks(fam, variant or 0, name)), d["what"])
     if ends:
         doc.fig("ends" + _sfx(variant), fig_shares([(n, metrics[n]) for n in ends], cat,
                                                    f"How {words} end (share of {words}, 95% "
@@ -541,8 +684,10 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
     if yaku:
         doc.fig("yaku" + _sfx(variant), fig_shares([(n, metrics[n]) for n in yaku], cat,
                                                    "Yaku and bonuses (share of wins, 95% "
-                                                   "intervals)", "#7c3aed",
-                                                   s.get("yaku_names")), "yaku frequencies")
+                                                   "intervals; their points beside)", "#7c3aed",
+                                                   s.get("yaku_names"),
+                                                   _points_by_metric(s.get("yaku_table")),
+                                                   log=True), "yaku frequencies")
         shown = s.get("yaku_names") or {}
         never = [shown.get(n) or _short(n) for n in yaku if not metrics[n].get("value")]
         if never:
@@ -607,12 +752,30 @@ def fig_points(table):
     return _png(fig)
 
 
+def _all_zero(m) -> bool:
+    """A metric that was 0 in every game, its interval 0 wide: not applicable here."""
+    return m.get("value") == 0 and m.get("ci") is not None and m["ci"][1] == 0
+
+
+def _points_by_metric(table) -> dict:
+    """metric name -> the rule's points, from a summary's yaku value table."""
+    out = {}
+    for r in table or []:
+        for key in (f"yaku_{r['name']}_share", f"{r['name']}_bonus_share", f"{r['name']}_share"):
+            out[key] = r["points"]
+    return out
+
+
 def _render_yaku_table(doc, table, examples, fam, prov, variant):
     doc.h(3, "Yaku value table")
     doc.fig("points" + _sfx(variant), fig_points(table), "points added per win")
     rows = []
+    off = [r["name"] for r in table if not r["on"] and not r["wins_scored"]]
     for r in sorted(table, key=lambda r: (r["kind"] != "yaku",
                                           -(r["points_per_win"]["value"] or 0))):
+        if r["name"] in off:
+            continue
+
         def cell(e, pct=True):
             if e["value"] is None:
                 return "–"
@@ -624,11 +787,12 @@ def _render_yaku_table(doc, table, examples, fam, prov, variant):
         keys = (f"yaku_{r['name']}_share", f"{r['name']}_bonus_share", f"{r['name']}_share")
         cmd = doc.replay_cell(fam, prov, variant,
                               next((examples[k] for k in keys if examples.get(k)), []))
-        rows.append([r["name"], r["kind"], str(r["points"]), "on" if r["on"] else "off",
-                     cell(r["share_of_wins"]), cell(r["points_per_win"], False),
+        rows.append([r["name"], r["kind"], str(r["points"]), cell(r["share_of_wins"]), cell(r["points_per_win"], False),
                      cell(r["share_of_points"]), html.escape(flags), cmd])
-    doc.table(["source", "kind", "points", "", "share of wins", "points per win",
-               "share of all points", "flags", "example"], rows, raw_cols=(8,))
+    doc.table(["source", "kind", "points", "share of wins", "points per win",
+               "share of all points", "flags", "example"], rows, raw_cols=(7,))
+    if off:
+        doc.p("Off in this scenario (not in the table): " + ", ".join(off) + ".", "muted")
     doc.p("Points per win: the points it adds to an average win before doubling (for a fixed "
           "value, its share of wins times its points); share of all points: of every point "
           "scored in wins before doubling. 95% intervals, the game as the unit.", "muted")
@@ -666,7 +830,7 @@ def render(path: str) -> tuple[str, str]:
     if kind == "compare" and len(names) > 1:
         title = f"{names[0]} vs {names[1]}"
     elif kind == "sweep":
-        title = f"sweep of {names[0]}"
+        title = f"sweep of {prov['variants'][0]['name']}"
     elif kind == "solve" and s.get("param"):
         title = f"solve {s['param']} in {s['scenario']}"
     elif kind == "tune" and s.get("policy"):
@@ -681,7 +845,8 @@ def render(path: str) -> tuple[str, str]:
     per = (f"{len(s['trials'])} trials x {games:,} games per seating" if kind == "tune"
            and s.get("trials") else f"{games:,} games per variant")
     sub = (f"{kind} · {per} · seed {prov['seed']} · {when} · "
-           f"{prov.get('workers')} workers on {prov.get('cores')} cores"
+           f"{prov.get('workers')} worker{'' if prov.get('workers') == 1 else 's'} on "
+           f"{prov.get('cores')} cores"
            + (f" · {rate:,.0f} rounds/s" if rate else ""))
     if kind == "run":
         _render_run(doc, s, prov, fam, cat)
@@ -772,7 +937,10 @@ def _render_compare(doc, s, prov, fam, cat):
             ex_rows.append(cells)
         doc.table(["metric", f"a: {a}", f"b: {b}"], ex_rows, raw_cols=(1, 2))
     table = []
+    never = [r["metric"] for r in rows if r["verdict"] == "never happened"]
     for r in rows:
+        if r["metric"] in never:
+            continue
         c = cat[r["metric"]]
         ci = "-" if r["ci"][0] is None else f"[{_fmt_diff(r['ci'][0], c)}, " \
                                             f"{_fmt_diff(r['ci'][1], c)}]"
@@ -783,13 +951,24 @@ def _render_compare(doc, s, prov, fam, cat):
     doc.h(3, "Every metric")
     doc.table(["metric", "a", "b", "b - a", "95% interval", "p (Holm)", "verdict"], table,
               raw_cols=(6,))
+    if never:
+        doc.p("Never happened under either variant (left out): " + ", ".join(never) + ".",
+              "muted")
     variants = s.get("per_variant", [])
     if variants and variants[0].get("distributions"):
         doc.h(3, "Distributions")
         for name, d in variants[0]["distributions"].items():
+            marks = doc.marks(fam, 0, name)
             doc.fig(f"hist_{name}", fig_hist([v["distributions"][name] for v in variants],
                                              [v["name"] for v in variants],
-                                             d["what"].capitalize(), d["what"]), d["what"])
+                                             d["what"].capitalize(), d["what"],
+                                             marks if marks == doc.marks(fam, 1, name) else ()),
+                    d["what"])
+
+
+def _shown_anywhere(variants, name) -> bool:
+    """A sweep metric worth a plot and rows: not absent or zero in every variant."""
+    return any((v["metrics"].get(name) or {}).get("value") for v in variants)
 
 
 def _render_sweep(doc, s, prov, fam, cat):
@@ -800,10 +979,17 @@ def _render_sweep(doc, s, prov, fam, cat):
           f"the base).")
     if s.get("note"):
         doc.p(s["note"], "muted")
-    names = list(s["variants"][0]["metrics"])
+    names = [n for n in s["variants"][0]["metrics"] if _shown_anywhere(s["variants"], n)]
+    base_values, seats = {}, None
+    try:
+        base = doc._scenario(fam, 0)
+        base_values = {key: base.get(key) for key, _ in grid}
+        seats = fam.n_seats(base)
+    except (OSError, ValueError, KeyError, IndexError, InputError):
+        pass
     figs = []
     for n in names:
-        png = fig_sweep(s["variants"], n, cat[n], grid)
+        png = fig_sweep(s["variants"], n, cat[n], grid, base_values, cat[n].fair(seats))
         doc.figs[f"sweep_{n}"] = png
         figs.append((n, png))
     doc.raw("<div class='grid2'>" + "".join(
@@ -813,6 +999,8 @@ def _render_sweep(doc, s, prov, fam, cat):
     rows = []
     for v in s["variants"]:
         for n, m in v["metrics"].items():
+            if n not in names:
+                continue
             c = cat[n]
             rows.append([v["label"], n, _fmt(m["value"], c),
                          f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]",

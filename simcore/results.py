@@ -405,7 +405,7 @@ class ResultDir:
         for start, stop, s, extras in checked:
             sums = s if sums is None else sums.merge(s)
             self.extras.add(extras)
-            self.rounds += self.family.rounds_played(s)
+            self.rounds += _all_rounds(self.family, s)
         done = sums.n if sums else 0
         for start, path in self._chunk_files():
             if start >= done:
@@ -446,7 +446,7 @@ class ResultDir:
         atomic_json(os.path.join(self.path, "chunks", f"{res.start:015d}.json"),
                     {**body, "sha256": sha256_of(body)})
         self.extras.add(res.extras)
-        self.rounds += self.family.rounds_played(res.sums)
+        self.rounds += _all_rounds(self.family, res.sums)
         self.games_done = res.stop
 
     # -- finishing ----------------------------------------------------------------------
@@ -469,6 +469,12 @@ class ResultDir:
 
     def _chunk_files(self):
         return _scan(os.path.join(self.path, "chunks"), r"(\d{15})\.json")
+
+
+def _all_rounds(family, sums) -> int:
+    """Rounds of every variant in ``sums`` (a compare's or a sweep's rounds/s counts them
+    all, not only the first variant's)."""
+    return sum(family.rounds_played(sums, v) for v in range(sums.s.shape[1] // 2))
 
 
 def _part(start: int, v: int, res) -> str:

@@ -123,6 +123,11 @@ class Family:
         """name -> :class:`policies.registry.PolicySpec` of the family's bots (``POLICIES``)."""
         return self.POLICIES.by_name
 
+    def histogram_marks(self, sc, name: str) -> list:
+        """(x, label) lines the report draws on histogram ``name`` under ``sc`` (a threshold
+        of the rules); none unless a family has them."""
+        return []
+
     def replay(self, sc, seed: int, game: int):
         """The :class:`simcore.family.replay.Replay` of game ``game`` of ``seed`` (the same game
         ``run`` played): rounds of tagged lines."""

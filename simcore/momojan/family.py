@@ -150,6 +150,14 @@ class Momojan(Family):
         return [f"yaku_{k}_share" for k in _metrics.NEW_SLOT_NAMES if k not in used]
 
     # ---- replay and hands ------------------------------------------------------------------------
+    def histogram_marks(self, sc, name: str) -> list:
+        """Points per win: a subtotal of ``double_threshold`` or more is multiplied, so paid
+        points jump from threshold - 1 to threshold x factor; the line marks the jump."""
+        t, f = sc.get("scoring.double_threshold"), sc.get("scoring.double_factor")
+        if name != "winning_points" or f <= 1:
+            return []
+        return [(t * f, f"x{f} from a subtotal of {t}")]
+
     def replay(self, sc, seed: int, game: int):
         from .report import build_replay
         sim = self.simulator(sc)
