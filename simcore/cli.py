@@ -56,9 +56,43 @@ def _one_line_errors():
         raise _OneLineError(exc) from None
 
 
+class _PlainHelp(click.HelpFormatter):
+    """--help without the docstrings' markup: ``x`` and `x` (reST and Markdown quoting) are
+    written as 'x'."""
+
+    @staticmethod
+    def plain(text: str) -> str:
+        import re
+        return re.sub(r"``?([^`]+?)``?", r"'\1'", text)
+
+    def write_text(self, text):
+        super().write_text(self.plain(text))
+
+    def write_dl(self, rows, *args, **kwargs):
+        super().write_dl([(a, self.plain(b)) for a, b in rows], *args, **kwargs)
+
+    def write_usage(self, prog, args="", prefix=None):
+        super().write_usage(prog, self.plain(args), prefix)
+
+
+class _Context(click.Context):
+    formatter_class = _PlainHelp
+
+
+class _Command(click.Command):
+    context_class = _Context
+
+
 class _Group(click.Group):
     """The ``momojan-sim`` group: click's own usage errors become one line too (commands that
-    other modules register on ``main`` included)."""
+    other modules register on ``main`` included); --help without markup (:class:`_PlainHelp`)."""
+
+    context_class = _Context
+    command_class = _Command
+
+    def add_command(self, cmd, name=None):
+        cmd.context_class = _Context   # commands other modules register: plain help too
+        super().add_command(cmd, name)
 
     def make_context(self, *args, **kwargs):
         with _one_line_errors():
@@ -85,7 +119,9 @@ def input_errors_exit_2(fn):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="momojan-sim", prog_name="momojan-sim")
 def main():
-    """Simulation-based balance testing for MOMOJAN (桃雀)."""
+    """Simulation-based balance testing for small mahjong-like card games: MOMOJAN (桃雀) and
+    P-style trump mahjong. Start with 'momojan-sim run new_edition'; the README shows how to read
+    what it prints."""
 
 
 def _read_lines(hands, file):
@@ -199,14 +235,21 @@ def _other_family_hint(text: str, fam, game) -> str:
 @main.command()
 @click.argument("files", nargs=-1, required=True)
 def validate(files):
-    """Check scenario files (and what they extend): OK or the error, for every file; exit status 2
-    if any was bad."""
+    """Check scenario files (and what they extend): OK, or every error of the file (a line each),
+    for every file; exit status 2 if any was bad."""
     from . import families
+
+    from .errors import InputErrors
 
     bad = 0
     for f in files:
         try:
-            _, sc = families.load(f)
+            _, sc = families.load(f, every_error=True)
+        except InputErrors as exc:   # every wrong key of the file, a line each
+            for m in exc.messages:
+                click.echo(f"momojan-sim: error: {one_line(InputError(m))}", err=True)
+            bad += 1
+            continue
         except InputError as exc:
             click.echo(f"momojan-sim: error: {one_line(exc)}", err=True)
             bad += 1
@@ -277,12 +320,19 @@ def _show_result(path):
     res = load(path)
     prov = res.provenance
     fam = of_result(prov)
-    head = (f"{path}: {prov['kind']}, {prov['status']}, {prov.get('games_played'):,} games, "
-            f"seed {prov['seed']}, {prov['started_utc']} .. {prov.get('finished_utc') or '-'}; "
-            f"{prov['command_line']}")
+    words = fam.GAME_WORDS[1]
+    played = prov.get("games_played") or 0
     if res.summary is None:
-        return (head + f"\nincomplete: no summary yet (finish it with momojan-sim "
-                       f"{prov['kind']} --resume {path})")
+        from .results import saved_games
+        played = saved_games(path)   # the chunks on disk (provenance lags behind them)
+    head = (f"{path}: {prov['kind']}, {prov['status']}, {played:,} {words}"
+            + (f" of {prov['games']:,} saved" if res.summary is None else "")
+            + f", seed {prov['seed']}, {prov['started_utc']} .. "
+              f"{prov.get('finished_utc') or '-'}; {prov['command_line']}")
+    if res.summary is None:
+        return (head + f"\nincomplete: {played:,} of {prov['games']:,} {words} saved, no "
+                       f"summary yet (finish it with momojan-sim {prov['kind']} --resume "
+                       f"{path})")
     if prov["kind"] == "run":
         body = fam.summary_text(res.summary)
     elif prov["kind"] == "compare":

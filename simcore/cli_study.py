@@ -77,8 +77,8 @@ def _resume_hint() -> str:
     rd = getattr(res, "ACTIVE", None) if res else None
     if rd is None or rd.prov.get("status") == "complete" or rd.family is None:
         return ""
-    return (f" ({rd.games_done} games saved in {rd.path}; finish with momojan-sim "
-            f"{rd.prov['kind']} --resume {rd.path})")
+    return (f" ({rd.games_done:,} {rd.family.GAME_WORDS[1]} saved in {rd.path}; finish with "
+            f"momojan-sim {rd.prov['kind']} --resume {rd.path})")
 
 
 class Progress:
@@ -96,7 +96,9 @@ class Progress:
     _bar = None
     _timers: list = []        # slow-start timers not yet cancelled (every Progress)
 
-    def __init__(self, quiet: bool = False, label: str = "games", family=None):
+    def __init__(self, quiet: bool = False, label: str | None = None, family=None):
+        # a family's own word: P-style counts matches
+        label = label or (family.GAME_WORDS[1] if family is not None else "games")
         self.quiet, self.label, self.family = quiet, label, family
         self.t0 = time.perf_counter()
         self.last = self.t0

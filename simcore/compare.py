@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from .metrics import by_name
+from .metrics import by_name, singular
 from .stats import ratio, ratio_ci, wilson
 from .verdicts import FLOOR, compare_rows  # noqa: F401  (compare_rows: this module's API)
 
@@ -248,12 +248,12 @@ def _fmt_p(p) -> str:
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
-def _differing_text(row, n) -> str:
+def _differing_text(row, n, words: str = "games") -> str:
     k = (row.get("differing") or {}).get("games")
     bound = row.get("differing_bound")
-    out = f"{k} of {n} games differ" if k is not None else "too few events"
+    out = f"{k} of {n} {words} differ" if k is not None else "too few events"
     if bound is not None:
-        out += f" (95%: at most {100 * bound:.1f}% of games would)"
+        out += f" (95%: at most {100 * bound:.1f}% of {words} would)"
     return out
 
 
@@ -266,9 +266,10 @@ def sentence(row, metric, b_name, games=None) -> str:
         return (f"{metric.name}: not defined in {side} (it counts per {metric.per}, and {side} "
                 f"had none), so nothing to compare.")
     if row["verdict"] in ("identical", "too few differing games"):
-        why = ("no game differed" if row["verdict"] == "identical" else
-               f"fewer than {FLOOR} games differed")
-        return (f"{metric.name}: {_differing_text(row, games)}: {why}, so no interval and no "
+        g = metric.game_word
+        why = (f"no {singular(g)} differed" if row["verdict"] == "identical" else
+               f"fewer than {FLOOR} {g} differed")
+        return (f"{metric.name}: {_differing_text(row, games, g)}: {why}, so no interval and no "
                 f"verdict ({_fmt_value(row['a'], metric)} -> {_fmt_value(row['b'], metric)}).")
     diff = row["diff"]
     what = metric.description
@@ -355,13 +356,14 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
     a, b = result.names[0], result.names[1]
     tested = [r for r in rows if r["p"] is not None or r["p_equivalence"] is not None]
     counts = {v: sum(r["verdict"] == v for r in rows) for v in COUNTED}
-    head = (f"compare {a} (a) with {b} (b): {result.games} games each, seed {result.seed}, "
+    g = catalogue[0].game_word if catalogue else "games"
+    head = (f"compare {a} (a) with {b} (b): {result.games} {g} each, seed {result.seed}, "
             f"{'paired (same deals where the decks agree)' if result.paired else 'independent'}"
             f"; {len(tested)} metrics tested, Holm-adjusted at alpha = {alpha}")
     lines = [head] + ([seats_line(seats)] if seats else []) + rules_differ_lines(rules_differ)
     lines += [f"verdicts: {counts['different']} different, {counts['equivalent']} "
               f"equivalent, {counts['inconclusive']} inconclusive, "
-              f"{counts['too few differing games']} with too few differing games, "
+              f"{counts['too few differing games']} with too few differing {g}, "
               f"{counts['identical']} identical", ""]
     if result.reached:
         lines += [_target_line(result.reached, difference_of=True), ""]
@@ -377,7 +379,7 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
             lines.append("- " + fs)
     few = [r for r in rows if r["verdict"] == "too few differing games"]
     if few:
-        lines.append(f"- too few differing games for an interval (fewer than {FLOOR}; no "
+        lines.append(f"- too few differing {g} for an interval (fewer than {FLOOR}; no "
                      f"verdict): " + ", ".join(f"{r['metric']} ({_few_count(r)})" for r in few))
     same = [r["metric"] for r in rows if r["verdict"] == "identical"]
     if same:
@@ -390,7 +392,7 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
                      + ", ".join(undefined))
     inconclusive = [r["metric"] for r in tested if r["verdict"] == "inconclusive"]
     if inconclusive:
-        lines.append(f"- inconclusive (play more games or widen --margin): "
+        lines.append(f"- inconclusive (play more {g} or widen --margin): "
                      f"{', '.join(inconclusive)}")
     never = [r["metric"] for r in rows if r["verdict"] == "never happened"]
     if never:
@@ -403,8 +405,8 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
               "b / a - 1 for rare rates; p, p_adj: the test of no difference and its Holm "
               "adjustment; margin: the equivalence margin (% = relative to a; `equivalent` needs the "
               "Holm-adjusted p of the two one-sided tests, p_equivalence_adj in --json); narrow: how many "
-              "times narrower than independent runs' interval; corr: per-game correlation "
-              "between a and b; differ: games where a and b differ."]
+              f"times narrower than independent runs' interval; corr: per-{singular(g)} "
+              f"correlation between a and b; differ: {g} where a and b differ."]
     return "\n".join(lines)
 
 
@@ -489,7 +491,8 @@ def summary_of(result, catalogue, name, v):
 
 def sweep_text(result, catalogue, labels, rows, names, alpha) -> str:
     cat = {n: by_name(catalogue)[n] for n in names}
-    lines = [f"sweep of {result.names[0]}: {len(labels) - 1} variants, {result.games} games each, "
+    g = catalogue[0].game_word if catalogue else "games"
+    lines = [f"sweep of {result.names[0]}: {len(labels) - 1} variants, {result.games} {g} each, "
              f"seed {result.seed}, common random numbers; each variant against the base, "
              f"Holm-adjusted across {sum(r['p'] is not None for r in rows)} tests at alpha = "
              f"{alpha}"]

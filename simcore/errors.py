@@ -5,6 +5,17 @@ class InputError(ValueError):
     """Bad user input (a hand string, a scenario file, a CLI option). The message names where."""
 
 
+class InputErrors(InputError):
+    """Every error found in one input (``validate`` of a scenario file); as one line, the first
+    with a count of the others."""
+
+    def __init__(self, messages: list):
+        self.messages = list(messages)
+        more = len(self.messages) - 1
+        super().__init__(self.messages[0] + (f" (and {more} more error{'s' if more > 1 else ''}"
+                                             f": validate lists them all)" if more else ""))
+
+
 def shown(value) -> str:
     """A value as an error message quotes it: ``"five"``, ``true``, ``null``, ``a list``, ``7.5``."""
     if isinstance(value, bool):

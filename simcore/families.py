@@ -151,10 +151,11 @@ def family_of(ref):
     return get(family_name_of(ref))
 
 
-def load(ref):
-    """``(family module, scenario)``: the scenario validated by its own family's loader."""
+def load(ref, every_error: bool = False):
+    """``(family module, scenario)``: the scenario validated by its own family's loader
+    (``every_error``: every wrong key at once, as :class:`simcore.errors.InputErrors`)."""
     fam = family_of(ref)
-    return fam, fam.load(ref)
+    return fam, fam.load(ref, every_error) if every_error else fam.load(ref)
 
 
 def load_all(refs, what: str = "compare"):

@@ -7,7 +7,7 @@ A family's catalogue (e.g. :mod:`simcore.momojan.metrics`) lists its metrics onc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # kind -> (what the denominator counts, whether the value is a share in [0, 1])
 KINDS = {
@@ -44,6 +44,7 @@ class Metric:
     unit: str = ""
     margin_relative: bool = False
     fair_per_seat: bool = False
+    game_word: str = "games"   # the family's plural for a game (P-style: "matches")
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -68,8 +69,15 @@ class Metric:
 
     @property
     def per(self) -> str:
-        """What the denominator counts, in words ("games", "rounds", "wins")."""
-        return KINDS[self.kind][0]
+        """What the denominator counts, in words ("games", "rounds", "wins"; a family's own word
+        for games: P-style's "matches")."""
+        word = KINDS[self.kind][0]
+        return self.game_word if word == "games" else word
+
+
+def singular(words: str) -> str:
+    """A family's word for one game from its plural ("matches" -> "match")."""
+    return words[:-2] if words.endswith("ches") else words[:-1] if words.endswith("s") else words
 
 
 def by_name(catalogue) -> dict:
@@ -188,5 +196,6 @@ def seat_quantities(winners, standing, n_seats, max_seats: int) -> dict:
 
 def with_seat_metrics(own, at: int, max_seats: int, words: tuple) -> tuple:
     """A family's catalogue: its own metrics with :func:`seat_metrics` inserted at ``at``."""
-    own = tuple(own)
-    return own[:at] + seat_metrics(max_seats, words) + own[at:]
+    cat = tuple(own)
+    cat = cat[:at] + seat_metrics(max_seats, words) + cat[at:]
+    return tuple(m if m.game_word == words[1] else replace(m, game_word=words[1]) for m in cat)

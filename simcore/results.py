@@ -477,6 +477,25 @@ def _all_rounds(family, sums) -> int:
     return sum(family.rounds_played(sums, v) for v in range(sums.s.shape[1] // 2))
 
 
+def saved_games(path: str) -> int:
+    """Games an incomplete result directory holds: its chunks from game 0 on, as their files
+    say (read only: ``show`` changes nothing; a damaged chunk ends the count)."""
+    stops = {}
+    d = os.path.join(path, "chunks")
+    for f in os.listdir(d) if os.path.isdir(d) else ():
+        m = re.fullmatch(r"(\d{15})\.json", f)
+        if m:
+            try:
+                with open(os.path.join(d, f), encoding="utf-8") as fh:
+                    stops[int(m.group(1))] = int(json.load(fh)["stop"])
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+    done = 0
+    while done in stops:
+        done = stops[done]
+    return done
+
+
 def _part(start: int, v: int, res) -> str:
     return f"part-{start:015d}" + (f"-v{v}" if len(res.batches) > 1 else "") + ".parquet"
 

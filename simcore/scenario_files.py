@@ -287,16 +287,24 @@ def raw_chain(path: Path, read: Callable[[Path], dict],
     return deep_merge(merged, data), origin, [*files, path]
 
 
+class Recorded(Exception):
+    """A failure recorded while collecting every error (``Checker.errors``): the key is skipped
+    (at its default) and the check goes on with the next one."""
+
+
 class Checker:
     """The shared half of a family's schema checker: ``fail`` names the file of the ``extends``
     chain that set the key, and the int / bool / str leaves. A family subclass sets ``error``
-    (its :class:`~simcore.errors.InputError` subclass) and adds its own kinds and checks."""
+    (its :class:`~simcore.errors.InputError` subclass) and adds its own kinds and checks.
+    With ``errors`` a list, ``fail`` records each error there instead of stopping at the first
+    (``validate`` reports them all)."""
 
     error: type[Exception] = ValueError
 
     def __init__(self, origin: dict[str, Path], fallback: Path):
         self.origin = origin
         self.fallback = fallback
+        self.errors: list | None = None
 
     def shown(self, where: Path) -> str:
         """How an error names the file (the family may shorten it)."""
@@ -305,8 +313,13 @@ class Checker:
     def fail(self, key_path: str, message: str):
         where = file_that_set(key_path, self.origin, self.fallback)
         if where == OVERRIDES:   # the option said it: "--set scoring.ron_bonus: ..."
-            raise self.error(f"--set {key_path}: {message}")
-        raise self.error(f"{self.shown(where)}: {key_path}: {message}")
+            text = f"--set {key_path}: {message}"
+        else:
+            text = f"{self.shown(where)}: {key_path}: {message}"
+        if self.errors is None:
+            raise self.error(text)
+        self.errors.append(text)
+        raise Recorded(text)
 
     def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
         """``data`` checked against ``schema`` (a tree of :class:`simcore.schema_common.Field`
@@ -318,21 +331,31 @@ class Checker:
         extra = {}
         for key in data:
             if key not in schema:
-                node = self.extra_entry(prefix, key, data[key])
-                if node is None:
-                    self.fail(f"{prefix}{key}", "unknown key" + did_you_mean(
-                        key, schema, f" (expected one of: {', '.join(schema)})")
-                        + self.unknown_hint(prefix))
+                try:
+                    node = self.extra_entry(prefix, key, data[key])
+                    if node is None:
+                        self.fail(f"{prefix}{key}", "unknown key" + did_you_mean(
+                            key, schema, f" (expected one of: {', '.join(schema)})")
+                            + self.unknown_hint(prefix))
+                except Recorded:
+                    continue
                 extra[key] = node
         out = {}
         for key, node in schema.items():
             path = f"{prefix}{key}"
-            if isinstance(node, Field):
-                out[key] = self.leaf(path, node, data.get(key, node.default))
-            else:
-                out[key] = self.check(data.get(key, {}), node, path + ".")
+            try:
+                if isinstance(node, Field):
+                    out[key] = self.leaf(path, node, data.get(key, node.default))
+                else:
+                    out[key] = self.check(data.get(key, {}), node, path + ".")
+            except Recorded:   # recorded: carry on at the default
+                out[key] = node.default if isinstance(node, Field) else self.check({}, node,
+                                                                                   path + ".")
         for key, node in extra.items():
-            out[key] = self.check(data[key], node, f"{prefix}{key}.")
+            try:
+                out[key] = self.check(data[key], node, f"{prefix}{key}.")
+            except Recorded:
+                pass
         return out
 
     def extra_entry(self, prefix: str, key: str, value: Any):

@@ -21,7 +21,8 @@ class Field:
     kind: str
     default: Any
     doc: str
-    tag: str = "R"            # R rulebook, I our interpretation, X reconstructed
+    tag: str = "R"            # R rulebook, I our interpretation, X reconstructed, V variant,
+    #                           T a setting of the tool (run.games, run.seed: not a rule)
     min: int | None = None
     max: int | None = None
     choices: tuple = ()

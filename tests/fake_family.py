@@ -85,7 +85,7 @@ class FakeFamily(Family):
                Metric("top_score", "per_game", "top", "games", "the winner's score", 1.0,
                       unit="points"))
 
-    def load(self, ref):
+    def load(self, ref, every_error=False):
         path = Path(ref)
         try:
             data = yaml.safe_load(path.read_text())

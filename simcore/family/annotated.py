@@ -33,10 +33,11 @@ class Annotation:
     column: int = 46
     tag_labels: Mapping = field(default_factory=lambda: {"R": "[R]", "I": "[I]",
                                                          "X": "reconstructed [X]",
-                                                         "V": "[V] variant"})
+                                                         "V": "[V] variant",
+                                                         "T": "[tool]"})
     legend: str = ("# Tags: [R] rulebook, [I] our interpretation (an option), reconstructed [X] "
                    "(the official value is not public), [V] a variant for balancing (not in the "
-                   "rulebook)")
+                   "rulebook), [tool] how the tool runs it (not a rule)")
     entries: tuple = ()                    # (a table of the schema, the node of its own entries)
 
     def yaml(self, data: Mapping, title: str | None = None) -> str:
@@ -47,8 +48,12 @@ class Annotation:
         return "\n".join(lines) + "\n"
 
     def tag(self, f: Field) -> str:
-        """``[I] doc`` of a field."""
-        return f"{self.tag_labels[f.tag]} {f.doc}"
+        """``[I] doc`` of a field, with an option's allowed values."""
+        text = f"{self.tag_labels[f.tag]} {f.doc}"
+        if f.choices:
+            text += " (one of: " + ", ".join(map(str, f.choices)) + (", null" if f.nullable
+                                                                      else "") + ")"
+        return text
 
     def _mapping(self, data: Mapping, schema: Mapping, depth: int, lines: list) -> None:
         pad = INDENT * depth

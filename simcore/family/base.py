@@ -100,9 +100,10 @@ class Family:
         return f"<family {self.NAME}>"
 
     # ---- what a family must write ---------------------------------------------------------------
-    def load(self, ref):
-        """The scenario a path or bundled name refers to, validated (``SCENARIOS.load``)."""
-        return self.SCENARIOS.load(ref)
+    def load(self, ref, every_error: bool = False):
+        """The scenario a path or bundled name refers to, validated (``SCENARIOS.load``;
+        ``every_error``: every wrong key at once, as :class:`simcore.errors.InputErrors`)."""
+        return self.SCENARIOS.load(ref, every_error)
 
     def from_dict(self, data: dict, name: str = "inline"):
         """A scenario from plain data (keys it leaves out take the defaults), validated."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import scenario_files
-from ..errors import InputError, shown
+from ..errors import InputError, InputErrors, shown
 from ..scenario_files import OVERRIDES, deep_merge, freeze, leaf_paths
 
 
@@ -78,22 +78,33 @@ class ScenarioLoader:
 
     # ---- checking -------------------------------------------------------------------------------
     def validate(self, raw, origin: dict | None = None, path: Path | None = None,
-                 explicit=None) -> dict:
+                 explicit=None, every_error: bool = False) -> dict:
         """Check raw scenario data against the schema; the complete data with defaults filled
-        in. ``origin``: which file set each key (errors name it), ``path`` the file loaded."""
+        in. ``origin``: which file set each key (errors name it), ``path`` the file loaded.
+        ``every_error``: check every key and raise :class:`simcore.errors.InputErrors` with
+        all that are wrong (the cross-key checks run once the keys themselves are right)."""
         checker = self.CHECKER(origin or {}, path or Path("<scenario>"))
         if not isinstance(raw, dict):
             checker.fail("(top)", f"expected a mapping, got {shown(raw)}")
         raw = self.prepare(raw, checker, explicit or (lambda key: True))
+        if every_error:
+            checker.errors = []
         data = checker.check(raw, self.SCHEMA)
-        self.consistency(data, checker.fail)
+        if not checker.errors:
+            try:
+                self.consistency(data, checker.fail)
+            except scenario_files.Recorded:
+                pass
+        if checker.errors:
+            raise InputErrors(checker.errors)
         return data
 
-    def load(self, ref: str | Path | None = None):
-        """Load a scenario file or bundled name, resolve ``extends:`` and validate it."""
+    def load(self, ref: str | Path | None = None, every_error: bool = False):
+        """Load a scenario file or bundled name, resolve ``extends:`` and validate it
+        (``every_error``: see :meth:`validate`)."""
         path = self.resolve_path(str(ref if ref is not None else self.DEFAULT_SCENARIO))
         raw, origin, files = self.raw_chain(path)
-        data = self.validate(raw, origin, path, self.explicit_after(origin, files))
+        data = self.validate(raw, origin, path, self.explicit_after(origin, files), every_error)
         # a file that does not name itself is named after its file, not after its extends base
         # (two variants of one base would otherwise both be "new_edition")
         name = (data["name"] if origin.get("name") == path else None) or path.stem

@@ -103,8 +103,8 @@ NEW_YAKU = {
 }
 
 SCHEMA = {
-    "name": Field("str", None, "scenario name (defaults to the file name)"),
-    "description": Field("str", "", "what this variant is for"),
+    "name": Field("str", None, "scenario name (defaults to the file name)", "T"),
+    "description": Field("str", "", "what this variant is for", "T"),
     "deck": {
         "fruits": Field("enum_list", list(FRUITS), "fruits in the deck", choices=FRUITS),
         "wild_fruit": _enum("momo", FRUITS, "the wild fruit (null: no wild fruit)", nullable=True),
@@ -200,10 +200,10 @@ SCHEMA = {
                                  {"policy": "baseline", "params": {}}],
                      "two seats, each {policy: NAME, params: {NAME: number}}; seat 0 deals first"),
     "run": {
-        "games": _int(10000, "games per run", min=1, max=2**63 - 1),  # game indices are int64
-        "seed": _int(0, "base seed: round r of game i draws from (seed, i, r) only", min=0,
+        "games": _int(10000, "games per run", "T", min=1, max=2**63 - 1),  # game indices are int64
+        "seed": _int(0, "base seed: round r of game i draws from (seed, i, r) only", "T", min=0,
                      max=2**64 - 1),  # the engine takes the seed as a uint64
-        "workers": _int(0, "worker processes (0: one per core)", min=0),
+        "workers": _int(0, "worker processes (0: one per core)", "T", min=0),
     },
 }
 

@@ -233,10 +233,10 @@ def _annotation() -> Annotation:
     from policies.ptrump import POLICIES
     return Annotation(SCHEMA, POLICIES.by_name, column=50,
                       tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
-                                  "V": "[V] variant"},
+                                  "V": "[V] variant", "T": "[tool]"},
                       legend="# Tags: [R] stated by the source, [I] our reading (an option), "
                              "[X] reconstructed, [V] a variant for balancing (not in the "
-                             "source)")
+                             "source), [tool] how the tool runs it (not a rule)")
 
 
 def annotated_yaml(data: dict, title: str | None = None) -> str:

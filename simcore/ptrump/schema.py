@@ -153,17 +153,17 @@ DEDUCTIONS = {
 
 SCHEMA = {
     "game": Field("game", GAME, "the game family (required: ptrump)"),
-    "name": Field("str", None, "scenario name (defaults to the file name)"),
-    "description": Field("str", "", "what this variant is for"),
+    "name": Field("str", None, "scenario name (defaults to the file name)", "T"),
+    "description": Field("str", "", "what this variant is for", "T"),
     "players": Field("players", [{"policy": "random", "params": {}},
                                  {"policy": "random", "params": {}}],
                      "2 or 3 seats in play order, each {policy: NAME, params: {NAME: number}}; "
                      "the seat count is the number of players", "I"),
     "run": {
-        "games": _int(10000, "matches per run", min=1, max=2**63 - 1),
-        "seed": _int(0, "base seed: everything of match i derives from (seed, i)", min=0,
+        "games": _int(10000, "matches per run", "T", min=1, max=2**63 - 1),
+        "seed": _int(0, "base seed: everything of match i derives from (seed, i)", "T", min=0,
                      max=2**64 - 1),
-        "workers": _int(0, "worker processes (0: one per core)", min=0),
+        "workers": _int(0, "worker processes (0: one per core)", "T", min=0),
     },
     "beginner": _bool(False, "beginner rules (ガキルール): furiten none, scoring.yaku_required "
                       "false, chombo 2 (spec §10)"),
