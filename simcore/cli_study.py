@@ -98,7 +98,7 @@ class Progress:
 
     def __init__(self, quiet: bool = False, label: str | None = None, family=None):
         # a family's own word: P-style counts matches
-        label = label or (family.GAME_WORDS[1] if family is not None else "games")
+        label = label or getattr(family, "GAME_WORDS", ("game", "games"))[1]
         self.quiet, self.label, self.family = quiet, label, family
         self.t0 = time.perf_counter()
         self.last = self.t0

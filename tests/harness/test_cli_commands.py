@@ -87,9 +87,11 @@ def test_show_keeps_the_tags_as_comments():
     assert len(commented) >= len(leaves)
     for path, f in leaves:
         key = path.rsplit(".", 1)[-1]
-        label = {"R": "[R]", "I": "[I]", "X": "reconstructed [X]", "V": "[V] variant"}[f.tag]
+        label = {"R": "[R]", "I": "[I]", "X": "reconstructed [X]", "V": "[V] variant",
+                 "T": "[tool]"}[f.tag]
         assert any(l.strip().startswith(f"{key}:") and (
-            f"# {label} {f.doc}" in l or f"(the spec's tag: [{f.tag}]) {f.doc}" in l)
+            f"# {label} {f.doc}" in l or f"(the spec's tag: [{f.tag}]) {f.doc}" in l
+            or f"] {label} {f.doc}" in l)   # [set by FILE] [tool] ...
             for l in commented), path
 
 

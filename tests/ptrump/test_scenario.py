@@ -87,7 +87,7 @@ def test_spec_options_all_map_to_schema_paths():
 
 def test_schema_fields_have_docs_and_tags():
     for path, f in iter_fields(SCHEMA):
-        assert f.doc and f.tag in "RIXV", path
+        assert f.doc and f.tag in "RIXVT", path
 
 
 def test_three_players_and_rules_array_codes():
