@@ -44,6 +44,18 @@ MASK64 = (1 << 64) - 1
 
 
 @nb.njit(cache=True)
+def candidates(hand, n_rev, seen, core):
+    """int64[N_KINDS, 2]: per kind, its unseen copies and the distance of hand + that card."""
+    out = np.zeros((N_KINDS, 2), np.int64)
+    for k in range(N_KINDS):
+        m = unseen_copies(core, seen, k)
+        out[k, 0] = m
+        if m > 0:
+            out[k, 1] = shanten(hand + unit(k), n_rev, core)
+    return out
+
+
+@nb.njit(cache=True)
 def draw_luck(hand, n_rev, card, seen, core):
     """(f(hand + card) - mean over unseen c of f(hand + c), the drawer's distance before)."""
     total = 0.0
@@ -62,15 +74,17 @@ def draw_luck(hand, n_rev, card, seen, core):
 
 
 def game_controls(sim, seed, game, core):
-    """(first dealer's win (1/2 for a tie), dealer round wins, rounds, deal luck, draw luck,
-    draw luck by distance [4], the same three with the dealer's sign)."""
+    """(first dealer's win (1/2 for a tie), dealer round wins, rounds, deal luck, draw luck
+    by distance [4], the same two with the dealer's sign, the draws [(round, drawer is the
+    dealer, drawer is the first dealer, the other's distance, turn, candidates, card)], the
+    dealer's win of each round)."""
     ev, b = sim.replay_events(seed, game)
     fd = int(b.games[0, GF_FIRST_DEALER])
     w = int(b.games[0, GF_WINNER])
     won = 0.5 if w < 0 else float(w == fd)
     fd_deal = d_deal = 0
     fd_draw, d_draw = np.zeros(4), np.zeros(4)
-    dealer_wins, rnd = 0, -1
+    dealer_wins, rnd, draws, round_wins, turn = 0, -1, [], [], 0
     hands, n_rev, seen, dealer = [np.uint64(0)] * 2, [0, 0], np.uint64(0), 0
     rows = sim.ET.rows
     for e in ev:
@@ -85,10 +99,15 @@ def game_controls(sim, seed, game, core):
             fd_deal += dist[1 - fd] - dist[fd]
             d_deal += dist[1 - dealer] - dist[dealer]
             rec = b.rounds[rnd]
-            dealer_wins += int(rec[RF_OUTCOME] != OUT_DRAW and rec[RF_WINNER] == dealer)
+            round_wins.append(int(rec[RF_OUTCOME] != OUT_DRAW and rec[RF_WINNER] == dealer))
+            dealer_wins += round_wins[-1]
+            turn = 0
         elif typ in (EV_DRAW, EV_DRAW_THREE):
             for x in ([a] if typ == EV_DRAW else [a, b1, c]):
                 luck, dist = draw_luck(hands[s], n_rev[s], x, seen, core)
+                draws.append((rnd, s == dealer, s == fd, shanten(hands[1 - s], n_rev[1 - s], core),
+                              turn, candidates(hands[s], n_rev[s], seen, core), x))
+                turn += 1
                 bucket = min(max(dist, 0), 3)
                 fd_draw[bucket] += luck if s == fd else -luck
                 d_draw[bucket] += luck if s == dealer else -luck
@@ -106,7 +125,40 @@ def game_controls(sim, seed, game, core):
             n_rev[s] += 1
         elif typ == EV_DISCARD:
             hands[s] = hands[s] - unit(a)
-    return won, dealer_wins, rnd + 1, fd_deal, fd_draw, d_deal, d_draw
+    return won, dealer_wins, rnd + 1, fd_deal, fd_draw, d_deal, d_draw, draws, round_wins
+
+
+def _cell(dist_after, other, turn):
+    return min(max(dist_after, -1), 4) + 1, min(max(other, -1), 4) + 1, min(turn // 6, 7)
+
+
+def round_win_luck(out):
+    """Per game, the draw luck in units of a fitted round-win table: P(the dealer wins the
+    round | the drawer's distance after the draw, the other's distance, the turn), fitted on the
+    dealer's draws of the other half of the games (so each half's table is fixed for it) and
+    evaluated for every card the drawer might have drawn. Returns (first dealer's sign, the
+    dealer's sign), float[n] each."""
+    tables = []
+    for fold in (1, 0):   # the table fold f uses is fitted on the other fold
+        num, den = np.zeros((6, 6, 8)), np.zeros((6, 6, 8))
+        for g, o in enumerate(out):
+            if g % 2 != fold:
+                continue
+            for rnd, is_dealer, _, other, turn, cand, card in o[7]:
+                if is_dealer:
+                    i = _cell(cand[card, 1], other, turn)
+                    num[i] += o[8][rnd]
+                    den[i] += 1
+        tables.append((num + 1) / (den + 2))
+    lf, ld = np.zeros(len(out)), np.zeros(len(out))
+    for g, o in enumerate(out):
+        t = tables[g % 2]
+        for rnd, is_dealer, is_fd, other, turn, cand, card in o[7]:
+            vals = np.array([t[_cell(cand[k, 1], other, turn)] for k in range(N_KINDS)])
+            luck = vals[card] - (cand[:, 0] * vals).sum() / cand[:, 0].sum()
+            lf[g] += luck if is_fd else -luck
+            ld[g] += luck if is_dealer else -luck
+    return lf, ld
 
 
 def cross_fitted_factor(y, X):
@@ -139,8 +191,11 @@ def main():
     u = dwin - rate * rounds          # the ratio's per-game linearised contribution
     print(f"{args.scenario}, {args.games} games (seed {args.seed}), replayed in {seconds:.1f} s")
     print(f"{'control':28s} {'first dealer win':>18s} {'dealer round win':>18s}")
-    for name, j in (("deal", 3), ("draw", 4), ("draw by distance", 4), ("deal + draw by distance", 0)):
-        if j == 0:
+    for name, j in (("deal", 3), ("draw", 4), ("draw by distance", 4), ("deal + draw by distance", 0),
+                    ("draw in round-win units", -1)):
+        if j == -1:
+            xf, xd = (x[:, None] for x in round_win_luck(out))
+        elif j == 0:
             xf = np.column_stack([[o[3] for o in out], [o[4] for o in out]])
             xd = np.column_stack([[o[5] for o in out], [o[6] for o in out]])
         elif name == "draw":
