@@ -12,7 +12,8 @@ import click
 
 from .backends import backend_options
 from .cli_output import check_writable, render_report, write_out
-from .cli_study import NO_REPORT_HELP, cli_errors, register as _register_study, saved_line
+from .cli_study import (NO_REPORT_HELP, cli_errors, register as _register_study, replay_hint,
+                        saved_line)
 from .cli_solve import register as _register_solve
 from .cli_tournament import register as _register_tournament
 from .cli_tune import register as _register_tune
@@ -546,6 +547,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
                if as_json else family.summary_text(summary))
     if sink is not None and not quiet and not as_json:
         notice(saved_line(sink.path, not no_report))
+        notice(replay_hint(sink.path, [sc.name]))
     if summary_file:
         write_out(summary_file, text + "\n")
 

@@ -37,6 +37,13 @@ def saved_line(path, reported: bool) -> str:
     return f"saved {path}/ (no report: `momojan-sim report {path}` draws it)"
 
 
+def replay_hint(path, variants: list) -> str:
+    """How to replay one of a saved result's games from anywhere (its scenario, seats, seed)."""
+    which = f" --variant {variants[-1]}" if len(variants) > 1 else ""
+    return (f"replay any of its games: momojan-sim replay {os.path.abspath(path)} --game N{which}"
+            f" (the report links games that show each metric)")
+
+
 def fail(message: str) -> None:
     click.echo(f"momojan-sim: error: {one_line(message)}", err=True)
     sys.exit(2)
@@ -535,6 +542,10 @@ def _saved_note(sink, out, data, quiet=False, reported=True):
         write_out(out, json.dumps(data) + "\n")
     if sink is not None and not quiet:
         notice(saved_line(sink.path, reported))
+        if data.get("kind") in ("compare", "sweep"):
+            names = ([data["a"], data["b"]] if data["kind"] == "compare"
+                     else ["I (0: the base)"] * len(data.get("variants", [])))
+            notice(replay_hint(sink.path, names))
 
 
 def _split_values(text: str) -> list:

@@ -142,3 +142,12 @@ def test_every_yaku_that_fired_has_an_example_in_the_report(tmp_path):
         if row["wins_scored"]:
             cell = table.split(f"<td>{row['name']}</td>", 1)[1].split("</tr>", 1)[0]
             assert "momojan-sim replay" in cell and "replays/" in cell, row["name"]
+
+
+def test_a_saved_run_says_how_to_replay_its_games(tmp_path):
+    d = tmp_path / "run"
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "20", "--workers", "1",
+                                  "--out", str(d)])
+    assert r.exit_code == 0, r.output
+    hint = [x for x in r.stderr.splitlines() if "replay any of its games" in x]
+    assert hint and f"momojan-sim replay {d} --game N" in hint[0]
