@@ -1,0 +1,145 @@
+"""Emoji mahjong's bots: numba policies deciding inside the compiled turn loop, and their
+registry (spec emoji.md §4.2, §5).
+
+Every policy has one signature::
+
+    policy(obs: int64[OBS_LEN], mask: bool[N_ACTIONS], params: float64[:], rng: uint64[4],
+           t: int16[...], ra: int64[N_RA]) -> int action
+
+``obs`` is the deciding seat's view (:mod:`simcore.emoji.layout`), ``mask`` the legal actions
+(kind k: discard it; 30 + k: discard it declaring riichi), ``t`` the hand table
+(:func:`simcore.emoji.hand.tables`). The only decision is the discard (and riichi with it): wins
+are automatic. -1 means the default, the drawn tile.
+
+- ``idle``: always the default (the source's AFK player, spec §4.2).
+- ``random``: uniform over the legal actions.
+- ``baseline``: the discard that leaves the hand closest to a win (``hand.distance``), the lowest
+  kind on ties; riichi whenever that discard allows it.
+- ``greedy``: closest to a win, ties broken by the unseen copies (what the seat can see) of the
+  kinds that would bring the hand closer (the waits when tenpai), then by keeping the dora;
+  riichi with probability ``riichi`` when the best discard allows it.
+
+What this implementation simplifies: no bot reads the others' discards for safety (wins are
+automatic, so defence is only in what one lets go); no bot weighs the multipliers.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from policies.params import Param
+from policies.random_policy import random_policy, uniform
+from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
+from simcore.emoji.hand import N_KINDS, distance
+from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN
+
+GREEDY_PARAMS = (
+    Param("riichi", "float", 1.0, "probability of declaring riichi when the best discard "
+          "allows it (0: never)", 0.0, 1.0),
+)
+POLICIES = Registry((
+    PolicySpec("random", "uniform over the legal discards (and riichi declarations)", ()),
+    PolicySpec("idle", "always discards the drawn tile (the source's AFK player)", ()),
+    PolicySpec("baseline", "the discard closest to a win, the lowest tile on ties; riichi "
+               "whenever it may", ()),
+    PolicySpec("greedy", "closest to a win, then the most unseen useful tiles; riichi by "
+               "probability", GREEDY_PARAMS),
+), max_params=1)
+P_RANDOM, P_IDLE, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in
+                                          ("random", "idle", "baseline", "greedy"))
+
+
+@nb.njit(cache=True)
+def _hand(obs):
+    h = np.empty(N_KINDS, np.int64)
+    for k in range(N_KINDS):
+        h[k] = obs[OBS_OWN + k]
+    return h
+
+
+@nb.njit(cache=True)
+def _useful(h, obs, t, d) -> int:
+    """Unseen copies of the kinds that bring a 7-tile hand at distance ``d`` closer."""
+    n = 0
+    for k in range(N_KINDS):
+        u = obs[OBS_UNSEEN + k]
+        if u <= 0 or h[k] >= 3:
+            continue
+        h[k] += 1
+        if distance(h, t) < d:
+            n += u
+        h[k] -= 1
+    return n
+
+
+@nb.njit(cache=True)
+def _best_discard(obs, mask, t, with_useful):
+    """(kind, whether riichi is legal with it) of the discard closest to a win."""
+    h = _hand(obs)
+    best_k, best_d, best_u = -1, 99, -1
+    dora = obs[OBS_DORA]
+    for k in range(N_KINDS):
+        if not mask[k]:
+            continue
+        h[k] -= 1
+        d = distance(h, t)
+        u = _useful(h, obs, t, d) if with_useful and d <= best_d else 0
+        h[k] += 1
+        better = d < best_d
+        if not better and d == best_d and with_useful:
+            better = u > best_u or (u == best_u and best_k == dora)
+        if better:
+            best_k, best_d, best_u = k, d, u
+    return best_k, mask[N_KINDS + best_k]
+
+
+@nb.njit(cache=True)
+def idle_policy(obs, mask, params, rng, t, ra):
+    return -1
+
+
+@nb.njit(cache=True)
+def baseline_policy(obs, mask, params, rng, t, ra):
+    k, riichi = _best_discard(obs, mask, t, False)
+    return N_KINDS + k if riichi else k
+
+
+@nb.njit(cache=True)
+def greedy_policy(obs, mask, params, rng, t, ra):
+    k, riichi = _best_discard(obs, mask, t, True)
+    if riichi and params[0] > 0 and (params[0] >= 1 or uniform(rng) < params[0]):
+        return N_KINDS + k
+    return k
+
+
+@nb.njit(cache=True)
+def scripted_policy(obs, mask, params, rng, t, ra):
+    """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
+    the end of the row) lets ``baseline`` decide that one (:mod:`policies.registry`); -2 plays
+    the default (the drawn tile)."""
+    i = np.int64(params[0]) + 1
+    if i < params.shape[0]:
+        params[0] += 1
+        if params[i] >= 0:
+            return np.int64(params[i])
+        if params[i] == -2:
+            return np.int64(obs[OBS_DRAWN])
+    return baseline_policy(obs, mask, params, rng, t, ra)
+
+
+@nb.njit(cache=True)
+def decide(policy_id, obs, mask, params, rng, t, ra):
+    """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
+    if policy_id == P_GREEDY:
+        return greedy_policy(obs, mask, params, rng, t, ra)
+    if policy_id == P_BASELINE:
+        return baseline_policy(obs, mask, params, rng, t, ra)
+    if policy_id == P_RANDOM:
+        return random_policy(obs, mask, params, rng, t, ra)
+    if policy_id == P_IDLE:
+        return idle_policy(obs, mask, params, rng, t, ra)
+    return scripted_policy(obs, mask, params, rng, t, ra)
+
+
+assert N_ACTIONS == 2 * N_KINDS

@@ -1,0 +1,760 @@
+"""The emoji mahjong round and game engine (spec emoji.md §3-§10), whole games compiled.
+
+Four seats draw and discard at the same time; wins are automatic. A turn (§4.1): every seat draws
+(dealer order); the tsumo check; every seat not in riichi chooses a discard (and riichi) from its
+own observation, all four observations built before any discard is applied (§5's fair
+simultaneous play), each seat with its own random stream keyed by (seed, game, round, seat); the
+reveal (discards, riichi deposits); the ron check against this turn's discards; after the last
+turn the exhaustive draw. Settlement (§9): tsumo split or each full, ron payer by ``ron_source``,
+the pot split among the winners, the draw's pot to the tenpai seats; every payment of a round is
+computed from the same state and applied at once. The game (§10): rounds E1-S4, the West
+extension when the chips are close, the bust rule, the ranking.
+
+Rules arrive as two arrays: ``ra`` (int64, the ``RA_*`` layout of :data:`RULE_FIELDS`, built by
+:mod:`simcore.emoji.rules_array`) and ``sr`` (float64, the scoring rules of
+:mod:`simcore.emoji.scoring`); ``t`` is the hand table (:func:`simcore.emoji.hand.tables`).
+
+What this implementation simplifies:
+- ``supersedes`` is literal stacking only (scoring's note).
+- ``tsumo_winners_pay_each_other: false``: each non-winner pays its share (a third of the value
+  under ``split``); the winner receives only the non-winners' shares.
+- ``carry_chips: true`` is not offered: games stay independent, the unit of every statistic.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..family.layout import define_fields, state_spec
+from ..rng import randint, seed_keyed
+from .hand import N_KINDS, N_NUMBER_KINDS, N_RANKS, is_winning, waits
+from .layout import (  # noqa: F401  (the layout's names, for importers)
+    DEFAULT_ACTION, MAX_DISC, N_ACTIONS, N_SEATS, OBS_CHIPS, OBS_DEALER, OBS_DISC,
+    OBS_DISC_RIICHI, OBS_DORA, OBS_DRAWN, OBS_LEN, OBS_N_DISC, OBS_OWN, OBS_POT,
+    OBS_RIICHI_TURN, OBS_SEAT, OBS_TURN, OBS_TURNS, OBS_UNSEEN,
+)
+from .scoring import DECOMP_COLS, score_win
+from policies.emoji import decide
+
+N_TILES = 90
+HAND = 7
+DEAL = 28
+MAX_TURNS = 15
+MAX_ROUNDS = 12
+
+# ---- the rules array ra ---------------------------------------------------------------------
+RULE_FIELDS = (
+    "start_chips", "ante", "riichi_deposit", "regular_rounds", "west_rounds", "west_gap",
+    "first_dealer",          # 0 seat0, 1 random
+    "indicator",             # 0 removed, 1 in_wall
+    "dora_next",             # 0 per_suit, 1 global
+    "honor_cycle0", "honor_cycle1", "honor_cycle2",   # the honour after cat, fish, bird
+    "turns",                 # 0 auto, else that many
+    "tsumo_ends_turn",
+    "simultaneous_wins",     # 0 all, 1 first_from_dealer
+    "tsumo_payment",         # 0 split, 1 each_full
+    "tsumo_split_rounding",  # 0 exact, 1 ceil
+    "tsumo_winners_pay_each_other",
+    "ron_source",            # 0 best_for_winner, 1 nearest_seat, 2 split, 3 each_full
+    "multi_winner_pot",      # 0 split, 1 first_in_dealer_order
+    "pot_remainder",         # 0 dealer_order, 1 carry
+    "draw_no_tenpai_pot",    # 0 carry, 1 discard, 2 split_all
+    "pot_at_game_end",       # 0 discard, 1 to_top
+    "payments",              # 0 uncapped, 1 cap_at_balance
+    "require_yaku",
+    "tenpai",                # 0 shape, 1 live_wait
+    "furiten",               # 0 none, 1 discards
+    "riichi_min_chips", "riichi_last_turn",
+    "riichi_if_ronned",      # 0 stands, 1 void
+    "tenhou_seats",          # 0 any, 1 dealer_only
+    "last_tile_scope",       # 0 whole_turn, 1 drawn_tile
+    "bust_check",            # 0 round_end, 1 any_time
+    "west_mode",             # 0 all_four, 1 sudden_death
+    "rank_ties",             # 0 shared, 1 dealer_order
+    "invalid_action",        # 0 default, 1 error
+    "wait_count_info",       # 0 public, 1 wall
+)
+N_RA = define_fields(globals(), "RA", RULE_FIELDS)
+
+# ---- records ----------------------------------------------------------------------------------
+OUTCOMES = ("tsumo", "ron", "draw")
+define_fields(globals(), "OUT", OUTCOMES)
+END_REASON_NAMES = ("regular", "west", "bust", "round_limit")
+define_fields(globals(), "END", END_REASON_NAMES)
+ROUND_FIELDS = (
+    "game", "round", "dealer", "outcome", "turns",
+    "winners",                          # bit s: seat s won
+    "ron_from",                         # bits: seats that paid a ron
+    "riichi",                           # bits: seats in riichi at the end
+    "tenpai",                           # bits (a draw)
+    "value0", "value1", "value2", "value3",   # each winner's value
+    "yaku0", "yaku1", "yaku2", "yaku3",       # each winner's yaku mask
+    "pot_taken", "pot_left",
+    "chips0", "chips1", "chips2", "chips3",   # after the round
+    "dora",
+)
+N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
+GAME_FIELDS = ("winners", "end_reason", "rounds", "chips0", "chips1", "chips2", "chips3",
+               "first_dealer", "pot_left")
+N_GF = define_fields(globals(), "GF", GAME_FIELDS)
+
+# ---- events (replay) --------------------------------------------------------------------------
+EV_TYPES = ("round_start",   # seat dealer; a dora kind, b indicator kind
+            "deal",          # seat; a.. the 7 kinds via hand mask words (a: kinds 0-14 x4 bits)
+            "draw",          # seat; a kind
+            "discard",       # seat; a kind, b riichi
+            "tsumo", "ron",  # seat; a win tile, b value, c from (ron) / -1, d yaku mask
+            "payment",       # seat payer; a receiver, b amount
+            "pot_share",     # seat; a amount
+            "exhaustive",    # -1; a tenpai bits
+            "round_end",     # -1; a pot left
+            "game_end")      # -1; a winners bits, b end reason
+define_fields(globals(), "EV", EV_TYPES)
+EV_WIDTH = 6
+MAX_EVENTS = 12 * 200
+
+ST_FIELDS = ("log", "n_ev", "pot", "dealer", "turn", "indicator", "dora", "first_dealer",
+             "went_negative")   # 1: a balance went below 0 during the round (bust_check any_time)
+N_ST = define_fields(globals(), "ST", ST_FIELDS)
+
+State, new_state = state_spec("State", (
+    ("wall", (N_TILES,), np.int64, 0),          # kinds in draw order
+    ("hand", (N_SEATS, N_KINDS), np.int64, 0),  # counts
+    ("drawn", (N_SEATS,), np.int64, -1),
+    ("disc", (N_SEATS, MAX_DISC), np.int64, -1),
+    ("disc_riichi", (N_SEATS, MAX_DISC), np.int64, 0),
+    ("n_disc", (N_SEATS,), np.int64, 0),
+    ("riichi_turn", (N_SEATS,), np.int64, 0),   # 0: none
+    ("chips", (N_SEATS,), np.int64, 0),
+    ("obs", (N_SEATS, OBS_LEN), np.int64, 0),
+    ("mask", (N_SEATS, N_ACTIONS), np.bool_, False),
+    ("st", (N_ST,), np.int64, 0),
+    ("ev", lambda log: (MAX_EVENTS if log else 1, EV_WIDTH), np.int64, -1),
+), __name__)
+
+RNG_SHUFFLE = 0                     # then one stream per seat: 1 + seat
+
+
+@nb.njit(cache=True)
+def _log(s, typ, seat, a, b, c, d):
+    if s.st[ST_LOG] == 0:
+        return
+    i = s.st[ST_N_EV]
+    if i < s.ev.shape[0]:
+        s.ev[i, 0] = typ
+        s.ev[i, 1] = seat
+        s.ev[i, 2] = a
+        s.ev[i, 3] = b
+        s.ev[i, 4] = c
+        s.ev[i, 5] = d
+        s.st[ST_N_EV] = i + 1
+
+
+@nb.njit(cache=True)
+def next_kind(k, ra) -> int:
+    """The dora after indicator kind ``k`` (§3.5): per suit (9 -> 1) or the next id mod 30;
+    honours by ``honor_cycle``."""
+    if ra[RA_DORA_NEXT] == 1:
+        return (k + 1) % N_KINDS
+    if k >= N_NUMBER_KINDS:
+        return ra[RA_HONOR_CYCLE0 + k - N_NUMBER_KINDS]
+    return k - k % N_RANKS + (k % N_RANKS + 1) % N_RANKS
+
+
+@nb.njit(cache=True)
+def n_turns(ra) -> int:
+    live = N_TILES - DEAL - (1 if ra[RA_INDICATOR] == 0 else 0)
+    auto = live // N_SEATS
+    return auto if ra[RA_TURNS] == 0 else min(ra[RA_TURNS], auto)
+
+
+@nb.njit(cache=True)
+def deal(s, ra):
+    """Deal the round from ``s.wall`` as it stands (a test may stack it): seat (d+i) mod 4 gets
+    wall[7i .. 7i+6]; the indicator is wall[28] (``indicator: removed``) or a tile of
+    wall[28 ..] chosen by the shuffle stream beforehand (``in_wall``, st[ST_INDICATOR])."""
+    d = s.st[ST_DEALER]
+    for seat in range(N_SEATS):
+        for k in range(N_KINDS):
+            s.hand[seat, k] = 0
+        s.drawn[seat] = -1
+        s.n_disc[seat] = 0
+        s.riichi_turn[seat] = 0
+        for j in range(MAX_DISC):
+            s.disc[seat, j] = -1
+            s.disc_riichi[seat, j] = 0
+    for i in range(N_SEATS):
+        seat = (d + i) % N_SEATS
+        for j in range(HAND):
+            s.hand[seat, s.wall[HAND * i + j]] += 1
+    if ra[RA_INDICATOR] == 0:
+        s.st[ST_INDICATOR] = s.wall[DEAL]
+    s.st[ST_DORA] = next_kind(s.st[ST_INDICATOR], ra)
+
+
+@nb.njit(cache=True)
+def _draw_pos(ra, turn, i) -> int:
+    base = DEAL + (1 if ra[RA_INDICATOR] == 0 else 0)
+    return base + N_SEATS * (turn - 1) + i
+
+
+@nb.njit(cache=True)
+def _unseen(s, seat, ra, out):
+    """unseen[k] = 3 - the seat's own copies - every discard - the removed indicator (§5)."""
+    for k in range(N_KINDS):
+        out[k] = 3 - s.hand[seat, k]
+    for p in range(N_SEATS):
+        for j in range(s.n_disc[p]):
+            out[s.disc[p, j]] -= 1
+    if ra[RA_INDICATOR] == 0:
+        out[s.st[ST_INDICATOR]] -= 1
+
+
+@nb.njit(cache=True)
+def build_observation(s, seat, ra, t, turns):
+    """The seat's view at step 3 (§5) into s.obs[seat], and its legal mask into s.mask[seat]."""
+    o = s.obs[seat]
+    for k in range(N_KINDS):
+        o[OBS_OWN + k] = s.hand[seat, k]
+    un = o[OBS_UNSEEN:OBS_UNSEEN + N_KINDS]
+    _unseen(s, seat, ra, un)
+    o[OBS_DRAWN] = s.drawn[seat]
+    o[OBS_SEAT] = seat
+    o[OBS_DEALER] = s.st[ST_DEALER]
+    o[OBS_TURN] = s.st[ST_TURN]
+    o[OBS_TURNS] = turns
+    o[OBS_DORA] = s.st[ST_DORA]
+    o[OBS_POT] = s.st[ST_POT]
+    for p in range(N_SEATS):
+        o[OBS_CHIPS + p] = s.chips[p]
+        o[OBS_RIICHI_TURN + p] = s.riichi_turn[p]
+        o[OBS_N_DISC + p] = s.n_disc[p]
+        for j in range(MAX_DISC):
+            o[OBS_DISC + p * MAX_DISC + j] = s.disc[p, j]
+            o[OBS_DISC_RIICHI + p * MAX_DISC + j] = s.disc_riichi[p, j]
+    m = s.mask[seat]
+    for a in range(N_ACTIONS):
+        m[a] = False
+    if s.riichi_turn[seat] > 0:
+        m[s.drawn[seat]] = True
+        return
+    h = s.hand[seat]
+    riichi_ok = (s.chips[seat] >= ra[RA_RIICHI_MIN_CHIPS]
+                 and (ra[RA_RIICHI_LAST_TURN] != 0 or s.st[ST_TURN] < turns))
+    for k in range(N_KINDS):
+        if h[k] == 0:
+            continue
+        m[k] = True
+        if riichi_ok:
+            h[k] -= 1
+            if waits(h, t) != 0:
+                m[N_KINDS + k] = True
+            h[k] += 1
+
+
+@nb.njit(cache=True)
+def _winning_value(s, seat, c, win_kind, tsumo, turn, turns, drawn_last, ra, sr, t, riichi_turn,
+                   decomp):
+    """(value, yaku mask) of seat's win on ``c`` (8 tiles), or (-1, 0) when it is no win
+    (``require_yaku`` and no yaku; ``tenhou_seats: dealer_only`` keeps a non-dealer's turn-1
+    tsumo a plain tsumo)."""
+    last = turns if (ra[RA_LAST_TILE_SCOPE] == 0 or drawn_last) else -1
+    eff_turn = turn
+    if tsumo and turn == 1 and ra[RA_TENHOU_SEATS] == 1 and seat != s.st[ST_DEALER]:
+        eff_turn = 0    # no tenhou for a non-dealer: scored as a plain tsumo
+    v, p, m = score_win(c, win_kind, tsumo, riichi_turn, eff_turn, last, seat == s.st[ST_DEALER],
+                        s.st[ST_DORA], sr, decomp)
+    if v < 0:
+        return -1.0, np.int64(0)
+    if ra[RA_REQUIRE_YAKU] != 0 and m == 0:
+        return -1.0, np.int64(0)
+    return v, m
+
+
+@nb.njit(cache=True)
+def _pay(s, payer, receiver, amount, ra, delta):
+    """A payment into ``delta`` (applied at once at the round's end); capped at the payer's
+    balance under ``payments: cap_at_balance``."""
+    if ra[RA_PAYMENTS] == 1:
+        amount = min(amount, max(s.chips[payer] + delta[payer], 0))
+    delta[payer] -= amount
+    delta[receiver] += amount
+    _log(s, EV_PAYMENT, payer, receiver, amount, 0, 0)
+
+
+@nb.njit(cache=True)
+def _share_pot(s, receivers, ra, delta, allow_carry):
+    """The pot to the seats in bit mask ``receivers``: floor(pot/n) each, the remainder to the
+    first in dealer order (or carried); ``first_in_dealer_order``: all to the first. Returns
+    the amount paid out."""
+    pot = s.st[ST_POT]
+    n = 0
+    for p in range(N_SEATS):
+        if (receivers >> p) & 1:
+            n += 1
+    if n == 0 or pot == 0:
+        return 0
+    d = s.st[ST_DEALER]
+    first = -1
+    for i in range(N_SEATS):
+        p = (d + i) % N_SEATS
+        if (receivers >> p) & 1:
+            first = p
+            break
+    if ra[RA_MULTI_WINNER_POT] == 1:
+        delta[first] += pot
+        _log(s, EV_POT_SHARE, first, pot, 0, 0, 0)
+        s.st[ST_POT] = 0
+        return pot
+    each = pot // n
+    rem = pot - each * n
+    paid = 0
+    for p in range(N_SEATS):
+        if (receivers >> p) & 1:
+            amt = each + (rem if (p == first and (ra[RA_POT_REMAINDER] == 0 or not allow_carry))
+                          else 0)
+            delta[p] += amt
+            paid += amt
+            _log(s, EV_POT_SHARE, p, amt, 0, 0, 0)
+    s.st[ST_POT] = pot - paid
+    return paid
+
+
+@nb.njit(cache=True)
+def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
+    """Play one round (the wall shuffled or stacked, chips and pot as the game left them; the
+    ante already in the pot). Writes the round record ``rec`` and applies the settlement."""
+    d = s.st[ST_DEALER]
+    deal(s, ra)
+    turns = n_turns(ra)
+    _log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
+    for seat in range(N_SEATS):
+        for k in range(N_KINDS):
+            for _ in range(s.hand[seat, k]):
+                _log(s, EV_DEAL, seat, k, 0, 0, 0)
+    delta = np.zeros(N_SEATS, np.int64)
+    decomp = np.zeros(DECOMP_COLS, np.int64)
+    values = np.zeros(N_SEATS, np.float64)
+    yaku = np.zeros(N_SEATS, np.int64)
+    winners = 0
+    ron_from = 0
+    outcome = OUT_DRAW
+    turn = 0
+    tsumo_won = 0
+    for turn in range(1, turns + 1):
+        s.st[ST_TURN] = turn
+        drawn_last = turn == turns
+        # 1. draw, in dealer order
+        for i in range(N_SEATS):
+            seat = (d + i) % N_SEATS
+            k = s.wall[_draw_pos(ra, turn, i)]
+            s.hand[seat, k] += 1
+            s.drawn[seat] = k
+            _log(s, EV_DRAW, seat, k, 0, 0, 0)
+        # 2. tsumo check
+        tsumo_won = 0
+        for i in range(N_SEATS):
+            seat = (d + i) % N_SEATS
+            if is_winning(s.hand[seat], t):
+                v, m = _winning_value(s, seat, s.hand[seat], s.drawn[seat], True, turn, turns,
+                                      True, ra, sr, t, s.riichi_turn[seat], decomp)
+                if v >= 0 and not (ra[RA_SIMULTANEOUS_WINS] == 1 and tsumo_won != 0):
+                    tsumo_won |= 1 << seat
+                    values[seat] = v
+                    yaku[seat] = m
+        if tsumo_won != 0 and ra[RA_TSUMO_ENDS_TURN] != 0:
+            winners = tsumo_won
+            outcome = OUT_TSUMO
+            break
+        # 3. choose: every observation first, then every decision (§5)
+        for seat in range(N_SEATS):
+            if not (tsumo_won >> seat) & 1:
+                build_observation(s, seat, ra, t, turns)
+        actions = np.full(N_SEATS, -1, np.int64)
+        for seat in range(N_SEATS):
+            if (tsumo_won >> seat) & 1:
+                continue
+            if s.riichi_turn[seat] > 0:
+                actions[seat] = s.drawn[seat]
+                continue
+            a = decide(pol_ids[seat], s.obs[seat], s.mask[seat], params[seat], rngs[1 + seat],
+                       t, ra)
+            if a < 0 or a >= N_ACTIONS or not s.mask[seat, a]:
+                if ra[RA_INVALID_ACTION] == 1 and a != DEFAULT_ACTION:
+                    raise ValueError("a policy returned an illegal action")
+                a = s.drawn[seat]
+            actions[seat] = a
+        # 4. reveal and apply
+        declared = 0
+        for seat in range(N_SEATS):
+            a = actions[seat]
+            if a < 0:
+                continue
+            k = a % N_KINDS
+            riichi = a >= N_KINDS
+            s.hand[seat, k] -= 1
+            j = s.n_disc[seat]
+            s.disc[seat, j] = k
+            s.disc_riichi[seat, j] = 1 if riichi else 0
+            s.n_disc[seat] = j + 1
+            _log(s, EV_DISCARD, seat, k, 1 if riichi else 0, 0, 0)
+            if riichi:
+                s.riichi_turn[seat] = turn
+                declared |= 1 << seat
+                delta[seat] -= ra[RA_RIICHI_DEPOSIT]
+                s.st[ST_POT] += ra[RA_RIICHI_DEPOSIT]
+                if s.chips[seat] + delta[seat] < 0:
+                    s.st[ST_WENT_NEGATIVE] = 1
+        # 5. ron check: p's 7 tiles + q's discard of this turn
+        ron_won = 0
+        best_from = np.full(N_SEATS, -1, np.int64)
+        ronned = 0
+        for p in range(N_SEATS):
+            if (tsumo_won >> p) & 1 or actions[p] < 0:
+                continue
+            if ra[RA_FURITEN] == 1:
+                w = waits(s.hand[p], t)
+                fur = False
+                for j in range(s.n_disc[p]):
+                    if (w >> s.disc[p, j]) & 1:
+                        fur = True
+                if fur:
+                    continue
+            for off in range(1, N_SEATS):
+                q = (p + off) % N_SEATS    # after-winner order
+                if (tsumo_won >> q) & 1 or actions[q] < 0:
+                    continue
+                k = actions[q] % N_KINDS
+                if s.hand[p, k] >= 3:
+                    continue
+                s.hand[p, k] += 1
+                if is_winning(s.hand[p], t):
+                    v, m = _winning_value(s, p, s.hand[p], k, False, turn, turns,
+                                          s.drawn[q] == k and drawn_last, ra, sr, t,
+                                          s.riichi_turn[p], decomp)
+                    if v >= 0:
+                        ronned |= 1 << q
+                        # nearest_seat: the first in after-winner order; otherwise the best
+                        # tile (a tie: the earlier), which split and each_full report too
+                        if best_from[p] < 0 or (ra[RA_RON_SOURCE] != 1 and v > values[p]):
+                            best_from[p] = q
+                            values[p] = v
+                            yaku[p] = m
+                        ron_won |= 1 << p
+                s.hand[p, k] -= 1
+        if ra[RA_RIICHI_IF_RONNED] == 1:
+            # a ronned riichi declaration is void: the deposit back, no machibuse for its own ron
+            for q in range(N_SEATS):
+                if (declared >> q) & 1 and (ronned >> q) & 1:
+                    s.riichi_turn[q] = 0
+                    delta[q] += ra[RA_RIICHI_DEPOSIT]
+                    s.st[ST_POT] -= ra[RA_RIICHI_DEPOSIT]
+                    if (ron_won >> q) & 1:
+                        k = actions[best_from[q]] % N_KINDS
+                        s.hand[q, k] += 1
+                        v, m = _winning_value(s, q, s.hand[q], k, False, turn, turns,
+                                              drawn_last, ra, sr, t, 0, decomp)
+                        s.hand[q, k] -= 1
+                        values[q] = v
+                        yaku[q] = m
+        if ron_won != 0 and ra[RA_SIMULTANEOUS_WINS] == 1:
+            for i in range(N_SEATS):
+                p = (d + i) % N_SEATS
+                if (tsumo_won | ron_won) >> p & 1:
+                    if (tsumo_won >> p) & 1:
+                        ron_won = 0
+                        tsumo_won = 1 << p
+                    else:
+                        ron_won = 1 << p
+                        tsumo_won = 0
+                    break
+        if tsumo_won != 0 or ron_won != 0:
+            # the tsumo wins of this turn (tsumo_ends_turn: false) settle with the rons
+            winners = tsumo_won | ron_won
+            outcome = OUT_RON if ron_won != 0 else OUT_TSUMO
+            _settle_rons(s, ron_won, best_from, actions, values, yaku, ra, sr, t, turn, turns,
+                         drawn_last, decomp, delta)
+            for p in range(N_SEATS):
+                if (ron_won >> p) & 1:
+                    ron_from |= 1 << best_from[p]
+            break
+    if outcome == OUT_TSUMO or (outcome == OUT_RON and tsumo_won != 0):
+        _settle_tsumos(s, tsumo_won, values, yaku, ra, delta)
+    pot_before = s.st[ST_POT]
+    tenpai = 0
+    if winners != 0:
+        _share_pot(s, winners, ra, delta, True)
+    else:
+        for p in range(N_SEATS):
+            if s.riichi_turn[p] > 0 or _is_tenpai(s, p, ra, t):
+                tenpai |= 1 << p
+        _log(s, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
+        if tenpai != 0:
+            _share_pot(s, tenpai, ra, delta, True)
+        elif ra[RA_DRAW_NO_TENPAI_POT] == 1:
+            s.st[ST_POT] = 0
+        elif ra[RA_DRAW_NO_TENPAI_POT] == 2:
+            _share_pot(s, 15, ra, delta, True)
+    for p in range(N_SEATS):
+        s.chips[p] += delta[p]
+    _log(s, EV_ROUND_END, -1, s.st[ST_POT], 0, 0, 0)
+    rec[RF_DEALER] = d
+    rec[RF_OUTCOME] = outcome
+    rec[RF_TURNS] = turn
+    rec[RF_WINNERS] = winners
+    rec[RF_RON_FROM] = ron_from
+    rec[RF_TENPAI] = tenpai
+    rec[RF_DORA] = s.st[ST_DORA]
+    riichi = 0
+    for p in range(N_SEATS):
+        if s.riichi_turn[p] > 0:
+            riichi |= 1 << p
+        rec[RF_VALUE0 + p] = np.int64(values[p]) if (winners >> p) & 1 else 0
+        rec[RF_YAKU0 + p] = yaku[p] if (winners >> p) & 1 else 0
+        rec[RF_CHIPS0 + p] = s.chips[p]
+    rec[RF_RIICHI] = riichi
+    rec[RF_POT_TAKEN] = pot_before - s.st[ST_POT]
+    rec[RF_POT_LEFT] = s.st[ST_POT]
+    if debug:
+        check_round(s, ra)
+
+
+@nb.njit(cache=True)
+def _is_tenpai(s, p, ra, t) -> bool:
+    """At the draw (§9.5): by shape, or (``live_wait``) with a wait some copy of which is not
+    in the seat's hand, its discards or the removed indicator."""
+    w = waits(s.hand[p], t)
+    if w == 0:
+        return False
+    if ra[RA_TENPAI] == 0:
+        return True
+    un = np.zeros(N_KINDS, np.int64)
+    _unseen(s, p, ra, un)
+    for k in range(N_KINDS):
+        if (w >> k) & 1 and un[k] > 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _settle_tsumos(s, tsumo_won, values, yaku, ra, delta):
+    """Each tsumo winner is paid by the three others (§9.2): a third each, the remainder by the
+    first payers in after-winner order, or ceil thirds; or each the full value."""
+    for w in range(N_SEATS):
+        if not (tsumo_won >> w) & 1:
+            continue
+        v = np.int64(values[w])
+        _log(s, EV_TSUMO, w, s.drawn[w], v, -1, yaku[w])
+        third = v // 3
+        rem = v - 3 * third
+        for off in range(1, N_SEATS):
+            q = (w + off) % N_SEATS
+            if (tsumo_won >> q) & 1 and ra[RA_TSUMO_WINNERS_PAY_EACH_OTHER] == 0:
+                continue
+            if ra[RA_TSUMO_PAYMENT] == 1:
+                amt = v
+            elif ra[RA_TSUMO_SPLIT_ROUNDING] == 1:
+                amt = -((-v) // 3)
+            else:
+                amt = third + (1 if off <= rem else 0)
+            _pay(s, q, w, amt, ra, delta)
+
+
+@nb.njit(cache=True)
+def _settle_rons(s, ron_won, best_from, actions, values, yaku, ra, sr, t, turn, turns,
+                 drawn_last, decomp, delta):
+    """Each ron winner is paid by its discarder (§9.3); with several qualifying discarders by
+    ``ron_source``: the best tile's, the nearest seat's, shared, or each its own."""
+    for p in range(N_SEATS):
+        if not (ron_won >> p) & 1:
+            continue
+        src = ra[RA_RON_SOURCE]
+        if src <= 1:
+            _log(s, EV_RON, p, actions[best_from[p]] % N_KINDS, np.int64(values[p]),
+                 best_from[p], yaku[p])
+            _pay(s, best_from[p], p, np.int64(values[p]), ra, delta)
+            continue
+        payers = np.zeros(N_SEATS, np.int64)
+        own = np.zeros(N_SEATS, np.float64)
+        n = 0
+        for off in range(1, N_SEATS):
+            q = (p + off) % N_SEATS
+            if actions[q] < 0:
+                continue
+            k = actions[q] % N_KINDS
+            if s.hand[p, k] >= 3:
+                continue
+            s.hand[p, k] += 1
+            if is_winning(s.hand[p], t):
+                v, m = _winning_value(s, p, s.hand[p], k, False, turn, turns,
+                                      s.drawn[q] == k and drawn_last, ra, sr, t,
+                                      s.riichi_turn[p], decomp)
+                if v >= 0:
+                    payers[n] = q
+                    own[n] = v
+                    n += 1
+            s.hand[p, k] -= 1
+        _log(s, EV_RON, p, actions[best_from[p]] % N_KINDS, np.int64(values[p]), best_from[p],
+             yaku[p])
+        if src == 3:   # each_full: every qualifying discarder pays its own tile's value
+            for i in range(n):
+                _pay(s, payers[i], p, np.int64(own[i]), ra, delta)
+        else:          # split: the best tile's value shared, the remainder exact
+            v = np.int64(values[p])
+            each = v // n
+            rem = v - each * n
+            for i in range(n):
+                _pay(s, payers[i], p, each + (1 if i < rem else 0), ra, delta)
+
+
+@nb.njit(cache=True)
+def check_round(s, ra):
+    """Debug invariants (§9.6): hands of 7 between turns (8 for a tsumo winner), tiles
+    conserved."""
+    total = 0
+    for p in range(N_SEATS):
+        n = 0
+        for k in range(N_KINDS):
+            if s.hand[p, k] < 0 or s.hand[p, k] > 3:
+                raise AssertionError("a count outside 0..3")
+            n += s.hand[p, k]
+        if n != 7 and n != 8:
+            raise AssertionError("a hand of neither 7 nor 8 tiles")
+        total += n + s.n_disc[p]
+    drawn = N_SEATS * s.st[ST_TURN]
+    if total != DEAL + drawn:
+        raise AssertionError("tiles not conserved")
+
+
+@nb.njit(cache=True)
+def shuffle_wall(s, ra, rng):
+    """A uniform order of the 90 tiles (Fisher-Yates over kinds: copies are indistinguishable);
+    under ``in_wall`` the indicator is a uniformly chosen tile of wall[28 ..]."""
+    for k in range(N_KINDS):
+        for c in range(3):
+            s.wall[3 * k + c] = k
+    for i in range(N_TILES - 1, 0, -1):
+        j = randint(rng, i + 1)
+        s.wall[i], s.wall[j] = s.wall[j], s.wall[i]
+    if ra[RA_INDICATOR] == 1:
+        s.st[ST_INDICATOR] = s.wall[DEAL + randint(rng, N_TILES - DEAL)]
+
+
+@nb.njit(cache=True)
+def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_out, game_rec):
+    """Play one whole game (rounds E1-S4, the West extension, the bust rule); returns the new
+    round-row count, or -1 when ``rounds_out`` is full."""
+    rngs = np.zeros((1 + N_SEATS, 4), np.uint64)
+    for p in range(N_SEATS):
+        s.chips[p] = ra[RA_START_CHIPS]
+    s.st[ST_POT] = 0
+    first = 0
+    if ra[RA_FIRST_DEALER] == 1:
+        seed_keyed(seed, game, np.int64(-1), 0, rngs[0])
+        first = randint(rngs[0], N_SEATS)
+    s.st[ST_FIRST_DEALER] = first
+    end = -1
+    rnd = 0
+    regular = ra[RA_REGULAR_ROUNDS]
+    limit = regular + ra[RA_WEST_ROUNDS]
+    west = False
+    while True:
+        if n_out >= rounds_out.shape[0]:
+            return -1
+        s.st[ST_DEALER] = (first + rnd) % N_SEATS
+        for purpose in range(1 + N_SEATS):
+            seed_keyed(seed, game, np.int64(rnd), purpose, rngs[purpose])
+        shuffle_wall(s, ra, rngs[RNG_SHUFFLE])
+        s.st[ST_WENT_NEGATIVE] = 0
+        for p in range(N_SEATS):
+            s.chips[p] -= ra[RA_ANTE]
+            s.st[ST_POT] += ra[RA_ANTE]
+            if s.chips[p] < 0:
+                s.st[ST_WENT_NEGATIVE] = 1
+        rec = rounds_out[n_out]
+        rec[:] = 0
+        rec[RF_GAME] = game
+        rec[RF_ROUND] = rnd
+        play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec)
+        n_out += 1
+        rnd += 1
+        neg = False
+        for p in range(N_SEATS):
+            if s.chips[p] < 0:
+                neg = True
+        # below 0 after the settlement ends the game (exactly 0 is safe); any_time: at any
+        # moment of the round (an ante, a deposit) as well
+        if neg or (ra[RA_BUST_CHECK] == 1 and s.st[ST_WENT_NEGATIVE] != 0):
+            end = END_BUST
+            break
+        gap = _gap(s)
+        if rnd == regular:
+            if gap > ra[RA_WEST_GAP] or ra[RA_WEST_ROUNDS] == 0:
+                end = END_REGULAR
+                break
+            west = True
+        elif west:
+            if rnd >= limit or (ra[RA_WEST_MODE] == 1 and gap > ra[RA_WEST_GAP]):
+                end = END_WEST
+                break
+        if rnd >= MAX_ROUNDS:
+            end = END_ROUND_LIMIT
+            break
+    pot_left = s.st[ST_POT]
+    top = s.chips[0]
+    for p in range(N_SEATS):
+        top = max(top, s.chips[p])
+    winners = 0
+    for i in range(N_SEATS):
+        p = (first + i) % N_SEATS
+        if s.chips[p] == top:
+            winners |= 1 << p
+            if ra[RA_RANK_TIES] == 1:
+                break
+    if pot_left > 0 and ra[RA_POT_AT_GAME_END] == 1:
+        n = 0
+        for p in range(N_SEATS):
+            if (winners >> p) & 1:
+                n += 1
+        each = pot_left // n
+        rem = pot_left - each * n
+        for i in range(N_SEATS):
+            p = (first + i) % N_SEATS
+            if (winners >> p) & 1:
+                s.chips[p] += each + rem
+                rem = 0
+    game_rec[GF_WINNERS] = winners
+    game_rec[GF_END_REASON] = end
+    game_rec[GF_ROUNDS] = rnd
+    for p in range(N_SEATS):
+        game_rec[GF_CHIPS0 + p] = s.chips[p]
+    game_rec[GF_FIRST_DEALER] = first
+    game_rec[GF_POT_LEFT] = pot_left
+    _log(s, EV_GAME_END, -1, winners, end, 0, 0)
+    return n_out
+
+
+@nb.njit(cache=True)
+def _gap(s) -> int:
+    hi = s.chips[0]
+    lo = s.chips[0]
+    for p in range(N_SEATS):
+        hi = max(hi, s.chips[p])
+        lo = min(lo, s.chips[p])
+    return hi - lo
+
+
+@nb.njit(cache=True)
+def play_games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out,
+               games_out):
+    """Play games ``game_indices`` of ``seed``; each depends on (seed, index) alone. Returns the
+    round rows written, or -1 when ``rounds_out`` is too short (the caller grows it)."""
+    n = 0
+    for i in range(game_indices.shape[0]):
+        p = params.copy()   # a scripted seat's cursor starts over each game
+        n = play_game(game_indices[i], seed, s, ra, sr, t, pol_ids, p, debug, rounds_out, n,
+                      games_out[i])
+        if n < 0:
+            return -1
+    return n

@@ -1,0 +1,122 @@
+"""The emoji engine: whole games under every bot in debug mode (the round driver's invariants),
+chips conserved, each game a function of (seed, index) alone, and the spec's worked examples
+(emoji.md §15) on stacked walls with scripted seats."""
+
+import numpy as np
+import pytest
+
+from policies.emoji import POLICIES, SCRIPTED
+from simcore.emoji import engine as E
+from simcore.emoji import hand as H
+from simcore.emoji import scoring as S
+from simcore.emoji.rules_array import build_rules_array
+from simcore.emoji.tiles import N_KINDS, parse_tiles
+
+T = H.tables(False)
+
+
+def _play(policy, games, seed=1, ra=None, debug=True):
+    ids, params = POLICIES.seat_arrays([{"policy": policy}] * 4, 4)
+    s = E.new_state(False)
+    g = np.zeros((len(games), E.N_GF), np.int64)
+    r = np.zeros((len(games) * 12, E.N_RF), np.int64)
+    n = E.play_games(np.asarray(games, np.int64), np.uint64(seed), s,
+                     build_rules_array() if ra is None else ra, S.scoring_rules(), T, ids,
+                     params, debug, r, g)
+    return g, r[:n]
+
+
+@pytest.mark.parametrize("policy", ["random", "idle", "baseline", "greedy"])
+def test_games_keep_their_invariants_and_conserve_chips(policy):
+    g, r = _play(policy, range(60))
+    assert np.all(g[:, E.GF_CHIPS0:E.GF_CHIPS0 + 4].sum(axis=1) + g[:, E.GF_POT_LEFT] == 20000)
+    assert set(np.unique(r[:, E.RF_OUTCOME])) <= {E.OUT_TSUMO, E.OUT_RON, E.OUT_DRAW}
+    assert np.all((r[:, E.RF_TURNS] >= 1) & (r[:, E.RF_TURNS] <= 15))
+    assert np.all((g[:, E.GF_ROUNDS] >= 1) & (g[:, E.GF_ROUNDS] <= 12))
+
+
+def test_a_game_depends_on_its_seed_and_index_alone():
+    a, ra_ = _play("greedy", [5, 6, 7])
+    b, rb = _play("greedy", [7])
+    assert np.array_equal(a[2], b[0])
+    assert np.array_equal(ra_[ra_[:, E.RF_GAME] == 7], rb)
+
+
+# ---- worked examples on stacked walls --------------------------------------------------------
+
+def _wall(hands, indicator, draws):
+    """A wall dealing ``hands`` (seat -> tiles; the dealer is seat 0, so seat i gets wall[7i..]),
+    the indicator at wall[28] and ``draws`` (turn -> [tile of seat 0..3]); the rest of the 90
+    tiles after them."""
+    wall = [None] * 90
+    for seat, text in hands.items():
+        for j, k in enumerate(parse_tiles(text)):
+            wall[7 * seat + j] = k
+    wall[28] = parse_tiles(indicator)[0]
+    for turn, tiles in draws.items():
+        for i, text in enumerate(tiles):
+            wall[29 + 4 * (turn - 1) + i] = parse_tiles(text)[0]
+    left = np.repeat(np.arange(N_KINDS), 3).tolist()
+    for k in wall:
+        if k is not None:
+            left.remove(k)
+    rest = iter(left)
+    return np.array([k if k is not None else next(rest) for k in wall], np.int64)
+
+
+def _round(wall, scripts, ra=None, chips=5000, riichi_turn=None):
+    """Play one round (dealer seat 0) from ``wall`` with scripted seats (actions per seat; -2:
+    the drawn tile); returns (the chips deltas, the record)."""
+    ra = build_rules_array() if ra is None else ra
+    s = E.new_state(False)
+    s.wall[:] = wall
+    s.st[E.ST_DEALER] = 0
+    s.chips[:] = chips - 20
+    s.st[E.ST_POT] = 80
+    ids = np.full(4, SCRIPTED, np.int64)
+    width = 1 + max(len(x) for x in scripts.values()) if scripts else 2
+    params = np.full((4, width), -2.0)
+    params[:, 0] = 0
+    for seat, actions in scripts.items():
+        params[seat, 1:1 + len(actions)] = actions
+    rngs = np.zeros((5, 4), np.uint64)
+    rec = np.zeros(E.N_RF, np.int64)
+    E.play_round(s, ra, S.scoring_rules(), T, ids, params, rngs, True, rec)
+    return s.chips - chips, rec
+
+
+JUNK = {0: "147k 19m 15h", 2: "258k 28m 2h 6h", 3: "369k 37m 37h"}
+
+
+def test_example_1_a_non_dealers_ron():
+    """Seat 1 holds 234k 567m 8h; seat 2 draws and discards 8h; dora 5m: 325, pot 80 ->
+    deltas -20, +385, -345, -20."""
+    wall = _wall({**JUNK, 1: "234k 567m 8h"}, "4m", {1: ["1z", "2z", "8h", "3z"]})
+    delta, rec = _round(wall, {})
+    assert list(delta) == [-20, 385, -345, -20]
+    assert rec[E.RF_OUTCOME] == E.OUT_RON and rec[E.RF_VALUE1] == 325
+    assert rec[E.RF_WINNERS] == 0b0010 and rec[E.RF_RON_FROM] == 0b0100
+
+
+def test_example_5_the_best_tile_pays_and_nearest_seat():
+    """Seat 1 holds 23m 456k 88h; seat 2 discards 1m, seat 0 discards 4m; dora 8h: seat 0 pays
+    425 (-445, +485, -20, -20); under nearest_seat seat 2 pays 350 (-20, +410, -370, -20)."""
+    hands = {0: "147k 19m 15h", 1: "23m 456k 88h", 2: "258k 28m 2h 6h", 3: "369k 37m 37h"}
+    wall = _wall(hands, "7h", {1: ["4m", "1z", "1m", "3z"]})
+    delta, _ = _round(wall, {})
+    assert list(delta) == [-445, 485, -20, -20]
+    ra = build_rules_array({"ron_source": "nearest_seat"})
+    delta, _ = _round(wall, {}, ra)
+    assert list(delta) == [-20, 410, -370, -20]
+
+
+def test_example_7_exhaustive_draw_with_a_remainder():
+    """Dealer seat 1 in the spec; here the dealer is seat 0 and the tenpai seats 1, 2, 3 share
+    the pot of 80: 26 each, the remainder 2 to the first in dealer order (seat 1)."""
+    hands = {0: "1223334k", 1: "123m 456m 9h", 2: "123h 456h 9k", 3: "789m 789h 1z"}
+    # one turn (the option turns: 1), each draw an honour nobody waits on, thrown back
+    wall = _wall(hands, "5k", {1: ["2z", "2z", "2z", "3z"]})
+    delta, rec = _round(wall, {}, build_rules_array({"turns": 1}))
+    assert rec[E.RF_OUTCOME] == E.OUT_DRAW
+    assert rec[E.RF_TENPAI] == 0b1110   # seat 0's 1223334k needs a 4th 3k: not tenpai
+    assert list(delta) == [-20, 8, 6, 6]
