@@ -29,6 +29,7 @@ from .scenario_files import bundled_dir, did_you_mean, load_yaml_quietly  # bund
 FAMILIES = {
     "momojan": "simcore.momojan.family",
     "ptrump": "simcore.ptrump.family",
+    "emoji": "simcore.emoji.family",
 }
 DEFAULT = "momojan"
 

@@ -21,28 +21,18 @@ SEED = 7
 
 
 def _policy_names(fam_name: str) -> list[str]:
-    if fam_name == "ptrump":
-        from policies.ptrump import POLICIES
-    else:
-        from policies.momojan import POLICIES
-    return list(POLICIES.names)
+    from simcore import families
+    return list(families.get(fam_name).POLICIES.names)
 
 
 def digest(scenario_name: str, policy: str) -> str:
     """sha256 of the records of GAMES games of SEED with every seat playing ``policy``."""
     import numpy as np
     from simcore import families
-    fam_name = families.family_name_of(scenario_name)
     fam, sc = families.load(scenario_name)
     data = sc.to_dict()
     data["players"] = [{"policy": policy, "params": {}} for _ in data["players"]]
-    if fam_name == "ptrump":
-        from simcore.ptrump.scenario import from_dict
-        from simcore.ptrump.simulate import Simulator
-    else:
-        from simcore.momojan.scenario import from_dict
-        from simcore.momojan.simulate import Simulator
-    batch = Simulator(from_dict(data, name=scenario_name)).play(np.arange(GAMES), SEED)
+    batch = fam.SIMULATOR(fam.from_dict(data, name=scenario_name)).play(np.arange(GAMES), SEED)
     h = hashlib.sha256()
     for arr in (batch.games, batch.rounds):
         h.update(np.ascontiguousarray(arr, np.int64).tobytes())

@@ -31,7 +31,7 @@ import numpy as np
 from policies.params import Param
 from policies.random_policy import random_policy, uniform
 from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
-from simcore.emoji.hand import N_KINDS, distance
+from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after
 from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN
 
 GREEDY_PARAMS = (
@@ -59,38 +59,44 @@ def _hand(obs):
 
 
 @nb.njit(cache=True)
-def _useful(h, obs, t, d) -> int:
+def _useful(h, obs, t, d, after) -> int:
     """Unseen copies of the kinds that bring a 7-tile hand at distance ``d`` closer."""
+    distances_after(h, t, 1, after)
     n = 0
     for k in range(N_KINDS):
         u = obs[OBS_UNSEEN + k]
-        if u <= 0 or h[k] >= 3:
-            continue
-        h[k] += 1
-        if distance(h, t) < d:
+        if u > 0 and after[k] < d:
             n += u
-        h[k] -= 1
     return n
 
 
 @nb.njit(cache=True)
 def _best_discard(obs, mask, t, with_useful):
-    """(kind, whether riichi is legal with it) of the discard closest to a win."""
+    """(kind, whether riichi is legal with it) of the discard closest to a win: the distances
+    of every discard first, then the useful tiles only for those at the best distance."""
     h = _hand(obs)
-    best_k, best_d, best_u = -1, 99, -1
+    dist = np.empty(N_KINDS, np.int64)
+    after = np.empty(N_KINDS, np.int64)
+    distances_after(h, t, -1, dist)
+    best_d = IMPOSSIBLE
+    for k in range(N_KINDS):
+        if mask[k]:
+            best_d = min(best_d, dist[k])
+        else:
+            dist[k] = IMPOSSIBLE
+    best_k, best_u = -1, -1
     dora = obs[OBS_DORA]
     for k in range(N_KINDS):
-        if not mask[k]:
+        if dist[k] != best_d:
             continue
+        if not with_useful:
+            best_k = k
+            break
         h[k] -= 1
-        d = distance(h, t)
-        u = _useful(h, obs, t, d) if with_useful and d <= best_d else 0
+        u = _useful(h, obs, t, best_d, after)
         h[k] += 1
-        better = d < best_d
-        if not better and d == best_d and with_useful:
-            better = u > best_u or (u == best_u and best_k == dora)
-        if better:
-            best_k, best_d, best_u = k, d, u
+        if u > best_u or (u == best_u and best_k == dora):
+            best_k, best_u = k, u
     return best_k, mask[N_KINDS + best_k]
 
 

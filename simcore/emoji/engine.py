@@ -28,7 +28,7 @@ import numpy as np
 
 from ..family.layout import define_fields, state_spec
 from ..rng import randint, seed_keyed
-from .hand import N_KINDS, N_NUMBER_KINDS, N_RANKS, is_winning, waits
+from .hand import N_KINDS, N_NUMBER_KINDS, N_RANKS, distance, is_winning, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
     DEFAULT_ACTION, MAX_DISC, N_ACTIONS, N_SEATS, OBS_CHIPS, OBS_DEALER, OBS_DISC,
     OBS_DISC_RIICHI, OBS_DORA, OBS_DRAWN, OBS_LEN, OBS_N_DISC, OBS_OWN, OBS_POT,
@@ -218,7 +218,13 @@ def build_observation(s, seat, ra, t, turns):
     for k in range(N_KINDS):
         o[OBS_OWN + k] = s.hand[seat, k]
     un = o[OBS_UNSEEN:OBS_UNSEEN + N_KINDS]
-    _unseen(s, seat, ra, un)
+    if ra[RA_WAIT_COUNT_INFO] == 1:   # wall: the copies left to draw (leaks others' hands)
+        for k in range(N_KINDS):
+            un[k] = 0
+        for pos in range(_draw_pos(ra, s.st[ST_TURN] + 1, 0), _draw_pos(ra, turns + 1, 0)):
+            un[s.wall[pos]] += 1
+    else:
+        _unseen(s, seat, ra, un)
     o[OBS_DRAWN] = s.drawn[seat]
     o[OBS_SEAT] = seat
     o[OBS_DEALER] = s.st[ST_DEALER]
@@ -242,6 +248,8 @@ def build_observation(s, seat, ra, t, turns):
     h = s.hand[seat]
     riichi_ok = (s.chips[seat] >= ra[RA_RIICHI_MIN_CHIPS]
                  and (ra[RA_RIICHI_LAST_TURN] != 0 or s.st[ST_TURN] < turns))
+    # a discard leaves tenpai only if the 8 tiles lack at most one (one lookup, not 8 waits)
+    riichi_ok = riichi_ok and distance(h, t) <= 1
     for k in range(N_KINDS):
         if h[k] == 0:
             continue
@@ -413,11 +421,13 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         for p in range(N_SEATS):
             if (tsumo_won >> p) & 1 or actions[p] < 0:
                 continue
-            if ra[RA_FURITEN] == 1:
-                w = waits(s.hand[p], t)
+            p_waits = waits(s.hand[p], t)   # one lookup, then a bit per discard
+            if p_waits == 0:
+                continue
+            if ra[RA_FURITEN] == 1:   # no ron while a wait is among one's own discards
                 fur = False
                 for j in range(s.n_disc[p]):
-                    if (w >> s.disc[p, j]) & 1:
+                    if (p_waits >> s.disc[p, j]) & 1:
                         fur = True
                 if fur:
                     continue
@@ -426,22 +436,21 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                 if (tsumo_won >> q) & 1 or actions[q] < 0:
                     continue
                 k = actions[q] % N_KINDS
-                if s.hand[p, k] >= 3:
+                if not (p_waits >> k) & 1:
                     continue
                 s.hand[p, k] += 1
-                if is_winning(s.hand[p], t):
-                    v, m = _winning_value(s, p, s.hand[p], k, False, turn, turns,
-                                          s.drawn[q] == k and drawn_last, ra, sr, t,
-                                          s.riichi_turn[p], decomp)
-                    if v >= 0:
-                        ronned |= 1 << q
-                        # nearest_seat: the first in after-winner order; otherwise the best
-                        # tile (a tie: the earlier), which split and each_full report too
-                        if best_from[p] < 0 or (ra[RA_RON_SOURCE] != 1 and v > values[p]):
-                            best_from[p] = q
-                            values[p] = v
-                            yaku[p] = m
-                        ron_won |= 1 << p
+                v, m = _winning_value(s, p, s.hand[p], k, False, turn, turns,
+                                      s.drawn[q] == k and drawn_last, ra, sr, t,
+                                      s.riichi_turn[p], decomp)
+                if v >= 0:
+                    ronned |= 1 << q
+                    # nearest_seat: the first in after-winner order; otherwise the best
+                    # tile (a tie: the earlier), which split and each_full report too
+                    if best_from[p] < 0 or (ra[RA_RON_SOURCE] != 1 and v > values[p]):
+                        best_from[p] = q
+                        values[p] = v
+                        yaku[p] = m
+                    ron_won |= 1 << p
                 s.hand[p, k] -= 1
         if ra[RA_RIICHI_IF_RONNED] == 1:
             # a ronned riichi declaration is void: the deposit back, no machibuse for its own ron

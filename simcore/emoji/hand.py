@@ -385,3 +385,120 @@ def decompositions(c, wrap: bool, out) -> int:
         out[n, 5] = -1
         n += 1
     return n
+
+
+# ---------------------------------------------------------------------------------------------
+# One tile more or less: the distance without recomputing the untouched parts (the bots' loop)
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def part_rows(c):
+    """The table rows of the hand's four parts (three suits, the honours)."""
+    rows = np.empty(4, np.int64)
+    for s in range(N_SUITS):
+        rows[s] = _code(c, s * N_RANKS, N_RANKS)
+    rows[3] = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
+    return rows
+
+
+@nb.njit(cache=True, inline="always")
+def _combine_into(acc, d, part, tmp):
+    """acc[S][H] = min over the split of S sets and H pairs between acc and part ``part`` of
+    the D rows ``d`` (int64[4, 6]); ``tmp`` a scratch int64[3, 2]."""
+    for S in range(3):
+        for H in range(2):
+            best = IMPOSSIBLE
+            for s in range(S + 1):
+                for h in range(H + 1):
+                    v = acc[s, h] + d[part, 2 * (S - s) + H - h]
+                    if v < best:
+                        best = v
+            tmp[S, H] = best
+    for S in range(3):
+        for H in range(2):
+            acc[S, H] = tmp[S, H]
+
+
+@nb.njit(cache=True)
+def others_best(t, rows, skip, d, acc, tmp):
+    """acc[S][H]: the best of the three parts other than ``skip`` (``d``: the four parts' D
+    rows, int64[4, 6]; no allocation: the bots call this in their inner loop)."""
+    first = True
+    for part in range(4):
+        if part == skip:
+            continue
+        if first:
+            for s in range(3):
+                for h in range(2):
+                    acc[s, h] = d[part, 2 * s + h]
+            first = False
+        else:
+            _combine_into(acc, d, part, tmp)
+
+
+@nb.njit(cache=True, inline="always")
+def _basic_with(t, row, best3) -> int:
+    """The basic distance when one part's row is ``row`` and the others combine to best3."""
+    out = IMPOSSIBLE
+    for s in range(3):
+        for h in range(2):
+            v = t[row, 2 * s + h] + best3[2 - s, 1 - h]
+            if v < out:
+                out = v
+    return out
+
+
+@nb.njit(cache=True)
+def _fp_counts(c):
+    pairs = 0
+    singles = 0
+    for k in range(N_KINDS):
+        if c[k] >= 2:
+            pairs += 1
+        elif c[k] == 1:
+            singles += 1
+    return pairs, singles
+
+
+@nb.njit(cache=True, inline="always")
+def _fp_distance(pairs, singles) -> int:
+    if pairs >= 4:
+        return 0
+    use = min(singles, 4 - pairs)
+    return use + 2 * (4 - pairs - use)
+
+
+@nb.njit(cache=True)
+def distances_after(c, t, sign, out):
+    """``out[k]`` = distance(c with one k more (sign 1) or one k less (sign -1)), for every
+    kind the change is possible for (held at most twice / held); 99 otherwise."""
+    rows = part_rows(c)
+    pairs, singles = _fp_counts(c)
+    d = np.empty((4, N_D), np.int64)
+    for part in range(4):
+        for j in range(N_D):
+            d[part, j] = t[rows[part], j]
+    best3 = np.empty((3, 2), np.int64)
+    tmp = np.empty((3, 2), np.int64)
+    for part in range(4):
+        others_best(t, rows, part, d, best3, tmp)
+        n = N_RANKS if part < 3 else 3
+        start = part * N_RANKS if part < 3 else N_NUMBER_KINDS
+        for r in range(n):
+            k = start + r
+            out[k] = IMPOSSIBLE
+            if (sign > 0 and c[k] >= 3) or (sign < 0 and c[k] == 0):
+                continue
+            row = rows[part] + sign * 4 ** r
+            b = _basic_with(t, row, best3)
+            p, s1 = pairs, singles
+            after = c[k] + sign
+            if c[k] >= 2:
+                p -= 1
+            elif c[k] == 1:
+                s1 -= 1
+            if after >= 2:
+                p += 1
+            elif after == 1:
+                s1 += 1
+            out[k] = min(b, _fp_distance(p, s1))

@@ -45,3 +45,50 @@ def build_rules_array(values: dict | None = None) -> np.ndarray:
     for i, h in enumerate(cycle):   # the honour after cycle[i] is cycle[i + 1]
         ra[E.RA_HONOR_CYCLE0 + HONOURS.index(h)] = 27 + HONOURS.index(cycle[(i + 1) % 3])
     return ra
+
+
+# scenario key -> the engine's option name (spec §13's flat names)
+SCENARIO_KEYS = {
+    "chips.start": "start_chips", "chips.ante": "ante", "chips.riichi_deposit": "riichi_deposit",
+    "game_length.regular_rounds": "regular_rounds", "game_length.west_rounds": "west_rounds",
+    "game_length.west_gap": "west_gap", "game_length.west_mode": "west_mode",
+    "game_length.bust_check": "bust_check", "game_length.first_dealer": "first_dealer",
+    "game_length.rank_ties": "rank_ties", "game_length.pot_at_game_end": "pot_at_game_end",
+    "wall.indicator": "indicator", "wall.dora_next": "dora_next",
+    "wall.honor_cycle": "honor_cycle", "wall.turns": "turns",
+    "shapes.tenpai": "tenpai", "shapes.require_yaku": "require_yaku",
+    "shapes.furiten": "furiten",
+    "turn.tsumo_ends_turn": "tsumo_ends_turn", "turn.simultaneous_wins": "simultaneous_wins",
+    "turn.invalid_action": "invalid_action", "turn.wait_count_info": "wait_count_info",
+    "riichi.min_chips": "riichi_min_chips", "riichi.last_turn": "riichi_last_turn",
+    "riichi.if_ronned": "riichi_if_ronned",
+    "settlement.tsumo_payment": "tsumo_payment",
+    "settlement.tsumo_split_rounding": "tsumo_split_rounding",
+    "settlement.tsumo_winners_pay_each_other": "tsumo_winners_pay_each_other",
+    "settlement.ron_source": "ron_source", "settlement.multi_winner_pot": "multi_winner_pot",
+    "settlement.pot_remainder": "pot_remainder",
+    "settlement.draw_no_tenpai_pot": "draw_no_tenpai_pot", "settlement.payments": "payments",
+    "scoring.tenhou_seats": "tenhou_seats", "scoring.last_tile_scope": "last_tile_scope",
+}
+
+
+def from_scenario(sc) -> np.ndarray:
+    """``ra`` of a loaded emoji scenario."""
+    values = {name: sc.get(key) for key, name in SCENARIO_KEYS.items()}
+    values["turns"] = 0 if values["turns"] == "auto" else values["turns"]
+    return build_rules_array(values)
+
+
+def scoring_from_scenario(sc) -> np.ndarray:
+    """``sr`` (:func:`simcore.emoji.scoring.scoring_rules`) of a loaded emoji scenario."""
+    from .scoring import multipliers_of, scoring_rules
+    s = sc.get("scoring")
+    return scoring_rules(multipliers_of(s["yaku"]), base=s["base"],
+                         dealer_factor=s["dealer_factor"], dora_points=s["dora_points"],
+                         rounding=s["rounding"], decomposition=sc.get("shapes.decomposition"),
+                         wrap_runs=sc.get("shapes.wrap_runs"),
+                         chanta_four_pairs=s["chanta_four_pairs"],
+                         half_flush_needs_number=s["half_flush_needs_number"],
+                         honor_triplet_per_set=s["honor_triplet_per_set"],
+                         tenhou_is_tsumo=s["tenhou_is_tsumo"],
+                         dora_includes_win_tile=s["dora_includes_win_tile"])

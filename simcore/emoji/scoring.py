@@ -53,6 +53,11 @@ SR_DORA_INCLUDES_WIN = SR_BASE + 10
 SR_LEN = SR_BASE + 11
 
 
+def multipliers_of(yaku_table) -> dict:
+    """yaku -> multiplier of a scenario's ``scoring.yaku`` table (``off``: x1, not counted)."""
+    return {k: 1.0 if v == "off" else float(v) for k, v in yaku_table.items()}
+
+
 def scoring_rules(multipliers=None, base=100, dealer_factor=1.5, dora_points=100,
                   rounding="half_up", decomposition="best", wrap_runs=False,
                   chanta_four_pairs=False, half_flush_needs_number=True,
@@ -227,8 +232,8 @@ def score_win(c, win_kind, tsumo, riichi_turn, turn, last_turn, dealer, dora_kin
     n = decompositions(c, sr[SR_WRAP_RUNS] != 0, rows)
     if n == 0:
         return -1.0, 0.0, np.int64(0)
-    n_dora = c[dora_kind]
-    if sr[SR_DORA_INCLUDES_WIN] == 0 and win_kind == dora_kind:
+    n_dora = c[dora_kind] if dora_kind >= 0 else 0     # -1: no dora (score's default)
+    if dora_kind >= 0 and sr[SR_DORA_INCLUDES_WIN] == 0 and win_kind == dora_kind:
         n_dora -= 1
     situ = situation_yaku(tsumo, riichi_turn, turn, last_turn, sr)
     best_v, best_p, best_m, best_i = -1.0, 0.0, np.int64(0), -1

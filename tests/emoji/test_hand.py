@@ -214,3 +214,22 @@ def test_hands_that_complete_only_with_a_fourth_copy_are_not_tenpai(text):
 def test_the_most_waits_is_five():
     c = parse_hand("3334567m", 7).astype(np.int64)
     assert _mask_kinds(H.waits(c, T)) == [10, 12, 13, 15, 16]
+
+
+def test_one_tile_more_or_less_gives_the_plain_distance():
+    """hand.distances_after (the bots' fast loop) against distance() of each changed hand."""
+    rng = np.random.default_rng(11)
+    out = np.zeros(N_KINDS, np.int64)
+    hands = list(_random_hands(rng, 1500, 7)) + list(_near_winning(rng, 1500)) \
+        + list(_random_hands(rng, 1000, 8))
+    for c in hands:
+        c = np.asarray(c, np.int64)
+        for sign in (1, -1):
+            H.distances_after(c, T, sign, out)
+            for k in range(N_KINDS):
+                if (sign > 0 and c[k] >= 3) or (sign < 0 and c[k] == 0):
+                    assert out[k] == H.IMPOSSIBLE
+                    continue
+                c[k] += sign
+                assert out[k] == H.distance(c, T), (list(c), k, sign)
+                c[k] -= sign

@@ -32,7 +32,12 @@ def test_every_registered_family_conforms(name):
     done = check_family(fam, games=12, rule_keys=200)
     print(name, done)
     keys = next(d for d in done if d.endswith("rule keys"))
-    assert int(keys.split()[0]) > 80 and "1 and 2 workers" in done
+    # the check refuses a key that does not reach the engine; here: that it saw most of them
+    # (MOMOJAN and P-style have over 80, emoji mahjong 50)
+    from simcore.family.common import flat
+    n_keys = len(flat(fam.rules_data(fam.load(fam.DEFAULT_SCENARIO).to_dict())))
+    assert int(keys.split()[0]) >= 0.8 * n_keys - len(fam.CONDITIONAL_KEYS) \
+        and "1 and 2 workers" in done
 
 
 def test_the_fake_four_seat_family_conforms(fake):

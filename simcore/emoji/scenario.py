@@ -1,0 +1,163 @@
+"""Emoji mahjong scenario files: load, resolve ``extends:``, validate, freeze.
+
+A scenario is YAML matching :data:`simcore.emoji.schema.SCHEMA` and saying ``game: emoji``. The
+loader is the kit's (:class:`simcore.family.scenario.ScenarioLoader`); what is emoji's is its
+checker's leaf kinds (four seats, numbers, multipliers or ``off``, the honour order, ``turns``)
+and the cross-key checks, among them the source's maximum (spec §8.4, ``calibration``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import scenario_files
+from ..errors import InputError, shown as _kind
+from ..family.annotated import Annotation
+from ..family.scenario import ScenarioLoader
+from ..scenario_files import ScenarioBase, did_you_mean
+from .schema import GAME, SCHEMA, Field, field_at
+
+DEFAULT_SCENARIO = "emoji"
+N_SEATS = 4
+HONOURS = ("cat", "fish", "bird")
+
+
+class ScenarioError(InputError):
+    """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
+
+
+class _Checker(scenario_files.Checker):
+    error = ScenarioError
+
+    def shown(self, where: Path) -> str:
+        return str(where.name if where.is_absolute() else where)
+
+    def leaf(self, path: str, f: Field, v: Any):
+        if f.kind in ("int", "bool", "str"):
+            return self.basic_leaf(path, f, v)
+        if f.kind == "game":
+            if v != GAME:
+                self.fail(path, f"expected {GAME} (this loader reads emoji mahjong scenarios), "
+                          f"got {_kind(v)}")
+            return v
+        if f.kind == "enum":
+            if isinstance(v, bool) or v not in f.choices:
+                self.fail(path, f"expected one of {', '.join(map(str, f.choices))}, got "
+                          f"{_kind(v)}")
+            return v
+        if f.kind in ("number", "multiplier"):
+            if f.kind == "multiplier" and (v is False or v == "off"):
+                return "off"
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v \
+                    or v in (float("inf"), float("-inf")) or v < (f.min or 0) \
+                    or (f.kind == "multiplier" and v <= 0):
+                what = "a multiplier > 0 or off" if f.kind == "multiplier" else \
+                    f"a number >= {f.min or 0}"
+                self.fail(path, f"expected {what}, got {_kind(v)}")
+            return float(v) if f.kind == "multiplier" else v
+        if f.kind == "honours":
+            if not isinstance(v, list) or sorted(map(str, v)) != sorted(HONOURS):
+                self.fail(path, f"expected the three honours in some order (cat, fish, bird), "
+                          f"got {_kind(v)}")
+            return list(v)
+        if f.kind == "turns":
+            if v == "auto":
+                return v
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 15:
+                self.fail(path, f"expected auto or a whole number 1-15, got {_kind(v)}")
+            return v
+        if f.kind == "players":
+            return self.players(path, v)
+        raise AssertionError(f.kind)
+
+    def players(self, path: str, v: Any):
+        if not isinstance(v, list) or len(v) != N_SEATS:
+            got = f"{len(v)} seats" if isinstance(v, list) else _kind(v)
+            self.fail(path, f"expected a list of {N_SEATS} seats (emoji mahjong is played by "
+                      f"four), got {got}")
+        seats = []
+        for i, seat in enumerate(v):
+            p = f"{path}[{i}]"
+            self.seat_mapping(p, seat, " (expected policy, params)")
+            params = seat.get("params", {}) or {}
+            if not isinstance(params, dict):
+                self.fail(f"{p}.params", f"expected a mapping of parameter names to values, got "
+                          f"{_kind(params)}")
+            name, params = check_seat(seat.get("policy"), params,
+                                      lambda key, message, p=p: self.fail(f"{p}.{key}", message))
+            seats.append({"policy": name, "params": params})
+        return seats
+
+
+def policy_specs() -> dict:
+    from policies.emoji import POLICIES
+    return POLICIES.by_name
+
+
+def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
+    from policies.params import check_params
+    specs = policy_specs()
+    names = list(specs)
+    if name not in names:
+        fail("policy", f"unknown policy {_kind(name)}"
+             + did_you_mean(name, names, f" (known: {', '.join(names)})"))
+    return name, check_params(name, specs[name].params, params,
+                              lambda key, message: fail(f"params.{key}", message))
+
+
+def _check_consistency(d: dict, fail) -> None:
+    sc = d["scoring"]
+    nak = sc["nakayoshi"]
+    if sc["yaku"][nak] != 1.5:
+        fail(f"scoring.yaku.{nak}", f"{_kind(sc['yaku'][nak])}, but scoring.nakayoshi: {nak} "
+             f"says it is the source's なかよし x1.5")
+    if sc["calibration"] == "source_max":
+        from .calibration import source_max_problem
+        problem = source_max_problem(d)
+        if problem:
+            fail("scoring.yaku", problem + " (scoring.calibration: free skips the check)")
+
+
+@dataclass(frozen=True)
+class Scenario(ScenarioBase):
+    """A validated, fully resolved emoji scenario. ``data`` is a read-only nested mapping."""
+
+    @property
+    def n_players(self) -> int:
+        return N_SEATS
+
+
+class Scenarios(ScenarioLoader):
+    GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
+    CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
+
+    def prepare(self, raw: dict, checker, explicit) -> dict:
+        if "game" not in raw:
+            checker.fail("game", f"missing: an emoji mahjong scenario says `game: {GAME}`")
+        return raw
+
+    def consistency(self, data: dict, fail) -> None:
+        _check_consistency(data, fail)
+
+
+LOADER = Scenarios()
+
+
+def _annotation() -> Annotation:
+    from policies.emoji import POLICIES
+    return Annotation(SCHEMA, POLICIES.by_name, column=50,
+                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
+                                  "V": "[V] variant", "T": "[tool]"},
+                      legend="# Tags: [R] stated by the source, [I] our reading (an option), "
+                             "[X] reconstructed (the value is not public), [tool] how the tool "
+                             "runs it (not a rule)")
+
+
+def annotated_yaml(data: dict, title: str | None = None) -> str:
+    return _annotation().yaml(data, title)
+
+
+def describe(path: str) -> str:
+    return _annotation().tag(field_at(path))
