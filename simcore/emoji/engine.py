@@ -334,6 +334,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
     """Play one round (the wall shuffled or stacked, chips and pot as the game left them; the
     ante already in the pot). Writes the round record ``rec`` and applies the settlement."""
     d = s.st[ST_DEALER]
+    held = s.chips.sum() + s.st[ST_POT]   # chips plus pot: constant through the settlement
     deal(s, ra)
     turns = n_turns(ra)
     _log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
@@ -527,6 +528,9 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
     rec[RF_POT_LEFT] = s.st[ST_POT]
     if debug:
         check_round(s, ra)
+        discarded = outcome == OUT_DRAW and tenpai == 0 and ra[RA_DRAW_NO_TENPAI_POT] == 1
+        if not discarded and s.chips.sum() + s.st[ST_POT] != held:
+            raise AssertionError("payments and pot shares do not sum to zero")
 
 
 @nb.njit(cache=True)

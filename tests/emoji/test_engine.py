@@ -10,7 +10,7 @@ from simcore.emoji import engine as E
 from simcore.emoji import hand as H
 from simcore.emoji import scoring as S
 from simcore.emoji.rules_array import build_rules_array
-from simcore.emoji.tiles import N_KINDS, parse_tiles
+from simcore.emoji.tiles import N_KINDS, counts_of, parse_tiles
 
 T = H.tables(False)
 
@@ -44,10 +44,10 @@ def test_a_game_depends_on_its_seed_and_index_alone():
 
 # ---- worked examples on stacked walls --------------------------------------------------------
 
-def _wall(hands, indicator, draws):
+def _wall(hands, indicator, draws, tail=None):
     """A wall dealing ``hands`` (seat -> tiles; the dealer is seat 0, so seat i gets wall[7i..]),
-    the indicator at wall[28] and ``draws`` (turn -> [tile of seat 0..3]); the rest of the 90
-    tiles after them."""
+    the indicator at wall[28], ``draws`` (turn -> [tile of seat 0..3], None: any) and ``tail``
+    (position -> tile); the rest of the 90 tiles fill the other places in kind order."""
     wall = [None] * 90
     for seat, text in hands.items():
         for j, k in enumerate(parse_tiles(text)):
@@ -55,7 +55,10 @@ def _wall(hands, indicator, draws):
     wall[28] = parse_tiles(indicator)[0]
     for turn, tiles in draws.items():
         for i, text in enumerate(tiles):
-            wall[29 + 4 * (turn - 1) + i] = parse_tiles(text)[0]
+            if text is not None:
+                wall[29 + 4 * (turn - 1) + i] = parse_tiles(text)[0]
+    for pos, text in (tail or {}).items():
+        wall[pos] = parse_tiles(text)[0]
     left = np.repeat(np.arange(N_KINDS), 3).tolist()
     for k in wall:
         if k is not None:
@@ -74,7 +77,7 @@ def _round(wall, scripts, ra=None, chips=5000, riichi_turn=None):
     s.chips[:] = chips - 20
     s.st[E.ST_POT] = 80
     ids = np.full(4, SCRIPTED, np.int64)
-    width = 1 + max(len(x) for x in scripts.values()) if scripts else 2
+    width = 1 + 16   # every turn scripted (-2: the drawn tile); past the row baseline plays
     params = np.full((4, width), -2.0)
     params[:, 0] = 0
     for seat, actions in scripts.items():
@@ -120,3 +123,51 @@ def test_example_7_exhaustive_draw_with_a_remainder():
     assert rec[E.RF_OUTCOME] == E.OUT_DRAW
     assert rec[E.RF_TENPAI] == 0b1110   # seat 0's 1223334k needs a 4th 3k: not tenpai
     assert list(delta) == [-20, 8, 6, 6]
+
+
+def _k(text):
+    return parse_tiles(text)[0]
+
+
+def test_example_2_a_dealers_riichi_tsumo_split_and_each_full():
+    """Seat 0 declares riichi (turn 2: no debana), holds 789k 9k 111z, draws 9k in turn 3;
+    dora 9k: x12 -> 1800 + 300 = 2100, 700 from each; pot 80 + 100: deltas +2160, -720 x3;
+    each_full: +6360, -2120 x3."""
+    hands = {0: "789k 9k 111z", 1: "258k 28m 2h 6h", 2: "36k 37m 37h 3z", 3: "14k 49m 48h 2z"}
+    # nobody draws a 6k or 9k (seat 0 waits on both) before seat 0's own 9k in turn 3
+    draws = {1: ["5h", "5m", "6m", "7m"], 2: ["1h", "5m", "6h", "8m"], 3: ["9k", "3m", "2z", "5k"]}
+    wall = _wall(hands, "8k", draws)
+    scripts = {0: [-2, N_KINDS + _k("1h")]}
+    delta, rec = _round(wall, scripts)
+    assert rec[E.RF_OUTCOME] == E.OUT_TSUMO and rec[E.RF_VALUE0] == 2100
+    assert list(delta) == [2160, -720, -720, -720]
+    delta, _ = _round(wall, scripts, build_rules_array({"tsumo_payment": "each_full"}))
+    assert list(delta) == [6360, -2120, -2120, -2120]
+
+
+def test_example_4_two_tsumo_winners_at_once():
+    """Turn 1 here (the spec's turn 6 changes nothing but tenhou): seat 1 holds 345k 678m 2h and
+    draws 2h, seat 3 holds 11z 22z 33z 9k and draws 9k; dora 6m. Off turn 1 (no tenhou) the
+    values are 438 and 600; on turn 1 both are tenhou (x10) as well."""
+    hands = {0: "147k 19m 15h", 1: "345k 678m 2h", 2: "258k 28m 5h 6h", 3: "11z 22z 33z 9k"}
+    wall = _wall(hands, "5m", {1: ["3m", "1k", "4m", "3h"], 2: ["7h", "2h", "9h", "9k"]})
+    delta, rec = _round(wall, {})
+    assert rec[E.RF_OUTCOME] == E.OUT_TSUMO and rec[E.RF_WINNERS] == 0b1010
+    assert (rec[E.RF_VALUE1], rec[E.RF_VALUE3]) == (438, 600)
+    # seat 1: +438 from the others (146 each) - 200 to seat 3 + 40 pot; seat 3: +600 - 146 + 40
+    assert list(delta) == [-366, 258, -366, 474]
+
+
+def test_example_8_the_sources_maximum_in_play():
+    """Seat 0 declares riichi in turn 1 with 112233k 9k and wins by tsumo on 9k in the last turn
+    (15); dora 2k: 182,450; seats 1 and 2 pay 60,817, seat 3 60,816; seat 0 +182,510. The other
+    seats hold hands no tile completes and throw back every draw; the last 9k lies beyond the
+    last draw (wall[89])."""
+    hands = {0: "112233k 9k", 1: "5k 49m 4h 8h 1z 2z", 2: "6k 2m 6m 1h 5h 9h 3z",
+             3: "8k 3m 7m 2h 6h 1z 2z"}
+    for seat in (1, 2, 3):
+        assert H.distance(np.asarray(counts_of(parse_tiles(hands[seat])), np.int64), T) >= 3
+    wall = _wall(hands, "1k", {15: ["9k", None, None, None]}, tail={89: "9k"})
+    delta, rec = _round(wall, {0: [N_KINDS + int(wall[29])]})
+    assert rec[E.RF_TURNS] == 15 and rec[E.RF_VALUE0] == 182450
+    assert list(delta) == [182510, -60837, -60837, -60836]
