@@ -120,9 +120,9 @@ def input_errors_exit_2(fn):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="momojan-sim", prog_name="momojan-sim")
 def main():
-    """Simulation-based balance testing for small mahjong-like card games: MOMOJAN (桃雀) and
-    P-style trump mahjong. Start with 'momojan-sim run new_edition'; the README shows how to read
-    what it prints."""
+    """Simulation-based balance testing for small mahjong-like card games: MOMOJAN (桃雀),
+    P-style trump mahjong and emoji mahjong. Start with 'momojan-sim run new_edition'; the
+    README shows how to read what it prints."""
 
 
 def _read_lines(hands, file):

@@ -31,10 +31,13 @@ def _catalogue() -> tuple:
         Metric("shared_win_rate", "game_rate", "shared", "games",
                "games won by several seats with equal top chips", RATE_MARGIN / 2),
     ]
+    ends = {"regular": "games that end after S4 (no West rounds)",
+            "west": "games that end after the West rounds",
+            "bust": "games that end because a seat went below 0 chips",
+            "round_limit": "games cut at the round limit"}
     for reason in END_REASON_NAMES:
         m.append(Metric(f"end_{reason}_rate", "game_rate", f"end_{reason}", "games",
-                        f"games that end by {reason.replace('_', ' ')}"
-                        + (" (after West)" if reason == "west" else ""), RATE_MARGIN))
+                        ends[reason], RATE_MARGIN))
     m += [
         Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds played per game",
                0.25, unit="rounds"),
