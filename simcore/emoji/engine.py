@@ -212,7 +212,7 @@ def _unseen(s, seat, ra, out):
 
 
 @nb.njit(cache=True)
-def build_observation(s, seat, ra, t, turns):
+def build_observation(s, seat, ra, t, turns, delta):
     """The seat's view at step 3 (§5) into s.obs[seat], and its legal mask into s.mask[seat]."""
     o = s.obs[seat]
     for k in range(N_KINDS):
@@ -233,7 +233,7 @@ def build_observation(s, seat, ra, t, turns):
     o[OBS_DORA] = s.st[ST_DORA]
     o[OBS_POT] = s.st[ST_POT]
     for p in range(N_SEATS):
-        o[OBS_CHIPS + p] = s.chips[p]
+        o[OBS_CHIPS + p] = s.chips[p] + delta[p]   # this round's deposits paid
         o[OBS_RIICHI_TURN + p] = s.riichi_turn[p]
         o[OBS_N_DISC + p] = s.n_disc[p]
         for j in range(MAX_DISC):
@@ -246,7 +246,9 @@ def build_observation(s, seat, ra, t, turns):
         m[s.drawn[seat]] = True
         return
     h = s.hand[seat]
-    riichi_ok = (s.chips[seat] >= ra[RA_RIICHI_MIN_CHIPS]
+    # riichi_min_chips 0: no balance needed at all, a negative one included (spec §7)
+    riichi_ok = ((ra[RA_RIICHI_MIN_CHIPS] == 0 or s.chips[seat] + delta[seat]
+                  >= ra[RA_RIICHI_MIN_CHIPS])
                  and (ra[RA_RIICHI_LAST_TURN] != 0 or s.st[ST_TURN] < turns))
     # a discard leaves tenpai only if the 8 tiles lack at most one (one lookup, not 8 waits)
     riichi_ok = riichi_ok and distance(h, t) <= 1
@@ -268,11 +270,9 @@ def _winning_value(s, seat, c, win_kind, tsumo, turn, turns, drawn_last, ra, sr,
     (``require_yaku`` and no yaku; ``tenhou_seats: dealer_only`` keeps a non-dealer's turn-1
     tsumo a plain tsumo)."""
     last = turns if (ra[RA_LAST_TILE_SCOPE] == 0 or drawn_last) else -1
-    eff_turn = turn
-    if tsumo and turn == 1 and ra[RA_TENHOU_SEATS] == 1 and seat != s.st[ST_DEALER]:
-        eff_turn = 0    # no tenhou for a non-dealer: scored as a plain tsumo
-    v, p, m = score_win(c, win_kind, tsumo, riichi_turn, eff_turn, last, seat == s.st[ST_DEALER],
-                        s.st[ST_DORA], sr, decomp)
+    tenhou_ok = ra[RA_TENHOU_SEATS] == 0 or seat == s.st[ST_DEALER]
+    v, p, m = score_win(c, win_kind, tsumo, riichi_turn, turn, last, seat == s.st[ST_DEALER],
+                        s.st[ST_DORA], sr, decomp, tenhou_ok)
     if v < 0:
         return -1.0, np.int64(0)
     if ra[RA_REQUIRE_YAKU] != 0 and m == 0:
@@ -379,7 +379,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         # 3. choose: every observation first, then every decision (§5)
         for seat in range(N_SEATS):
             if not (tsumo_won >> seat) & 1:
-                build_observation(s, seat, ra, t, turns)
+                build_observation(s, seat, ra, t, turns, delta)
         actions = np.full(N_SEATS, -1, np.int64)
         for seat in range(N_SEATS):
             if (tsumo_won >> seat) & 1:
@@ -387,8 +387,9 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             if s.riichi_turn[seat] > 0:
                 actions[seat] = s.drawn[seat]
                 continue
-            a = decide(pol_ids[seat], s.obs[seat], s.mask[seat], params[seat], rngs[1 + seat],
-                       t, ra)
+            # copies: a policy sees its own view only and cannot change what is legal (§5)
+            a = decide(pol_ids[seat], s.obs[seat].copy(), s.mask[seat].copy(), params[seat],
+                       rngs[1 + seat], t, ra)
             if a < 0 or a >= N_ACTIONS or not s.mask[seat, a]:
                 if ra[RA_INVALID_ACTION] == 1 and a != DEFAULT_ACTION:
                     raise ValueError("a policy returned an illegal action")
@@ -418,56 +419,14 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         # 5. ron check: p's 7 tiles + q's discard of this turn
         ron_won = 0
         best_from = np.full(N_SEATS, -1, np.int64)
-        ronned = 0
         for p in range(N_SEATS):
             if (tsumo_won >> p) & 1 or actions[p] < 0:
                 continue
-            p_waits = waits(s.hand[p], t)   # one lookup, then a bit per discard
-            if p_waits == 0:
-                continue
-            if ra[RA_FURITEN] == 1:   # no ron while a wait is among one's own discards
-                fur = False
-                for j in range(s.n_disc[p]):
-                    if (p_waits >> s.disc[p, j]) & 1:
-                        fur = True
-                if fur:
-                    continue
-            for off in range(1, N_SEATS):
-                q = (p + off) % N_SEATS    # after-winner order
-                if (tsumo_won >> q) & 1 or actions[q] < 0:
-                    continue
-                k = actions[q] % N_KINDS
-                if not (p_waits >> k) & 1:
-                    continue
-                s.hand[p, k] += 1
-                v, m = _winning_value(s, p, s.hand[p], k, False, turn, turns,
-                                      s.drawn[q] == k and drawn_last, ra, sr, t,
-                                      s.riichi_turn[p], decomp)
-                if v >= 0:
-                    ronned |= 1 << q
-                    # nearest_seat: the first in after-winner order; otherwise the best
-                    # tile (a tie: the earlier), which split and each_full report too
-                    if best_from[p] < 0 or (ra[RA_RON_SOURCE] != 1 and v > values[p]):
-                        best_from[p] = q
-                        values[p] = v
-                        yaku[p] = m
-                    ron_won |= 1 << p
-                s.hand[p, k] -= 1
-        if ra[RA_RIICHI_IF_RONNED] == 1:
-            # a ronned riichi declaration is void: the deposit back, no machibuse for its own ron
-            for q in range(N_SEATS):
-                if (declared >> q) & 1 and (ronned >> q) & 1:
-                    s.riichi_turn[q] = 0
-                    delta[q] += ra[RA_RIICHI_DEPOSIT]
-                    s.st[ST_POT] -= ra[RA_RIICHI_DEPOSIT]
-                    if (ron_won >> q) & 1:
-                        k = actions[best_from[q]] % N_KINDS
-                        s.hand[q, k] += 1
-                        v, m = _winning_value(s, q, s.hand[q], k, False, turn, turns,
-                                              drawn_last, ra, sr, t, 0, decomp)
-                        s.hand[q, k] -= 1
-                        values[q] = v
-                        yaku[q] = m
+            q, v, m, _ = _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn, turns,
+                                         drawn_last, decomp)
+            if q >= 0:
+                best_from[p], values[p], yaku[p] = q, v, m
+                ron_won |= 1 << p
         if ron_won != 0 and ra[RA_SIMULTANEOUS_WINS] == 1:
             for i in range(N_SEATS):
                 p = (d + i) % N_SEATS
@@ -479,15 +438,41 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                         ron_won = 1 << p
                         tsumo_won = 0
                     break
+        if ra[RA_RIICHI_IF_RONNED] == 1 and ron_won != 0:
+            # a declaration whose discard completed a winner's hand is void: the deposit back,
+            # and the declarer's own ron chosen again without machibuse (it may fall away
+            # under require_yaku; a second round of voiding is not followed: spec silent)
+            ronned = 0
+            for p in range(N_SEATS):
+                if (ron_won >> p) & 1:
+                    ronned |= _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn, turns,
+                                              drawn_last, decomp)[3]
+            for q in range(N_SEATS):
+                if (declared >> q) & 1 and (ronned >> q) & 1:
+                    s.riichi_turn[q] = 0
+                    delta[q] += ra[RA_RIICHI_DEPOSIT]
+                    s.st[ST_POT] -= ra[RA_RIICHI_DEPOSIT]
+                    if (ron_won >> q) & 1:
+                        b2, v, m, _ = _ron_candidates(s, q, tsumo_won, actions, ra, sr, t, turn,
+                                                      turns, drawn_last, decomp)
+                        if b2 < 0:
+                            ron_won &= ~(1 << q)
+                        else:
+                            best_from[q], values[q], yaku[q] = b2, v, m
         if tsumo_won != 0 or ron_won != 0:
             # the tsumo wins of this turn (tsumo_ends_turn: false) settle with the rons
+            # (ron_from: every seat that pays a ron)
             winners = tsumo_won | ron_won
             outcome = OUT_RON if ron_won != 0 else OUT_TSUMO
             _settle_rons(s, ron_won, best_from, actions, values, yaku, ra, sr, t, turn, turns,
                          drawn_last, decomp, delta)
             for p in range(N_SEATS):
                 if (ron_won >> p) & 1:
-                    ron_from |= 1 << best_from[p]
+                    if ra[RA_RON_SOURCE] >= 2:   # split / each_full: every qualifying discarder
+                        ron_from |= _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn,
+                                                    turns, drawn_last, decomp)[3]
+                    else:
+                        ron_from |= 1 << best_from[p]
             break
     if outcome == OUT_TSUMO or (outcome == OUT_RON and tsumo_won != 0):
         _settle_tsumos(s, tsumo_won, values, yaku, ra, delta)
@@ -524,13 +509,45 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         rec[RF_YAKU0 + p] = yaku[p] if (winners >> p) & 1 else 0
         rec[RF_CHIPS0 + p] = s.chips[p]
     rec[RF_RIICHI] = riichi
-    rec[RF_POT_TAKEN] = pot_before - s.st[ST_POT]
+    discarded_pot = winners == 0 and tenpai == 0 and ra[RA_DRAW_NO_TENPAI_POT] == 1
+    rec[RF_POT_TAKEN] = 0 if discarded_pot else pot_before - s.st[ST_POT]
     rec[RF_POT_LEFT] = s.st[ST_POT]
     if debug:
         check_round(s, ra)
-        discarded = outcome == OUT_DRAW and tenpai == 0 and ra[RA_DRAW_NO_TENPAI_POT] == 1
-        if not discarded and s.chips.sum() + s.st[ST_POT] != held:
+        if not discarded_pot and s.chips.sum() + s.st[ST_POT] != held:
             raise AssertionError("payments and pot shares do not sum to zero")
+
+
+@nb.njit(cache=True)
+def _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn, turns, drawn_last, decomp):
+    """Seat p's ron this turn: (payer, value, yaku mask, bit mask of every discarder whose tile
+    wins), payer -1 for none. ``nearest_seat``: the first such discarder in after-winner order;
+    otherwise the best tile's (a tie: the earlier), which split and each_full report too."""
+    best_q, best_v, best_m, qualifying = -1, -1.0, np.int64(0), 0
+    p_waits = waits(s.hand[p], t)   # one lookup, then a bit per discard
+    if p_waits == 0:
+        return best_q, best_v, best_m, qualifying
+    if ra[RA_FURITEN] == 1:   # no ron while a wait is among one's own discards
+        for j in range(s.n_disc[p]):
+            if (p_waits >> s.disc[p, j]) & 1:
+                return best_q, best_v, best_m, qualifying
+    for off in range(1, N_SEATS):
+        q = (p + off) % N_SEATS    # after-winner order
+        if (tsumo_won >> q) & 1 or actions[q] < 0:
+            continue
+        k = actions[q] % N_KINDS
+        if not (p_waits >> k) & 1:
+            continue
+        s.hand[p, k] += 1
+        v, m = _winning_value(s, p, s.hand[p], k, False, turn, turns,
+                              s.drawn[q] == k and drawn_last, ra, sr, t, s.riichi_turn[p],
+                              decomp)
+        s.hand[p, k] -= 1
+        if v >= 0:
+            qualifying |= 1 << q
+            if best_q < 0 or (ra[RA_RON_SOURCE] != 1 and v > best_v):
+                best_q, best_v, best_m = q, v, m
+    return best_q, best_v, best_m, qualifying
 
 
 @nb.njit(cache=True)

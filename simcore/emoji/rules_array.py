@@ -81,7 +81,7 @@ def from_scenario(sc) -> np.ndarray:
 
 def scoring_from_scenario(sc) -> np.ndarray:
     """``sr`` (:func:`simcore.emoji.scoring.scoring_rules`) of a loaded emoji scenario."""
-    from .scoring import multipliers_of, scoring_rules
+    from .scoring import multipliers_of, off_of, scoring_rules
     s = sc.get("scoring")
     return scoring_rules(multipliers_of(s["yaku"]), base=s["base"],
                          dealer_factor=s["dealer_factor"], dora_points=s["dora_points"],
@@ -91,4 +91,5 @@ def scoring_from_scenario(sc) -> np.ndarray:
                          half_flush_needs_number=s["half_flush_needs_number"],
                          honor_triplet_per_set=s["honor_triplet_per_set"],
                          tenhou_is_tsumo=s["tenhou_is_tsumo"],
-                         dora_includes_win_tile=s["dora_includes_win_tile"])
+                         dora_includes_win_tile=s["dora_includes_win_tile"],
+                         off=off_of(s["yaku"]))

@@ -50,19 +50,26 @@ SR_HALF_NEEDS_NUMBER = SR_BASE + 7
 SR_HONOR_PER_SET = SR_BASE + 8
 SR_TENHOU_IS_TSUMO = SR_BASE + 9
 SR_DORA_INCLUDES_WIN = SR_BASE + 10
-SR_LEN = SR_BASE + 11
+SR_OFF_MASK = SR_BASE + 11           # bit i: yaku i is off (not counted at all)
+SR_LEN = SR_BASE + 12
 
 
 def multipliers_of(yaku_table) -> dict:
-    """yaku -> multiplier of a scenario's ``scoring.yaku`` table (``off``: x1, not counted)."""
+    """yaku -> multiplier of a scenario's ``scoring.yaku`` table (``off``: x1; the yaku is
+    dropped from every win by :func:`scoring_rules`' ``off``)."""
     return {k: 1.0 if v == "off" else float(v) for k, v in yaku_table.items()}
+
+
+def off_of(yaku_table) -> tuple:
+    """The yaku a scenario's ``scoring.yaku`` table sets to ``off``."""
+    return tuple(k for k, v in yaku_table.items() if v == "off")
 
 
 def scoring_rules(multipliers=None, base=100, dealer_factor=1.5, dora_points=100,
                   rounding="half_up", decomposition="best", wrap_runs=False,
                   chanta_four_pairs=False, half_flush_needs_number=True,
                   honor_triplet_per_set=False, tenhou_is_tsumo=True,
-                  dora_includes_win_tile=True) -> np.ndarray:
+                  dora_includes_win_tile=True, off=()) -> np.ndarray:
     """The ``sr`` array of these rules (the spec's defaults unless given)."""
     mult = dict(DEFAULT_MULTIPLIERS, **(multipliers or {}))
     sr = np.zeros(SR_LEN, np.float64)
@@ -77,6 +84,7 @@ def scoring_rules(multipliers=None, base=100, dealer_factor=1.5, dora_points=100
     sr[SR_HONOR_PER_SET] = bool(honor_triplet_per_set)
     sr[SR_TENHOU_IS_TSUMO] = bool(tenhou_is_tsumo)
     sr[SR_DORA_INCLUDES_WIN] = bool(dora_includes_win_tile)
+    sr[SR_OFF_MASK] = sum(1 << YAKU.index(name) for name in off)
     return sr
 
 
@@ -168,7 +176,7 @@ def shape_yaku(d, c, sr):
 
 
 @nb.njit(cache=True)
-def situation_yaku(tsumo, riichi_turn, turn, last_turn, sr) -> np.int64:
+def situation_yaku(tsumo, riichi_turn, turn, last_turn, sr, tenhou_ok=True) -> np.int64:
     """machibuse, debana_machibuse, tsumo, last_tile, tenhou of a win (spec §8.3 flags):
     ``riichi_turn`` 0 = no riichi in force; ``turn`` the turn of the win; tenhou is a tsumo in
     turn 1 (the tsumo yaku too unless ``tenhou_is_tsumo`` is off)."""
@@ -177,7 +185,7 @@ def situation_yaku(tsumo, riichi_turn, turn, last_turn, sr) -> np.int64:
         mask |= np.int64(1) << Y_MACHIBUSE
         if riichi_turn == 1:
             mask |= np.int64(1) << Y_DEBANA
-    tenhou = tsumo and turn == 1
+    tenhou = tsumo and turn == 1 and tenhou_ok
     if tenhou:
         mask |= np.int64(1) << Y_TENHOU
     if tsumo and (not tenhou or sr[SR_TENHOU_IS_TSUMO] != 0):
@@ -222,7 +230,8 @@ def _lower_basic(rows, i, j) -> bool:
 
 
 @nb.njit(cache=True)
-def score_win(c, win_kind, tsumo, riichi_turn, turn, last_turn, dealer, dora_kind, sr, out):
+def score_win(c, win_kind, tsumo, riichi_turn, turn, last_turn, dealer, dora_kind, sr, out,
+              tenhou_ok=True):
     """Score a winning 8-tile hand ``c`` (int64[30], the win tile included). Writes the chosen
     decomposition into ``out`` (int64[DECOMP_COLS]); returns (value, product, yaku mask), value
     -1 when ``c`` is not a winning shape. ``decomposition: best`` takes the highest value (a tie:
@@ -235,14 +244,15 @@ def score_win(c, win_kind, tsumo, riichi_turn, turn, last_turn, dealer, dora_kin
     n_dora = c[dora_kind] if dora_kind >= 0 else 0     # -1: no dora (score's default)
     if dora_kind >= 0 and sr[SR_DORA_INCLUDES_WIN] == 0 and win_kind == dora_kind:
         n_dora -= 1
-    situ = situation_yaku(tsumo, riichi_turn, turn, last_turn, sr)
+    situ = situation_yaku(tsumo, riichi_turn, turn, last_turn, sr, tenhou_ok)
+    off = np.int64(sr[SR_OFF_MASK])
     best_v, best_p, best_m, best_i = -1.0, 0.0, np.int64(0), -1
     basic_first = sr[SR_DECOMPOSITION] == 1
     for i in range(n):
         if basic_first and rows[i, 0] == D_FOUR_PAIRS and best_i >= 0:
             continue
         m, ht = shape_yaku(rows[i], c, sr)
-        m |= situ
+        m = (m | situ) & ~off
         v, p = value_of(m, ht, dealer, n_dora, sr)
         if v > best_v or (v == best_v and _lower_basic(rows, i, best_i)):
             best_v, best_p, best_m, best_i = v, p, m, i

@@ -171,3 +171,41 @@ def test_example_8_the_sources_maximum_in_play():
     delta, rec = _round(wall, {0: [N_KINDS + int(wall[29])]})
     assert rec[E.RF_TURNS] == 15 and rec[E.RF_VALUE0] == 182450
     assert list(delta) == [182510, -60837, -60837, -60836]
+
+
+def test_example_6_a_ronned_riichi_discard_a_cross_ron_and_a_yakuless_win():
+    """Turn 2 (the spec's turn 4): seat 2 discards 7h declaring riichi, leaving 123m 456m 9k;
+    seat 0 discards 9k. Seat 2 rons seat 0 (machibuse x all_runs -> 300 + 100 dora = 400);
+    seat 3 (56h 888k 33z) rons seat 2's 7h with no yaku (100). Pot 80 + 100: 90 each. Under
+    riichi_if_ronned: void seat 2's riichi falls: 150 + 100 = 250, the pot 80, 40 each."""
+    hands = {0: "147k 19m 25h 1z", 1: "257k 28m 6h 2z", 2: "123m 456m 9k",
+             3: "56h 888k 33z"}
+    draws = {1: ["3k", "4k", "1z", "2z"], 2: ["9k", "9h", "7h", "2m"]}
+    wall = _wall(hands, "4m", draws)
+    scripts = {2: [-2, N_KINDS + _k("7h")]}
+    delta, rec = _round(wall, scripts)
+    assert rec[E.RF_WINNERS] == 0b1100 and (rec[E.RF_VALUE2], rec[E.RF_VALUE3]) == (400, 100)
+    assert list(delta) == [-420, -20, 270, 170]
+    delta, rec = _round(wall, scripts, build_rules_array({"riichi_if_ronned": "void"}))
+    assert (rec[E.RF_VALUE2], rec[E.RF_VALUE3]) == (250, 100)
+    assert list(delta) == [-270, -20, 170, 120]
+
+
+def test_riichi_needs_no_balance_under_riichi_min_chips_0():
+    """A seat below 0 after the ante may still declare (spec §7: no balance needed)."""
+    hands = {0: "123m 456m 9k", 1: "258k 28m 6h 2z 3z", 2: "147k 19m 25h 1z",
+             3: "36k 37m 37h 3z"}
+    wall = _wall(hands, "4m", {1: ["5h", "1k", "2k", "4k"]}, )
+    delta, rec = _round(wall, {0: [N_KINDS + _k("5h")]}, chips=10,
+                        ra=build_rules_array({"turns": 1}))
+    assert rec[E.RF_RIICHI] & 1
+
+
+def test_an_off_yaku_counts_for_nothing_not_even_require_yaku():
+    c = np.zeros(N_KINDS, np.int64)
+    for k in parse_tiles("234k 678m 99h"):   # only all_runs
+        c[k] += 1
+    out = np.zeros(6, np.int64)
+    sr = S.scoring_rules(off=("all_runs",))
+    v, p, m = S.score_win(c, parse_tiles("9h")[0], False, 0, 5, 15, False, -1, sr, out)
+    assert m == 0 and v == 100
