@@ -19,8 +19,10 @@ import numpy as np
 
 from .hand import MAX_DECOMP, DECOMP_COLS, N_KINDS, decompositions
 from .scoring import (
-    N_YAKU, SR_HONOR_PER_SET, SR_MULT, SR_WRAP_RUNS, Y_DEBANA, Y_HONOR_TRIPLET, Y_LAST_TILE,
-    Y_MACHIBUSE, Y_TENHOU, Y_TSUMO, _round, multipliers_of, scoring_rules, shape_yaku,
+    N_YAKU, SR_HONOR_PER_SET, SR_MULT, SR_OFF_MASK, SR_WRAP_RUNS, Y_DEBANA, Y_HONOR_TRIPLET,
+    Y_LAST_TILE,
+    Y_MACHIBUSE, Y_TENHOU, Y_TSUMO, _round, apply_supersedes, multipliers_of, off_of,
+    scoring_rules, shape_yaku,
 )
 
 SOURCE_PRODUCT = 1215.0
@@ -57,8 +59,10 @@ def best_shape_products(hands, sr):
     for i in range(hands.shape[0]):
         n = decompositions(hands[i], sr[SR_WRAP_RUNS] != 0, rows)
         best = 0.0
+        off = np.int64(sr[SR_OFF_MASK])
         for j in range(n):
             m, ht = shape_yaku(rows[j], hands[i], sr)
+            m = apply_supersedes(m & ~off, sr)
             p = 1.0
             for y in range(N_YAKU):
                 if (m >> y) & 1:
@@ -86,7 +90,8 @@ def source_max_problem(d: dict) -> str | None:
     sr = scoring_rules(mult, wrap_runs=d["shapes"]["wrap_runs"],
                        chanta_four_pairs=sc["chanta_four_pairs"],
                        half_flush_needs_number=sc["half_flush_needs_number"],
-                       honor_triplet_per_set=sc["honor_triplet_per_set"])
+                       honor_triplet_per_set=sc["honor_triplet_per_set"],
+                       off=off_of(sc["yaku"]), supersedes=dict(sc["supersedes"]))
     return _problem(tuple(sr), sc["tenhou_is_tsumo"], float(sc["base"]),
                     float(sc["dealer_factor"]), float(sc["dora_points"]), sc["rounding"],
                     bool(d["shapes"]["wrap_runs"]))
@@ -97,8 +102,12 @@ def _problem(sr_tuple, tenhou_is_tsumo, base, dealer, dora, rounding, wrap):
     sr = np.array(sr_tuple, np.float64)
     hands = winning_hands(wrap)
     b = best_shape_products(hands, sr)
-    products = [float(np.prod([sr[SR_MULT + y] for y in s])) for s in
-                _situation_sets(tenhou_is_tsumo)]
+    off = int(sr[SR_OFF_MASK])
+    products = []
+    for sset in _situation_sets(tenhou_is_tsumo):
+        mask = int(apply_supersedes(np.int64(sum(1 << y for y in sset)) & ~off, sr))
+        products.append(float(np.prod([sr[SR_MULT + y] for y in range(N_YAKU)
+                                       if (mask >> y) & 1])))
     s_star = max(products)
     mdtl = products[11]
     top = float(b.max()) * s_star

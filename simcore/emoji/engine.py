@@ -15,7 +15,6 @@ Rules arrive as two arrays: ``ra`` (int64, the ``RA_*`` layout of :data:`RULE_FI
 :mod:`simcore.emoji.scoring`); ``t`` is the hand table (:func:`simcore.emoji.hand.tables`).
 
 What this implementation simplifies:
-- ``supersedes`` is literal stacking only (scoring's note).
 - ``tsumo_winners_pay_each_other: false``: each non-winner pays its share (a third of the value
   under ``split``); the winner receives only the non-winners' shares.
 - ``carry_chips: true`` is not offered: games stay independent, the unit of every statistic.

@@ -92,4 +92,4 @@ def scoring_from_scenario(sc) -> np.ndarray:
                          honor_triplet_per_set=s["honor_triplet_per_set"],
                          tenhou_is_tsumo=s["tenhou_is_tsumo"],
                          dora_includes_win_tile=s["dora_includes_win_tile"],
-                         off=off_of(s["yaku"]))
+                         off=off_of(s["yaku"]), supersedes=dict(s["supersedes"]))

@@ -62,6 +62,21 @@ class _Checker(scenario_files.Checker):
                 self.fail(path, f"expected the three honours in some order (cat, fish, bird), "
                           f"got {_kind(v)}")
             return list(v)
+        if f.kind == "supersedes":
+            from .scoring import YAKU
+            if not isinstance(v, dict):
+                self.fail(path, f"expected a mapping of yaku to lists of yaku, got {_kind(v)}")
+            out = {}
+            for name, implied in v.items():
+                if name not in YAKU:
+                    self.fail(f"{path}.{name}", "unknown yaku" + did_you_mean(
+                        str(name), YAKU, f" (known: {', '.join(YAKU)})"))
+                if not isinstance(implied, list) or not all(y in YAKU for y in implied):
+                    self.fail(f"{path}.{name}", f"expected a list of yaku, got {_kind(implied)}")
+                if name in implied:
+                    self.fail(f"{path}.{name}", "a yaku cannot supersede itself")
+                out[name] = list(implied)
+            return out
         if f.kind == "turns":
             if v == "auto":
                 return v

@@ -156,6 +156,8 @@ SCHEMA = {
         "tenhou_is_tsumo": _bool(True, "a tenhou counts the tsumo yaku too", "I"),
         "last_tile_scope": _enum("last_tile_scope", "whole_turn: any win in the last turn; "
                                  "drawn_tile: the winning tile itself was drawn in it"),
+        "supersedes": Field("supersedes", {}, "literal stacking ({}) or a map of yaku to the "
+                            "yaku each supersedes, e.g. {debana_machibuse: [machibuse]}", "I"),
         "nakayoshi": _choice("all_runs", ("all_runs", "four_pairs", "twin_runs"), "which yaku "
                              "the source's なかよし x1.5 is: its multiplier must be 1.5"),
         "calibration": _choice("source_max", ("source_max", "free"), "source_max: refuse a "

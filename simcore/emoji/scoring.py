@@ -5,8 +5,8 @@ One kernel, :func:`score_win`, reads the scoring rules from a float64 array ``sr
 ``SR_*``, built by :func:`scoring_rules` from a scenario's ``scoring`` data or the defaults), so
 the engine and ``score --game emoji`` compute a win the same way.
 
-What this implementation simplifies: ``supersedes`` (spec §8.2) is literal stacking only (the
-default ``{}``); a scenario that needs a superseding yaku sets the equivalent multiplier.
+``supersedes`` (spec §8.2): literal stacking by default (``{}``); a map of yaku to the yaku
+each supersedes drops those from any win that has both.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ SR_HONOR_PER_SET = SR_BASE + 8
 SR_TENHOU_IS_TSUMO = SR_BASE + 9
 SR_DORA_INCLUDES_WIN = SR_BASE + 10
 SR_OFF_MASK = SR_BASE + 11           # bit i: yaku i is off (not counted at all)
-SR_LEN = SR_BASE + 12
+SR_SUPERSEDES = SR_BASE + 12         # N_YAKU masks: the yaku each one supersedes (spec §8.2)
+SR_LEN = SR_SUPERSEDES + N_YAKU
 
 
 def multipliers_of(yaku_table) -> dict:
@@ -69,7 +70,7 @@ def scoring_rules(multipliers=None, base=100, dealer_factor=1.5, dora_points=100
                   rounding="half_up", decomposition="best", wrap_runs=False,
                   chanta_four_pairs=False, half_flush_needs_number=True,
                   honor_triplet_per_set=False, tenhou_is_tsumo=True,
-                  dora_includes_win_tile=True, off=()) -> np.ndarray:
+                  dora_includes_win_tile=True, off=(), supersedes=None) -> np.ndarray:
     """The ``sr`` array of these rules (the spec's defaults unless given)."""
     mult = dict(DEFAULT_MULTIPLIERS, **(multipliers or {}))
     sr = np.zeros(SR_LEN, np.float64)
@@ -85,7 +86,20 @@ def scoring_rules(multipliers=None, base=100, dealer_factor=1.5, dora_points=100
     sr[SR_TENHOU_IS_TSUMO] = bool(tenhou_is_tsumo)
     sr[SR_DORA_INCLUDES_WIN] = bool(dora_includes_win_tile)
     sr[SR_OFF_MASK] = sum(1 << YAKU.index(name) for name in off)
+    for name, implied in (supersedes or {}).items():
+        sr[SR_SUPERSEDES + YAKU.index(name)] = sum(1 << YAKU.index(y) for y in implied)
     return sr
+
+
+@nb.njit(cache=True)
+def apply_supersedes(mask, sr) -> np.int64:
+    """The mask without the yaku that a present yaku supersedes (spec §8.2's alternative to
+    literal stacking: ``supersedes: {debana_machibuse: [machibuse]}``)."""
+    drop = np.int64(0)
+    for i in range(N_YAKU):
+        if (mask >> i) & 1:
+            drop |= np.int64(sr[SR_SUPERSEDES + i])
+    return mask & ~drop
 
 
 @nb.njit(cache=True, inline="always")
@@ -252,7 +266,7 @@ def score_win(c, win_kind, tsumo, riichi_turn, turn, last_turn, dealer, dora_kin
         if basic_first and rows[i, 0] == D_FOUR_PAIRS and best_i >= 0:
             continue
         m, ht = shape_yaku(rows[i], c, sr)
-        m = (m | situ) & ~off
+        m = apply_supersedes((m | situ) & ~off, sr)
         v, p = value_of(m, ht, dealer, n_dora, sr)
         if v > best_v or (v == best_v and _lower_basic(rows, i, best_i)):
             best_v, best_p, best_m, best_i = v, p, m, i

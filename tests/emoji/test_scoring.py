@@ -44,6 +44,8 @@ OPTION_SETS = [
     {"honor_triplet_per_set": True, "rounding": "floor", "dora_includes_win_tile": False},
     {"rounding": "ceil", "decomposition": "basic_first", "dealer_factor": 2.0},
     {"tenhou_is_tsumo": False, "base": 70, "dora_points": 30},
+    {"supersedes": {"debana_machibuse": ["machibuse"], "twin_runs": ["all_runs"],
+                    "sangen": ["honor_triplet", "all_triplets"]}},
 ]
 
 
@@ -71,6 +73,17 @@ def test_random_wins_score_as_the_reference(opts):
         assert v == want["value"], (list(c), sit, mult, opts)
         assert {S.YAKU[j] for j in range(S.N_YAKU) if (m >> j) & 1} == set(want["yaku"])
         assert p == pytest.approx(want["product"])
+
+
+def test_superseding_equivalents_keep_the_maximum():
+    """Spec §8.2: under supersedes, debana 6 and twin_runs 7.5 give the same x1,215."""
+    out = np.zeros(6, np.int64)
+    c = parse_hand("123k 123k 99k", 8).astype(np.int64)
+    sr = S.scoring_rules({"debana_machibuse": 6.0, "twin_runs": 7.5},
+                         supersedes={"debana_machibuse": ["machibuse"],
+                                     "twin_runs": ["all_runs"]})
+    v, p, m = S.score_win(c, kind_of(9, "k"), True, 1, 15, 15, True, kind_of(9, "k"), sr, out)
+    assert p == 1215.0 and not (m >> S.Y_MACHIBUSE) & 1 and not (m >> S.Y_ALL_RUNS) & 1
 
 
 def test_the_sources_maximum():
