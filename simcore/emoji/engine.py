@@ -124,10 +124,13 @@ State, new_state = state_spec("State", (
     ("disc", (N_SEATS, MAX_DISC), np.int64, -1),
     ("disc_riichi", (N_SEATS, MAX_DISC), np.int64, 0),
     ("n_disc", (N_SEATS,), np.int64, 0),
+    ("disc_count", (N_KINDS,), np.int64, 0),    # every seat's discards of each kind (public)
+    ("waits", (N_SEATS,), np.int64, 0),         # each 7-tile hand's waits (a tsumo: one bit)
     ("riichi_turn", (N_SEATS,), np.int64, 0),   # 0: none
     ("chips", (N_SEATS,), np.int64, 0),
     ("obs", (N_SEATS, OBS_LEN), np.int64, 0),
     ("mask", (N_SEATS, N_ACTIONS), np.bool_, False),
+    ("pmask", (N_ACTIONS,), np.bool_, False),   # the mask a policy is given (a copy)
     ("st", (N_ST,), np.int64, 0),
     ("ev", lambda log: (MAX_EVENTS if log else 1, EV_WIDTH), np.int64, -1),
 ), __name__)
@@ -183,6 +186,8 @@ def deal(s, ra):
         for j in range(MAX_DISC):
             s.disc[seat, j] = -1
             s.disc_riichi[seat, j] = 0
+    for k in range(N_KINDS):
+        s.disc_count[k] = 0
     for i in range(N_SEATS):
         seat = (d + i) % N_SEATS
         for j in range(HAND):
@@ -202,10 +207,7 @@ def _draw_pos(ra, turn, i) -> int:
 def _unseen(s, seat, ra, out):
     """unseen[k] = 3 - the seat's own copies - every discard - the removed indicator (§5)."""
     for k in range(N_KINDS):
-        out[k] = 3 - s.hand[seat, k]
-    for p in range(N_SEATS):
-        for j in range(s.n_disc[p]):
-            out[s.disc[p, j]] -= 1
+        out[k] = 3 - s.hand[seat, k] - s.disc_count[k]
     if ra[RA_INDICATOR] == 0:
         out[s.st[ST_INDICATOR]] -= 1
 
@@ -235,7 +237,8 @@ def build_observation(s, seat, ra, t, turns, delta):
         o[OBS_CHIPS + p] = s.chips[p] + delta[p]   # this round's deposits paid
         o[OBS_RIICHI_TURN + p] = s.riichi_turn[p]
         o[OBS_N_DISC + p] = s.n_disc[p]
-        for j in range(MAX_DISC):
+        # the discard lists grow by one a turn: copy the new entry (a deal clears the rest)
+        for j in range(max(s.n_disc[p] - 1, 0), MAX_DISC if s.n_disc[p] == 0 else s.n_disc[p]):
             o[OBS_DISC + p * MAX_DISC + j] = s.disc[p, j]
             o[OBS_DISC_RIICHI + p * MAX_DISC + j] = s.disc_riichi[p, j]
     m = s.mask[seat]
@@ -336,6 +339,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
     held = s.chips.sum() + s.st[ST_POT]   # chips plus pot: constant through the settlement
     deal(s, ra)
     turns = n_turns(ra)
+    for seat in range(N_SEATS):
+        s.waits[seat] = waits(s.hand[seat], t)
     _log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
     for seat in range(N_SEATS):
         for k in range(N_KINDS):
@@ -364,7 +369,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         tsumo_won = 0
         for i in range(N_SEATS):
             seat = (d + i) % N_SEATS
-            if is_winning(s.hand[seat], t):
+            if (s.waits[seat] >> s.drawn[seat]) & 1:   # the 7 tiles waited on the drawn kind
                 v, m = _winning_value(s, seat, s.hand[seat], s.drawn[seat], True, turn, turns,
                                       True, ra, sr, t, s.riichi_turn[seat], decomp)
                 if v >= 0 and not (ra[RA_SIMULTANEOUS_WINS] == 1 and tsumo_won != 0):
@@ -376,8 +381,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             outcome = OUT_TSUMO
             break
         # 3. choose: every observation first, then every decision (§5)
-        for seat in range(N_SEATS):
-            if not (tsumo_won >> seat) & 1:
+        for seat in range(N_SEATS):   # a seat in riichi has no choice: no observation
+            if not (tsumo_won >> seat) & 1 and s.riichi_turn[seat] == 0:
                 build_observation(s, seat, ra, t, turns, delta)
         actions = np.full(N_SEATS, -1, np.int64)
         for seat in range(N_SEATS):
@@ -386,9 +391,10 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             if s.riichi_turn[seat] > 0:
                 actions[seat] = s.drawn[seat]
                 continue
-            # copies: a policy sees its own view only and cannot change what is legal (§5)
-            a = decide(pol_ids[seat], s.obs[seat].copy(), s.mask[seat].copy(), params[seat],
-                       rngs[1 + seat], t, ra)
+            # a policy gets its own observation row (rebuilt from the state every turn, never
+            # the state itself) and a copy of its mask: it cannot change what is legal (§5)
+            s.pmask[:] = s.mask[seat]
+            a = decide(pol_ids[seat], s.obs[seat], s.pmask, params[seat], rngs[1 + seat], t, ra)
             if a < 0 or a >= N_ACTIONS or not s.mask[seat, a]:
                 if ra[RA_INVALID_ACTION] == 1 and a != DEFAULT_ACTION:
                     raise ValueError("a policy returned an illegal action")
@@ -407,6 +413,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             s.disc[seat, j] = k
             s.disc_riichi[seat, j] = 1 if riichi else 0
             s.n_disc[seat] = j + 1
+            s.disc_count[k] += 1
+            s.waits[seat] = waits(s.hand[seat], t)
             _log(s, EV_DISCARD, seat, k, 1 if riichi else 0, 0, 0)
             if riichi:
                 s.riichi_turn[seat] = turn
@@ -523,7 +531,7 @@ def _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn, turns, drawn_last
     wins), payer -1 for none. ``nearest_seat``: the first such discarder in after-winner order;
     otherwise the best tile's (a tie: the earlier), which split and each_full report too."""
     best_q, best_v, best_m, qualifying = -1, -1.0, np.int64(0), 0
-    p_waits = waits(s.hand[p], t)   # one lookup, then a bit per discard
+    p_waits = s.waits[p]   # computed at the reveal: a bit per discard
     if p_waits == 0:
         return best_q, best_v, best_m, qualifying
     if ra[RA_FURITEN] == 1:   # no ron while a wait is among one's own discards
