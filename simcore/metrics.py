@@ -164,6 +164,18 @@ def seat_metrics(max_seats: int, words: tuple = ("game", "games")) -> tuple:
     return tuple(m)
 
 
+def round_quantity_sums(game_indices, round_game, per_round: dict) -> dict:
+    """Each game's sums of named per-round quantities (name -> int64[n_rounds]): name ->
+    int64[n] in the order of ``game_indices`` (a family's round-level numerators)."""
+    import numpy as np
+    names = list(per_round)
+    mat = np.empty((len(round_game), len(names)), np.int64)
+    for j, name in enumerate(names):
+        mat[:, j] = per_round[name]
+    _, sums = per_game_sums(game_indices, round_game, mat)
+    return {name: sums[:, j] for j, name in enumerate(names)}
+
+
 def seat_quantities(winners, standing, n_seats, max_seats: int) -> dict:
     """The per-game quantities behind :func:`seat_metrics`.
 

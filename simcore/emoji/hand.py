@@ -274,6 +274,26 @@ def _run_kinds(first: int, wrap: bool):
 
 
 @nb.njit(cache=True)
+def _set_through(w, first, kind, off, wrap):
+    """The set of kind ``kind`` (SET_TRIPLET, SET_RUN) holding kind ``first`` at offset ``off``
+    within it, if ``w`` could hold it by shape: (k0, k1, k2, its first kind), or k0 = -1."""
+    if kind == SET_TRIPLET:
+        if off > 0 or w[first] < 3:
+            return -1, -1, -1, -1
+        return first, first, first, first
+    if first >= N_NUMBER_KINDS:
+        return -1, -1, -1, -1
+    r = first % N_RANKS
+    if off > r and not wrap:
+        return -1, -1, -1, -1
+    start = first - r + (r - off) % N_RANKS
+    a0, a1, a2 = _run_kinds(start, wrap)
+    if a0 < 0 or (a0 != first and a1 != first and a2 != first):
+        return -1, -1, -1, -1
+    return a0, a1, a2, start
+
+
+@nb.njit(cache=True)
 def decompositions(c, wrap: bool, out) -> int:
     """Every decomposition of a winning 8-tile hand into ``out`` (int64[MAX_DECOMP,
     DECOMP_COLS]); returns how many. Basic rows: (D_BASIC, set kind, set first kind, set kind,
@@ -294,24 +314,9 @@ def decompositions(c, wrap: bool, out) -> int:
                 break
         for kind in range(2):
             for start_off in range(3):
-                a0, a1, a2 = -1, -1, -1
-                if kind == SET_TRIPLET:
-                    if start_off > 0 or w[first] < 3:
-                        continue
-                    a0 = a1 = a2 = first
-                    start = first
-                else:
-                    if first >= N_NUMBER_KINDS:
-                        continue
-                    r = first % N_RANKS
-                    start = first - r + (r - start_off) % N_RANKS
-                    if start_off > r and not wrap:
-                        continue
-                    a0, a1, a2 = _run_kinds(start, wrap)
-                    if a0 < 0:
-                        continue
-                    if a0 != first and a1 != first and a2 != first:
-                        continue
+                a0, a1, a2, start = _set_through(w, first, kind, start_off, wrap)
+                if a0 < 0:
+                    continue
                 w[a0] -= 1
                 w[a1] -= 1
                 w[a2] -= 1
@@ -324,24 +329,9 @@ def decompositions(c, wrap: bool, out) -> int:
                             break
                     for kind2 in range(2):
                         for off2 in range(3):
-                            b0, b1, b2 = -1, -1, -1
-                            if kind2 == SET_TRIPLET:
-                                if off2 > 0 or w[rest] != 3:
-                                    continue
-                                b0 = b1 = b2 = rest
-                                start2 = rest
-                            else:
-                                if rest >= N_NUMBER_KINDS:
-                                    continue
-                                r2 = rest % N_RANKS
-                                if off2 > r2 and not wrap:
-                                    continue
-                                start2 = rest - r2 + (r2 - off2) % N_RANKS
-                                b0, b1, b2 = _run_kinds(start2, wrap)
-                                if b0 < 0:
-                                    continue
-                                if b0 != rest and b1 != rest and b2 != rest:
-                                    continue
+                            b0, b1, b2, start2 = _set_through(w, rest, kind2, off2, wrap)
+                            if b0 < 0 or (kind2 == SET_TRIPLET and w[rest] != 3):
+                                continue
                             w[b0] -= 1
                             w[b1] -= 1
                             w[b2] -= 1

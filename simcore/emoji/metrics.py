@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, per_game_sums, seat_quantities, share_unit
+from ..metrics import Metric, round_quantity_sums, seat_quantities, share_unit
 from .engine import (
     END_REASON_NAMES, GF_CHIPS0, GF_END_REASON, GF_FIRST_DEALER, GF_POT_LEFT, GF_ROUNDS,
     GF_WINNERS, N_SEATS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_GAME, RF_OUTCOME,
@@ -123,12 +123,6 @@ def _game_quantities(g: np.ndarray) -> dict:
 
 def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndarray) -> dict:
     """Per-game quantities (name -> int64[n]) the catalogue names."""
-    per = _round_quantities(rounds)
-    names = list(per)
-    mat = np.empty((len(rounds), len(names)), np.int64)
-    for j, name in enumerate(names):
-        mat[:, j] = per[name]
-    _, sums = per_game_sums(game_indices, rounds[:, RF_GAME], mat)
-    q = {name: sums[:, j] for j, name in enumerate(names)}
+    q = round_quantity_sums(game_indices, rounds[:, RF_GAME], _round_quantities(rounds))
     q.update(_game_quantities(games))
     return q

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, per_game_sums, seat_quantities
+from ..metrics import Metric, round_quantity_sums, seat_quantities
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
     GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_DISCARDER,
@@ -172,13 +172,7 @@ def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndar
     game_indices : int64[n], the chunk's match indices, ascending.
     games : int64[n, N_GF]; rounds : int64[n_rounds, N_RF] (``RF_GAME`` = the match index).
     """
-    per = _round_quantities(rounds)
-    names = list(per)
-    mat = np.empty((len(rounds), len(names)), np.int64)
-    for j, name in enumerate(names):
-        mat[:, j] = per[name]
-    _, sums = per_game_sums(game_indices, rounds[:, RF_GAME], mat)
-    q = {name: sums[:, j] for j, name in enumerate(names)}
+    q = round_quantity_sums(game_indices, rounds[:, RF_GAME], _round_quantities(rounds))
     q.update(_game_quantities(games))
     return q
 
