@@ -19,10 +19,9 @@ import numpy as np
 
 from .hand import MAX_DECOMP, DECOMP_COLS, N_KINDS, decompositions
 from .scoring import (
-    N_YAKU, SR_HONOR_PER_SET, SR_MULT, SR_OFF_MASK, SR_WRAP_RUNS, Y_DEBANA, Y_HONOR_TRIPLET,
-    Y_LAST_TILE,
+    SR_OFF_MASK, SR_WRAP_RUNS, Y_DEBANA, Y_LAST_TILE,
     Y_MACHIBUSE, Y_TENHOU, Y_TSUMO, _round, apply_supersedes, multipliers_of, off_of,
-    scoring_rules, shape_yaku,
+    product_of, scoring_rules, shape_yaku,
 )
 
 SOURCE_PRODUCT = 1215.0
@@ -62,15 +61,7 @@ def best_shape_products(hands, sr):
         off = np.int64(sr[SR_OFF_MASK])
         for j in range(n):
             m, ht = shape_yaku(rows[j], hands[i], sr)
-            m = apply_supersedes(m & ~off, sr)
-            p = 1.0
-            for y in range(N_YAKU):
-                if (m >> y) & 1:
-                    f = sr[SR_MULT + y]
-                    if y == Y_HONOR_TRIPLET and sr[SR_HONOR_PER_SET] != 0:
-                        f = f ** ht
-                    p *= f
-            best = max(best, p)
+            best = max(best, product_of(apply_supersedes(m & ~off, sr), ht, sr))
         out[i] = best
     return out
 
@@ -105,9 +96,8 @@ def _problem(sr_tuple, tenhou_is_tsumo, base, dealer, dora, rounding, wrap):
     off = int(sr[SR_OFF_MASK])
     products = []
     for sset in _situation_sets(tenhou_is_tsumo):
-        mask = int(apply_supersedes(np.int64(sum(1 << y for y in sset)) & ~off, sr))
-        products.append(float(np.prod([sr[SR_MULT + y] for y in range(N_YAKU)
-                                       if (mask >> y) & 1])))
+        mask = apply_supersedes(np.int64(sum(1 << y for y in sset)) & ~off, sr)
+        products.append(float(product_of(mask, 0, sr)))
     s_star = max(products)
     mdtl = products[11]
     top = float(b.max()) * s_star

@@ -273,6 +273,15 @@ def _run_kinds(first: int, wrap: bool):
     return first, base + (r + 1) % N_RANKS, base + (r + 2) % N_RANKS
 
 
+@nb.njit(cache=True, inline="always")
+def _lowest_held(w) -> int:
+    """The lowest kind ``w`` holds (-1: none)."""
+    for k in range(N_KINDS):
+        if w[k] > 0:
+            return k
+    return -1
+
+
 @nb.njit(cache=True)
 def _set_through(w, first, kind, off, wrap):
     """The set of kind ``kind`` (SET_TRIPLET, SET_RUN) holding kind ``first`` at offset ``off``
@@ -307,11 +316,7 @@ def decompositions(c, wrap: bool, out) -> int:
             continue
         w[p] -= 2
         # two sets from the remaining 6: every set through the lowest kind left, then the rest
-        first = -1
-        for k in range(N_KINDS):
-            if w[k] > 0:
-                first = k
-                break
+        first = _lowest_held(w)
         for kind in range(2):
             for start_off in range(3):
                 a0, a1, a2, start = _set_through(w, first, kind, start_off, wrap)
@@ -322,11 +327,7 @@ def decompositions(c, wrap: bool, out) -> int:
                 w[a2] -= 1
                 if w[a0] >= 0 and w[a1] >= 0 and w[a2] >= 0:
                     # the second set: what is left must be one set
-                    rest = -1
-                    for k in range(N_KINDS):
-                        if w[k] > 0:
-                            rest = k
-                            break
+                    rest = _lowest_held(w)
                     for kind2 in range(2):
                         for off2 in range(3):
                             b0, b1, b2, start2 = _set_through(w, rest, kind2, off2, wrap)

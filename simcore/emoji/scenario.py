@@ -15,7 +15,7 @@ from typing import Any
 from .. import scenario_files
 from ..errors import InputError, shown as _kind
 from ..family.annotated import Annotation
-from ..family.scenario import ScenarioLoader
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat
 from ..scenario_files import ScenarioBase, did_you_mean
 from .schema import GAME, SCHEMA, Field, field_at
 
@@ -112,14 +112,9 @@ def policy_specs() -> dict:
 
 
 def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
-    from policies.params import check_params
-    specs = policy_specs()
-    names = list(specs)
-    if name not in names:
-        fail("policy", f"unknown policy {_kind(name)}"
-             + did_you_mean(name, names, f" (known: {', '.join(names)})"))
-    return name, check_params(name, specs[name].params, params,
-                              lambda key, message: fail(f"params.{key}", message))
+    """A seat's policy and params against this family's bots (the kit's
+    :func:`simcore.family.scenario.check_seat`)."""
+    return _check_seat(policy_specs(), name, params, fail)
 
 
 def _check_consistency(d: dict, fail) -> None:

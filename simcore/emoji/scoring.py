@@ -219,8 +219,9 @@ def _round(x, how) -> float:
 
 
 @nb.njit(cache=True)
-def value_of(mask, honour_triplets, dealer, n_dora, sr):
-    """(value, multiplier product) of a yaku mask (spec §8.1)."""
+def product_of(mask, honour_triplets, sr) -> float:
+    """The multipliers of a yaku mask stacked (spec §8.2); the honour triplet once, or per
+    honour triplet under ``honor_triplet_per_set``."""
     product = 1.0
     for i in range(N_YAKU):
         if (mask >> i) & 1:
@@ -228,6 +229,13 @@ def value_of(mask, honour_triplets, dealer, n_dora, sr):
             if i == Y_HONOR_TRIPLET and sr[SR_HONOR_PER_SET] != 0:
                 m = m ** honour_triplets
             product *= m
+    return product
+
+
+@nb.njit(cache=True)
+def value_of(mask, honour_triplets, dealer, n_dora, sr):
+    """(value, multiplier product) of a yaku mask (spec §8.1)."""
+    product = product_of(mask, honour_triplets, sr)
     x = sr[SR_BASE] * product * (sr[SR_DEALER_FACTOR] if dealer else 1.0)
     return _round(x, int(sr[SR_ROUNDING])) + sr[SR_DORA_POINTS] * n_dora, product
 

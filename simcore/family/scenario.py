@@ -133,6 +133,19 @@ class ScenarioLoader:
         return self.SCENARIO(name, None, freeze(data))
 
 
+def check_seat(specs: dict, name, params: dict, fail) -> tuple:
+    """The one place a seat's policy name and params are checked against a family's bots
+    (``specs``: name -> policies.registry.PolicySpec): ``fail(key, message)`` with key ``policy``
+    or ``params.NAME``. Returns (name, params with defaults filled)."""
+    from policies.params import check_params
+    names = list(specs)
+    if name not in names:
+        fail("policy", f"unknown policy {shown(name)}"
+             + scenario_files.did_you_mean(name, names, f" (known: {', '.join(names)})"))
+    return name, check_params(name, specs[name].params, params,
+                              lambda key, message: fail(f"params.{key}", message))
+
+
 def has_key(raw: dict, dotted: str) -> bool:
     """Whether ``raw`` sets the dotted key."""
     node = raw

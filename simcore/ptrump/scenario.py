@@ -25,9 +25,9 @@ from typing import Any
 from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
 from ..family.annotated import Annotation
-from ..family.scenario import ScenarioLoader, has_key
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
 from ..scenario_files import (
-    ScenarioBase, deep_merge, did_you_mean,
+    ScenarioBase, deep_merge,
 )
 from .schema import (
     BEGINNER_SETS, GAME, SCHEMA, Field, field_at,
@@ -106,16 +106,9 @@ def policy_names() -> list[str]:
 
 
 def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
-    """The one place a seat's policy name and params are checked: ``fail(key, message)`` with
-    key ``policy`` or ``params.NAME``. Returns (name, params with defaults filled)."""
-    from policies.params import check_params
-    specs = policy_specs()
-    names = list(specs)
-    if name not in names:
-        fail("policy", f"unknown policy {_kind(name)}"
-             + did_you_mean(name, names, f" (known: {', '.join(names)})"))
-    return name, check_params(name, specs[name].params, params,
-                              lambda key, message: fail(f"params.{key}", message))
+    """A seat's policy and params against this family's bots (the kit's
+    :func:`simcore.family.scenario.check_seat`)."""
+    return _check_seat(policy_specs(), name, params, fail)
 
 
 def _apply_beginner(raw: dict, fail, explicit) -> dict:
