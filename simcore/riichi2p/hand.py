@@ -1,0 +1,371 @@
+"""Hand analysis of two-player riichi mahjong (spec riichi2p.md §2, §5.1): winning shapes, waits,
+distance to a win (shanten + 1). Kernels compiled with numba, on count vectors ``c``: int64[34]
+(:mod:`simcore.riichi2p.tiles`), for the concealed part of a hand with ``n_melds`` calls.
+
+Distance
+--------
+``distance(c, n_melds, t)`` = the fewest tiles a hand lacks for a winning shape, within the
+copies (at most 4 of a kind in the concealed part): 0 for a complete 14-tile hand, 1 for a
+13-tile hand in tenpai; shanten is distance - 1 (the ``mahjong`` package's number: ``1111m
+234567p 789s`` is 1-shanten, a quad is not a pair and a set). The three shapes: 4 - n_melds sets
+and a pair; seven pairs of different kinds; thirteen orphans (the last two closed only).
+
+How the fast path works: no set or pair mixes suits, so the 4-sets-and-a-pair distance is the
+best split of the sets and the pair over the four parts (three suits, the honours), and the
+table ``t`` holds, per part vector (base-5 code of its counts), D[s][h]: the fewest tiles the
+part lacks to contain s sets (0..4) plus h pairs (0/1) (:func:`build_tables`, compiled, about a
+second per process). The tables are built in two sweeps: "contains" upwards (a code contains a
+target if it is one, or one tile fewer contains it), "lacks" downwards (a code that contains
+none lacks one more than its best one-tile extension).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numba as nb
+import numpy as np
+
+N_KINDS = 34
+N_SUIT_KINDS = 9
+N_HONOURS = 7
+SUIT_CODES = 5 ** 9
+HONOUR_CODES = 5 ** 7
+N_COLS = 10                  # D[s][h] at column 2 s + h
+IMPOSSIBLE = 99
+FAR = 99                     # the distance of a shape that cannot be reached
+YAOCHU = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], np.int64)
+POW5 = np.array([5 ** i for i in range(10)], np.int64)
+
+
+@nb.njit(cache=True)
+def _targets(n: int, honours: bool, exact) -> None:
+    """Mark ``exact[code, 2 s + h]`` for every vector that is exactly s sets and h pairs
+    (at most 4 of a kind) of a part of ``n`` kinds."""
+    n_sets = n if honours else n + n - 2
+    sets = np.zeros((n_sets, n), np.int64)
+    for k in range(n):
+        sets[k, k] = 3
+    if not honours:
+        for r in range(n - 2):
+            for d in range(3):
+                sets[n + r, r + d] = 1
+    v = np.zeros(n, np.int64)
+    idx = np.zeros(4, np.int64)
+    for s in range(5):
+        # every multiset of s set types: nondecreasing index tuples
+        for i in range(4):
+            idx[i] = 0
+        while True:
+            for k in range(n):
+                v[k] = 0
+            for i in range(s):
+                for k in range(n):
+                    v[k] += sets[idx[i], k]
+            for h in range(2):
+                for p in range(n if h else 1):
+                    if h:
+                        v[p] += 2
+                    ok = True
+                    code = 0
+                    for k in range(n - 1, -1, -1):
+                        if v[k] > 4:
+                            ok = False
+                        code = code * 5 + v[k]
+                    if ok:
+                        exact[code, 2 * s + h] = 1
+                    if h:
+                        v[p] -= 2
+            # next nondecreasing tuple of length s
+            j = s - 1
+            while j >= 0 and idx[j] == n_sets - 1:
+                j -= 1
+            if j < 0:
+                break
+            idx[j] += 1
+            for i in range(j + 1, s):
+                idx[i] = idx[j]
+
+
+@nb.njit(cache=True)
+def _fill(n: int, honours: bool) -> np.ndarray:
+    n_codes = 5 ** n
+    has = np.zeros((n_codes, N_COLS), np.uint8)
+    _targets(n, honours, has)
+    digits = np.zeros(n, np.int64)
+    for code in range(n_codes):          # contains: upwards
+        x = code
+        for k in range(n):
+            digits[k] = x % 5
+            x //= 5
+        for col in range(N_COLS):
+            if has[code, col]:
+                continue
+            p = 1
+            for k in range(n):
+                if digits[k] > 0 and has[code - p, col]:
+                    has[code, col] = 1
+                    break
+                p *= 5
+    table = np.empty((n_codes, N_COLS), np.int8)
+    for code in range(n_codes - 1, -1, -1):   # lacks: downwards
+        x = code
+        for k in range(n):
+            digits[k] = x % 5
+            x //= 5
+        for col in range(N_COLS):
+            if has[code, col]:
+                table[code, col] = 0
+                continue
+            best = IMPOSSIBLE
+            p = 1
+            for k in range(n):
+                if digits[k] < 4:
+                    d = table[code + p, col] + 1
+                    if d < best:
+                        best = d
+                p *= 5
+            table[code, col] = best
+    return table
+
+
+@functools.lru_cache(maxsize=1)
+def tables() -> tuple:
+    """``(suit table, honour table)``: D[s][h] per part code (built once per process)."""
+    return _fill(N_SUIT_KINDS, False), _fill(N_HONOURS, True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def part_code(c, part: int) -> int:
+    code = 0
+    n = 7 if part == 3 else 9
+    base = part * 9
+    for k in range(n - 1, -1, -1):
+        code = code * 5 + c[base + k]
+    return code
+
+
+@nb.njit(cache=True)
+def _split_min(rows, n_sets: int) -> int:
+    """The fewest tiles over a split of ``n_sets`` sets and one pair across the four parts,
+    ``rows[p]`` the part's D row (10 int8)."""
+    best = np.full(N_COLS, IMPOSSIBLE, np.int64)
+    for col in range(N_COLS):
+        best[col] = rows[0, col]
+    nxt = np.empty(N_COLS, np.int64)
+    for p in range(1, 4):
+        for col in range(N_COLS):
+            nxt[col] = IMPOSSIBLE
+        for a in range(N_COLS):
+            if best[a] >= IMPOSSIBLE:
+                continue
+            sa, ha = a // 2, a % 2
+            for b in range(N_COLS):
+                sb, hb = b // 2, b % 2
+                if sa + sb > n_sets or ha + hb > 1:
+                    continue
+                d = best[a] + rows[p, b]
+                col = 2 * (sa + sb) + ha + hb
+                if d < nxt[col]:
+                    nxt[col] = d
+        for col in range(N_COLS):
+            best[col] = nxt[col]
+    return best[2 * n_sets + 1]
+
+
+@nb.njit(cache=True)
+def standard_distance(c, n_melds: int, ts, th) -> int:
+    """Tiles lacking for 4 - n_melds sets and a pair."""
+    rows = np.empty((4, N_COLS), np.int64)
+    for p in range(3):
+        code = part_code(c, p)
+        for col in range(N_COLS):
+            rows[p, col] = ts[code, col]
+    code = part_code(c, 3)
+    for col in range(N_COLS):
+        rows[3, col] = th[code, col]
+    return _split_min(rows, 4 - n_melds)
+
+
+@nb.njit(cache=True)
+def pairs_distance(c) -> int:
+    """Tiles lacking for seven pairs of different kinds."""
+    pairs = 0
+    kinds = 0
+    for k in range(N_KINDS):
+        if c[k] >= 2:
+            pairs += 1
+        if c[k] >= 1:
+            kinds += 1
+    d = 7 - pairs
+    if kinds < 7:
+        d += 7 - kinds
+    return d
+
+
+@nb.njit(cache=True)
+def orphans_distance(c) -> int:
+    """Tiles lacking for thirteen orphans."""
+    kinds = 0
+    pair = 0
+    for i in range(13):
+        k = YAOCHU[i]
+        if c[k] >= 1:
+            kinds += 1
+        if c[k] >= 2:
+            pair = 1
+    return 14 - kinds - pair
+
+
+@nb.njit(cache=True)
+def distance(c, n_melds: int, ts, th) -> int:
+    """The fewest tiles lacking for any winning shape (shanten + 1)."""
+    d = standard_distance(c, n_melds, ts, th)
+    if n_melds == 0:
+        d2 = pairs_distance(c)
+        if d2 < d:
+            d = d2
+        d3 = orphans_distance(c)
+        if d3 < d:
+            d = d3
+    return d
+
+
+@nb.njit(cache=True)
+def shape_bits(c, n_melds: int, ts, th) -> int:
+    """Which shapes a 14 - 3 n_melds tile hand completes: bit 0 sets and a pair, bit 1 seven
+    pairs, bit 2 thirteen orphans (0: not a winning hand)."""
+    out = 0
+    if standard_distance(c, n_melds, ts, th) == 0:
+        out |= 1
+    if n_melds == 0:
+        if pairs_distance(c) == 0:
+            out |= 2
+        if orphans_distance(c) == 0:
+            out |= 4
+    return out
+
+
+@nb.njit(cache=True)
+def is_complete(c, n_melds: int, ts, th) -> bool:
+    return shape_bits(c, n_melds, ts, th) != 0
+
+
+# ---- one tile more or less: every kind at once ------------------------------------------------
+# The four parts' rows and, per part, the merge of the other three: a hand with one kind changed
+# is then one table lookup and one small combine (the bots' discards and useful tiles).
+
+@nb.njit(cache=True, inline="always")
+def _merge(a, b, out, n_sets: int):
+    for col in range(N_COLS):
+        out[col] = IMPOSSIBLE
+    for ca in range(N_COLS):
+        va = a[ca]
+        if va >= IMPOSSIBLE:
+            continue
+        sa, ha = ca >> 1, ca & 1
+        for cb in range(N_COLS):
+            sb, hb = cb >> 1, cb & 1
+            if sa + sb > n_sets or ha + hb > 1:
+                continue
+            v = va + b[cb]
+            col = 2 * (sa + sb) + ha + hb
+            if v < out[col]:
+                out[col] = v
+
+
+@nb.njit(cache=True, inline="always")
+def _combine(m, ts_or_th, code: int, n_sets: int) -> int:
+    """The best split of n_sets sets and the pair between a part (its table row at ``code``)
+    and the merge ``m`` of the other three."""
+    best = IMPOSSIBLE
+    for sb in range(n_sets + 1):
+        for hb in range(2):
+            v = m[2 * (n_sets - sb) + 1 - hb] + ts_or_th[code, 2 * sb + hb]
+            if v < best:
+                best = v
+    return best
+
+
+@nb.njit(cache=True)
+def distances_after(c, n_melds: int, ts, th, delta: int, out):
+    """``out[k]`` = distance(c with one tile of kind k added (delta +1) or removed (-1)) for
+    every kind where that is possible, FAR elsewhere."""
+    n_sets = 4 - n_melds
+    codes = np.empty(4, np.int64)
+    rows = np.empty((4, N_COLS), np.int64)
+    for p in range(4):
+        codes[p] = part_code(c, p)
+        t = th if p == 3 else ts
+        for col in range(N_COLS):
+            rows[p, col] = t[codes[p], col]
+    ex = np.empty((4, N_COLS), np.int64)
+    m01 = np.empty(N_COLS, np.int64)
+    m23 = np.empty(N_COLS, np.int64)
+    _merge(rows[0], rows[1], m01, n_sets)
+    _merge(rows[2], rows[3], m23, n_sets)
+    _merge(rows[1], m23, ex[0], n_sets)
+    _merge(rows[0], m23, ex[1], n_sets)
+    _merge(m01, rows[3], ex[2], n_sets)
+    _merge(m01, rows[2], ex[3], n_sets)
+    pairs = 0
+    kinds = 0
+    y_kinds = 0
+    y_pair = 0
+    if n_melds == 0:
+        for k in range(N_KINDS):
+            if c[k] >= 2:
+                pairs += 1
+            if c[k] >= 1:
+                kinds += 1
+        for i in range(13):
+            k = YAOCHU[i]
+            if c[k] >= 1:
+                y_kinds += 1
+            if c[k] >= 2:
+                y_pair += 1
+    for k in range(N_KINDS):
+        x = c[k] + delta
+        if x < 0 or x > 4:
+            out[k] = FAR
+            continue
+        p = k // 9 if k < 27 else 3
+        r = k - 9 * p
+        code = codes[p] + delta * POW5[r]
+        d = _combine(ex[p], th if p == 3 else ts, code, n_sets)
+        if n_melds == 0:
+            pk = pairs + (1 if x >= 2 else 0) - (1 if c[k] >= 2 else 0)
+            kk = kinds + (1 if x >= 1 else 0) - (1 if c[k] >= 1 else 0)
+            d2 = 7 - pk + (7 - kk if kk < 7 else 0)
+            if d2 < d:
+                d = d2
+            if k >= 27 or r == 0 or r == 8:
+                yk = y_kinds + (1 if x >= 1 else 0) - (1 if c[k] >= 1 else 0)
+                yp = y_pair + (1 if x >= 2 else 0) - (1 if c[k] >= 2 else 0)
+            else:
+                yk, yp = y_kinds, y_pair
+            d3 = 14 - yk - (1 if yp > 0 else 0)
+            if d3 < d:
+                d = d3
+        out[k] = d
+    return out
+
+
+@nb.njit(cache=True)
+def waits(c, n_melds: int, held, all_four: bool, ts, th) -> int:
+    """Bit k: kind k completes the 13 - 3 n_melds tile hand ``c`` in some shape. ``held``: the
+    player's tiles of each kind (concealed and called); without ``all_four``
+    (``tenpai_all_four_in_hand: false``) a kind the player holds all four of is no wait."""
+    out = 0
+    if distance(c, n_melds, ts, th) != 1:
+        return 0
+    after = np.empty(N_KINDS, np.int64)
+    distances_after(c, n_melds, ts, th, 1, after)
+    for k in range(N_KINDS):
+        if after[k] == 0 and (all_four or held[k] < 4):
+            out |= 1 << k
+    return out
