@@ -30,6 +30,7 @@ FAMILIES = {
     "momojan": "simcore.momojan.family",
     "ptrump": "simcore.ptrump.family",
     "emoji": "simcore.emoji.family",
+    "riichi2p": "simcore.riichi2p.family",
 }
 DEFAULT = "momojan"
 

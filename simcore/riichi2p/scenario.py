@@ -1,0 +1,160 @@
+"""Two-player riichi scenario files: load, resolve ``extends:``, validate, freeze.
+
+A scenario is YAML matching :data:`simcore.riichi2p.schema.SCHEMA` and saying ``game:
+riichi2p``; the options are the spec's, flat, under the spec's names (``red_fives: true``). The
+loader is the kit's (:class:`simcore.family.scenario.ScenarioLoader`); what is riichi2p's is its
+checker's leaf kinds (two seats, start points, multiples of 100), the dependent-key warning
+(spec §12: a key whose parent is off changes nothing) and the values not built yet.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import scenario_files
+from ..errors import InputError, shown as _kind
+from ..family.annotated import Annotation
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
+from ..scenario_files import ScenarioBase
+from .schema import DEPENDS, GAME, SCHEMA, Field, field_at
+
+DEFAULT_SCENARIO = "riichi2p"
+N_SEATS = 2
+# values in the spec's table that this engine does not play yet: key -> (value, why)
+NOT_BUILT = {
+    "atozuke": (False, "atozuke: false (no-atozuke wins) is not built yet; see docs/riichi2p.md"),
+}
+
+
+class ScenarioError(InputError):
+    """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
+
+
+class _Checker(scenario_files.Checker):
+    error = ScenarioError
+
+    def shown(self, where: Path) -> str:
+        return str(where.name if where.is_absolute() else where)
+
+    def leaf(self, path: str, f: Field, v: Any):
+        if f.kind in ("int", "bool", "str"):
+            return self.basic_leaf(path, f, v)
+        if f.kind == "game":
+            if v != GAME:
+                self.fail(path, f"expected {GAME} (this loader reads two-player riichi "
+                          f"scenarios), got {_kind(v)}")
+            return v
+        if f.kind == "enum":
+            if isinstance(v, bool) or v not in f.choices:
+                self.fail(path, f"expected one of {', '.join(map(str, f.choices))}, got "
+                          f"{_kind(v)}")
+            return v
+        if f.kind == "points":
+            if isinstance(v, bool) or not isinstance(v, int) or v < (f.min or 0) or \
+                    v > f.max or v % 100:
+                self.fail(path, f"expected a multiple of 100 from {f.min or 0} to {f.max}, "
+                          f"got {_kind(v)}")
+            return v
+        if f.kind == "start_points":
+            if not isinstance(v, list) or len(v) != 2 or not all(
+                    isinstance(x, int) and not isinstance(x, bool) and 0 < x <= 10 ** 9
+                    and x % 100 == 0 for x in v):
+                self.fail(path, f"expected a list of two positive multiples of 100 (the "
+                          f"first dealer's first), got {_kind(v)}")
+            return list(v)
+        if f.kind == "players":
+            return self.players(path, v)
+        raise AssertionError(f.kind)
+
+    def players(self, path: str, v: Any):
+        if not isinstance(v, list) or len(v) != N_SEATS:
+            got = f"{len(v)} seats" if isinstance(v, list) else _kind(v)
+            self.fail(path, f"expected a list of {N_SEATS} seats, got {got}")
+        seats = []
+        for i, seat in enumerate(v):
+            p = f"{path}[{i}]"
+            self.seat_mapping(p, seat, " (expected policy, params)")
+            params = seat.get("params", {}) or {}
+            if not isinstance(params, dict):
+                self.fail(f"{p}.params", f"expected a mapping of parameter names to values, got "
+                          f"{_kind(params)}")
+            name, params = check_seat(seat.get("policy"), params,
+                                      lambda key, message, p=p: self.fail(f"{p}.{key}", message))
+            seats.append({"policy": name, "params": params})
+        return seats
+
+
+def policy_specs() -> dict:
+    from policies.riichi2p import POLICIES
+    return POLICIES.by_name
+
+
+def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
+    return _check_seat(policy_specs(), name, params, fail)
+
+
+@dataclass(frozen=True)
+class Scenario(ScenarioBase):
+    """A validated, fully resolved riichi2p scenario. ``data`` is a read-only mapping."""
+
+    @property
+    def n_players(self) -> int:
+        return N_SEATS
+
+
+class Scenarios(ScenarioLoader):
+    GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
+    CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
+
+    def prepare(self, raw: dict, checker, explicit) -> dict:
+        if "game" not in raw:
+            checker.fail("game", f"missing: a two-player riichi scenario says `game: {GAME}`")
+        return raw
+
+    def consistency(self, data: dict, fail) -> None:
+        for key, (value, why) in NOT_BUILT.items():
+            if data.get(key) == value:
+                fail(key, why)
+        for key, (parent, live) in DEPENDS.items():
+            if self._explicit(key) and data[parent] not in live and \
+                    data[key] != SCHEMA[key].default:
+                print(f"warning: {key} has no effect while {parent} is "
+                      f"{_yaml(data[parent])}", file=sys.stderr)
+
+    _explicit_keys: frozenset = frozenset()
+
+    def _explicit(self, key: str) -> bool:
+        return key in self._explicit_keys
+
+    def validate(self, raw, origin=None, path=None, explicit=None, every_error=False):
+        self._explicit_keys = frozenset(k for k in DEPENDS if isinstance(raw, dict) and
+                                        has_key(raw, k))
+        return super().validate(raw, origin, path, explicit, every_error)
+
+
+def _yaml(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+LOADER = Scenarios()
+
+
+def _annotation() -> Annotation:
+    from policies.riichi2p import POLICIES
+    return Annotation(SCHEMA, POLICIES.by_name, column=44,
+                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
+                                  "G": "[R] guessed default", "T": "[tool]"},
+                      legend="# Tags: [R] stated by the source, [I] our reading (an option), "
+                             "[X] reconstructed, [R] guessed default: the source's option "
+                             "whose default colour is lost, [tool] how the tool runs it")
+
+
+def annotated_yaml(data: dict, title: str | None = None) -> str:
+    return _annotation().yaml(data, title)
+
+
+def describe(path: str) -> str:
+    return _annotation().tag(field_at(path))
