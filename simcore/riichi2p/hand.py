@@ -359,13 +359,53 @@ def distances_after(c, n_melds: int, ts, th, delta: int, out):
 def waits(c, n_melds: int, held, all_four: bool, ts, th) -> int:
     """Bit k: kind k completes the 13 - 3 n_melds tile hand ``c`` in some shape. ``held``: the
     player's tiles of each kind (concealed and called); without ``all_four``
-    (``tenpai_all_four_in_hand: false``) a kind the player holds all four of is no wait."""
+    (``tenpai_all_four_in_hand: false``) a kind the player holds all four of is no wait. With
+    it, a fifth copy of a kind held four times concealed counts too (1111m 234567p 789s waits
+    on 1m), which the tables (0-4 of a kind) cannot see: :func:`_fifth_completes`."""
     out = 0
+    if all_four:
+        for k in range(N_KINDS):
+            if c[k] == 4 and _fifth_completes(c, n_melds, k, ts, th):
+                out |= 1 << k
     if distance(c, n_melds, ts, th) != 1:
-        return 0
+        return out
     after = np.empty(N_KINDS, np.int64)
     distances_after(c, n_melds, ts, th, 1, after)
     for k in range(N_KINDS):
         if after[k] == 0 and (all_four or held[k] < 4):
             out |= 1 << k
     return out
+
+
+@nb.njit(cache=True)
+def _fifth_completes(c, n_melds: int, k: int, ts, th) -> bool:
+    """c (four of kind k) plus a fifth k is sets and a pair: five copies cannot all sit in the
+    pair, so some set holds k, a triplet or a run; take it out and the rest must complete."""
+    if n_melds >= 4:
+        return False
+    done = False
+    c[k] -= 2                               # the triplet: four held + the fifth - 3
+    if is_complete(c, n_melds + 1, ts, th):
+        done = True
+    c[k] += 2
+    if k < 27 and not done:
+        r = k % 9
+        for low in range(max(0, r - 2), min(r, 6) + 1):
+            a, b = k - r + low, k - r + low + 2
+            ok = True
+            for j in range(a, b + 1):
+                if j != k and c[j] == 0:
+                    ok = False
+            if not ok:
+                continue
+            for j in range(a, b + 1):
+                if j != k:
+                    c[j] -= 1               # the run: its k is the fifth copy
+            if is_complete(c, n_melds + 1, ts, th):
+                done = True
+            for j in range(a, b + 1):
+                if j != k:
+                    c[j] += 1
+            if done:
+                break
+    return done

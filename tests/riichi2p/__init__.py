@@ -1,0 +1,1 @@
+"""Tests of the riichi2p family (a package: test files of one name may stand in two folders)."""
