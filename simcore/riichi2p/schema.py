@@ -130,8 +130,8 @@ SCHEMA = {
     "riichi_ankan_drawn_only": _bool(True, "an ankan in riichi uses the tile just drawn", "I"),
     "tenpai_all_four_in_hand": _bool(False, "a kind the player holds all four of is a wait",
                                      "I"),
-    "tenpai_declaration": _enum("auto", ("auto",), "at an exhaustive draw the engine judges "
-                                "tenpai (choose: not built; bots would never hide tenpai)"),
+    "tenpai_declaration": _enum("auto", ("auto", "choose"), "at an exhaustive draw the engine "
+                                "judges tenpai (choose: not built yet)"),
     "riichi_pot": _enum("to_winner", ("to_winner", "vanish"), "the pool goes to the next "
                         "winner; vanish: a designer variant, deposits are lost", "R"),
     # game end
