@@ -116,13 +116,20 @@ def _best_discard(obs, mask, ts, th, with_ukeire, fold_at):
                 if r < best_r:
                     best_k, best_r = k, r
         return best_k, dist[best_k]
-    best_k, best_u = -1, -1
+    best_k = -1
+    n_best = 0
+    for k in range(N_KINDS):
+        if dist[k] == best_d:
+            n_best += 1
+            if best_k < 0:
+                best_k = k
+    if n_best == 1 or not with_ukeire:
+        return best_k, best_d       # no choice to make, or the lowest tile (baseline)
+    best_k, best_u = -1, -(1 << 30)
     after = np.empty(N_KINDS, np.int64)
     for k in range(N_KINDS):
         if dist[k] != best_d:
             continue
-        if not with_ukeire:
-            return k, best_d
         h[k] -= 1
         u = _ukeire(h, n_melds, best_d, obs, ts, th, after) * 8
         h[k] += 1

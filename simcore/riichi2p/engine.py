@@ -32,7 +32,7 @@ import numpy as np
 
 from ..family.layout import define_fields, state_spec
 from ..rng import randint, seed_keyed
-from .hand import distance, is_complete, waits
+from .hand import distance, distances_after, is_complete, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
     A_TSUMO, D_AFTER_CALL, D_ON_DISCARD, D_ON_KAN, D_OWN_TURN, MAX_DISC, N_ACTIONS, N_KINDS,
@@ -163,6 +163,7 @@ State, new_state = state_spec("State", (
     ("ura", (N_KINDS,), np.int64, 0),
     ("c", (N_KINDS,), np.int64, 0),
     ("held", (N_KINDS,), np.int64, 0),
+    ("after", (N_KINDS,), np.int64, 0),             # distances after each discard (riichi)
     ("st", (N_ST,), np.int64, 0),
     ("ev", lambda log: (MAX_EVENTS if log else 1, EV_WIDTH), np.int64, -1),
 ), __name__)
@@ -373,7 +374,8 @@ def _tenpai_after(s, p, k, ra, ts, th) -> bool:
     """Discarding kind k leaves seat p tenpai (a wait the rules count)."""
     s.hand[p, k] -= 1
     w = 0
-    if distance(s.hand[p], s.n_melds[p], ts, th) == 1:
+    all_four = ra[RA_TENPAI_ALL_FOUR_IN_HAND] != 0
+    if distance(s.hand[p], s.n_melds[p], ts, th) == 1 or (all_four and s.hand[p].max() == 4):
         _held(s, p)
         w = waits(s.hand[p], s.n_melds[p], s.held, ra[RA_TENPAI_ALL_FOUR_IN_HAND] != 0, ts, th)
     s.hand[p, k] += 1
@@ -440,11 +442,16 @@ def _own_mask(s, p, drawn, rinshan, sr, ra, ts, th) -> bool:
     live_left = s.st[ST_LIVE_END] - s.st[ST_LIVE_POS]
     riichi_ok = closed and s.scores[p] >= ra[RA_RIICHI_MIN_POINTS] and \
         live_left >= ra[RA_RIICHI_MIN_WALL] and distance(h, s.n_melds[p], ts, th) <= 1
+    if riichi_ok:
+        # one pass for every discard's distance; the full wait test only where it is 1
+        distances_after(h, s.n_melds[p], ts, th, -1, s.after)
+    all_four = ra[RA_TENPAI_ALL_FOUR_IN_HAND] != 0
     for k in range(N_KINDS):
         if h[k] == 0:
             continue
         m[A_DISCARD + k] = True
-        if riichi_ok and _tenpai_after(s, p, k, ra, ts, th):
+        if riichi_ok and (s.after[k] == 1 or all_four) and \
+                _tenpai_after(s, p, k, ra, ts, th):
             m[A_RIICHI + k] = True
         if kan_ok and h[k] == 4:
             m[A_ANKAN + k] = True
