@@ -1,0 +1,52 @@
+"""Two-player riichi engine throughput on one core: hands (rounds) per second with one bot in
+both seats (issue 34's target: greedy at least 5,000 hands/s).
+
+Run: ``python benchmarks/riichi2p/bench_engine.py [--games 400] [--repeats 3]``
+
+Steady state: each bot plays once to compile or load its cache, then ``--repeats`` batches of
+new games; the median and the best batch are printed (a shared machine has slow periods).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from simcore.riichi2p.scenario import LOADER  # noqa: E402
+from simcore.riichi2p.simulate import Simulator  # noqa: E402
+
+
+def rounds_per_second(policy, games, repeats, scenario=None):
+    """(median hands/s, best hands/s, hands per game) of ``policy`` in both seats."""
+    data = {"game": "riichi2p", "players": [{"policy": policy}] * 2, **(scenario or {})}
+    sim = Simulator(LOADER.from_dict(data))
+    sim.play(np.arange(5), 0)
+    rates, per_game = [], []
+    for r in range(repeats):
+        t = time.perf_counter()
+        b = sim.play(np.arange(1000 + r * games, 1000 + (r + 1) * games), 0)
+        rates.append(len(b.rounds) / (time.perf_counter() - t))
+        per_game.append(len(b.rounds) / games)
+    return statistics.median(rates), max(rates), statistics.mean(per_game)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--policies", default="random,baseline,greedy")
+    args = ap.parse_args()
+    for p in args.policies.split(","):
+        med, best, rpg = rounds_per_second(p, args.games, args.repeats)
+        print(f"{p:10s} {med:10,.0f} hands/s (median)  {best:10,.0f} (best)  "
+              f"{rpg:5.1f} hands per game")
+
+
+if __name__ == "__main__":
+    main()
