@@ -108,6 +108,26 @@ def ptrump_rounds(quick):
     return out
 
 
+def riichi2p_hand(quick):
+    """Two-player riichi hand analysis and scoring per second (issue 34's targets: shanten
+    >= 2 M hands/s, scoring >= 1 M)."""
+    from benchmarks.riichi2p import bench_hand as bench_riichi2p_hand
+    return bench_riichi2p_hand.measure(hands=50_000 if quick else 1_000_000,
+                                       repeats=2 if quick else 5)
+
+
+def riichi2p_rounds(quick):
+    """Two-player riichi hands/s on one core per bot (issue 34's target: greedy >= 5,000)."""
+    from benchmarks.riichi2p import bench_engine as bench_riichi2p_engine
+    games, repeats = (100, 1) if quick else (400, 3)
+    out = {}
+    for p in ("baseline", "greedy"):
+        med, best, rpg = bench_riichi2p_engine.rounds_per_second(p, games, repeats)
+        out[p] = {"rounds_per_s": med, "best_rounds_per_s": best, "rounds_per_game": rpg,
+                  "games": games, "repeats": repeats}
+    return out
+
+
 def _cli(args, timeout=3600):
     t = time.perf_counter()
     r = subprocess.run(CLI + args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
@@ -223,7 +243,8 @@ def cold_start(quick):
 
 
 SECTIONS = [("hand", hand), ("ptrump_hand", ptrump_hand), ("scoring", scoring),
-            ("pairings", pairings), ("ptrump_rounds", ptrump_rounds), ("run", run_cmd),
+            ("pairings", pairings), ("ptrump_rounds", ptrump_rounds),
+            ("riichi2p_hand", riichi2p_hand), ("riichi2p_rounds", riichi2p_rounds), ("run", run_cmd),
             ("compare", compare_cmd), ("scaling", scaling)]
 FULL_ONLY = [("ray_scaling", ray_scaling), ("memory", memory), ("cold_start", cold_start)]
 
