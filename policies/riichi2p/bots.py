@@ -54,7 +54,8 @@ POLICIES = Registry((
     PolicySpec("baseline", "every win; the discard closest to a win (lowest tile on ties); "
                "riichi whenever it may; no calls", ()),
     PolicySpec("greedy", "every win; closest to a win, then the most useful unseen tiles; "
-               "riichi when tenpai; calls that keep a yaku; folds against riichi", GREEDY_PARAMS),
+               "riichi when tenpai; calls that keep a yaku; folds against riichi; kyuushu when 4+ "
+               "tiles away", GREEDY_PARAMS),
 ), max_params=3)
 P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
 FAR = 99
@@ -144,6 +145,10 @@ def _best_discard(obs, mask, ts, th, with_ukeire, fold_at):
 def _own_turn(obs, mask, params, rng, ts, th, greedy):
     if mask[A_TSUMO]:
         return A_TSUMO
+    # nine kinds of terminals and honours: abort a hand four or more tiles from a win (a
+    # kokushi that close plays on)
+    if greedy and mask[A_KYUUSHU] and distance(_hand(obs), obs[OBS_N_MELDS], ts, th) >= 4:
+        return A_KYUUSHU
     fold_at = np.int64(params[2]) if greedy else FAR
     k, d = _best_discard(obs, mask, ts, th, greedy, fold_at)
     if greedy:
@@ -272,4 +277,4 @@ def decide(policy_id, obs, mask, params, rng, ts, th):
     return scripted_policy(obs, mask, params, rng, ts, th)
 
 
-_ = (A_KAKAN, A_KYUUSHU, A_MINKAN, D_ON_KAN, N_ACTIONS)
+_ = (A_KAKAN, A_MINKAN, D_ON_KAN, N_ACTIONS)

@@ -47,3 +47,13 @@ def test_greedy_parameters_change_play():
     sim.params[:, 1] = 0              # calls: only pon of value tiles
     r = sim.play(np.arange(20), 1).rounds
     assert r[:, RF_CALLS].mean() < base[:, RF_CALLS].mean()
+
+
+def test_greedy_declares_kyuushu_so_the_option_matters():
+    from simcore.riichi2p.engine import OUT_KYUUSHU, RF_OUTCOME
+    on = _sim(["greedy"] * 2).play(np.arange(150), 2).rounds
+    off = Simulator(LOADER.from_dict({"game": "riichi2p", "kyuushu": False,
+                                      "players": [{"policy": "greedy"}] * 2})).play(
+        np.arange(150), 2).rounds
+    assert (on[:, RF_OUTCOME] == OUT_KYUUSHU).sum() > 0
+    assert (off[:, RF_OUTCOME] == OUT_KYUUSHU).sum() == 0
