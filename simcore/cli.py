@@ -121,8 +121,8 @@ def input_errors_exit_2(fn):
 @click.version_option(package_name="momojan-sim", prog_name="momojan-sim")
 def main():
     """Simulation-based balance testing for small mahjong-like card games: MOMOJAN (桃雀),
-    P-style trump mahjong and emoji mahjong. Start with 'momojan-sim run new_edition'; the
-    README shows how to read what it prints."""
+    P-style trump mahjong, emoji mahjong and two-player riichi. Start with 'momojan-sim run
+    new_edition'; the README shows how to read what it prints."""
 
 
 def _read_lines(hands, file):
