@@ -21,8 +21,8 @@ Rules arrive as ``ra`` (int64, the ``RA_*`` layout of :data:`RULE_FIELDS`, built
 What this implementation simplifies:
 - Red fives: a hand keeps its red five as long as it holds another five of the suit (it
   discards and calls with the plain ones first), which is what a player wanting the han does.
-- ``tenpai_declaration: choose`` and ``atozuke: false`` are refused by the scenario loader (not
-  built yet; see docs/riichi2p.md).
+- ``tenpai_declaration: choose`` is refused by the scenario loader (not built yet; see
+  docs/riichi2p.md).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from .scoring import (
     CX_CHANKAN, CX_DEALER, CX_FIRST, CX_HAITEI, CX_HONBA, CX_HOUTEI, CX_IPPATSU, CX_N_MELDS,
     CX_RED, CX_RIICHI, CX_RINSHAN, CX_ROUND_WIND, CX_SEAT_WIND, CX_SHIISAN, CX_STREAK,
     CX_TSUMO, N_CX, N_RES, R_FU, R_HAN, R_LIMIT, R_PAY, R_YAKU, R_YAKUMAN, Y_KOKUSHI,
-    score_win,
+    score_legal,
 )
 from .tiles import MELD_ANKAN, MELD_CHI, MELD_KAKAN, MELD_MINKAN, MELD_PON
 from policies.riichi2p import decide
@@ -302,7 +302,7 @@ def _score(s, p, tile, tsumo, chankan, rinshan, sr, ra) -> int:
         n_ura = s.st[ST_N_IND] if ra[RA_KAN_URA_DORA] else 1
         for i in range(n_ura):
             s.ura[dora_of(s.wall[URA0 + i] // 4)] += 1
-    return score_win(s.c, s.melds[p], k, cx, s.dora, s.ura, sr, s.res)
+    return score_legal(s.c, s.melds[p], k, cx, s.dora, s.ura, sr, s.res)
 
 
 @nb.njit(cache=True)

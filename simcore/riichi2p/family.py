@@ -39,9 +39,7 @@ class Riichi2p(Family):
     KERNEL_FUNCTIONS = ("simcore.riichi2p.engine.play_games", "simcore.riichi2p.engine.play_hand")
     COMPILE_FIRST = ("policies.riichi2p.bots.decide",)
     # validation-only switches: which parent turns a dependent key on (spec §12)
-    CONDITIONAL_KEYS = {"atozuke_first_call": "atozuke: false (not built)",
-                        "atozuke_whole_hand_yaku": "atozuke: false (not built)",
-                        "tenpai_declaration": "choose (not built)"}
+    CONDITIONAL_KEYS = {"tenpai_declaration": "choose (not built)"}
     POINT_VALUE_PREFIXES = ("honba_value", "noten_penalty", "kiriage", "double_wind_pair_fu",
                             "open_pinfu_fu", "kazoe_yakuman", "honroutou_han",
                             "ryanpeikou_han", "double_yakuman", "yakuman_stacking",

@@ -797,6 +797,12 @@ def score(win: Win, rules: dict | None = None) -> Score | None:
     if rules['renhou'] != 'none' and win.first and not win.tsumo and not win.dealer and not win.melds:
         flat_base = 2000 if rules['renhou'] == 'mangan' else 4000
         flat = ron_payment(flat_base, False)
+        # renhou is a yaku that passes the two-han minimum (§5.4), so with it every reading
+        # that has a yaku is legal: the normal value is paid when it is higher
+        with_yaku = [s for s in scores if s.yaku or s.yakuman]
+        if with_yaku and not best.legal:
+            best = replace(max(with_yaku, key=lambda s: (s.payment, s.real_yakuman, s.han, s.fu)),
+                           legal=True)
         if not best.legal or best.payment <= flat:
             return Score({}, {}, 0, 0, 0, 0, 0, 0, flat_base, flat, flat + rules['honba_value'] * win.honba,
                          'renhou', True, None)
@@ -804,8 +810,9 @@ def score(win: Win, rules: dict | None = None) -> Score | None:
 
 
 def has_yaku(result: Score) -> bool:
-    """A yaku of any kind: regular, a real yakuman, renhou (paarenchan alone is not one)."""
-    return result.limit == 'renhou' or bool(result.yaku) or result.real_yakuman
+    """A yaku of any kind: regular, a yakuman, renhou. Paarenchan is no yaku, but it joins only
+    a reading that has one (a regular yaku it then replaced), so a win it made has a yaku."""
+    return result.limit == 'renhou' or bool(result.yaku) or bool(result.yakuman)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -821,7 +828,20 @@ def atozuke_legal(win: Win, rules: dict) -> bool:
     result = score(win, rules)
     if result is None:
         return False
-    return _no_one_sided_wait(win, rules) and _yaku_holds_beyond_calls(win, result, rules)
+    if not _no_one_sided_wait(win, rules):
+        return False
+    if result.reading is None:          # renhou's flat value: no call was made
+        return True
+    return any(_yaku_holds_beyond_calls(win, r, rules) for r in _tied_best(win, rules, result))
+
+
+def _tied_best(win: Win, rules: dict, best: Score) -> list[Score]:
+    """Every reading scored exactly as the one paid (same legality, payment, kind of yakuman,
+    han and fu): which of them is "the" reading paid is a reporting matter (§5.3), so (b)
+    passes when any of them passes; the order readings are listed in must not decide a win."""
+    key = (best.legal, best.payment, best.real_yakuman, best.han, best.fu)
+    return [s for s in (_score_reading(r, win, rules) for r in _readings(win, rules))
+            if (s.legal, s.payment, s.real_yakuman, s.han, s.fu) == key]
 
 
 def _no_one_sided_wait(win: Win, rules: dict) -> bool:
@@ -845,16 +865,25 @@ def _yaku_holds_beyond_calls(win: Win, result: Score, rules: dict) -> bool:
     reading = result.reading
     if reading is None:   # renhou: no calls are possible before it
         return True
-    first_group = next(i for i, g in enumerate(reading.groups) if g.meld == calls[0])
-    called_groups = {i for i, g in enumerate(reading.groups) if g.meld in calls}
+    groups = reading.groups
+    first_group = next(i for i, g in enumerate(groups) if g.meld == calls[0])
+    called_groups = {i for i, g in enumerate(groups) if g.meld in calls}
+
+    def same(i, j):      # equal sets stand in for each other (chi 789s and a concealed 789s)
+        return (groups[i].shape, groups[i].kind) == (groups[j].shape, groups[j].kind)
+
+    def clean(j):
+        return j not in called_groups and not groups[j].has_win
+
     for used in reading.uses.values():
         if used == WHOLE_HAND:
             if rules['atozuke_whole_hand_yaku'] == 'count':
                 return True
         elif used != SITUATION:
-            if first_group in used:
+            if any(same(i, first_group) for i in used):                       # (b1)
                 return True
-            if not (used & called_groups) and not any(reading.groups[i].has_win for i in used):
+            if all(sum(1 for j in range(len(groups)) if same(i, j) and clean(j))
+                   >= sum(1 for j in used if same(i, j)) for i in used):     # (b2)
                 return True
     return False
 

@@ -47,7 +47,9 @@ def build_scoring_rules(values: dict | None = None) -> np.ndarray:
     sr.update(chiitoitsu_50fu=v["chiitoitsu"] == "50fu1han",
               chuuren_man_only=v["chuuren_suits"] == "man_only",
               daisharin_any7=v["daisharin_ranks"] == "any7",
-              renhou=("none", "mangan", "baiman").index(v["renhou"]))
+              renhou=("none", "mangan", "baiman").index(v["renhou"]),
+              atozuke_first_call_literal=v["atozuke_first_call"] == "literal",
+              atozuke_whole_hand_ignore=v["atozuke_whole_hand_yaku"] == "ignore")
     return S.new_rules({k: int(x) for k, x in sr.items()})
 
 

@@ -25,7 +25,6 @@ DEFAULT_SCENARIO = "riichi2p"
 N_SEATS = 2
 # values in the spec's table that this engine does not play yet: key -> (value, why)
 NOT_BUILT = {
-    "atozuke": (False, "false (no-atozuke wins) is not built yet (docs/riichi2p.md); use true"),
     "tenpai_declaration": ("choose", "choose (a tenpai player may declare noten) is not built "
                            "yet (docs/riichi2p.md); use auto"),
 }

@@ -90,7 +90,7 @@ def win_arrays(text: str, rules: np.ndarray, where: str = "hand") -> dict:
 
 def score_arrays(a: dict, rules: np.ndarray) -> np.ndarray:
     res = np.zeros(S.N_RES, np.int64)
-    S.score_win(a["c"], a["melds"], a["win"], a["cx"], a["dora"], a["ura"], rules, res)
+    S.score_legal(a["c"], a["melds"], a["win"], a["cx"], a["dora"], a["ura"], rules, res)
     return res
 
 
@@ -111,11 +111,13 @@ def score_hand(text: str, rules: np.ndarray, honba_value: int = 300) -> dict:
            "dealer": bool(a["cx"][S.CX_DEALER])}
     if res[S.R_PAY] < 0:
         c = a["c"]
-        out.update(win=False, why="no winning shape" if not _any_shape(a) else "no yaku",
-                   concealed=format_counts(c))
+        why = S.REFUSED[int(res[S.R_REFUSED])] if res[S.R_REFUSED] else \
+            "no winning shape" if not _any_shape(a) else "no yaku"
+        out.update(win=False, why=why, concealed=format_counts(c))
         return out
     out.update(win=True, **{name: int(res[i]) for i, name in enumerate(S.RESULT)
-                            if name not in ("yaku", "limit", "wait")}, **describe(res, rules))
+                            if name not in ("yaku", "limit", "wait", "shape", "atozuke_b",
+                                            "refused")}, **describe(res, rules))
     out["total"] = int(res[S.R_PAY]) + int(a["cx"][S.CX_HONBA]) * honba_value
     return out
 

@@ -52,13 +52,15 @@ SCORING_RULES = ("kuitan", "pinfu_tsumo", "open_pinfu_fu", "chiitoitsu_50fu", "h
                  "ryuuiisou_without_hatsu", "chuuren_man_only", "isshoku_sanjun", "sanrenkou",
                  "suurenkou", "daisharin", "sanrenkou_open_han", "daisharin_any7", "renhou",
                  "paarenchan", "paarenchan_value", "shiisan_puutaa", "shiisan_puutaa_value",
-                 "ryanhan_shibari", "shibari_honba")
+                 "ryanhan_shibari", "shibari_honba", "atozuke", "atozuke_first_call_literal",
+                 "atozuke_whole_hand_ignore")
 (SR_KUITAN, SR_PINFU_TSUMO, SR_OPEN_PINFU_FU, SR_CHIITOITSU_50FU, SR_HONROUTOU_HAN,
  SR_RYANPEIKOU_HAN, SR_KIRIAGE, SR_KAZOE_YAKUMAN, SR_DOUBLE_WIND_PAIR_FU, SR_DOUBLE_YAKUMAN,
  SR_YAKUMAN_STACKING, SR_RED_FIVES, SR_IPPATSU, SR_RYUUIISOU_WITHOUT_HATSU, SR_CHUUREN_MAN_ONLY,
  SR_ISSHOKU_SANJUN, SR_SANRENKOU, SR_SUURENKOU, SR_DAISHARIN, SR_SANRENKOU_OPEN_HAN,
  SR_DAISHARIN_ANY7, SR_RENHOU, SR_PAARENCHAN, SR_PAARENCHAN_VALUE, SR_SHIISAN_PUUTAA,
- SR_SHIISAN_PUUTAA_VALUE, SR_RYANHAN_SHIBARI, SR_SHIBARI_HONBA) = range(len(SCORING_RULES))
+ SR_SHIISAN_PUUTAA_VALUE, SR_RYANHAN_SHIBARI, SR_SHIBARI_HONBA, SR_ATOZUKE,
+ SR_ATOZUKE_FIRST_CALL_LITERAL, SR_ATOZUKE_WHOLE_HAND_IGNORE) = range(len(SCORING_RULES))
 N_SR = len(SCORING_RULES)
 SR_DEFAULTS = dict(kuitan=1, pinfu_tsumo=1, open_pinfu_fu=1, chiitoitsu_50fu=0,
                    honroutou_han=2, ryanpeikou_han=3, kiriage=0, kazoe_yakuman=1,
@@ -67,7 +69,8 @@ SR_DEFAULTS = dict(kuitan=1, pinfu_tsumo=1, open_pinfu_fu=1, chiitoitsu_50fu=0,
                    sanrenkou=0, suurenkou=0, daisharin=0, sanrenkou_open_han=2,
                    daisharin_any7=0, renhou=0, paarenchan=0, paarenchan_value=1,
                    shiisan_puutaa=0, shiisan_puutaa_value=1, ryanhan_shibari=0,
-                   shibari_honba=5)
+                   shibari_honba=5, atozuke=1, atozuke_first_call_literal=0,
+                   atozuke_whole_hand_ignore=0)
 
 # ---- the context cx of one win -----------------------------------------------------------------
 CONTEXT = ("tsumo", "riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei", "first",
@@ -79,9 +82,15 @@ N_CX = len(CONTEXT)
 
 # ---- the result res ----------------------------------------------------------------------------
 RESULT = ("pay", "han", "fu", "yaku", "yakuman", "limit", "dora", "ura", "red", "yaku_han",
-          "base", "wait")
+          "base", "wait",
+          "shape",        # 1: some reading is a winning shape (with or without a yaku)
+          "atozuke_b",    # 1: a reading paid passes atozuke's (b) (any of those tied at the top)
+          "refused")      # why a winning shape with a yaku is no win: 1 atozuke (a), 2 (b)
 (R_PAY, R_HAN, R_FU, R_YAKU, R_YAKUMAN, R_LIMIT, R_DORA, R_URA, R_RED, R_YAKU_HAN, R_BASE,
- R_WAIT) = range(len(RESULT))
+ R_WAIT, R_SHAPE, R_ATOZUKE_B, R_REFUSED) = range(len(RESULT))
+REFUSED = ("", "atozuke: a wait without a yaku (one-sided)",
+           "atozuke: no yaku holds the first called tile or stands apart from the calls and the "
+           "winning tile")
 N_RES = len(RESULT)
 LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "kazoe yakuman", "yakuman", "renhou")
 WAITS = ("ryanmen", "shanpon", "kanchan", "penchan", "tanki", "kokushi", "pairs", "special")
@@ -244,9 +253,11 @@ def _whole_hand(allt, sr, cx, closed: bool):
 
 
 @nb.njit(cache=True)
-def _offer(res, pay, han, fu, bits, ymult, limit, yaku_han, base, wait, real_yakuman):
+def _offer(res, pay, han, fu, bits, ymult, limit, yaku_han, base, wait, real_yakuman, b_ok):
     """Keep this reading if it pays more than the one held (ties: a real yakuman before a
-    counted one, then more han, then more fu)."""
+    counted one, then more han, then more fu). ``b_ok``: it passes atozuke's (b); a reading
+    tied with the one held in every respect adds its pass (the order readings are found in
+    must not decide a win)."""
     if res[R_PAY] >= 0:
         if pay < res[R_PAY]:
             return
@@ -255,7 +266,11 @@ def _offer(res, pay, han, fu, bits, ymult, limit, yaku_han, base, wait, real_yak
             if held_real and not real_yakuman:
                 return
             if held_real == real_yakuman:
-                if han < res[R_HAN] or (han == res[R_HAN] and fu <= res[R_FU]):
+                if han == res[R_HAN] and fu == res[R_FU]:
+                    if b_ok:
+                        res[R_ATOZUKE_B] = 1
+                    return
+                if han < res[R_HAN] or (han == res[R_HAN] and fu < res[R_FU]):
                     return
     res[R_PAY] = pay
     res[R_HAN] = han
@@ -266,13 +281,15 @@ def _offer(res, pay, han, fu, bits, ymult, limit, yaku_han, base, wait, real_yak
     res[R_YAKU_HAN] = yaku_han
     res[R_BASE] = base
     res[R_WAIT] = wait
+    res[R_ATOZUKE_B] = 1 if b_ok else 0
 
 
 @nb.njit(cache=True)
 def _finish(res, bits, yaku_han, fu, ybits, ymult, n_dora, n_ura, n_red, wait, sr, cx,
-            closed_ippatsu: bool):
+            closed_ippatsu: bool, b_ok: bool):
     """Turn one reading's yaku into a payment and offer it. A reading without a yaku (a
     yakuman, renhou) is no win; paarenchan makes a yakuman of a win that has one."""
+    res[R_SHAPE] = 1
     dealer = cx[CX_DEALER] != 0
     renhou = sr[SR_RENHOU] > 0 and cx[CX_FIRST] != 0 and cx[CX_TSUMO] == 0 and not dealer
     has_yaku = ymult > 0 or bits != 0
@@ -320,7 +337,8 @@ def _finish(res, bits, yaku_han, fu, ybits, ymult, n_dora, n_ura, n_red, wait, s
             bits = 1 << Y_RENHOU
             real = False
             ymult = 0
-    _offer(res, pay, han, fu, bits, ymult, limit, yaku_han, base, wait, real)
+            b_ok = True                       # renhou: no call was made
+    _offer(res, pay, han, fu, bits, ymult, limit, yaku_han, base, wait, real, b_ok)
 
 
 @nb.njit(cache=True)
@@ -332,7 +350,7 @@ def _yakuman_add(ymult, mult, sr):
 
 @nb.njit(cache=True)
 def _standard_reading(st, sk, so, pair, slot, win, allt, sr, cx, closed, wbits, whan, wybits,
-                      wymult, n_dora, n_ura, n_red, res):
+                      wymult, n_dora, n_ura, n_red, melds, res):
     """Score the reading of sets ``st``/``sk``/``so`` (type, kind, open) and ``pair`` with the
     winning tile at ``slot`` (the set index, or 4 for the pair)."""
     tsumo = cx[CX_TSUMO] != 0
@@ -554,7 +572,14 @@ def _standard_reading(st, sk, so, pair, slot, win, allt, sr, cx, closed, wbits, 
         if fu == 20 and not closed and not tsumo and sr[SR_OPEN_PINFU_FU]:
             fu = 30
         fu = (fu + 9) // 10 * 10
-    _finish(res, bits, han, fu, ybits, ymult, n_dora, n_ura, n_red, wait, sr, cx, True)
+    b_ok = True
+    if sr[SR_ATOZUKE] == 0 and not closed:
+        # a reading paid as a yakuman is checked on its yakuman alone (paarenchan, which will
+        # make one of any win with a yaku, holds no tiles)
+        as_yakuman = ymult > 0 or (sr[SR_PAARENCHAN] and cx[CX_STREAK] >= 8)
+        b_ok = atozuke_b(st, sk, so, pair, slot, melds, cx[CX_N_MELDS],
+                         ybits if as_yakuman else bits, tsumo, cx, sr)
+    _finish(res, bits, han, fu, ybits, ymult, n_dora, n_ura, n_red, wait, sr, cx, True, b_ok)
 
 
 @nb.njit(cache=True)
@@ -628,7 +653,7 @@ def score_win(c, melds, win, cx, dora, ura, sr, res) -> int:
             if cx[CX_FIRST] and cx[CX_TSUMO]:
                 yb |= 1 << (Y_TENHOU if cx[CX_DEALER] else Y_CHIIHOU)
                 ym = _yakuman_add(ym, 1, sr)
-            _finish(res, 0, 0, 0, yb, ym, 0, 0, 0, W_KOKUSHI, sr, cx, False)
+            _finish(res, 0, 0, 0, yb, ym, 0, 0, 0, W_KOKUSHI, sr, cx, False, True)
     # seven pairs
     if n_melds == 0:
         n_pairs = 0
@@ -662,11 +687,11 @@ def score_win(c, melds, win, cx, dora, ura, sr, res) -> int:
                 han += 2
                 fu = 25
             _finish(res, bits, han, fu, ybits, ymult, n_dora, n_ura, n_red, W_PAIRS, sr, cx,
-                    True)
+                    True, True)
     # thirteen unconnected (shiisan puutaa): a shape of its own, the whole value
     if sr[SR_SHIISAN_PUUTAA] and cx[CX_SHIISAN] and n_melds == 0 and _puutaa(c):
         _finish(res, 0, 0, 0, 1 << Y_SHIISAN_PUUTAA, sr[SR_SHIISAN_PUUTAA_VALUE], 0, 0, 0,
-                W_SPECIAL, sr, cx, False)
+                W_SPECIAL, sr, cx, False, True)
 
     # four sets and a pair: every decomposition, every place of the winning tile
     st = np.zeros(4, np.int64)
@@ -728,7 +753,7 @@ def score_win(c, melds, win, cx, dora, ura, sr, res) -> int:
             # the winning tile's places: the pair, a concealed set holding it
             if pair == win:
                 _standard_reading(st, sk, so, pair, 4, win, allt, sr, cx, closed, wbits, whan,
-                                  wybits, wymult, n_dora, n_ura, n_red, res)
+                                  wybits, wymult, n_dora, n_ura, n_red, melds, res)
             for i in range(n_melds, 4):
                 if st[i] == S_RUN:
                     if not (sk[i] <= win <= sk[i] + 2):
@@ -743,12 +768,256 @@ def score_win(c, melds, win, cx, dora, ura, sr, res) -> int:
                 if dup:
                     continue
                 _standard_reading(st, sk, so, pair, i, win, allt, sr, cx, closed, wbits, whan,
-                                  wybits, wymult, n_dora, n_ura, n_red, res)
+                                  wybits, wymult, n_dora, n_ura, n_red, melds, res)
     if res[R_PAY] >= 0:
         res[R_DORA] = n_dora if res[R_YAKUMAN] == 0 and res[R_LIMIT] != 7 else 0
         res[R_URA] = n_ura if res[R_YAKUMAN] == 0 and res[R_LIMIT] != 7 else 0
         res[R_RED] = n_red if res[R_YAKUMAN] == 0 and res[R_LIMIT] != 7 else 0
     return res[R_PAY]
+
+
+# ---- atozuke: false (spec §5.5) -------------------------------------------------------------
+# Which yaku "include" tiles: the whole-hand ones every tile; the set yaku their sets (below);
+# the rest (riichi, the chance yaku, pinfu, ippatsu, tenhou ...) none.
+WHOLE_HAND_BITS = sum(1 << b for b in (Y_TANYAO, Y_HONITSU, Y_CHINITSU, Y_HONROUTOU, Y_CHANTA,
+                                       Y_JUNCHAN, Y_CHIITOITSU, Y_TSUUIISOU, Y_CHINROUTOU,
+                                       Y_RYUUIISOU, Y_CHUUREN, Y_KOKUSHI, Y_DAISHARIN,
+                                       Y_SHIISAN_PUUTAA))
+PAIR_GROUP = 4
+
+
+@nb.njit(cache=True)
+def _last_run(st, sk, kind) -> int:
+    """The group of the last run of ``kind`` (the reference model's choice among equal runs)."""
+    found = -1
+    for i in range(4):
+        if st[i] == S_RUN and sk[i] == kind:
+            found = i
+    return found
+
+
+@nb.njit(cache=True)
+def _last_triplet(st, sk, kind) -> int:
+    found = -1
+    for i in range(4):
+        if st[i] != S_RUN and sk[i] == kind:
+            found = i
+    return found
+
+
+@nb.njit(cache=True)
+def _groups_of(y, st, sk, so, pair, slot, tsumo, cx) -> int:
+    """Bit i: group i (0-3 the sets, 4 the pair) belongs to set yaku ``y`` of this reading
+    (0: the yaku holds no tiles of its own)."""
+    used = 0
+    if y == Y_HAKU or y == Y_HATSU or y == Y_CHUN:
+        i = _last_triplet(st, sk, 31 + y - Y_HAKU)
+        used = 1 << i if i >= 0 else 0
+    elif y == Y_ROUND_WIND or y == Y_SEAT_WIND:
+        i = _last_triplet(st, sk, cx[CX_ROUND_WIND] if y == Y_ROUND_WIND else cx[CX_SEAT_WIND])
+        used = 1 << i if i >= 0 else 0
+    elif y == Y_SANSHOKU:
+        for r in range(7):
+            g = 0
+            for s in range(3):
+                i = _last_run(st, sk, 9 * s + r)
+                if i < 0:
+                    g = 0
+                    break
+                g |= 1 << i
+            if g:
+                used = g
+                break
+    elif y == Y_ITTSU:
+        for s in range(3):
+            g = 0
+            for r in (0, 3, 6):
+                i = _last_run(st, sk, 9 * s + r)
+                if i < 0:
+                    g = 0
+                    break
+                g |= 1 << i
+            if g:
+                used = g
+                break
+    elif y == Y_ISSHOKU_SANJUN or y == Y_IIPEIKOU:
+        need = 3 if y == Y_ISSHOKU_SANJUN else 2
+        for i in range(4):             # the first run kind (in group order) held often enough
+            if st[i] != S_RUN:
+                continue
+            n = 0
+            for j in range(4):
+                if st[j] == S_RUN and sk[j] == sk[i]:
+                    n += 1
+            if n >= need:
+                taken = 0
+                for j in range(4):
+                    if st[j] == S_RUN and sk[j] == sk[i] and taken < need:
+                        used |= 1 << j
+                        taken += 1
+                break
+    elif y == Y_RYANPEIKOU:
+        for i in range(4):
+            used |= 1 << i
+    elif y == Y_TOITOI or y == Y_SANKANTSU or y == Y_SUUKANTSU or y == Y_DAISANGEN or \
+            y == Y_DAISUUSHII or y == Y_SHOUSANGEN or y == Y_SHOUSUUSHII or \
+            y == Y_SANANKOU or y == Y_SUUANKOU:
+        for i in range(4):
+            if st[i] == S_RUN:
+                continue
+            k = sk[i]
+            if y == Y_TOITOI:
+                used |= 1 << i
+            elif (y == Y_SANKANTSU or y == Y_SUUKANTSU) and st[i] == S_KAN:
+                used |= 1 << i
+            elif (y == Y_DAISANGEN or y == Y_SHOUSANGEN) and k >= 31:
+                used |= 1 << i
+            elif (y == Y_DAISUUSHII or y == Y_SHOUSUUSHII) and 27 <= k <= 30:
+                used |= 1 << i
+            elif (y == Y_SANANKOU or y == Y_SUUANKOU) and so[i] == 0 and \
+                    not (i == slot and not tsumo):
+                used |= 1 << i
+        if y == Y_SHOUSANGEN or y == Y_SHOUSUUSHII:
+            used |= 1 << PAIR_GROUP
+    elif y == Y_SANSHOKU_DOUKOU:
+        for r in range(9):
+            g = 0
+            for s in range(3):
+                i = _last_triplet(st, sk, 9 * s + r)
+                if i < 0:
+                    g = 0
+                    break
+                g |= 1 << i
+            if g:
+                used = g
+                break
+    elif y == Y_SANRENKOU or y == Y_SUURENKOU:
+        length = 3 if y == Y_SANRENKOU else 4
+        for s in range(3):
+            for start in range(9):
+                n = 0
+                while start + n < 9 and _last_triplet(st, sk, 9 * s + start + n) >= 0:
+                    n += 1
+                if n < 3:
+                    continue
+                for j in range(length):
+                    used |= 1 << _last_triplet(st, sk, 9 * s + start + j)
+                break
+            if used:
+                break
+    return used
+
+
+@nb.njit(cache=True)
+def atozuke_b(st, sk, so, pair, slot, melds, n_melds, bits, tsumo, cx, sr) -> bool:
+    """§5.5 (b) for one reading: some yaku of it includes the first called tile (b1), or holds
+    without any called tile and without the winning tile (b2). ``bits``: the reading's yaku
+    (its yakuman alone when it is one)."""
+    literal = sr[SR_ATOZUKE_FIRST_CALL_LITERAL] != 0
+    first = -1
+    called = 0
+    for i in range(n_melds):
+        t = melds[i, 0]
+        if t == MELD_CHI or t == MELD_PON or t == MELD_KAKAN or (t == MELD_MINKAN and not literal):
+            called |= 1 << i
+            if first < 0:
+                first = i
+    if first < 0:
+        return True
+    if bits & WHOLE_HAND_BITS and sr[SR_ATOZUKE_WHOLE_HAND_IGNORE] == 0:
+        return True                   # a whole-hand yaku includes every tile, the called ones
+    for y in range(Y_KAZOE):
+        if not (bits >> y) & 1:
+            continue
+        used = _groups_of(y, st, sk, so, pair, slot, tsumo, cx)
+        if used == 0:
+            continue
+        # Equal runs stand in for each other (chi 789s with a concealed 789s: either makes
+        # the ittsu), so a yaku passes when some choice of its groups does.
+        if _b1(used, st, sk, first):
+            return True
+        if _b2(used, st, sk, called, slot):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _same_group(st, sk, i, j) -> bool:
+    if i == PAIR_GROUP or j == PAIR_GROUP:
+        return i == j
+    return st[i] == st[j] and sk[i] == sk[j]
+
+
+@nb.njit(cache=True)
+def _b1(used, st, sk, first) -> bool:
+    """(b1): the first call's group, or one equal to it, is among the yaku's groups."""
+    for i in range(5):
+        if (used >> i) & 1 and _same_group(st, sk, i, first):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _b2(used, st, sk, called, slot) -> bool:
+    """(b2): each of the yaku's groups can be one that is not called and does not hold the
+    winning tile (as many such equal groups as the yaku needs)."""
+    for i in range(5):
+        if not (used >> i) & 1:
+            continue
+        need = 0
+        clean = 0
+        for j in range(5):
+            if _same_group(st, sk, i, j):
+                if (used >> j) & 1:
+                    need += 1
+                if not (called >> j) & 1 and j != slot:
+                    clean += 1
+        if clean < need:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def score_legal(c, melds, win, cx, dora, ura, sr, res) -> int:
+    """:func:`score_win` with atozuke's restrictions when ``atozuke: false`` (§5.5): a win
+    with a chance yaku (menzen tsumo, rinshan, chankan, haitei, houtei) stands; otherwise every
+    kind the hand waits on must give a yaku (a), and the reading paid must pass (b). A refused
+    win has R_PAY -1 and R_REFUSED saying why. Returns res[R_PAY]."""
+    pay = score_win(c, melds, win, cx, dora, ura, sr, res)
+    if pay < 0 or sr[SR_ATOZUKE] != 0:
+        return pay
+    n_melds = cx[CX_N_MELDS]
+    closed = True
+    for i in range(n_melds):
+        if melds[i, 0] != MELD_ANKAN:
+            closed = False
+    tsumo = cx[CX_TSUMO] != 0
+    if (closed and tsumo) or (cx[CX_RINSHAN] and tsumo) or (cx[CX_CHANKAN] and not tsumo) or \
+            (cx[CX_HAITEI] and tsumo and not cx[CX_RINSHAN]) or (cx[CX_HOUTEI] and not tsumo):
+        return pay                                        # (c)
+    if res[R_ATOZUKE_B] == 0:
+        res[R_PAY] = -1
+        res[R_REFUSED] = 2
+        return -1
+    # (a): the 13 tiles before the win, each kind that completes them (not held four times)
+    conc = c.copy()
+    conc[win] -= 1
+    held = np.zeros(34, np.int64)
+    _all_tiles(conc, melds, n_melds, held)
+    sr2 = sr.copy()
+    sr2[SR_RYANHAN_SHIBARI] = 0      # (a) asks for a yaku, not for the two-han minimum
+    other = np.zeros(N_RES, np.int64)
+    for k in range(34):
+        if k == win or held[k] >= 4:
+            continue
+        conc[k] += 1
+        p2 = score_win(conc, melds, k, cx, dora, ura, sr2, other)
+        conc[k] -= 1
+        if other[R_SHAPE] and p2 < 0:
+            res[R_PAY] = -1
+            res[R_REFUSED] = 1
+            return -1
+    return pay
 
 
 @nb.njit(cache=True)

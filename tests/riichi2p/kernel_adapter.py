@@ -12,9 +12,7 @@ from simcore.riichi2p.tiles import CALL_TYPES, N_KINDS
 
 
 def kernel_rules(rules: dict) -> np.ndarray:
-    return build_scoring_rules({k: v for k, v in rules.items()
-                                if k not in ("atozuke", "atozuke_first_call",
-                                             "atozuke_whole_hand_yaku")})
+    return build_scoring_rules(rules)
 
 
 def kernel_score(win, rules: dict) -> np.ndarray:
@@ -52,5 +50,5 @@ def kernel_score(win, rules: dict) -> np.ndarray:
         for i in (win.ura_indicators if rules["kan_ura_dora"] else win.ura_indicators[:1]):
             ura[dora_of(i)] += 1
     res = np.zeros(S.N_RES, np.int64)
-    S.score_win(c, melds, win.win_tile, cx, dora, ura, kernel_rules(rules), res)
+    S.score_legal(c, melds, win.win_tile, cx, dora, ura, kernel_rules(rules), res)
     return res

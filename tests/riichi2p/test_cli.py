@@ -61,8 +61,19 @@ def test_replay_waits_and_score():
     assert json.loads(r.stdout)["limit"] == "yakuman"
 
 
+def test_score_under_a_no_atozuke_scenario(tmp_path):
+    """The spec's atozuke example (§5.5): the daisangen ron is refused, the 9m ron stands."""
+    p = tmp_path / "no_atozuke.yaml"
+    p.write_text("game: riichi2p\natozuke: false\n")
+    r = _ok("score", "--rules", p, "chi:1'23s 555z 666z 77z 99m +7z ron seat:S")
+    assert "not a win: atozuke" in r.stdout
+    r = _ok("score", "--rules", p, "chi:1'23s 555z 666z 77z 99m +9m ron seat:S")
+    assert "8000" in r.stdout
+    assert "32000" in _ok("score", "--game", "riichi2p",
+                          "chi:1'23s 555z 666z 77z 99m +7z ron seat:S").stdout
+
+
 @pytest.mark.parametrize("yaml_text,words", [
-    ("game: riichi2p\natozuke: false\n", "atozuke: false"),
     ("game: riichi2p\ntenpai_declaration: choose\n", "tenpai_declaration: choose"),
     ("game: riichi2p\nlive_wall: 200\n", "live_wall: expected an integer 1..96"),
     ("game: riichi2p\nred_fives: 1\n", "red_fives"),

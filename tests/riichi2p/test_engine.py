@@ -230,3 +230,19 @@ def test_a_wait_on_a_fifth_copy_is_tenpai_only_by_the_rule(all_four, tenpai):
     h = play(wall, {0: [discard("1z")], 1: [discard("7z")]},
              rules={"live_wall": 2, "tenpai_all_four_in_hand": all_four})
     assert h.rec[E.RF_OUTCOME] == E.OUT_DRAW and h.rec[E.RF_TENPAI] == tenpai
+
+
+@pytest.mark.parametrize("atozuke,pay", [(True, 32000), (False, None)])
+def test_atozuke_false_refuses_the_daisangen_ron_after_a_chi(atozuke, pay):
+    # spec §5.5's example: chi 1s-23s, then 555z 666z 77z 99m waits on 7z (daisangen, whose
+    # tiles hold neither the called 1s nor stand apart from the winning 7z) and 9m
+    dealer = "2468m 2468p 1s 7z 9s 3z 4z"
+    other = "23s 555z 666z 77z 99m 4p"
+    wall = stack(dealer, other, draws="2z 5p", indicator="9p")
+    h = play(wall, {0: [discard("1s"), discard("7z")], 1: [E.A_CHI + 0, discard("4p"), RON]},
+             rules={"live_wall": 3, "atozuke": atozuke})   # 3: the 7z is not the houtei
+    assert len(h.of(E.EV_CALL)) == 1
+    if pay:
+        assert h.rec[E.RF_OUTCOME] == E.OUT_RON and h.rec[E.RF_PAY] == pay
+    else:
+        assert h.rec[E.RF_OUTCOME] == E.OUT_DRAW and len(h.of(E.EV_WIN)) == 0

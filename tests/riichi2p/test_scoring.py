@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from simcore.riichi2p import scoring as S
-from simcore.riichi2p.reference import score
+from simcore.riichi2p.reference import atozuke_legal, score
 from simcore.riichi2p.rules_array import build_scoring_rules
 from simcore.riichi2p.score_text import score_hand
 
@@ -95,6 +95,26 @@ def test_kernel_against_the_reference():
         assert res[S.R_PAY] == want, _explain(win, rules, ref, res)
         if want > 0 and ref.limit != "renhou" and not ref.yakuman:
             assert (res[S.R_HAN], res[S.R_FU]) == (ref.han, ref.fu), _explain(win, rules, ref, res)
+
+
+def test_kernel_against_the_reference_without_atozuke():
+    """atozuke: false (§5.5) on the same random wins: the kernel refuses exactly the wins the
+    reference's atozuke_legal refuses, under both readings of its two [I] keys."""
+    rng = random.Random(2027)
+    refused = with_calls = 0
+    for _ in range(N // 2):
+        win = random_win(rng)
+        rules = {**random_rules(rng), "atozuke": False,
+                 "atozuke_first_call": rng.choice(("discard_call", "literal")),
+                 "atozuke_whole_hand_yaku": rng.choice(("count", "ignore"))}
+        ref = score(win, rules)
+        legal = ref is not None and ref.legal and atozuke_legal(win, rules)
+        res = kernel_score(win, rules)
+        want = ref.payment if legal else -1
+        assert res[S.R_PAY] == want, _explain(win, rules, ref, res)
+        with_calls += bool(win.melds)
+        refused += ref is not None and ref.legal and not legal
+    assert refused > N // 200 and with_calls > N // 10      # the cases that matter are reached
 
 
 def test_kernel_against_the_package():
