@@ -42,7 +42,7 @@ def _all_waits(hands, ts, th):
 
 @nb.njit(cache=True)
 def _all_discards(hands, ts, th):
-    out = np.empty(34, np.int64)
+    out = np.empty(H.AFTER_LEN, np.int64)
     acc = 0
     for i in range(hands.shape[0]):
         H.distances_after(hands[i], 0, ts, th, -1, out)

@@ -33,7 +33,7 @@ import numpy as np
 from policies.params import Param
 from policies.random_policy import random_policy, uniform
 from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
-from simcore.riichi2p.hand import distance, distances_after
+from simcore.riichi2p.hand import AFTER_LEN, distance, distances_after
 from simcore.riichi2p.layout import (
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
     A_TSUMO, D_AFTER_CALL, D_ON_DISCARD, D_ON_KAN, D_OWN_TURN, N_ACTIONS, N_KINDS, OBS_CLOSED,
@@ -100,7 +100,7 @@ def _best_discard(obs, mask, ts, th, with_ukeire, fold_at):
     riichi ones too); folding against a riichi when the hand is ``fold_at`` or more away."""
     h = _hand(obs)
     n_melds = obs[OBS_N_MELDS]
-    dist = np.empty(N_KINDS, np.int64)
+    dist = np.empty(AFTER_LEN, np.int64)
     distances_after(h, n_melds, ts, th, -1, dist)
     best_d = FAR
     for k in range(N_KINDS):
@@ -127,7 +127,7 @@ def _best_discard(obs, mask, ts, th, with_ukeire, fold_at):
     if n_best == 1 or not with_ukeire:
         return best_k, best_d       # no choice to make, or the lowest tile (baseline)
     best_k, best_u = -1, -(1 << 30)
-    after = np.empty(N_KINDS, np.int64)
+    after = np.empty(AFTER_LEN, np.int64)
     for k in range(N_KINDS):
         if dist[k] != best_d:
             continue
@@ -226,7 +226,7 @@ def _on_discard(obs, mask, params, ts, th, greedy):
 @nb.njit(cache=True)
 def _after_call_distance(h, n_melds, ts, th) -> int:
     """The distance after calling and then making the best discard."""
-    after = np.empty(N_KINDS, np.int64)
+    after = np.empty(AFTER_LEN, np.int64)
     distances_after(h, n_melds, ts, th, -1, after)
     best = FAR
     for k in range(N_KINDS):

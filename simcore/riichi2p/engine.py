@@ -32,7 +32,7 @@ import numpy as np
 
 from ..family.layout import define_fields, state_spec
 from ..rng import randint, seed_keyed
-from .hand import distance, distances_after, is_complete, waits
+from .hand import AFTER_LEN, distance, distances_after, is_complete, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
     A_TSUMO, D_AFTER_CALL, D_ON_DISCARD, D_ON_KAN, D_OWN_TURN, MAX_DISC, N_ACTIONS, N_KINDS,
@@ -163,7 +163,7 @@ State, new_state = state_spec("State", (
     ("ura", (N_KINDS,), np.int64, 0),
     ("c", (N_KINDS,), np.int64, 0),
     ("held", (N_KINDS,), np.int64, 0),
-    ("after", (N_KINDS,), np.int64, 0),             # distances after each discard (riichi)
+    ("after", (AFTER_LEN,), np.int64, 0),           # distances after each discard (riichi)
     ("st", (N_ST,), np.int64, 0),
     ("ev", lambda log: (MAX_EVENTS if log else 1, EV_WIDTH), np.int64, -1),
 ), __name__)

@@ -139,56 +139,60 @@ def tables() -> tuple:
 # Kernels
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
-def part_code(c, part: int) -> int:
-    code = 0
-    n = 7 if part == 3 else 9
-    base = part * 9
-    for k in range(n - 1, -1, -1):
-        code = code * 5 + c[base + k]
-    return code
-
-
-@nb.njit(cache=True)
-def _split_min(rows, n_sets: int) -> int:
-    """The fewest tiles over a split of ``n_sets`` sets and one pair across the four parts,
-    ``rows[p]`` the part's D row (10 int8)."""
-    best = np.full(N_COLS, IMPOSSIBLE, np.int64)
-    for col in range(N_COLS):
-        best[col] = rows[0, col]
-    nxt = np.empty(N_COLS, np.int64)
-    for p in range(1, 4):
-        for col in range(N_COLS):
-            nxt[col] = IMPOSSIBLE
-        for a in range(N_COLS):
-            if best[a] >= IMPOSSIBLE:
-                continue
-            sa, ha = a // 2, a % 2
-            for b in range(N_COLS):
-                sb, hb = b // 2, b % 2
-                if sa + sb > n_sets or ha + hb > 1:
-                    continue
-                d = best[a] + rows[p, b]
-                col = 2 * (sa + sb) + ha + hb
-                if d < nxt[col]:
-                    nxt[col] = d
-        for col in range(N_COLS):
-            best[col] = nxt[col]
-    return best[2 * n_sets + 1]
+# Each kernel keeps its loops in one function and allocates nothing it can avoid: a call that
+# passes an array costs two atomic reference counts (numba's calling convention) and an array
+# allocated per call a malloc and a free; with the merge and combine steps as helpers and
+# their arrays allocated per call, these were over half of the greedy bots' time (perf,
+# greedy vs greedy).
+MERGE_A = (0, 2, 1, 0, 4, 4)      # distances_after's six merges: w[out] = w[a] (+) w[b]
+MERGE_B = (1, 3, 5, 5, 3, 2)
+MERGE_OUT = (4, 5, 6, 7, 8, 9)
 
 
 @nb.njit(cache=True)
 def standard_distance(c, n_melds: int, ts, th) -> int:
-    """Tiles lacking for 4 - n_melds sets and a pair."""
-    rows = np.empty((4, N_COLS), np.int64)
-    for p in range(3):
-        code = part_code(c, p)
-        for col in range(N_COLS):
-            rows[p, col] = ts[code, col]
-    code = part_code(c, 3)
+    """Tiles lacking for 4 - n_melds sets and a pair: the parts' D rows (a suit's 9 counts
+    in base 5, the honours') merged part by part (the min-plus product over sets and the pair,
+    visiting only the valid pairs of columns), only the last step's wanted column."""
+    n_sets = 4 - n_melds
+    acc = np.empty(2 * N_COLS, np.int64)      # acc[0:10] the merge so far, acc[10:20] the next
+    code = 0
+    for k in range(8, -1, -1):
+        code = code * 5 + c[k]
     for col in range(N_COLS):
-        rows[3, col] = th[code, col]
-    return _split_min(rows, 4 - n_melds)
+        acc[col] = ts[code, col]
+    for part in range(1, 4):
+        code = 0
+        n = 7 if part == 3 else 9
+        for k in range(n - 1, -1, -1):
+            code = code * 5 + c[part * 9 + k]
+        if part == 3:
+            best = IMPOSSIBLE
+            for sb in range(n_sets + 1):
+                for hb in range(2):
+                    v = acc[2 * (n_sets - sb) + 1 - hb] + th[code, 2 * sb + hb]
+                    if v < best:
+                        best = v
+            return best
+        for col in range(N_COLS):
+            acc[N_COLS + col] = IMPOSSIBLE
+        for sa in range(n_sets + 1):
+            for ha in range(2):
+                va = acc[2 * sa + ha]
+                if va >= IMPOSSIBLE:
+                    continue
+                for sb in range(n_sets - sa + 1):
+                    col = N_COLS + 2 * (sa + sb) + ha
+                    v = va + ts[code, 2 * sb]
+                    if v < acc[col]:
+                        acc[col] = v
+                    if ha == 0:
+                        v = va + ts[code, 2 * sb + 1]
+                        if v < acc[col + 1]:
+                            acc[col + 1] = v
+        for col in range(N_COLS):
+            acc[col] = acc[N_COLS + col]
+    return IMPOSSIBLE
 
 
 @nb.njit(cache=True)
@@ -258,60 +262,47 @@ def is_complete(c, n_melds: int, ts, th) -> bool:
 # ---- one tile more or less: every kind at once ------------------------------------------------
 # The four parts' rows and, per part, the merge of the other three: a hand with one kind changed
 # is then one table lookup and one small combine (the bots' discards and useful tiles).
-
-@nb.njit(cache=True, inline="always")
-def _merge(a, b, out, n_sets: int):
-    for col in range(N_COLS):
-        out[col] = IMPOSSIBLE
-    for ca in range(N_COLS):
-        va = a[ca]
-        if va >= IMPOSSIBLE:
-            continue
-        sa, ha = ca >> 1, ca & 1
-        for cb in range(N_COLS):
-            sb, hb = cb >> 1, cb & 1
-            if sa + sb > n_sets or ha + hb > 1:
-                continue
-            v = va + b[cb]
-            col = 2 * (sa + sb) + ha + hb
-            if v < out[col]:
-                out[col] = v
-
-
-@nb.njit(cache=True, inline="always")
-def _combine(m, ts_or_th, code: int, n_sets: int) -> int:
-    """The best split of n_sets sets and the pair between a part (its table row at ``code``)
-    and the merge ``m`` of the other three."""
-    best = IMPOSSIBLE
-    for sb in range(n_sets + 1):
-        for hb in range(2):
-            v = m[2 * (n_sets - sb) + 1 - hb] + ts_or_th[code, 2 * sb + hb]
-            if v < best:
-                best = v
-    return best
+AFTER_LEN = 34 + 10 * N_COLS + 4    # distances_after's out: the answers, then its work space
 
 
 @nb.njit(cache=True)
 def distances_after(c, n_melds: int, ts, th, delta: int, out):
     """``out[k]`` = distance(c with one tile of kind k added (delta +1) or removed (-1)) for
-    every kind where that is possible, FAR elsewhere."""
+    every kind where that is possible, FAR elsewhere. ``out`` holds AFTER_LEN values: past the
+    34 answers it is this function's work space, so a caller asking many times allocates once."""
     n_sets = 4 - n_melds
-    codes = np.empty(4, np.int64)
-    rows = np.empty((4, N_COLS), np.int64)
-    for p in range(4):
-        codes[p] = part_code(c, p)
-        t = th if p == 3 else ts
+    # work rows (N_COLS each) from out[W]: 0-3 the parts' D rows, 4 parts 0+1, 5 parts 2+3,
+    # 6 + p the three parts other than p; then, from out[C], the four parts' codes
+    W = N_KINDS
+    C = N_KINDS + 10 * N_COLS
+    for part in range(4):
+        code = 0
+        n = 7 if part == 3 else 9
+        for k in range(n - 1, -1, -1):
+            code = code * 5 + c[part * 9 + k]
+        out[C + part] = code
         for col in range(N_COLS):
-            rows[p, col] = t[codes[p], col]
-    ex = np.empty((4, N_COLS), np.int64)
-    m01 = np.empty(N_COLS, np.int64)
-    m23 = np.empty(N_COLS, np.int64)
-    _merge(rows[0], rows[1], m01, n_sets)
-    _merge(rows[2], rows[3], m23, n_sets)
-    _merge(rows[1], m23, ex[0], n_sets)
-    _merge(rows[0], m23, ex[1], n_sets)
-    _merge(m01, rows[3], ex[2], n_sets)
-    _merge(m01, rows[2], ex[3], n_sets)
+            out[W + part * N_COLS + col] = th[code, col] if part == 3 else ts[code, col]
+    for m in range(6):
+        ia = W + MERGE_A[m] * N_COLS
+        ib = W + MERGE_B[m] * N_COLS
+        io = W + MERGE_OUT[m] * N_COLS
+        for col in range(N_COLS):
+            out[io + col] = IMPOSSIBLE
+        for sa in range(n_sets + 1):
+            for ha in range(2):
+                va = out[ia + 2 * sa + ha]
+                if va >= IMPOSSIBLE:
+                    continue
+                for sb in range(n_sets - sa + 1):
+                    col = io + 2 * (sa + sb) + ha
+                    v = va + out[ib + 2 * sb]
+                    if v < out[col]:
+                        out[col] = v
+                    if ha == 0:
+                        v = va + out[ib + 2 * sb + 1]
+                        if v < out[col + 1]:
+                            out[col + 1] = v
     pairs = 0
     kinds = 0
     y_kinds = 0
@@ -335,8 +326,15 @@ def distances_after(c, n_melds: int, ts, th, delta: int, out):
             continue
         p = k // 9 if k < 27 else 3
         r = k - 9 * p
-        code = codes[p] + delta * POW5[r]
-        d = _combine(ex[p], th if p == 3 else ts, code, n_sets)
+        code = out[C + p] + delta * POW5[r]
+        ex = W + (6 + p) * N_COLS
+        d = IMPOSSIBLE
+        for sb in range(n_sets + 1):       # this part's new row against the other three
+            for hb in range(2):
+                t = th[code, 2 * sb + hb] if p == 3 else ts[code, 2 * sb + hb]
+                v = out[ex + 2 * (n_sets - sb) + 1 - hb] + t
+                if v < d:
+                    d = v
         if n_melds == 0:
             pk = pairs + (1 if x >= 2 else 0) - (1 if c[k] >= 2 else 0)
             kk = kinds + (1 if x >= 1 else 0) - (1 if c[k] >= 1 else 0)
@@ -369,7 +367,7 @@ def waits(c, n_melds: int, held, all_four: bool, ts, th) -> int:
                 out |= 1 << k
     if distance(c, n_melds, ts, th) != 1:
         return out
-    after = np.empty(N_KINDS, np.int64)
+    after = np.empty(AFTER_LEN, np.int64)
     distances_after(c, n_melds, ts, th, 1, after)
     for k in range(N_KINDS):
         if after[k] == 0 and (all_four or held[k] < 4):

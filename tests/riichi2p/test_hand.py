@@ -79,7 +79,7 @@ def test_random_hands_near_completion():
 
 def test_distances_after_one_tile_match_recomputing():
     rng = random.Random(35)
-    out = np.empty(34, np.int64)
+    out = np.empty(H.AFTER_LEN, np.int64)
     for i in range(1500):
         n_melds = rng.choice((0, 0, 1, 2, 3))
         delta = 1 if i % 2 else -1
