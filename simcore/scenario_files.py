@@ -392,6 +392,22 @@ class Checker:
             return v
         raise AssertionError(f.kind)
 
+    def game_leaf(self, path: str, v: Any, game: str, reads: str):
+        """The ``game:`` key: it must name this loader's family (``reads``: what it reads)."""
+        if v != game:
+            self.fail(path, f"expected {game} (this loader reads {reads} scenarios), got "
+                      f"{_kind(v)}")
+        return v
+
+    def enum_leaf(self, path: str, f, v: Any):
+        """One of ``f.choices``; a bare off/on (a bool to YAML 1.1) stands for the choice
+        "off"/"on" where there is one."""
+        if isinstance(v, bool) and ("off" if v is False else "on") in f.choices:
+            return "off" if v is False else "on"
+        if isinstance(v, bool) or v not in f.choices:
+            self.fail(path, f"expected one of {', '.join(map(str, f.choices))}, got {_kind(v)}")
+        return v
+
     def seat_mapping(self, p: str, seat: Any, otherwise: str = "") -> None:
         """A seat ``p`` must be a mapping of ``policy`` and ``params`` (an unknown key's hint
         falls back to ``otherwise``)."""

@@ -38,15 +38,9 @@ class _Checker(scenario_files.Checker):
         if f.kind in ("int", "bool", "str"):
             return self.basic_leaf(path, f, v)
         if f.kind == "game":
-            if v != GAME:
-                self.fail(path, f"expected {GAME} (this loader reads emoji mahjong scenarios), "
-                          f"got {_kind(v)}")
-            return v
+            return self.game_leaf(path, v, GAME, "emoji mahjong")
         if f.kind == "enum":
-            if isinstance(v, bool) or v not in f.choices:
-                self.fail(path, f"expected one of {', '.join(map(str, f.choices))}, got "
-                          f"{_kind(v)}")
-            return v
+            return self.enum_leaf(path, f, v)
         if f.kind in ("number", "multiplier"):
             if f.kind == "multiplier" and (v is False or v == "off"):
                 return "off"

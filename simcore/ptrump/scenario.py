@@ -61,17 +61,9 @@ class _Checker(scenario_files.Checker):
         if f.kind in ("int", "bool", "str"):
             return self.basic_leaf(path, f, v)
         if f.kind == "game":
-            if v != GAME:
-                self.fail(path, f"expected {GAME} (this loader reads P-style trump mahjong "
-                          f"scenarios), got {_kind(v)}")
-            return v
+            return self.game_leaf(path, v, GAME, "P-style trump mahjong")
         if f.kind == "enum":
-            if isinstance(v, bool) and ("off" if v is False else "on") in f.choices:
-                return "off" if v is False else "on"   # YAML 1.1 reads a bare off/on as a bool
-            if isinstance(v, bool) or v not in f.choices:
-                self.fail(path, f"expected one of {', '.join(map(str, f.choices))}, "
-                          f"got {_kind(v)}")
-            return v
+            return self.enum_leaf(path, f, v)
         if f.kind == "players":
             return self.players(path, v)
         raise AssertionError(f.kind)

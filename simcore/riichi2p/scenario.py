@@ -44,15 +44,9 @@ class _Checker(scenario_files.Checker):
         if f.kind in ("int", "bool", "str"):
             return self.basic_leaf(path, f, v)
         if f.kind == "game":
-            if v != GAME:
-                self.fail(path, f"expected {GAME} (this loader reads two-player riichi "
-                          f"scenarios), got {_kind(v)}")
-            return v
+            return self.game_leaf(path, v, GAME, "two-player riichi")
         if f.kind == "enum":
-            if isinstance(v, bool) or v not in f.choices:
-                self.fail(path, f"expected one of {', '.join(map(str, f.choices))}, got "
-                          f"{_kind(v)}")
-            return v
+            return self.enum_leaf(path, f, v)
         if f.kind == "points":
             if isinstance(v, bool) or not isinstance(v, int) or v < (f.min or 0) or \
                     v > f.max or v % 100:
