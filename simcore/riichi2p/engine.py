@@ -618,6 +618,39 @@ def _declare_kan(s, p, typ, k, ra, rec) -> bool:
 
 
 @nb.njit(cache=True)
+def _offer_robbing(s, q, tile, sr, ra, ts, th, pol_ids, params, rngs, rec) -> bool:
+    """Seat q, which may ron the kan's ``tile`` (chankan, or a kokushi on an ankan), is asked
+    (forced after riichi under riichi_pass_win: forced); a pass is furiten like any winning
+    tile let pass. Returns True when it robbed the kan (the win settled)."""
+    for x in range(N_ACTIONS):
+        s.mask[x] = False
+    s.mask[A_RON] = True
+    s.mask[A_PASS] = True
+    forced = ra[RA_RIICHI_PASS_WIN] == 1 and s.riichi[q] > 0
+    b = A_RON if forced else _ask(s, q, D_ON_KAN, tile, ra, ts, th, pol_ids, params, rngs,
+                                   A_PASS)
+    if b == A_RON:
+        _may_ron(s, q, tile, True, sr, ra)
+        _settle_win(s, q, False, tile, ra, rec)
+        return True
+    s.furiten[q] |= 1 | (2 if s.riichi[q] > 0 else 0)
+    return False
+
+
+@nb.njit(cache=True)
+def _replacement_draw(s, p, ra, ts, th) -> int:
+    """After an established kan: the 13-tile waits, then the replacement tile into seat p's
+    hand (a draw: temporary furiten ends). Returns its tile id."""
+    _update_waits(s, p, ra, ts, th)
+    drawn = s.wall[RINSHAN0 + s.st[ST_N_KANS] - 1]
+    s.st[ST_N_RINSHAN] += 1
+    s.furiten[p] &= ~1
+    _add_tile(s, p, drawn, ra)
+    _log(s, EV_DRAW, p, drawn, 1, 0, 0, 0, 0)
+    return drawn
+
+
+@nb.njit(cache=True)
 def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
     """Play one hand from ``s.wall`` as it stands (a test may stack it); scores, pool, honba,
     kyoku and dealer as the game left them. Writes the hand record and applies the settlement."""
@@ -712,28 +745,15 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                 if ra[RA_KOKUSHI_ANKAN_RON] and s.n_melds[q] == 0 and (s.waits[q] >> k) & 1:
                     if _may_ron(s, q, 4 * k + 1, True, sr, ra) and \
                             (s.res[R_YAKU] >> Y_KOKUSHI) & 1:
-                        for x in range(N_ACTIONS):
-                            s.mask[x] = False
-                        s.mask[A_RON] = True
-                        s.mask[A_PASS] = True
-                        forced = ra[RA_RIICHI_PASS_WIN] == 1 and s.riichi[q] > 0
-                        b = A_RON if forced else _ask(s, q, D_ON_KAN, 4 * k + 1, ra, ts, th,
-                                                       pol_ids, params, rngs, A_PASS)
-                        if b == A_RON:
-                            _may_ron(s, q, 4 * k + 1, True, sr, ra)
-                            _settle_win(s, q, False, 4 * k + 1, ra, rec)
+                        if _offer_robbing(s, q, 4 * k + 1, sr, ra, ts, th, pol_ids, params,
+                                          rngs, rec):
                             break
-                        s.furiten[q] |= 1 | (2 if s.riichi[q] > 0 else 0)
                 if _declare_kan(s, p, MELD_ANKAN, k, ra, rec):
                     rec[RF_OUTCOME] = OUT_FOUR_KANS
                     _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
                     break
-                _update_waits(s, p, ra, ts, th)
-                drawn = s.wall[RINSHAN0 + s.st[ST_N_KANS] - 1]
-                s.st[ST_N_RINSHAN] += 1
+                drawn = _replacement_draw(s, p, ra, ts, th)
                 rinshan = True
-                _add_tile(s, p, drawn, ra)
-                _log(s, EV_DRAW, p, drawn, 1, 0, 0, 0, 0)
                 need_draw = False
                 continue
             if A_KAKAN <= a < A_KAKAN + N_KINDS:
@@ -747,29 +767,16 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                 _log(s, EV_CALL, p, MELD_KAKAN, k, tile, 0, 0, 0)
                 q = 1 - p
                 if (s.waits[q] >> k) & 1:       # chankan (§4.3)
-                    if _may_ron(s, q, tile, True, sr, ra):
-                        for x in range(N_ACTIONS):
-                            s.mask[x] = False
-                        s.mask[A_RON] = True
-                        s.mask[A_PASS] = True
-                        forced = ra[RA_RIICHI_PASS_WIN] == 1 and s.riichi[q] > 0
-                        b = A_RON if forced else _ask(s, q, D_ON_KAN, tile, ra, ts, th,
-                                                       pol_ids, params, rngs, A_PASS)
-                        if b == A_RON:
-                            _may_ron(s, q, tile, True, sr, ra)
-                            _settle_win(s, q, False, tile, ra, rec)
-                            break
-                    s.furiten[q] |= 1 | (2 if s.riichi[q] > 0 else 0)
+                    if not _may_ron(s, q, tile, True, sr, ra):
+                        s.furiten[q] |= 1 | (2 if s.riichi[q] > 0 else 0)
+                    elif _offer_robbing(s, q, tile, sr, ra, ts, th, pol_ids, params, rngs, rec):
+                        break
                 if _declare_kan(s, p, MELD_KAKAN, k, ra, rec):
                     rec[RF_OUTCOME] = OUT_FOUR_KANS
                     _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
                     break
-                _update_waits(s, p, ra, ts, th)
-                drawn = s.wall[RINSHAN0 + s.st[ST_N_KANS] - 1]
-                s.st[ST_N_RINSHAN] += 1
+                drawn = _replacement_draw(s, p, ra, ts, th)
                 rinshan = True
-                _add_tile(s, p, drawn, ra)
-                _log(s, EV_DRAW, p, drawn, 1, 0, 0, 0, 0)
                 need_draw = False
                 continue
             riichi_now = A_RIICHI <= a < A_RIICHI + N_KINDS
@@ -890,13 +897,8 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
             rec[RF_OUTCOME] = OUT_FOUR_KANS
             _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
             break
-        _update_waits(s, p, ra, ts, th)
-        drawn = s.wall[RINSHAN0 + s.st[ST_N_KANS] - 1]
-        s.st[ST_N_RINSHAN] += 1
+        drawn = _replacement_draw(s, p, ra, ts, th)
         rinshan = True
-        s.furiten[p] &= ~1
-        _add_tile(s, p, drawn, ra)
-        _log(s, EV_DRAW, p, drawn, 1, 0, 0, 0, 0)
         need_draw = False
     _end_hand(s, ra, ts, th, rec)
     if debug:
