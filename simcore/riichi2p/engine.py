@@ -602,15 +602,17 @@ def _settle_win(s, p, tsumo, tile, ra, rec):
 
 
 @nb.njit(cache=True)
-def _declare_kan(s, p, typ, k, ra, rec) -> bool:
-    """Establish a kan (its indicator with ``kan_dora``); returns True when it ends the hand
-    in four kans (§4.3)."""
+def _declare_kan(s, p, ra, rec) -> bool:
+    """Establish seat p's kan (its indicator with ``kan_dora``); returns True when it ends the
+    hand in four kans (§4.3), recorded and logged."""
     s.st[ST_N_KANS] += 1
     s.kans[p] += 1
     s.st[ST_LIVE_END] -= 1
     s.st[ST_ANY_CALL] = 1
     _cancel_ippatsu(s)
     if ra[RA_SUUKAIKAN] and s.st[ST_N_KANS] == 4 and s.kans[p] != 4:
+        rec[RF_OUTCOME] = OUT_FOUR_KANS
+        _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
         return True
     if ra[RA_KAN_DORA]:
         _turn_indicator(s)
@@ -748,9 +750,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                         if _offer_robbing(s, q, 4 * k + 1, sr, ra, ts, th, pol_ids, params,
                                           rngs, rec):
                             break
-                if _declare_kan(s, p, MELD_ANKAN, k, ra, rec):
-                    rec[RF_OUTCOME] = OUT_FOUR_KANS
-                    _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
+                if _declare_kan(s, p, ra, rec):
                     break
                 drawn = _replacement_draw(s, p, ra, ts, th)
                 rinshan = True
@@ -771,9 +771,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                         s.furiten[q] |= 1 | (2 if s.riichi[q] > 0 else 0)
                     elif _offer_robbing(s, q, tile, sr, ra, ts, th, pol_ids, params, rngs, rec):
                         break
-                if _declare_kan(s, p, MELD_KAKAN, k, ra, rec):
-                    rec[RF_OUTCOME] = OUT_FOUR_KANS
-                    _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
+                if _declare_kan(s, p, ra, rec):
                     break
                 drawn = _replacement_draw(s, p, ra, ts, th)
                 rinshan = True
@@ -893,9 +891,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
         _add_meld(s, q, MELD_MINKAN, k, k)
         _log(s, EV_CALL, q, MELD_MINKAN, k, tile, 0, 0, 0)
         p = q
-        if _declare_kan(s, p, MELD_MINKAN, k, ra, rec):
-            rec[RF_OUTCOME] = OUT_FOUR_KANS
-            _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
+        if _declare_kan(s, p, ra, rec):
             break
         drawn = _replacement_draw(s, p, ra, ts, th)
         rinshan = True

@@ -806,6 +806,19 @@ def _last_triplet(st, sk, kind) -> int:
 
 
 @nb.njit(cache=True)
+def _three(st, sk, k0, k1, k2, runs: bool) -> int:
+    """The groups of the last run (or triplet) of each of three kinds, 0 unless all three are
+    there: sanshoku, ittsu, sanshoku doukou."""
+    used = 0
+    for k in (k0, k1, k2):
+        i = _last_run(st, sk, k) if runs else _last_triplet(st, sk, k)
+        if i < 0:
+            return 0
+        used |= 1 << i
+    return used
+
+
+@nb.njit(cache=True)
 def _groups_of(y, st, sk, so, pair, slot, tsumo, cx) -> int:
     """Bit i: group i (0-3 the sets, 4 the pair) belongs to set yaku ``y`` of this reading
     (0: the yaku holds no tiles of its own)."""
@@ -818,27 +831,13 @@ def _groups_of(y, st, sk, so, pair, slot, tsumo, cx) -> int:
         used = 1 << i if i >= 0 else 0
     elif y == Y_SANSHOKU:
         for r in range(7):
-            g = 0
-            for s in range(3):
-                i = _last_run(st, sk, 9 * s + r)
-                if i < 0:
-                    g = 0
-                    break
-                g |= 1 << i
-            if g:
-                used = g
+            used = _three(st, sk, r, 9 + r, 18 + r, True)
+            if used:
                 break
     elif y == Y_ITTSU:
-        for s in range(3):
-            g = 0
-            for r in (0, 3, 6):
-                i = _last_run(st, sk, 9 * s + r)
-                if i < 0:
-                    g = 0
-                    break
-                g |= 1 << i
-            if g:
-                used = g
+        for su in range(3):
+            used = _three(st, sk, 9 * su, 9 * su + 3, 9 * su + 6, True)
+            if used:
                 break
     elif y == Y_ISSHOKU_SANJUN or y == Y_IIPEIKOU:
         need = 3 if y == Y_ISSHOKU_SANJUN else 2
@@ -881,15 +880,8 @@ def _groups_of(y, st, sk, so, pair, slot, tsumo, cx) -> int:
             used |= 1 << PAIR_GROUP
     elif y == Y_SANSHOKU_DOUKOU:
         for r in range(9):
-            g = 0
-            for s in range(3):
-                i = _last_triplet(st, sk, 9 * s + r)
-                if i < 0:
-                    g = 0
-                    break
-                g |= 1 << i
-            if g:
-                used = g
+            used = _three(st, sk, r, 9 + r, 18 + r, False)
+            if used:
                 break
     elif y == Y_SANRENKOU or y == Y_SUURENKOU:
         length = 3 if y == Y_SANRENKOU else 4
