@@ -57,3 +57,16 @@ def test_greedy_declares_kyuushu_so_the_option_matters():
         np.arange(150), 2).rounds
     assert (on[:, RF_OUTCOME] == OUT_KYUUSHU).sum() > 0
     assert (off[:, RF_OUTCOME] == OUT_KYUUSHU).sum() == 0
+
+
+def test_folding_against_riichi_deals_in_less():
+    """``fold``: 1 folds whenever the opponent is in riichi, 99 never; folding must cost fewer
+    rons (pinned seed, 150 games each)."""
+    from simcore.riichi2p.engine import OUT_RON, RF_OUTCOME
+    rons = {}
+    for fold in (1, 99):
+        sim = _sim(["greedy"] * 2)
+        sim.params[:, 2] = fold
+        r = sim.play(np.arange(150), 3).rounds
+        rons[fold] = (r[:, RF_OUTCOME] == OUT_RON).mean()
+    assert rons[1] < rons[99] - 0.02, rons

@@ -74,11 +74,11 @@ def test_a_wait_in_ones_own_discards_is_furiten():
     assert h.rec[E.RF_OUTCOME] == E.OUT_RON and h.rec[E.RF_WINNER] == 1
 
 
-def test_passing_a_ron_is_temporary_furiten_until_the_next_draw():
+def test_a_passed_ron_does_not_stop_a_ron_after_ones_next_draw():
     other = "234p 567p 234s 678s 3m"
     wall = stack(DEALER, other, draws="3m 7z 3m", indicator="9m")
-    # the dealer deals 3m twice; the other passes the first and cannot take the second yet?
-    # no: its own draw (7z) came between, so the second 3m may be ronned
+    # the dealer discards 3m twice; the other passes the first, and its own draw (7z) between
+    # ends that temporary furiten, so the second 3m may be ronned
     h = play(wall, {0: [discard("3m"), discard("3m")], 1: [PASS, discard("7z"), RON]})
     assert h.rec[E.RF_OUTCOME] == E.OUT_RON and h.rec[E.RF_WINNER] == 1
 

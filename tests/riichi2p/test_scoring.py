@@ -143,3 +143,22 @@ def test_no_winning_shape_and_no_yaku_are_told_apart():
 def test_rules_array_covers_every_scoring_option():
     assert len(build_scoring_rules()) == S.N_SR
     assert np.array_equal(build_scoring_rules(), S.new_rules())
+
+
+@pytest.mark.parametrize("text,options,pays", [
+    # (a): the 9s would give no yaku; (c) a tsumo stands; riichi gives every wait a yaku
+    ("234m 555p 345s 88p 78s +6s ron seat:S", {}, False),
+    ("234m 555p 345s 88p 78s +6s tsumo seat:S", {}, True),
+    ("234m 555p 345s 88p 78s +6s ron riichi seat:S", {}, True),
+    # (b1) through a whole-hand yaku: only while they count
+    ("chi:2'34m 567p 234s 66s 57m +6m ron seat:S", {}, True),
+    ("chi:2'34m 567p 234s 66s 57m +6m ron seat:S", {"atozuke_whole_hand_yaku": "ignore"}, False),
+    # (b1) through the first call: a daiminkan is one only under discard_call
+    ("minkan:5'555z chi:1'23s 666z 77z 99m +7z ron seat:S", {}, True),
+    ("minkan:5'555z chi:1'23s 666z 77z 99m +7z ron seat:S", {"atozuke_first_call": "literal"},
+     False),
+])
+def test_each_atozuke_key_decides_a_win(text, options, pays):
+    """Each of atozuke's keys changes whether the compiled scorer pays (spec §5.5)."""
+    assert (pay(text, atozuke=False, **options) is not None) is pays
+    assert pay(text, **options) is not None          # with atozuke (the default) each one pays
