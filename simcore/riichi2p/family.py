@@ -51,6 +51,11 @@ class Riichi2p(Family):
     def scenario_yaml(self, sc, title: str) -> str:
         return _scenario.annotated_yaml(sc.to_dict(), title=title)
 
+    def hidden_in_summary(self, sc) -> list:
+        """A yaku the scenario's rules switch off is left out of the run summary rather than
+        listed as "never scored" beside the ones that could happen and did not."""
+        return [n for n in self.metrics_off(sc) if n.startswith("yaku_")]
+
     def metrics_off(self, sc) -> list:
         """Yaku the rules switch off (optional yaku not on; red fives off; ippatsu off)."""
         off = [f"yaku_{k}_share" for k in ("isshoku_sanjun", "sanrenkou", "suurenkou",
