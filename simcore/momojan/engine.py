@@ -62,6 +62,7 @@ from .scoring import (
     N_SCORE_SLOTS, ORIGIN_CHI, ORIGIN_KAI, ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_PON, VALID,
     WIN_IPPATSU, WIN_LAST_CARD, WIN_RIICHI, WIN_RINSHAN, WIN_RON, score_hand,
 )
+from .luck import LUCK_SCALE, N_LUCK, cached_waits, race_table, seat_luck
 from policies.momojan import decide
 
 U1 = np.uint64(1)
@@ -105,6 +106,9 @@ ROUND_FIELDS = (
     "pot", "score0", "score1",  # after the round's settlement
     "yaku_bits",                # bit i: score slot i scored (rules_array)
     "draw_payment",             # exhaustive draw: points paid to the winner
+    "gap_before",               # score0 - score1 when the round began (before the ante)
+    # the luck of the round's draws (simcore.momojan.luck, LUCK_NAMES), in 1 / LUCK_SCALE
+    "luck_dealer", "luck_other", "luck_tsumo", "luck_ron",
 )
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
 # Game record fields (int64 columns of ``games_out``): GF_WINNER, ..., N_GF.
@@ -150,6 +154,7 @@ EngineTables = namedtuple("EngineTables", [
     "stand_in",      # bool[N_PICTURES]: rank-1 cards may stand in for this picture (deck rule)
     "universal",     # int64[N_UNIVERSAL]: kind of each card of the universal deck (see _shuffle_wall)
     "dropped",       # int64[n]: universal ids not in this scenario's deck, ascending
+    "race",          # float64[...]: luck.race_table(), the draws' luck evaluator
 ])
 
 # The universal deck: every number kind once and every picture N_COPIES_MAX times. Each round
@@ -209,6 +214,8 @@ RoundState, new_round_state = state_spec("RoundState", (
     ("obs", (OBS_LEN,), np.int64, 0),          # policy inputs
     ("mask", (N_ACTIONS,), np.bool_, False),
     ("legal", (N_ACTIONS,), np.int64, 0),      # the actions set in ``mask`` (cheap to clear)
+    ("luck", (N_LUCK,), np.float64, 0.0),      # this round's draw luck so far (luck.LK_*)
+    ("luck_waits", (2, 3), np.uint64, 0),      # per seat: hand, revealed mask, their waits
 ), __name__)
 
 
@@ -249,7 +256,7 @@ def build_engine_tables(hand_tables, hand_rules) -> EngineTables:
                         rows_by_card=flat, rows_by_card_start=start,
                         rows_first_start=first_start, stand_in=stand_in,
                         universal=np.array(universal, np.int64),
-                        dropped=np.array(sorted(dropped), np.int64))
+                        dropped=np.array(sorted(dropped), np.int64), race=race_table())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -698,6 +705,8 @@ def deal(rs, et, ra):
     rs.st[ST_TURNS] = 0
     rs.st[ST_DRAWN] = -1
     rs.st[ST_LAST_WAS_EMPTY] = 0
+    rs.luck[:] = 0.0
+    rs.luck_waits[:, :] = 0
     for s in range(2):
         rs.n_rev[s] = 0
         rs.rev_mask[s] = 0
@@ -926,6 +935,9 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     row_num, row_pic, row_pic_n, by_card = et.row_num, et.row_pic, et.row_pic_n, et.rows_by_card
     by_card_start, first_start = et.rows_by_card_start, et.rows_first_start
     seat_params = (params[0], params[1])  # sliced once, not on every decision
+    # the draws' luck (luck.py): its arrays bound here, not passed in the state tuple
+    race, luck, luck_waits = et.race, rs.luck, rs.luck_waits
+    momo_exempt, furiten_on = ra[RA_MOMO_EXEMPT] != 0, ra[RA_FURITEN_ENABLED] != 0
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
     seat = dealer
@@ -944,7 +956,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         ron_ok = False
         passes_win = False  # the last discard completes this hand (furiten.declined_ron)
         if d >= 0:
-            w = waits(hand, rev_mask[seat], n_rev[seat], core)
+            w = cached_waits(hands, rev_mask, n_rev, seat, core, luck_waits)
             passes_win = (w >> np.uint64(d)) & U1 != 0
             if passes_win and _ron_allowed(d, w, disc_set[seat], riichi_furiten[seat], ra):
                 ron_ok = _ron_scores(rs, seat, d, ra, tables)
@@ -984,6 +996,9 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         if a == DRAW:
             if _stock_left(st) == 0:
                 return _finish_draw(rs, ra, tables, rec)
+            seat_luck(wall, st[ST_STOCK_POS], st[ST_STOCK_END], hands, rev_mask, n_rev, disc_set,
+                      riichi_furiten, seat, dealer, momo_exempt, furiten_on, core, race, luck,
+                      luck_waits)
             st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
             _log(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
             drawn_by = PH_AFTER_DRAW
@@ -1026,6 +1041,11 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             if a == TSUMO:
                 return _finish_win(rs, seat, st[ST_DRAWN], np.bool_(False), ra, tables, rec, rinshan)
             if a == DRAW_THREE:
+                # each card's luck valued with the hand as it was before the three (luck.py)
+                for i in range(3):
+                    seat_luck(wall, st[ST_STOCK_POS] + i, st[ST_STOCK_END], hands, rev_mask, n_rev,
+                              disc_set, riichi_furiten, seat, dealer, momo_exempt, furiten_on,
+                              core, race, luck, luck_waits)
                 _apply_draw_three(rs, seat)
                 phase = PH_AFTER_DRAW3
                 drawn_by = PH_AFTER_DRAW3
@@ -1292,6 +1312,7 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
             end_reason = END_ROUND_LIMIT
             break
         nd = 1 - dealer
+        gap_before = scores[0] - scores[1]
         ante = ra[RA_ANTE_BASE] + ra[RA_ANTE_PER_REPEAT] * repeat
         if scores[nd] < ante:
             end_reason = END_ANTE_UNPAYABLE
@@ -1311,6 +1332,9 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
             seed_keyed(seed, game_index, np.int64(rnd), purpose, rngs[purpose])
         shuffle_wall(rs.wall, et, rngs[RNG_SHUFFLE])
         paid = play_round(rs, et, ra, tables, dealer, scores, pot, total, pol_ids, params, rngs, debug, rec)
+        rec[RF_GAP_BEFORE] = gap_before
+        for i in range(N_LUCK):
+            rec[RF_LUCK_DEALER + i] = np.int64(np.round(rs.luck[i] * LUCK_SCALE))
         w = rec[RF_WINNER]
         if w >= 0:
             scores[w] += paid
