@@ -11,6 +11,7 @@ import sys
 import click
 
 from .backends import backend_options
+from .luck_correction import luck_option
 from .cli_output import check_writable, render_report, write_out
 from .cli_study import (NO_REPORT_HELP, cli_errors, register as _register_study, replay_hint,
                         saved_line)
@@ -479,6 +480,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
               "greedy,value or value:call=0.8,greedy (one entry per seat, or one for all).")
 @cli_errors
 @backend_options
+@luck_option
 def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, no_report,
         debug, target_ci, target_metric, max_games, quiet, players):
     """Play games of SCENARIO between its two seats, summarise them and keep the result.

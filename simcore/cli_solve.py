@@ -8,6 +8,7 @@ import json
 import click
 
 from .backends import backend_options
+from .luck_correction import luck_option
 from .cli_study import (
     NO_REPORT_HELP, Progress, _finish, _open_study, _saved_note, cli_errors, notice,
 )
@@ -50,6 +51,7 @@ from .errors import InputError
               "rule, design and settings; no other options).")
 @cli_errors
 @backend_options
+@luck_option
 def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_games, seed,
           workers, target_ci, max_games, players, as_json, quiet, out, no_save, no_report,
           resume):

@@ -16,6 +16,7 @@ import time
 import click
 
 from .backends import backend_options
+from .luck_correction import luck_option
 from .cli_output import check_writable, render_report, write_out
 from .cli_types import FiniteFloat
 from .errors import InputError, cut, one_line
@@ -317,6 +318,7 @@ def _with_common(fn):
               "[all the policy declares but temperature].")
 @cli_errors
 @backend_options
+@luck_option
 def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, target_metric,
             as_json, quiet, out, no_save, no_report, records, resume, margins, target_ci,
             no_pairing, players, pairings, tuned, tune_budget, tune_games, tune_params):
@@ -607,6 +609,7 @@ def parse_sets(items) -> list:
               help=TARGET_HELP.format(what="the widest difference from the base"))
 @cli_errors
 @backend_options
+@luck_option
 def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_games,
           target_metric, as_json, quiet, out, no_save, no_report, records, resume, target_ci):
     """Every combination of --set values, each compared with SCENARIO on common random numbers.
@@ -677,6 +680,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @cli_errors
 @backend_options
+@luck_option
 def plan(a_ref, b_ref, metric, detect, equivalence, power, alpha, pilot_games, seed, workers,
          as_json, quiet):
     """How many games a run (A alone: a difference from the metric's current value) or a

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 
+from .luck_correction import is_corrected, narrowing_of
 from .metrics import by_name, singular
 from .stats import ratio, ratio_ci, wilson
 from .verdicts import FLOOR, compare_rows  # noqa: F401  (compare_rows: this module's API)
@@ -43,7 +44,8 @@ def metric_summary(metric, sums, j: int, v: int = 0, n_seats: int | None = None)
     """Value and 95% interval of one metric: Wilson for a game-level rate (a binomial count of
     games), the delta method otherwise (rounds and wins are clustered in games)."""
     r = ratio(sums, j, v)
-    if metric.kind == "game_rate":
+    lucky = is_corrected(sums, j)
+    if metric.kind == "game_rate" and not lucky:
         out = wilson(*_wilson_counts(sums, j, v))
     elif metric.is_rate and r.den and r.num in (0, r.den):
         # none (or all) of the rounds or wins: the delta method's interval would have zero
@@ -55,6 +57,10 @@ def metric_summary(metric, sums, j: int, v: int = 0, n_seats: int | None = None)
             lo, hi = max(0.0, lo), min(1.0, hi)
         out = {"value": _r(r.value), "ci": [_r(lo), _r(hi)], "n": r.den}
     out["per"] = metric.per
+    if lucky:   # the delta method on the luck-corrected numerators (simcore.luck_correction)
+        out["luck_narrowing"] = round(narrowing_of(sums, j), 3)
+        if metric.kind == "game_rate":
+            out["n"] = _wilson_counts(sums.raw, j, v)[1]     # games, as Wilson's would say
     fair = metric.fair(n_seats)
     if fair is not None and out["value"] is not None:
         out["reference"] = round(fair, 6)
@@ -275,6 +281,8 @@ def sentence(row, metric, b_name, games=None) -> str:
     what = metric.description
     lo, hi = row["ci"]
     ci = _with_unit(f"[{_fmt_diff(lo, metric)}, {_fmt_diff(hi, metric)}]", metric)
+    if row.get("luck_narrowing"):
+        ci += f" (luck-corrected: {row['luck_narrowing']:.2f}x narrower)"
     rel = row.get("relative")
     rel_text = ""
     if rel is not None:
@@ -365,6 +373,12 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
               f"equivalent, {counts['inconclusive']} inconclusive, "
               f"{counts['too few differing games']} with too few differing {g}, "
               f"{counts['identical']} identical", ""]
+    lucky = [r for r in rows if r.get("luck_narrowing")]
+    if lucky:
+        best = max(lucky, key=lambda r: r["luck_narrowing"])
+        lines += [f"luck-corrected: {len(lucky)} metrics (the draws' luck subtracted; intervals "
+                  f"up to {best['luck_narrowing']:.2f}x narrower, {best['metric']}); "
+                  f"--no-luck-correction for the plain ones", ""]
     if result.reached:
         lines += [_target_line(result.reached, difference_of=True), ""]
     decided = sorted((r for r in tested if r["verdict"] == "different"),
@@ -498,7 +512,10 @@ def sweep_text(result, catalogue, labels, rows, names, alpha) -> str:
              f"{alpha}"]
     width = max(len(lab) for lab, _ in labels) + 2
     for name, m in cat.items():
-        lines += ["", f"{name}: {m.description} (per {m.per}; diff in {m.diff_unit})",
+        j = [c.name for c in catalogue].index(name)
+        luck = narrowing_of(result.sums, j)
+        luck_text = f"; luck-corrected: {luck:.2f}x narrower" if luck else ""
+        lines += ["", f"{name}: {m.description} (per {m.per}; diff in {m.diff_unit}{luck_text})",
                   f"  {'variant':<{width}}{'value':>10}  {'95% interval':<21}{'diff':>9}  "
                   f"{'95% interval':<19}{'p_adj':>9}  verdict"]
         s = summary_of(result, catalogue, name, 0)

@@ -58,7 +58,13 @@ def _paired_sums(fam, a, b):
         num_a, den_a = fam.values_from_tables(ga, ra)
         num_b, den_b = fam.values_from_tables(gb, rb)
         z = np.stack([num_a, den_a, num_b, den_b], axis=2)
-        m = MomentSums.from_values(z)
+        la, lb = fam.luck_from_tables(ga, ra), fam.luck_from_tables(gb, rb)
+        luck = None
+        if la is not None and lb is not None:   # the per-round records hold the draws' luck
+            from .luck_sums import LuckSums
+            luck = LuckSums.from_values(ga["game"], z, np.concatenate([la, lb], axis=1),
+                                        fam.LUCK_CONTROLS)
+        m = MomentSums.from_values(z, luck)
         total = m if total is None else total.merge(m)
     return total
 
@@ -118,6 +124,9 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
                "the per-round records were not saved (run both with --records to pair them)")
         how = f"independent ({why})"
     na, nb = pa["variants"][0]["name"], pb["variants"][0]["name"]
+    from .luck_correction import corrected, enabled
+    if enabled():
+        sums = corrected(sums, how.startswith("paired"))
     res = _Result([na, nb], pa["seed"], sums, how.startswith("paired"))
     sc_a, sc_b = _scenario(fam, dir_a), _scenario(fam, dir_b)
     if sc_a is not None and sc_b is not None:

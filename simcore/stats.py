@@ -17,7 +17,7 @@ in absolute value allow 9 * 10^10 games.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -90,13 +90,21 @@ class MomentSums:
     s: np.ndarray
     c: np.ndarray
     g: np.ndarray | None = None
+    # The luck controls' sums (simcore.luck_correction.LuckSums), where the family streams them.
+    luck: object = None
+    # Set on luck-corrected sums (simcore.luck_correction.corrected): the plain sums, which
+    # metrics are corrected (bool[k]) and how many times narrower each interval got (float[k]).
+    raw: object = field(default=None, repr=False)
+    corrected: object = field(default=None, repr=False)
+    narrowing: object = field(default=None, repr=False)
 
     @classmethod
-    def from_values(cls, z: np.ndarray) -> "MomentSums":
-        """Sums of ``z`` (int64[n_games, k, m]): per-game components of k metrics."""
+    def from_values(cls, z: np.ndarray, luck=None) -> "MomentSums":
+        """Sums of ``z`` (int64[n_games, k, m]): per-game components of k metrics (and the
+        :class:`simcore.luck_correction.LuckSums` of the same games, if any)."""
         z = np.asarray(z, np.int64)
         return cls(int(z.shape[0]), z.sum(axis=0), np.einsum("nka,nkb->kab", z, z),
-                   differing_counts(z))
+                   differing_counts(z), luck)
 
     @classmethod
     def empty(cls, k: int, m: int) -> "MomentSums":
@@ -107,7 +115,13 @@ class MomentSums:
     def merge(self, other: "MomentSums") -> "MomentSums":
         """The sums over both sets of games (exact; the order of merging does not matter)."""
         g = None if self.g is None or other.g is None else self.g + other.g
-        return MomentSums(self.n + other.n, self.s + other.s, self.c + other.c, g)
+        # sums of no games carry no controls and take the other's; otherwise both must have them
+        if self.n == 0 or other.n == 0:
+            luck = other.luck if self.n == 0 else self.luck
+        else:
+            luck = (None if self.luck is None or other.luck is None
+                    else self.luck.merge(other.luck))
+        return MomentSums(self.n + other.n, self.s + other.s, self.c + other.c, g, luck)
 
     @property
     def variants(self) -> int:
@@ -118,6 +132,8 @@ class MomentSums:
         out = {"n": self.n, "s": self.s.tolist(), "c": self.c.tolist()}
         if self.g is not None:
             out["g"] = self.g.tolist()
+        if self.luck is not None:
+            out["luck"] = self.luck.to_json()
         return out
 
     @classmethod
@@ -126,7 +142,13 @@ class MomentSums:
         g = np.array(d["g"], np.int64) if "g" in d else None
         if g is not None and g.shape != (s.shape[0], 3, s.shape[1] // 2, s.shape[1] // 2):
             raise ValueError("g does not fit s")
-        return cls(int(d["n"]), s, np.array(d["c"], np.int64), g)
+        luck = None
+        if "luck" in d:
+            from .luck_sums import LuckSums
+            luck = LuckSums.from_json(d["luck"])
+            if luck.s0.shape != s.shape:
+                raise ValueError("the luck sums do not fit s")
+        return cls(int(d["n"]), s, np.array(d["c"], np.int64), g, luck)
 
 
 def differing_counts(z: np.ndarray) -> np.ndarray:
@@ -153,6 +175,15 @@ class Ratio:
     den: int               # sum of denominators
 
 
+def _num(x):
+    """A sum as a Python number: an exact int for the plain (integer) sums, a float for
+    luck-corrected ones (simcore.luck_correction)."""
+    x = x.item() if hasattr(x, "item") else x
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2 ** 53:
+        return int(x)     # a denominator, or an uncorrected metric: exact again
+    return x
+
+
 def _q(sums: MomentSums, j: int, a: int, b: int) -> int:
     """sum_i (x_a - R_a y_a)(x_b - R_b y_b) * Y_a * Y_b, exactly, in Python integers.
 
@@ -162,9 +193,9 @@ def _q(sums: MomentSums, j: int, a: int, b: int) -> int:
     """
     xa, ya, xb, yb = 2 * a, 2 * a + 1, 2 * b, 2 * b + 1
     s, c = sums.s[j], sums.c[j]
-    Xa, Ya, Xb, Yb = int(s[xa]), int(s[ya]), int(s[xb]), int(s[yb])
-    return (int(c[xa, xb]) * Ya * Yb - Xb * int(c[xa, yb]) * Ya - Xa * int(c[ya, xb]) * Yb
-            + Xa * Xb * int(c[ya, yb]))
+    Xa, Ya, Xb, Yb = _num(s[xa]), _num(s[ya]), _num(s[xb]), _num(s[yb])
+    return (_num(c[xa, xb]) * Ya * Yb - Xb * _num(c[xa, yb]) * Ya - Xa * _num(c[ya, xb]) * Yb
+            + Xa * Xb * _num(c[ya, yb]))
 
 
 def ratio(sums: MomentSums, j: int, v: int = 0) -> Ratio:
@@ -179,7 +210,7 @@ def ratio(sums: MomentSums, j: int, v: int = 0) -> Ratio:
     "cluster-robust" variance of a ratio, accurate once there are a few hundred games; for a
     game-level rate (y = 1) it is the binomial p (1 - p) / (n - 1).
     """
-    X, Y = int(sums.s[j, 2 * v]), int(sums.s[j, 2 * v + 1])
+    X, Y = _num(sums.s[j, 2 * v]), _num(sums.s[j, 2 * v + 1])
     n = sums.n
     if Y == 0:
         return Ratio(None, None, X, Y)
@@ -198,7 +229,7 @@ def ratio_covariance(sums: MomentSums, j: int) -> np.ndarray:
     variant with no denominator are NaN."""
     v, n = sums.variants, sums.n
     out = np.full((v, v), np.nan)
-    dens = [int(sums.s[j, 2 * a + 1]) for a in range(v)]
+    dens = [_num(sums.s[j, 2 * a + 1]) for a in range(v)]
     if n < 2:
         return out
     for a in range(v):

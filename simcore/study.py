@@ -123,7 +123,7 @@ def _cold_share(family, requested: int) -> bool:
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
               target: Target | None = None, max_games: int | None = None, debug: bool = False,
               progress=None, notice=None, chunk_games: int = CHUNK_GAMES,
-              sink=None, runner=None) -> StudyResult:
+              sink=None, runner=None, luck: bool | None = None) -> StudyResult:
     """Play ``games`` games of every variant (or, with ``target``, batches until the target
     half-width or ``max_games``) and return the merged sums.
 
@@ -136,7 +136,17 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     was, so its numbers are those of an uninterrupted run); every finished chunk goes to
     ``sink.chunk_done(result)`` in chunk order, each new batch's stop to ``sink.batch(stop)``;
     ``sink.records`` / ``sink.round_records`` ask the workers for the records.
+
+    With ``luck`` (None: unless a command's ``--no-luck-correction`` switched it off) and a
+    family that measures luck, the result's sums and the half-widths a target watches are
+    luck-corrected (:func:`simcore.luck_correction.corrected`); the plain sums stay in
+    ``result.sums.raw``.
     """
+    from .luck_correction import corrected, enabled
+    luck = enabled() if luck is None else luck
+
+    def view(merged):
+        return corrected(merged, paired) if luck else merged
     payloads = tuple(family.payload(sc) for sc in scenarios)
     seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
     cap = max(games, max_games or games) if target else games
@@ -191,8 +201,9 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
                 sums = sums.merge(res.sums)
             if target is None:
                 break
-            hw = (target.measure(sums) if target.measure is not None
-                  else headline_half_width(family.CATALOGUE, sums, target.metric, paired))
+            seen = view(sums)
+            hw = (target.measure(seen) if target.measure is not None
+                  else headline_half_width(family.CATALOGUE, seen, target.metric, paired))
             # a half-width of 0 is no interval (the metric never varied): not a target reached,
             # and more games of the same would not give one
             reached = {"metric": target.what or target.metric, "target": target.half_width,
@@ -212,5 +223,5 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             stop = min(cap, -(-stop // chunk_games) * chunk_games)
             if sink is not None:
                 sink.batch(stop)
-    return StudyResult([sc.name for sc in scenarios], seed, sums, paired, n_workers,
+    return StudyResult([sc.name for sc in scenarios], seed, view(sums), paired, n_workers,
                        time.perf_counter() - t0, target, reached, extras)

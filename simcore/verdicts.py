@@ -33,6 +33,7 @@ from .proportions import (
     discordant_upper, mcnemar_exact_p, newcombe_equivalence_p, newcombe_interval, paired_equivalence_p,
     paired_p, paired_score_interval,
 )
+from .luck_correction import is_corrected
 from .stats import combination_se, difference, holm, log_ratio, ratio
 
 FLOOR = 10     # differing games (each of numerator and complement) before a delta-method verdict
@@ -113,7 +114,7 @@ def _blank(metric, name, a, b, ra, rb, margin, relative) -> dict:
             "verdict": "not tested", "se": None, "se_independent": None, "narrowing": None,
             "correlation": None, "per": metric.per, "unit": metric.diff_unit,
             "negligible": False, "method": None, "differing": None, "differing_bound": None,
-            "relative": None, "fair": None, "testable": False}
+            "relative": None, "fair": None, "testable": False, "luck_narrowing": None}
 
 
 def compare_rows(catalogue, sums, pairs, metrics=None, margins=None, alpha=0.05,
@@ -168,9 +169,11 @@ def _row(m, name, sums, j, a, b, paired, alpha, margin_given, n_seats) -> dict:
     d = difference(sums, j, a, b, paired)
     row.update(diff=_r(d.diff), se=_r(d.se, 9), se_independent=_r(d.se_independent, 9),
                correlation=_r(d.correlation, 4))
-    table = binary_table(sums, j, a, b) if m.kind == "game_rate" and paired else None
+    # a luck-corrected metric is no longer 0/1 per game: the delta method below
+    binary = m.kind == "game_rate" and not is_corrected(sums, j)
+    table = binary_table(sums, j, a, b) if binary and paired else None
     counts = ((binary_counts(sums, j, a), binary_counts(sums, j, b))
-              if m.kind == "game_rate" and not paired else (None, None))
+              if binary and not paired else (None, None))
     z = _t(alpha, None)
     df, k = None, None
     if table is not None:
@@ -195,8 +198,10 @@ def _row(m, name, sums, j, a, b, paired, alpha, margin_given, n_seats) -> dict:
         if paired:
             k, row["differing"] = differing_games(sums, m, j, a, b)
         elif m.is_rate:
-            events = ra.num + rb.num
-            k = min(events, ra.den - ra.num + rb.den - rb.num)
+            plain = sums.raw if sums.raw is not None else sums   # counts of events
+            pa, pb = ratio(plain, j, a), ratio(plain, j, b)
+            events = pa.num + pb.num
+            k = min(events, pa.den - pa.num + pb.den - pb.num)
             row["differing"] = {"games": None, "events_counted": k, "events": events}
         if k is not None and k < FLOOR or d.se is None or d.se == 0:
             n = sums.n
@@ -214,6 +219,9 @@ def _row(m, name, sums, j, a, b, paired, alpha, margin_given, n_seats) -> dict:
         if not relative:
             row["p_equivalence"] = max(_sf((d.diff + margin) / d.se, df),
                                        _sf((margin - d.diff) / d.se, df))
+    if is_corrected(sums, j) and d.se:
+        plain = difference(sums.raw, j, a, b, paired).se
+        row["luck_narrowing"] = round(plain / d.se, 3) if plain else None
     if (k is None or k >= FLOOR) and ra.se and rb.se and d.se and d.narrowing is not None \
             and not math.isinf(d.narrowing):
         row["narrowing"] = round(d.narrowing, 3)

@@ -278,7 +278,18 @@ class Family:
         (pure: game i of a variant depends on (seed, i) alone; see
         :func:`simcore.family.chunks.chunk_stats`)."""
         return chunks.chunk_stats(task, self.simulator_for, len(self.CATALOGUE),
-                                  self.game_values, self.HISTOGRAMS, self.extras)
+                                  self.game_values, self.HISTOGRAMS, self.extras,
+                                  self.luck_controls if self.LUCK_CONTROLS else None,
+                                  self.LUCK_CONTROLS)
+
+    # Names of the per-game luck controls the engine measures (issue 32; docs/statistics.md):
+    # each has expectation exactly 0 whatever the bots do. None: the family measures no luck,
+    # and its estimates are the plain ones.
+    LUCK_CONTROLS: tuple = ()
+
+    def luck_controls(self, idx, games, rounds):
+        """float64[n, len(LUCK_CONTROLS)]: per game, each luck control (mean exactly 0)."""
+        raise NotImplementedError
 
     @property
     def HISTOGRAMS(self) -> dict:
@@ -346,7 +357,8 @@ class Family:
     def rounds_played(self, sums, v: int = 0) -> int:
         """Rounds in ``sums`` (variant v), for rounds/s: the numerator of ``ROUNDS_METRIC``."""
         j = [m.name for m in self.CATALOGUE].index(self.ROUNDS_METRIC)
-        return int(sums.s[j, 2 * v])
+        plain = sums.raw if sums.raw is not None else sums   # counts, not luck-corrected
+        return int(plain.s[j, 2 * v])
 
     # ---- result directories and reports ---------------------------------------------------------
     def game_table(self, batch, first_game: int) -> dict:
@@ -372,6 +384,14 @@ class Family:
         saved runs game by game)."""
         return common.values_from_tables(games_cols, rounds_cols, self.game_fields(),
                                          self.round_fields(), self.game_values)
+
+    def luck_from_tables(self, games_cols: dict, rounds_cols: dict):
+        """The luck controls (:meth:`luck_controls`) from a chunk's saved tables; None where the
+        family measures none or the tables predate them."""
+        if not self.LUCK_CONTROLS or any(f not in rounds_cols for f in self.round_fields()):
+            return None
+        return common.values_from_tables(games_cols, rounds_cols, self.game_fields(),
+                                         self.round_fields(), self.luck_controls)
 
     def summarize_variant(self, sc, seed, sums, reached=None, v: int = 0) -> dict:
         """One variant's summary: every catalogue metric with its interval, yaku and end-reason

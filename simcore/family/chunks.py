@@ -129,26 +129,36 @@ def cached_simulator(cache: dict, data: dict, build: Callable[[dict], object]):
 
 
 def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
-                game_values: Callable, histograms, extras_of: Callable) -> ChunkResult:
+                game_values: Callable, histograms, extras_of: Callable,
+                luck_of: Callable | None = None, luck_names: tuple = ()) -> ChunkResult:
     """Play games ``task.start .. task.stop - 1`` of every variant and return their sums.
 
     ``simulator_for(data)`` gives a variant's simulator, ``game_values(idx, games, rounds)`` its
     per-game numerators and denominators of the family's ``n_metrics`` catalogue metrics (they
     become components 2v and 2v + 1 of :class:`simcore.stats.MomentSums`), ``extras_of(extras,
-    idx, num, batch, data, first_chunk)`` appends its ``histograms`` and examples. Records come
-    back only when ``task.records`` is set.
+    idx, num, batch, data, first_chunk)`` appends its ``histograms`` and examples,
+    ``luck_of(idx, games, rounds)`` its luck controls (float[n, K], mean 0; named
+    ``luck_names``), streamed as :class:`simcore.luck_correction.LuckSums`. Records come back
+    only when ``task.records`` is set.
     """
     idx = np.arange(task.start, task.stop, dtype=np.int64)
     z = np.empty((len(idx), n_metrics, 2 * len(task.variants)), np.int64)
+    controls = []
     batches = []
     extras = {"hist": {name: [] for name in histograms}, "examples": [], "trajectories": []}
     for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
         batch = simulator_for(data).play(idx, seed, task.debug)
         z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
+        if luck_of is not None:
+            controls.append(luck_of(idx, batch.games, batch.rounds))
         extras_of(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0, z[:, :, 2 * v + 1])
         if task.records:
             batches.append(batch if task.round_records else Batch(batch.games, batch.rounds[:0]))
-    return ChunkResult(task.start, task.stop, MomentSums.from_values(z),
+    luck = None
+    if controls:
+        from ..luck_sums import LuckSums
+        luck = LuckSums.from_values(idx, z, np.concatenate(controls, axis=1), luck_names)
+    return ChunkResult(task.start, task.stop, MomentSums.from_values(z, luck),
                        tuple(batches) if task.records else None, extras,
                        z if task.values else None)
 

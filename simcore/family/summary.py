@@ -91,6 +91,8 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
 
 def _cell(m: dict, metric) -> str:
     text = metric_cell(m, metric)
+    if m.get("luck_narrowing"):
+        text += f"; luck-corrected: {m['luck_narrowing']:.2f}x narrower"
     if m["value"] is not None and "reference" in m:
         text += (f"; fair {100 * m['reference']:.0f}%: "
                  f"{'inside' if m['contains_reference'] else 'OUTSIDE'} the interval")
@@ -138,4 +140,9 @@ def summary_table(fam, summary: dict) -> str:
         lines += point_table_text(summary["yaku_table"])
     lines += ["", f"Intervals: Wilson for shares of {words}; for rounds and wins the delta method "
                   f"with the {word} as the unit (rounds of a {word} are not independent)."]
+    if any(m.get("luck_narrowing") for m in summary["metrics"].values()):
+        lines.append(f"luck-corrected: the luck of the draws, measured in the engine, is "
+                     f"subtracted (its mean is exactly 0, so nothing is biased) and the interval "
+                     f"is the delta method's on what is left; --no-luck-correction for the "
+                     f"plain ones (README: luck correction).")
     return "\n".join(lines)

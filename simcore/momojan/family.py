@@ -13,7 +13,7 @@ from policies.momojan import POLICIES as _POLICIES
 from ..errors import InputError
 from ..family.base import Family
 from ..family.common import storage_types
-from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
+from . import luck as _luck, metrics as _metrics, scenario as _scenario, simulate as _simulate
 
 
 # Why the value bot does not plan for these yaku (its response table lists them so)
@@ -44,8 +44,16 @@ class Momojan(Family):
     GAME_DTYPES = storage_types(int8="winner end_reason first_dealer", int16="rounds",
                                 int32="score0 score1 pot_left")
     ROUND_DTYPES = storage_types(
-        int64="game yaku_bits", int32="points subtotal pot score0 score1 draw_payment",
-        int16="round turns stock_left repeat dora ron_bonus set_bonus")
+        int64="game yaku_bits", int32="points subtotal pot score0 score1 draw_payment "
+        "luck_dealer luck_other luck_tsumo luck_ron",
+        int16="round turns stock_left repeat dora ron_bonus set_bonus gap_before")
+    LUCK_CONTROLS = _luck.GAME_CONTROLS
+
+    def luck_controls(self, idx, games, rounds):
+        """The draws' luck per game (simcore.momojan.luck): mean exactly 0 whatever the bots."""
+        from .engine import GF_FIRST_DEALER, ROUND_FIELDS
+        rf = {name: i for i, name in enumerate(ROUND_FIELDS)}
+        return _luck.game_controls(idx, games, rounds, GF_FIRST_DEALER, rf)
     KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")
     # The bots' decision kernel: self-contained (the distance search and the bots), and the
     # natural compile reaches it in its middle, so the second worker starts there.
