@@ -16,6 +16,7 @@ import time
 import click
 
 from .backends import backend_options
+from .family.summary import luck_note
 from .luck_correction import luck_option
 from .cli_output import check_writable, render_report, write_out
 from .cli_types import FiniteFloat
@@ -406,6 +407,9 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
                                    paired=not no_pairing)
     differ = rules_differ(fam, sc_a, sc_b)
     data = comparison_json(result, rows, alpha, differ, off)
+    luck = luck_note(fam, result.sums)
+    if luck:
+        data["luck_correction"] = luck
     from policies.players import seat_entries
     data["seats"] = [seat_entries(sc, fam.policy_specs()) for sc in (sc_a, sc_b)]
     note = fam.play_note([sc_a, sc_b])
@@ -648,6 +652,9 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
                        progress=progress, notice=notice, sink=sink)
     progress.done()
     rows, data = sweep_result(fam, result, scenarios, labels, grid, names, alpha)
+    luck = luck_note(fam, result.sums)
+    if luck:
+        data["luck_correction"] = luck
     note = data.get("note")
     _finish(st, data, result, not no_report)
     if as_json:

@@ -192,7 +192,7 @@ def _hint(key, names):
 ROW_FIELDS = ("a", "b", "diff", "ci", "p", "p_adj", "margin", "margin_relative", "verdict",
               "negligible", "p_equivalence", "p_equivalence_adj", "se", "se_independent",
               "narrowing", "correlation", "per", "unit", "method", "differing",
-              "differing_bound", "relative", "fair")
+              "differing_bound", "relative", "fair", "luck_narrowing")
 
 UNITS_NOTE = ("rates (unit pp) are shares of 1 here: x100 gives % for a, b and pp (percentage "
               "points) for diff and its interval; relative: b / a - 1; other metrics are in "

@@ -657,11 +657,17 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
             fair = (f"{_fmt(m['reference'], c)}: " + ("inside" if m["contains_reference"]
                                                        else "<b>OUTSIDE</b>"))
         cmds = doc.replay_cell(fam, prov, variant, examples.get(n, []))
+        luck = m.get("luck_narrowing")
         rows.append([n, c.description, _fmt(m["value"], c),
-                     f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]",
+                     f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]"
+                     + (f" (luck-corrected, {luck:.2f}x narrower)" if luck else ""),
                      f"{m['n']:,} {m['per']}", fair, cmds])
     doc.table(["metric", "what", "value", "95% interval", "of", "fair value", "example games"],
               rows, raw_cols=(5, 6))
+    if any(metrics[n].get("luck_narrowing") for n in head):
+        doc.p("Luck-corrected: the luck of the draws, measured in the engine, is subtracted "
+              "(it has mean 0, so nothing is biased) and the interval is the delta method's "
+              "on what is left (README: luck correction).", "muted")
     if never:
         doc.p("Zero in every game, so left out (a rule that is off, or a count that cannot "
               "happen here): " + ", ".join(never) + ".", "muted")

@@ -166,6 +166,11 @@ def play_design(su: SolveSetup, pilot: dict, scenarios, seed: int, games: int, w
     result = run_study(su.family, scenarios, seed, games, workers, target=target,
                        max_games=cap, **study)
     data = answer(su, values, result, pilot)
+    from .luck_correction import narrowing_of
+    j = [m.name for m in su.family.CATALOGUE].index(su.metric.name)
+    luck = narrowing_of(result.sums, j)
+    if luck:
+        data["luck_narrowing"] = round(luck, 3)
     note = su.family.play_note(scenarios)
     if note:
         data["note"] = note
@@ -222,6 +227,10 @@ def solve_text(data: dict, metric) -> str:
         lines.append(f"  --target-ci {t['target']:g}: "
                      + ("reached" if t["reached"] else f"not reached by --max-games "
                         f"{t['max_games']:,}") + f" (half-width {hw})")
+    if data.get("luck_narrowing"):
+        lines.append(f"  luck-corrected: the design values' intervals are "
+                     f"{data['luck_narrowing']:.2f}x narrower than plain ones "
+                     f"(--no-luck-correction for those)")
     lines.append(f"  games: {data['games_total']:,} in all (pilot included); method: "
                  f"{data['method']}")
     return "\n".join(lines)

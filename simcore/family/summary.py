@@ -84,9 +84,25 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
     if sc is not None:
         from policies.players import seat_entries
         out["seats"] = seat_entries(sc, fam.policy_specs())
+    luck = luck_note(fam, sums)
+    if luck:
+        out["luck_correction"] = luck
     if reached:
         out["target"] = reached
     return out
+
+
+def luck_note(fam, sums) -> dict | None:
+    """What a result's JSON says of its luck correction (None where nothing was corrected):
+    the controls, their means (exact by construction: nothing estimated from deals) and the
+    corrected metrics."""
+    done = getattr(sums, "corrected", None)
+    if done is None or not done.any():
+        return None
+    return {"controls": list(fam.LUCK_CONTROLS),
+            "control_means": "exactly 0 by construction: each draw's term is centred on the "
+                             "stock the card came from (docs/statistics.md)",
+            "corrected": [m.name for m, d in zip(fam.CATALOGUE, done) if d]}
 
 
 def _cell(m: dict, metric) -> str:

@@ -17,6 +17,7 @@ import pytest
 from scipy.stats import binom
 
 from simcore.compare import compare_rows
+from simcore.luck_correction import corrected
 from simcore.momojan import scenario
 from simcore.momojan.family import FAMILY as family
 from simcore.stats import MomentSums, difference
@@ -338,10 +339,13 @@ def _coverage_pairs():
             "deck": (_baseline(scenario.load("old_edition")), a)}
 
 
-@pytest.mark.parametrize("pair,games,reps", [("play", 300, 60), ("deck", 300, 60),
-                                             ("point value", 3000, 24), ("play", 3000, 24),
-                                             ("deck", 3000, 24)])
-def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps):
+@pytest.mark.parametrize("pair,games,reps,luck", [
+    ("play", 300, 60, False), ("deck", 300, 60, False), ("point value", 3000, 24, False),
+    ("play", 3000, 24, False), ("deck", 3000, 24, False),
+    # issue 32 item 4: the same checks with the luck correction on (the deck change is where
+    # it corrects most paired differences; the play change has the same deals)
+    ("deck", 300, 60, True), ("play", 3000, 24, True)])
+def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps, luck):
     """Issue 27 item 9, the other cells of the README's table at fewer runs (the benchmark
     plays 200 each): per metric kind, the printed intervals cover the leave-one-out truth.
     The check counts runs, not intervals (a run's rows are related): a kind's coverage must
@@ -353,12 +357,15 @@ def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps):
     a, b = _coverage_pairs()[pair]
     runs = [_sums([a, b], seed=81000 + 100 * games + rep, games=games) for rep in range(reps)]
     shown, covered, present = Counter(), Counter(), Counter()
+    lucky = 0
     per_run = []
     for rep, run in enumerate(runs):
         truth = _pool(runs[:rep] + runs[rep + 1:])
         kinds_here = set()
         before = sum(covered.values()), sum(shown.values())
-        for r in compare_rows(family.CATALOGUE, run, [(0, 1)], NAMES):
+        rows = compare_rows(family.CATALOGUE, corrected(run) if luck else run, [(0, 1)], NAMES)
+        lucky += sum(bool(r["luck_narrowing"]) for r in rows)
+        for r in rows:
             d = difference(truth, J[r["metric"]])
             if d.diff is None or r["ci"][0] is None:
                 continue
@@ -379,6 +386,7 @@ def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps):
     from scipy.stats import norm
     expected = 2 * norm.cdf(1.959964 / math.sqrt(1 + 1 / (reps - 1))) - 1
     assert mean >= expected - 3 * se, (mean, se, expected, covered, shown)
+    assert (lucky > 0) == luck, lucky      # with the correction on, some rows are corrected
 
 
 def test_a_target_on_a_metric_that_never_varies_is_not_reached(new):
