@@ -98,6 +98,8 @@ def test_a_run_on_a_two_node_cluster_equals_local_though_a_worker_is_killed(clus
     local = CliRunner().invoke(main, RUN + ["--workers", "1"])
     assert local.exit_code == 0, local.output
     assert json.loads(out) == json.loads(local.stdout)
+    # the luck-corrected numbers too: their sums cross Ray with the chunks (issue 32)
+    assert json.loads(out)["luck_correction"]["corrected"]
 
 
 def test_backend_ray_without_ray_says_how_to_install(monkeypatch):
