@@ -10,7 +10,9 @@ delta-method interval, the game still the unit.
 
 The coefficients are fitted on the run's own games, by least squares of the metric's linearised
 contribution u = x - R y on every variant's controls (so a paired difference is corrected too:
-least squares is linear in the response, and b_B - b_A is the difference's own fit). Fitting b on
+least squares is linear in the response, and b_B - b_A is the difference's own fit; a study of
+more than two variants streams the first variant's controls alone, which its other variants'
+games share through the common deals). Fitting b on
 the games it corrects would make the corrected estimate slightly biased and its variance
 optimistic, so the fit is *cross-fitted*: games of even index are corrected with b fitted on the
 odd ones and vice versa (Chernozhukov et al. 2018). Everything needed is a sum over games, kept

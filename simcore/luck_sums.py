@@ -17,8 +17,9 @@ UNITS = 4096        # controls are streamed as integers in units of 1 / UNITS
 class LuckSums:
     """Per-fold sums of the controls and their products with every metric's components.
 
-    Fold 0 holds the games of even index, fold 1 the odd ones. ``q = V K`` controls: variant v's
-    K controls are columns ``v K .. v K + K - 1``. The fold-0 sums of the metric components
+    Fold 0 holds the games of even index, fold 1 the odd ones. ``q = V K`` controls (variant v's
+    K controls are columns ``v K .. v K + K - 1``), or ``q = K``: the first variant's alone
+    (studies of more than two variants, simcore.family.chunks.chunk_stats). The fold-0 sums of the metric components
     themselves (``n0``, ``s0``, ``c0``) sit here too; fold 1's are the totals of
     :class:`simcore.stats.MomentSums` minus them.
 
@@ -78,6 +79,7 @@ class LuckSums:
         k, m = out.s0.shape
         q = out.sl.shape[1]
         if out.c0.shape != (k, m, m) or out.cll.shape != (2, q, q) or \
-                out.czl.shape != (2, k, m, q) or q != len(out.names) * (m // 2):
+                out.czl.shape != (2, k, m, q) or q not in (len(out.names),
+                                                          len(out.names) * (m // 2)):
             raise ValueError("luck sums do not fit together")
         return out

@@ -138,8 +138,11 @@ def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
     become components 2v and 2v + 1 of :class:`simcore.stats.MomentSums`), ``extras_of(extras,
     idx, num, batch, data, first_chunk)`` appends its ``histograms`` and examples,
     ``luck_of(idx, games, rounds)`` its luck controls (float[n, K], mean 0; named
-    ``luck_names``), streamed as :class:`simcore.luck_correction.LuckSums`. Records come back
-    only when ``task.records`` is set.
+    ``luck_names``), streamed as :class:`simcore.luck_sums.LuckSums`: every variant's for one
+    or two variants, the first variant's alone for more (a sweep's or solve's variants share
+    its deals, and every variant's controls against every metric of every variant would be
+    ten times the moments on disk for eleven variants). Records come back only when
+    ``task.records`` is set.
     """
     idx = np.arange(task.start, task.stop, dtype=np.int64)
     z = np.empty((len(idx), n_metrics, 2 * len(task.variants)), np.int64)
@@ -149,7 +152,7 @@ def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
     for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
         batch = simulator_for(data).play(idx, seed, task.debug)
         z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(idx, batch.games, batch.rounds)
-        if luck_of is not None:
+        if luck_of is not None and (v == 0 or len(task.variants) <= 2):
             controls.append(luck_of(idx, batch.games, batch.rounds))
         extras_of(extras, idx, z[:, :, 2 * v], batch, data, task.start == 0, z[:, :, 2 * v + 1])
         if task.records:
