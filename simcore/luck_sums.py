@@ -59,8 +59,12 @@ class LuckSums:
         return cls(int(len(z0)), z0.sum(axis=0), np.einsum("nka,nkb->kab", z0, z0),
                    sl, cll, czl, tuple(names))
 
+    def fits(self, other: "LuckSums") -> bool:
+        """Whether ``other`` holds the same controls of the same variants (they can merge)."""
+        return other.names == self.names and other.czl.shape == self.czl.shape
+
     def merge(self, other: "LuckSums") -> "LuckSums":
-        if other.names != self.names or other.czl.shape != self.czl.shape:
+        if not self.fits(other):
             raise ValueError("luck sums of different controls")
         return LuckSums(self.n0 + other.n0, self.s0 + other.s0, self.c0 + other.c0,
                         self.sl + other.sl, self.cll + other.cll, self.czl + other.czl,

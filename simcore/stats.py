@@ -118,9 +118,10 @@ class MomentSums:
         # sums of no games carry no controls and take the other's; otherwise both must have them
         if self.n == 0 or other.n == 0:
             luck = other.luck if self.n == 0 else self.luck
+        elif self.luck is None or other.luck is None or not self.luck.fits(other.luck):
+            luck = None     # sums of games that did not all stream the same controls: plain
         else:
-            luck = (None if self.luck is None or other.luck is None
-                    else self.luck.merge(other.luck))
+            luck = self.luck.merge(other.luck)
         return MomentSums(self.n + other.n, self.s + other.s, self.c + other.c, g, luck)
 
     @property

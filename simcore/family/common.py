@@ -54,11 +54,16 @@ def round_table(batch, fields: Sequence[str], types: Mapping[str, str],
 def values_from_tables(games_cols: dict, rounds_cols: dict, game_fields: Sequence[str],
                        round_fields: Sequence[str], game_values: Callable):
     """Per-game numerators and denominators (``game_values`` of the family's metrics) from a
-    chunk's saved per-game and per-round tables."""
+    chunk's saved per-game and per-round tables. A round column the tables lack (saved before
+    the engine recorded it, as the luck columns) is read as zeros: the metrics never read such a
+    column (it did not exist when their tables were written), and whatever does checks for it
+    first (:meth:`simcore.family.base.Family.luck_from_tables`)."""
     import numpy as np
     games = np.stack([np.asarray(games_cols[f], np.int64) for f in game_fields], axis=1)
-    rounds = np.stack([np.asarray(rounds_cols[f], np.int64) for f in round_fields], axis=1) \
-        if len(rounds_cols[round_fields[0]]) else np.zeros((0, len(round_fields)), np.int64)
+    n_rounds = len(rounds_cols[round_fields[0]])
+    rounds = np.stack([np.asarray(rounds_cols[f], np.int64) if f in rounds_cols
+                       else np.zeros(n_rounds, np.int64) for f in round_fields], axis=1) \
+        if n_rounds else np.zeros((0, len(round_fields)), np.int64)
     return game_values(np.asarray(games_cols["game"], np.int64), games, rounds)
 
 

@@ -45,8 +45,8 @@ class Momojan(Family):
                                 int32="score0 score1 pot_left")
     ROUND_DTYPES = storage_types(
         int64="game yaku_bits", int32="points subtotal pot score0 score1 draw_payment "
-        "luck_dealer luck_other luck_tsumo luck_ron",
-        int16="round turns stock_left repeat dora ron_bonus set_bonus gap_before")
+        "luck_dealer luck_other luck_tsumo luck_ron gap_before",
+        int16="round turns stock_left repeat dora ron_bonus set_bonus")
     LUCK_CONTROLS = _luck.GAME_CONTROLS
 
     def luck_controls(self, idx, games, rounds):

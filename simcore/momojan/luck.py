@@ -25,9 +25,12 @@ in units of ``1 / LUCK_SCALE``:
 - ``ron``: whether the card is one the other player may ron (the immediate deal-in chance).
 
 What this implementation simplifies: the race ignores yaku (a riichi hand always has one), a
-non-riichi drawer that would keep a dangerous card, and the exhaustive draw's settlement; a
-three-card draw is valued with the drawer's waits before it. None of this can bias anything: the
-terms have mean 0 for any value function; a worse evaluator only removes less variance.
+non-riichi drawer that would keep a dangerous card, and the exhaustive draw's settlement; each
+card of a three-card draw is valued with the hand before the three, which follows a reveal and
+so has no waits of its own (only the other player's outs count there). None of this can bias
+anything: the terms have mean 0 for any value function; a worse evaluator only removes less
+variance. (The round record rounds each term's sum to 2^-24 and the harness each game's control
+to 1/4096: a rounding far below any interval.)
 """
 
 from __future__ import annotations

@@ -246,3 +246,16 @@ def test_corrected_numbers_do_not_depend_on_workers_or_chunks():
         assert np.array_equal(getattr(one.raw.luck, key), getattr(two.raw.luck, key)), key
     assert np.array_equal(one.s, two.s) and np.array_equal(one.c, two.c)
     assert one.corrected.any()
+
+
+def test_sums_whose_chunks_streamed_different_controls_merge_plain():
+    """Chunks that streamed controls of another width (a result resumed across versions) merge
+    to plain sums instead of failing."""
+    rng = np.random.default_rng(5)
+    z, controls = _games(rng, 600, (0.0, 0.1, 0.2))
+    wide = _sums(z[:300], controls[:300])                          # every variant's controls
+    narrow = MomentSums.from_values(z[300:], LuckSums.from_values(
+        np.arange(300, 600), z[300:], controls[300:, :1], ("luck",)))  # the first variant's
+    merged = wide.merge(narrow)
+    assert merged.n == 600 and merged.luck is None
+    assert corrected(merged) is merged

@@ -134,3 +134,20 @@ def test_the_round_terms_have_mean_zero_and_say_what_happened(many_games):
     assert terms[dealer_won, 0].mean() > 0.03 and terms[~dealer_won, 0].mean() < -0.015
     tsumo = r[:, rf["outcome"]] == 0
     assert terms[tsumo, 2].mean() > 0.2 and terms[~tsumo, 2].mean() < -0.1
+
+
+def test_saved_tables_from_before_the_luck_columns_still_pair_and_carry_no_luck():
+    """A result saved before the engine recorded the luck (its round tables lack gap_before and
+    luck_*): compare of two saved runs reads its metrics as before (regression: it raised
+    KeyError 'gap_before') and finds no luck controls to correct with."""
+    sc = family.with_players(scenario.load("new_edition"), "baseline,baseline")
+    batch = family.simulator(sc).play(np.arange(50), 4)
+    games = family.game_table(batch, 0)
+    rounds = family.round_table(batch)
+    old = {k: v for k, v in rounds.items() if k != "gap_before" and not k.startswith("luck_")}
+    assert len(old) == len(rounds) - 5
+    num, den = family.values_from_tables(games, rounds)
+    num_old, den_old = family.values_from_tables(games, old)
+    assert np.array_equal(num, num_old) and np.array_equal(den, den_old)
+    assert family.luck_from_tables(games, old) is None
+    assert family.luck_from_tables(games, rounds).shape == (50, len(GAME_CONTROLS))
