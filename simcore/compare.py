@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from .luck_correction import is_corrected, narrowing_of
+from .luck_correction import is_corrected, narrowing_of, narrowing_text, plain
 from .metrics import by_name, singular
 from .stats import ratio, ratio_ci, wilson
 from .verdicts import FLOOR, compare_rows  # noqa: F401  (compare_rows: this module's API)
@@ -60,7 +60,7 @@ def metric_summary(metric, sums, j: int, v: int = 0, n_seats: int | None = None)
     if lucky:   # the delta method on the luck-corrected numerators (simcore.luck_correction)
         out["luck_narrowing"] = round(narrowing_of(sums, j), 3)
         if metric.kind == "game_rate":
-            out["n"] = _wilson_counts(sums.raw, j, v)[1]     # games, as Wilson's would say
+            out["n"] = _wilson_counts(plain(sums), j, v)[1]   # games, as Wilson's would say
     fair = metric.fair(n_seats)
     if fair is not None and out["value"] is not None:
         out["reference"] = round(fair, 6)
@@ -282,7 +282,7 @@ def sentence(row, metric, b_name, games=None) -> str:
     lo, hi = row["ci"]
     ci = _with_unit(f"[{_fmt_diff(lo, metric)}, {_fmt_diff(hi, metric)}]", metric)
     if row.get("luck_narrowing"):
-        ci += f" (luck-corrected: {row['luck_narrowing']:.2f}x narrower)"
+        ci += f" ({narrowing_text(row['luck_narrowing'])})"
     rel = row.get("relative")
     rel_text = ""
     if rel is not None:
@@ -514,7 +514,7 @@ def sweep_text(result, catalogue, labels, rows, names, alpha) -> str:
     for name, m in cat.items():
         j = [c.name for c in catalogue].index(name)
         luck = narrowing_of(result.sums, j)
-        luck_text = f"; luck-corrected: {luck:.2f}x narrower" if luck else ""
+        luck_text = f"; {narrowing_text(luck)}" if luck else ""
         lines += ["", f"{name}: {m.description} (per {m.per}; diff in {m.diff_unit}{luck_text})",
                   f"  {'variant':<{width}}{'value':>10}  {'95% interval':<21}{'diff':>9}  "
                   f"{'95% interval':<19}{'p_adj':>9}  verdict"]

@@ -16,7 +16,7 @@ games share through the common deals). Fitting b on
 the games it corrects would make the corrected estimate slightly biased and its variance
 optimistic, so the fit is *cross-fitted*: games of even index are corrected with b fitted on the
 odd ones and vice versa (Chernozhukov et al. 2018). Everything needed is a sum over games, kept
-per fold as exact integers (controls in units of 1 / ``UNITS``), so the correction merges over
+per fold as exact integers (:class:`simcore.luck_sums.LuckSums`), so the correction merges over
 chunks, workers and Ray like the plain moments, and memory stays flat.
 
 A metric is corrected where it helps: when its interval (for one variant; the widest difference
@@ -32,7 +32,6 @@ import math
 
 import numpy as np
 
-from .luck_sums import LuckSums, UNITS  # noqa: F401  (this module's API too)
 GAIN = 1.05         # correct a metric when its interval gets at least this many times narrower
 MIN_FOLD_GAMES = 100  # fewer games in a fold: no fit
 
@@ -156,6 +155,16 @@ def is_corrected(sums, j: int) -> bool:
     """Whether metric j of ``sums`` carries the luck correction."""
     done = getattr(sums, "corrected", None)
     return done is not None and bool(done[j])
+
+
+def plain(sums):
+    """The plain (uncorrected) sums behind ``sums``: where counts are read, not estimates."""
+    return sums.raw if getattr(sums, "raw", None) is not None else sums
+
+
+def narrowing_text(narrowing: float) -> str:
+    """How every output says a number is luck-corrected."""
+    return f"luck-corrected: {narrowing:.2f}x narrower"
 
 
 def narrowing_of(sums, j: int) -> float | None:

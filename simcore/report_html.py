@@ -15,6 +15,7 @@ import json
 import os
 
 from .errors import InputError
+from .luck_correction import narrowing_text
 from .results import atomic_write, read_provenance
 
 INK = "#1f2430"
@@ -660,7 +661,7 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
         luck = m.get("luck_narrowing")
         rows.append([n, c.description, _fmt(m["value"], c),
                      f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]"
-                     + (f" (luck-corrected, {luck:.2f}x narrower)" if luck else ""),
+                     + (f" ({narrowing_text(luck)})" if luck else ""),
                      f"{m['n']:,} {m['per']}", fair, cmds])
     doc.table(["metric", "what", "value", "95% interval", "of", "fair value", "example games"],
               rows, raw_cols=(5, 6))

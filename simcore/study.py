@@ -201,7 +201,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
                 sums = sums.merge(res.sums)
             if target is None:
                 break
-            seen = view(sums)
+            seen = view(sums)    # the loop ends on these sums: the result reuses this view
             hw = (target.measure(seen) if target.measure is not None
                   else headline_half_width(family.CATALOGUE, seen, target.metric, paired))
             # a half-width of 0 is no interval (the metric never varied): not a target reached,
@@ -223,5 +223,6 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
             stop = min(cap, -(-stop // chunk_games) * chunk_games)
             if sink is not None:
                 sink.batch(stop)
-    return StudyResult([sc.name for sc in scenarios], seed, view(sums), paired, n_workers,
+    final = seen if target is not None else view(sums)
+    return StudyResult([sc.name for sc in scenarios], seed, final, paired, n_workers,
                        time.perf_counter() - t0, target, reached, extras)

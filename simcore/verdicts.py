@@ -33,7 +33,7 @@ from .proportions import (
     discordant_upper, mcnemar_exact_p, newcombe_equivalence_p, newcombe_interval, paired_equivalence_p,
     paired_p, paired_score_interval,
 )
-from .luck_correction import is_corrected
+from .luck_correction import is_corrected, plain
 from .stats import combination_se, difference, holm, log_ratio, ratio
 
 FLOOR = 10     # differing games (each of numerator and complement) before a delta-method verdict
@@ -198,8 +198,7 @@ def _row(m, name, sums, j, a, b, paired, alpha, margin_given, n_seats) -> dict:
         if paired:
             k, row["differing"] = differing_games(sums, m, j, a, b)
         elif m.is_rate:
-            plain = sums.raw if sums.raw is not None else sums   # counts of events
-            pa, pb = ratio(plain, j, a), ratio(plain, j, b)
+            pa, pb = ratio(plain(sums), j, a), ratio(plain(sums), j, b)   # counts of events
             events = pa.num + pb.num
             k = min(events, pa.den - pa.num + pb.den - pb.num)
             row["differing"] = {"games": None, "events_counted": k, "events": events}
@@ -220,8 +219,8 @@ def _row(m, name, sums, j, a, b, paired, alpha, margin_given, n_seats) -> dict:
             row["p_equivalence"] = max(_sf((d.diff + margin) / d.se, df),
                                        _sf((margin - d.diff) / d.se, df))
     if is_corrected(sums, j) and d.se:
-        plain = difference(sums.raw, j, a, b, paired).se
-        row["luck_narrowing"] = round(plain / d.se, 3) if plain else None
+        se_plain = difference(plain(sums), j, a, b, paired).se
+        row["luck_narrowing"] = round(se_plain / d.se, 3) if se_plain else None
     if (k is None or k >= FLOOR) and ra.se and rb.se and d.se and d.narrowing is not None \
             and not math.isinf(d.narrowing):
         row["narrowing"] = round(d.narrowing, 3)

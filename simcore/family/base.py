@@ -357,8 +357,8 @@ class Family:
     def rounds_played(self, sums, v: int = 0) -> int:
         """Rounds in ``sums`` (variant v), for rounds/s: the numerator of ``ROUNDS_METRIC``."""
         j = [m.name for m in self.CATALOGUE].index(self.ROUNDS_METRIC)
-        plain = sums.raw if sums.raw is not None else sums   # counts, not luck-corrected
-        return int(plain.s[j, 2 * v])
+        from ..luck_correction import plain
+        return int(plain(sums).s[j, 2 * v])   # a count, not a luck-corrected estimate
 
     # ---- result directories and reports ---------------------------------------------------------
     def game_table(self, batch, first_game: int) -> dict:

@@ -10,6 +10,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..luck_correction import narrowing_text
 from ..stats import MomentSums
 
 
@@ -108,7 +109,7 @@ def luck_note(fam, sums) -> dict | None:
 def _cell(m: dict, metric) -> str:
     text = metric_cell(m, metric)
     if m.get("luck_narrowing"):
-        text += f"; luck-corrected: {m['luck_narrowing']:.2f}x narrower"
+        text += f"; {narrowing_text(m['luck_narrowing'])}"
     if m["value"] is not None and "reference" in m:
         text += (f"; fair {100 * m['reference']:.0f}%: "
                  f"{'inside' if m['contains_reference'] else 'OUTSIDE'} the interval")

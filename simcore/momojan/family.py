@@ -47,13 +47,7 @@ class Momojan(Family):
         int64="game yaku_bits", int32="points subtotal pot score0 score1 draw_payment "
         "luck_dealer luck_other luck_tsumo luck_ron gap_before",
         int16="round turns stock_left repeat dora ron_bonus set_bonus")
-    LUCK_CONTROLS = _luck.GAME_CONTROLS
-
-    def luck_controls(self, idx, games, rounds):
-        """The draws' luck per game (simcore.momojan.luck): mean exactly 0 whatever the bots."""
-        from .engine import GF_FIRST_DEALER, ROUND_FIELDS
-        rf = {name: i for i, name in enumerate(ROUND_FIELDS)}
-        return _luck.game_controls(idx, games, rounds, GF_FIRST_DEALER, rf)
+    LUCK_CONTROLS = _luck.GAME_CONTROLS   # luck_controls below
     KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")
     # The bots' decision kernel: self-contained (the distance search and the bots), and the
     # natural compile reaches it in its middle, so the second worker starts there.
@@ -64,6 +58,12 @@ class Momojan(Family):
     BREAKDOWNS = _metrics.breakdowns()
     BREAKDOWN_METRICS = _metrics.BREAKDOWN_METRICS
     breakdown_codes = staticmethod(_metrics.breakdown_codes)
+
+    def luck_controls(self, idx, games, rounds):
+        """The draws' luck per game (simcore.momojan.luck): mean exactly 0 whatever the bots."""
+        from .engine import GF_FIRST_DEALER, ROUND_FIELDS
+        rf = {name: i for i, name in enumerate(ROUND_FIELDS)}
+        return _luck.game_controls(idx, games, rounds, GF_FIRST_DEALER, rf)
 
     def point_sources(self, idx, batch, data: dict):
         return _metrics.point_sources(idx, batch.rounds, data)

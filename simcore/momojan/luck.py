@@ -13,8 +13,9 @@ is discarded into it (a riichi hand must discard what it draws, and almost every
 by the end: 97% of new_edition's rounds); any other card passes the turn with one card fewer.
 :func:`race_table` gives each player's chance of winning that race, exactly, by dynamic
 programming over the stock's composition. Hands that are not yet tenpai have no outs in the race,
-so the luck of getting there is only seen as it arrives; the evaluator is deliberately cheap (two
-``waits`` calls and one pass over the stock per draw).
+so the luck of getting there is only seen as it arrives; the evaluator is deliberately cheap (the
+waits the engine's ron check computes anyway, :func:`cached_waits`, and one pass over the stock
+per draw where either side has outs).
 
 Per round the engine accumulates four terms into ``RoundState.luck`` (float, summed over the
 round's draws, the three of a three-card draw each counted) and writes them to the round record
