@@ -108,7 +108,12 @@ EV_TYPES = ("round_start",   # seat dealer; a dora kind, b indicator kind
             "pot_share",     # seat; a amount
             "exhaustive",    # -1; a tenpai bits
             "round_end",     # -1; a pot left
-            "game_end")      # -1; a winners bits, b end reason
+            "game_end",      # -1; a winners bits, b end reason
+            "ante",          # seat; a amount put into the pot (round start)
+            "deposit",       # seat; a amount put into the pot (a riichi declaration)
+            "refund",        # seat; a amount taken back from the pot (a void riichi)
+            "pot_discarded")  # -1; a amount (a draw with nobody tenpai under discard; game end)
+# the pot at game end under pot_at_game_end: to_top is a pot_share event of each top seat
 define_fields(globals(), "EV", EV_TYPES)
 EV_WIDTH = 6
 MAX_EVENTS = 12 * 200
@@ -128,6 +133,7 @@ State, new_state = state_spec("State", (
     ("waits", (N_SEATS,), np.int64, 0),         # each 7-tile hand's waits (a tsumo: one bit)
     ("riichi_turn", (N_SEATS,), np.int64, 0),   # 0: none
     ("chips", (N_SEATS,), np.int64, 0),
+    ("owed", (N_SEATS, N_SEATS), np.int64, 0),  # cap_at_balance: [payer, receiver] this round
     ("obs", (N_SEATS, OBS_LEN), np.int64, 0),
     ("mask", (N_SEATS, N_ACTIONS), np.bool_, False),
     ("pmask", (N_ACTIONS,), np.bool_, False),   # the mask a policy is given (a copy)
@@ -284,13 +290,51 @@ def _winning_value(s, seat, c, win_kind, tsumo, turn, turns, drawn_last, ra, sr,
 
 @nb.njit(cache=True)
 def _pay(s, payer, receiver, amount, ra, delta):
-    """A payment into ``delta`` (applied at once at the round's end); capped at the payer's
-    balance under ``payments: cap_at_balance``."""
+    """A payment into ``delta`` (applied at once at the round's end); under ``payments:
+    cap_at_balance`` only owed here, and capped by :func:`_pay_owed` once every payment of the
+    round is known."""
     if ra[RA_PAYMENTS] == 1:
-        amount = min(amount, max(s.chips[payer] + delta[payer], 0))
+        s.owed[payer, receiver] += amount
+        return
     delta[payer] -= amount
     delta[receiver] += amount
     _log(s, EV_PAYMENT, payer, receiver, amount, 0, 0)
+
+
+@nb.njit(cache=True)
+def _pay_owed(s, delta):
+    """``cap_at_balance`` (spec §9.6, §16): each payer pays at most max(balance, 0), its
+    balance before the round's payments (the ante and deposits paid); a capped total is divided
+    among its payees in proportion to what each is owed (floor), the remainder to the payee
+    first in turn order from the payer. Every cap is taken from the same state."""
+    avail = np.zeros(N_SEATS, np.int64)
+    for p in range(N_SEATS):
+        avail[p] = max(s.chips[p] + delta[p], 0)
+    for p in range(N_SEATS):
+        total = 0
+        for r in range(N_SEATS):
+            total += s.owed[p, r]
+        if total == 0:
+            continue
+        pays = min(total, avail[p])
+        paid = 0
+        share = np.zeros(N_SEATS, np.int64)
+        for r in range(N_SEATS):
+            if s.owed[p, r] > 0:
+                share[r] = s.owed[p, r] if pays == total else (s.owed[p, r] * pays) // total
+                paid += share[r]
+        for off in range(1, N_SEATS):
+            r = (p + off) % N_SEATS
+            if s.owed[p, r] > 0:
+                share[r] += pays - paid
+                break
+        for off in range(1, N_SEATS):
+            r = (p + off) % N_SEATS
+            if s.owed[p, r] > 0:
+                delta[p] -= share[r]
+                delta[r] += share[r]
+                _log(s, EV_PAYMENT, p, r, share[r], 0, 0)
+            s.owed[p, r] = 0
 
 
 @nb.njit(cache=True)
@@ -342,6 +386,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
     for seat in range(N_SEATS):
         s.waits[seat] = waits(s.hand[seat], t)
     _log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
+    for seat in range(N_SEATS):   # the ante the game driver put into the pot (spec §3.3)
+        _log(s, EV_ANTE, seat, ra[RA_ANTE], 0, 0, 0)
     for seat in range(N_SEATS):
         for k in range(N_KINDS):
             for _ in range(s.hand[seat, k]):
@@ -421,6 +467,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                 declared |= 1 << seat
                 delta[seat] -= ra[RA_RIICHI_DEPOSIT]
                 s.st[ST_POT] += ra[RA_RIICHI_DEPOSIT]
+                _log(s, EV_DEPOSIT, seat, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
                 if s.chips[seat] + delta[seat] < 0:
                     s.st[ST_WENT_NEGATIVE] = 1
         # 5. ron check: p's 7 tiles + q's discard of this turn
@@ -459,6 +506,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                     s.riichi_turn[q] = 0
                     delta[q] += ra[RA_RIICHI_DEPOSIT]
                     s.st[ST_POT] -= ra[RA_RIICHI_DEPOSIT]
+                    _log(s, EV_REFUND, q, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
                     if (ron_won >> q) & 1:
                         b2, v, m, _ = _ron_candidates(s, q, tsumo_won, actions, ra, sr, t, turn,
                                                       turns, drawn_last, decomp)
@@ -483,6 +531,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             break
     if outcome == OUT_TSUMO or (outcome == OUT_RON and tsumo_won != 0):
         _settle_tsumos(s, tsumo_won, values, yaku, ra, delta)
+    if ra[RA_PAYMENTS] == 1:
+        _pay_owed(s, delta)
     pot_before = s.st[ST_POT]
     tenpai = 0
     if winners != 0:
@@ -495,6 +545,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         if tenpai != 0:
             _share_pot(s, tenpai, ra, delta, True)
         elif ra[RA_DRAW_NO_TENPAI_POT] == 1:
+            _log(s, EV_POT_DISCARDED, -1, s.st[ST_POT], 0, 0, 0)
             s.st[ST_POT] = 0
         elif ra[RA_DRAW_NO_TENPAI_POT] == 2:
             _share_pot(s, 15, ra, delta, True)
@@ -750,6 +801,8 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
             if ra[RA_RANK_TIES] == 1:
                 break
     if pot_left > 0 and ra[RA_POT_AT_GAME_END] == 1:
+        # to_top: the top seats share it (the remainder to the first in E1's seat order); none
+        # of it is left, so the record's pot_left is 0 (spec §10, §9.6)
         n = 0
         for p in range(N_SEATS):
             if (winners >> p) & 1:
@@ -760,7 +813,12 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
             p = (first + i) % N_SEATS
             if (winners >> p) & 1:
                 s.chips[p] += each + rem
+                _log(s, EV_POT_SHARE, p, each + rem, 0, 0, 0)
                 rem = 0
+        pot_left = 0
+    elif pot_left > 0:
+        _log(s, EV_POT_DISCARDED, -1, pot_left, 0, 0, 0)
+    s.st[ST_POT] = pot_left
     game_rec[GF_WINNERS] = winners
     game_rec[GF_END_REASON] = end
     game_rec[GF_ROUNDS] = rnd

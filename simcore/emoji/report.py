@@ -1,6 +1,7 @@
 """The readable play-by-play of a replayed emoji game: per turn, the four draws and the four
 discards (``*`` marks a riichi declaration), each win with its hand, yaku and value, every
-payment and pot share as a ledger (spec emoji.md §1's log lines, spelled out)."""
+ante, riichi deposit, void refund, payment, pot share and discarded pot as a ledger (spec emoji.md
+§1's log lines, spelled out; §16: a replay's ledger can be checked by hand)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import numpy as np
 
 from ..family.replay import Replay
 from .engine import (
-    END_REASON_NAMES, EV_DEAL, EV_DISCARD, EV_DRAW, EV_EXHAUSTIVE, EV_GAME_END, EV_PAYMENT,
-    EV_POT_SHARE, EV_RON, EV_ROUND_END, EV_ROUND_START, EV_TSUMO, GF_FIRST_DEALER, N_SEATS,
-    RF_CHIPS0,
+    END_REASON_NAMES, EV_ANTE, EV_DEAL, EV_DEPOSIT, EV_DISCARD, EV_DRAW, EV_EXHAUSTIVE,
+    EV_GAME_END, EV_PAYMENT, EV_POT_DISCARDED, EV_POT_SHARE, EV_REFUND, EV_RON, EV_ROUND_END,
+    EV_ROUND_START, EV_TSUMO, GF_FIRST_DEALER, N_SEATS, RF_CHIPS0,
 )
 from .scoring import YAKU
 from .tiles import format_counts, tile_emoji, tile_str
@@ -29,6 +30,8 @@ def build_replay(sc, seed: int, game: int, events: np.ndarray, batch) -> Replay:
     hands = np.zeros((N_SEATS, 30), np.int64)
     rnd, turn, draws, discards, dealer = None, 0, [], [], 0
     n_round = -1
+    in_round = False   # the game end's pot events come after the last round_end
+    end_pot = []       # and before game_end: printed after its line
 
     def flush():
         if draws:
@@ -44,12 +47,25 @@ def build_replay(sc, seed: int, game: int, events: np.ndarray, batch) -> Replay:
             dealer = s
             hands[:] = 0
             turn, draws, discards = 0, [], []
-            ante = sc.get("chips.ante")
-            chips = [x - ante for x in chips]
+            in_round = True
             rnd = r.new_round(f"round {ROUND_NAMES[n_round]}: dealer {who}, dora "
                               f"{tile_str(a)} {tile_emoji(a)}")
-            rnd.add("ledger", f"ante: every seat puts {ante} into the pot → "
-                    + ", ".join(f"{seats[i]} {chips[i]}" for i in range(N_SEATS)))
+        elif typ == EV_ANTE:
+            chips[s] -= a
+            if s == N_SEATS - 1:   # the four antes are logged in seat order
+                rnd.add("ledger", f"ante: every seat puts {a} into the pot → "
+                        + ", ".join(f"{seats[i]} {chips[i]}" for i in range(N_SEATS)))
+        elif typ == EV_DEPOSIT:
+            rnd.add("ledger", f"   {who} puts {a} into the pot (riichi deposit)")
+        elif typ == EV_REFUND:
+            rnd.add("ledger", f"   {who}'s riichi is void (its discard was ronned): {a} back "
+                    f"from the pot")
+        elif typ == EV_POT_DISCARDED:
+            line = f"   the pot of {a} is discarded"
+            if in_round:
+                rnd.add("ledger", line + " (nobody tenpai)")
+            else:
+                end_pot.append(f"game end: {line.strip()}")
         elif typ == EV_DEAL:
             hands[s, a] += 1
         elif typ == EV_DRAW:
@@ -78,7 +94,10 @@ def build_replay(sc, seed: int, game: int, events: np.ndarray, batch) -> Replay:
         elif typ == EV_PAYMENT:
             rnd.add("ledger", f"   {who} pays {seats[a]} {b}")
         elif typ == EV_POT_SHARE:
-            rnd.add("ledger", f"   {who} takes {a} from the pot")
+            if in_round:
+                rnd.add("ledger", f"   {who} takes {a} from the pot")
+            else:
+                end_pot.append(f"game end: {who} takes {a} from the pot (the top seat)")
         elif typ == EV_EXHAUSTIVE:
             flush()
             draws, discards = [], []
@@ -92,9 +111,11 @@ def build_replay(sc, seed: int, game: int, events: np.ndarray, batch) -> Replay:
             chips = [int(rec[RF_CHIPS0 + i]) for i in range(N_SEATS)]
             rnd.add("ledger", "ledger: " + ", ".join(f"{seats[i]} {chips[i]}"
                                                      for i in range(N_SEATS)) + f"; pot {a}")
+            in_round = False
         elif typ == EV_GAME_END:
             win = [seats[i] for i in range(N_SEATS) if (a >> i) & 1]
             r.footer.append(f"game over after {n_round + 1} rounds "
                             f"({END_REASON_NAMES[b].replace('_', ' ')}): winner "
                             f"{' and '.join(win)}")
+            r.footer.extend(end_pot)
     return r

@@ -70,6 +70,11 @@ class _Checker(scenario_files.Checker):
                 if name in implied:
                     self.fail(f"{path}.{name}", "a yaku cannot supersede itself")
                 out[name] = list(implied)
+            cycle = supersedes_cycle(out)
+            if cycle:
+                self.fail(f"{path}.{cycle[0]}", f"a cycle ({' -> '.join(cycle)}): a yaku "
+                          f"cannot supersede, directly or through others, one that supersedes "
+                          f"it (a win holding both would drop both)")
             return out
         if f.kind == "turns":
             if v == "auto":
@@ -100,6 +105,31 @@ class _Checker(scenario_files.Checker):
         return seats
 
 
+def supersedes_cycle(table: dict) -> list | None:
+    """A cycle of ``scoring.supersedes`` (yaku -> the yaku it supersedes) as the yaku along it,
+    the first repeated at the end (``[a, b, a]``), or None."""
+    state: dict = {}   # 1: on the current path, 2: done
+
+    def visit(node, path):
+        state[node] = 1
+        for nxt in table.get(node, ()):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt, path + [nxt])
+                if found:
+                    return found
+        state[node] = 2
+        return None
+
+    for start in table:
+        if start not in state:
+            found = visit(start, [start])
+            if found:
+                return found
+    return None
+
+
 def policy_specs() -> dict:
     from policies.emoji import POLICIES
     return POLICIES.by_name
@@ -112,6 +142,11 @@ def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
 
 
 def _check_consistency(d: dict, fail) -> None:
+    if d["wall"]["dora_next"] == "global" and list(d["wall"]["honor_cycle"]) != list(HONOURS):
+        # spec §16: the next kind id mod 30 names every dora, the honours' too
+        import sys
+        print("warning: wall.honor_cycle has no effect while wall.dora_next is global (the "
+              "dora is the next kind id mod 30, honours included)", file=sys.stderr)
     sc = d["scoring"]
     nak = sc["nakayoshi"]
     if sc["yaku"][nak] != 1.5:
