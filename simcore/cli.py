@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
+import itertools
 import json
 import os
 import sys
@@ -131,15 +133,7 @@ def _read_lines(hands, file):
     if hands and file:
         raise InputError("give hands as arguments or with --file, not both")
     if file:
-        stream = sys.stdin if file == "-" else _open(file)
-        with stream:
-            try:
-                text = stream.read()
-            except UnicodeDecodeError as exc:
-                raise InputError(f"--file: {'stdin' if file == '-' else file} is not UTF-8 text "
-                                 f"(byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
-        return [(f"line {i}", _hand_text(f"line {i}", line))
-                for i, line in enumerate(text.splitlines(), 1)
+        return [(label, _hand_text(label, line)) for label, line in _file_lines(file)
                 if line.strip() and not line.lstrip().startswith("#")]
     if not hands:
         raise InputError("no hand given (pass hands as arguments or use --file PATH)")
@@ -156,9 +150,52 @@ def _hand_text(label: str, text: str) -> str:
     return text
 
 
+MAX_FILE_BYTES = 64 * 2**20   # --file: a million hands fit; /dev/zero or a disk image does not
+
+
+def _file_lines(file):
+    """(label, text) of every line of ``--file`` (``-``: stdin), read in bounded pieces: a line
+    longer than a hand can be, a NUL byte (a binary file), bytes that are not UTF-8 or more than
+    :data:`MAX_FILE_BYTES` in all stop at once with one line naming the file and the line
+    (``/dev/zero`` is refused after one piece, not read into memory for ever)."""
+    name = "stdin" if file == "-" else file
+    stream = getattr(sys.stdin, "buffer", None) if file == "-" else _open(file)
+    if stream is None:   # a text stdin without bytes beneath (a test harness)
+        stream = io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
+    piece = 4 * MAX_HAND_CHARS + 2   # a whole hand, in UTF-8's widest, and its line end
+    out, total = [], 0
+    with contextlib.ExitStack() as stack:
+        if file != "-":
+            stack.enter_context(stream)
+        for n in itertools.count(1):
+            try:
+                raw = stream.readline(piece)
+            except OSError as exc:
+                raise InputError(f"--file: cannot read {name}: {exc.strerror}") from None
+            if not raw:
+                break
+            total += len(raw)
+            if total > MAX_FILE_BYTES:
+                raise InputError(f"--file: {name} holds more than {MAX_FILE_BYTES // 2**20} MB "
+                                 f"of hands (split it)")
+            if b"\0" in raw:
+                raise InputError(f"--file: {name} line {n}: a NUL byte (a binary file, not hands "
+                                 f"in text)")
+            if len(raw) >= piece and not raw.endswith(b"\n"):
+                raise InputError(f"--file: {name} line {n}: longer than a hand can be (at most "
+                                 f"{MAX_HAND_CHARS} characters)")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"--file: {name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} "
+                                 f"at offset {total - len(raw) + exc.start}), line {n}") from None
+            out.append((f"line {n}", text.rstrip("\r\n")))
+    return out
+
+
 def _open(path):
     try:
-        return open(path, encoding="utf-8")
+        return open(path, "rb")
     except OSError as exc:
         raise InputError(f"--file: cannot read {path}: {exc.strerror}") from None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 
-from .errors import InputError
+from .errors import InputError, cut
 from .family.replay import replay_html
 
 REPLAY_DIR = "replays"          # inside a result directory
@@ -27,9 +27,10 @@ def _variant_index(names: list, variant: str | None, where: str) -> int:
                          f"with --variant NAME or --variant 0..{len(names) - 1}")
     if variant in names:
         return names.index(variant)
-    if variant.isdigit() and int(variant) < len(names):
+    if variant.isascii() and variant.isdigit() and len(variant) < 10 \
+            and int(variant) < len(names):   # not "²" (isdigit, but no int)
         return int(variant)
-    raise InputError(f"--variant {variant}: {where} holds {', '.join(names)} "
+    raise InputError(f"--variant {cut(variant)}: {where} holds {', '.join(names)} "
                      f"(or 0..{len(names) - 1})")
 
 

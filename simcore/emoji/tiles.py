@@ -98,7 +98,7 @@ def _parse_emoji(text: str, where: str) -> list:
             j = i + 1
             while j < len(text) and text[j] == "\ufe0f":
                 j += 1
-            if j >= len(text) or not text[j].isdigit() or text[j] == "0":
+            if j >= len(text) or text[j] not in "123456789":
                 raise TileError(f"{where}: {ch!s} needs a rank 1-9 after it "
                                 f"(at {text[i:i + 3]!r})")
             out.append(SUIT_EMOJI.index(ch) * N_RANKS + int(text[j]) - 1)
@@ -122,10 +122,10 @@ def parse_tiles(text: str, where: str = "tiles") -> list:
     else:
         kinds = []
         for token in text.split():
-            if not re.fullmatch(r"(\d+[a-zA-Z])+", token):
+            if not re.fullmatch(r"([0-9]+[a-zA-Z])+", token):   # ASCII digits only
                 raise TileError(f"{where}: cannot read {token!r} (digits then a suit letter k, m, "
                                 f"h or z, e.g. 234k 55m 111z)")
-            for digits, letter in re.findall(r"(\d+)([a-zA-Z])", token):
+            for digits, letter in re.findall(r"([0-9]+)([a-zA-Z])", token):
                 if letter not in SUIT_LETTERS + HONOUR_LETTER:
                     raise TileError(f"{where}: {token!r}: unknown suit letter {letter!r} (k, m, h "
                                     f"or z)")

@@ -158,8 +158,8 @@ class NotationError(InputError):
     """A hand string that is not valid notation; the message names the bad token."""
 
 
-_COMPACT = re.compile(r"(\d+)([a-zA-Z])")
-_NAMED = re.compile(r"([a-z]+)(\d*)")
+_COMPACT = re.compile(r"([0-9]+)([a-zA-Z])")   # ASCII digits: no "²", "３" or "٣"
+_NAMED = re.compile(r"([a-z]+)([0-9]*)")
 
 
 @dataclass(frozen=True)

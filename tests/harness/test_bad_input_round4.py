@@ -1,0 +1,132 @@
+"""Bad input, round four (issue 46, "Nothing lost, nothing wrong"): hand text the parsers of
+MOMOJAN, P-style and emoji mahjong misread (digits that are not ASCII, ``turn:`` values, a tile
+more often than the deck holds, a second ``dora:`` or win tile), ``--file`` inputs that are not
+hands in text (``/dev/zero``), and a corpus of bad options across the commands. The promise is
+the one of the earlier rounds: one line ``momojan-sim: error: ...`` naming the problem and the
+token, exit 2, no traceback, nothing written."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from simcore.cli import main
+from harness.test_cli_input import _one_error_line
+
+
+def invoke(*args, **kwargs):
+    return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A scratch working directory that is also the default results root."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MOMOJAN_SIM_RESULTS", str(tmp_path / "results"))
+    return tmp_path
+
+
+# --- item 1: hand text ------------------------------------------------------------------------
+
+EMOJI_WIN = "123k 123k 99k tsumo"
+MOMOJAN_WIN = ["kai:111z kai:456o chi:789o 23o 44z", "--win", "1o", "--by", "ron"]
+
+
+@pytest.mark.parametrize("args, fragment", [
+    # superscript, full-width and Arabic-Indic digits: "²".isdigit() is true but int("²") fails,
+    # and int("３") or int("٣") read a digit the notation does not have
+    (["score", "--game", "emoji", "123²k 123k 99k tsumo"], "'123²k'"),
+    (["score", "--game", "emoji", "🌿² 123k 99k tsumo"], "🌿"),
+    (["waits", "--game", "emoji", "３３３4567m"], "'３３３4567m'"),
+    (["waits", "--game", "emoji", "٣٣٣4567m"], "'٣٣٣4567m'"),
+    (["waits", "--game", "momojan", "123²o 456o 7o"], "'123²o'"),
+    (["waits", "--game", "momojan", "１２３o 456o 7o"], "'１２３o'"),
+    (["score", "--game", "momojan", *MOMOJAN_WIN[:2], "１o"], "--win"),
+    (["waits", "--game", "ptrump", "234 67 5²"], "'5²'"),
+    (["score", "--game", "ptrump", "nuki:X 111 TTT 9 +9² tsumo"], "'+9²'"),
+])
+def test_hand_text_with_digits_that_are_not_ascii_is_one_line(args, fragment):
+    _one_error_line(invoke(*args), fragment)
+
+
+@pytest.mark.parametrize("turn, fragment", [
+    ("abc", "not a turn number"), ("²", "not a turn number"), ("٣", "not a turn number"),
+    ("-3", "not a turn number"), ("", "not a turn number"), ("0", "out of range"),
+    ("16", "out of range"), ("99999999999999999999999", "out of range"),
+    ("9" * 400, "out of range"),
+], ids=["abc", "superscript", "arabic-indic", "negative", "empty", "zero", "past-last",
+        "past-64-bits", "400-digits"])
+def test_emoji_turn_that_is_not_a_turn_of_the_scenario_is_one_line(turn, fragment):
+    line = _one_error_line(invoke("score", "--game", "emoji", f"{EMOJI_WIN} turn:{turn}"),
+                           "turn:", fragment)
+    assert len(line) < 300
+
+
+def test_emoji_turn_within_the_scenario_still_scores():
+    r = invoke("score", "--game", "emoji", "--json", f"{EMOJI_WIN} turn:15")
+    assert r.exit_code == 0 and '"turn": 15' in r.output
+
+
+@pytest.mark.parametrize("args, fragments", [
+    # the hand holds all three 9k, and `indicator: removed` sets a fourth aside
+    (["score", "--game", "emoji", "123k 999k 55k tsumo", "--dora-indicator", "9k"],
+     ["--dora-indicator 9k", "3 of each"]),
+    (["score", "--game", "emoji", "123k 999k 55k tsumo dora:1k"], ["dora:1k", "9k"]),
+    (["score", "--game", "emoji", f"{EMOJI_WIN} dora:9k dora:1k"], ["a second dora:"]),
+    (["score", "--game", "emoji", f"{EMOJI_WIN} dora:99k"], ["dora", "one tile"]),
+    (["score", "--game", "emoji", f"{EMOJI_WIN} dora:9k", "--dora-indicator", "8k"],
+     ["dora given twice"]),
+    (["score", "--game", "emoji", "123k 123k 99k +5m"], ["5m is not among the 8 tiles"]),
+    (["score", "--game", "emoji", "123k 123k 9k +9k +9k"], ["a second winning tile"]),
+    (["score", "--game", "emoji", "123k 123k 9k +9k", "--win", "5m"], ["given twice"]),
+    (["score", "--game", "ptrump", "nuki:X 111 TTT 9 +9 tsumo dora:1 ura:1"], ["'ura:1'"]),
+    ([*["score", "--game", "momojan"], *MOMOJAN_WIN, "--dora-indicator", "1o"],
+     ["--dora-indicator", "1o"]),
+])
+def test_cards_beyond_the_deck_or_given_twice_are_one_line(args, fragments):
+    _one_error_line(invoke(*args), *fragments)
+
+
+def test_emoji_indicator_in_the_wall_may_be_a_third_copy(tmp_path):
+    """Under `indicator: in_wall` the indicator stays drawable: the hand may hold all 3."""
+    sc = tmp_path / "in_wall.yaml"
+    sc.write_text("extends: emoji\ngame: emoji\nwall:\n  indicator: in_wall\n")
+    r = invoke("score", "--game", "emoji", "--rules", sc, "--json", "123k 999k 55k tsumo",
+               "--dora-indicator", "9k")
+    assert r.exit_code == 0, r.output
+    assert '"dora": "1k"' in r.output
+
+
+@pytest.mark.parametrize("content", [
+    b"\0" * 10_000, b"1l" * 100_000, b"\xff\xfe1l 2l\n", b"123o\n\x80\n",
+])
+def test_waits_file_that_is_not_hands_in_text_is_one_line(tmp_path, content):
+    f = tmp_path / "hands.txt"
+    f.write_bytes(content)
+    _one_error_line(invoke("waits", "--file", f), "--file", "hands.txt")
+
+
+def test_waits_file_dev_zero_is_refused_at_once():
+    """/dev/zero never ends and has no newline: read in bounded pieces, refused after the
+    first (before: read into memory for ever)."""
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    _one_error_line(invoke("waits", "--file", "/dev/zero"), "/dev/zero", "NUL byte")
+
+
+def test_waits_file_of_stdin_and_a_directory(tmp_path):
+    _one_error_line(invoke("waits", "--file", tmp_path), "Is a directory")
+    _one_error_line(invoke("waits", "--file", "-", input=b"\0\0\0"), "stdin", "NUL")
+    r = invoke("waits", "--game", "emoji", "--file", "-", input="# c\n\n3334567m\r\n")
+    assert r.exit_code == 0 and "2m 4m 5m 7m 8m" in r.output
+
+
+def test_replay_variant_that_is_a_superscript_digit_is_one_line():
+    from simcore.replays import _variant_index
+    from simcore.errors import InputError
+    for v in ("²", "٣", "9" * 5000):
+        with pytest.raises(InputError, match="--variant"):
+            _variant_index(["a", "b"], v, "r")
+    assert _variant_index(["a", "b"], "1", "r") == 1
