@@ -96,7 +96,8 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
         progress.starting(st.family)
         if not quiet:
             notice(f"pilot: {ss.PILOT_VALUES} values of {su.param.key} x {pilot_games:,} games (where to look)")
-        pilot = ss.play_pilot(su, st.seed, pilot_games, st.workers, progress, notice)
+        pilot = ss.play_pilot(su, st.seed, pilot_games, st.workers, progress, notice,
+                              None if quiet else notice)
         progress.done()
         values = pilot["design"]
         scenarios, labels = ss.variants(st.family, su.scenario, su.param, values)

@@ -6,10 +6,16 @@ The method, in three steps (docs/statistics.md, "solve"):
 1. **Pilot.** ``PILOT_VALUES`` values spread over the range, a few games each, on a seed of
    its own (independent of the design's games, so choosing the design from it biases nothing).
    Its generous (99.9%) confidence set for the root says where to look.
-2. **Design.** Values concentrated on that set (every integer in it, for an integer rule),
-   all played on common random numbers: game i of every value draws from the same (seed, i)
-   randomness, so the differences between neighbouring values are measured far more tightly
-   than the values themselves.
+2. **Design.** Values concentrated on that set, all played on common random numbers: game i
+   of every value draws from the same (seed, i) randomness, so the differences between
+   neighbouring values are measured far more tightly than the values themselves. An integer
+   rule's design is every whole value of its window, never a spread: its metric often moves in
+   steps (MOMOJAN's first dealer: 51.24% at komi 0, 49.11% at 1, 49.02% at 2), and a design that
+   skipped komi 1 would interpolate from 0 to 2 and put the root at 1.12 instead of 0.58. When
+   the window holds more than ``MAX_INTEGER_DESIGN`` whole values, more pilot rounds (their own
+   seeds) fill the gaps between the values played so far until it holds fewer
+   (:func:`place_design`); a window of more than ``MAX_WHOLE_DESIGN`` after them is refused
+   in one line (narrow --range, or more --pilot-games).
 3. **Inversion.** Between design values the metric is read off the piecewise-linear
    interpolant m(x) = (1 - w) m_i + w m_(i+1). The 95% confidence set for the root is every x
    where the test of ``metric(x) = target`` is not rejected, |m(x) - t| <= z sd(m(x)), with the
@@ -42,8 +48,10 @@ from .stats import MomentSums, Z95, ratio_covariance
 PILOT_VALUES = 7          # values the pilot spreads over the range
 PILOT_GAMES = 2000        # games per pilot value (one chunk)
 Z_PILOT = 3.2905          # two-sided 99.9%: the pilot only has to keep the root in the design
-MAX_INTEGER_DESIGN = 11   # an integer rule plays every integer of its window up to this many
-DESIGN_VALUES = 7         # otherwise, values spread over the window
+MAX_INTEGER_DESIGN = 11   # an integer window of more whole values: more pilot rounds narrow it
+MAX_WHOLE_DESIGN = 41     # the most whole values an integer design plays (all of its window)
+MAX_PILOT_ROUNDS = 6      # pilot rounds in all (the first one and the ones that narrow)
+DESIGN_VALUES = 7         # a continuous rule: values spread over the window
 METHOD = ("piecewise-linear interpolation over a design on common random numbers; the interval "
           "inverts the test of metric(x) = target at each x (Fieller's method per segment); "
           "the estimate is the crossing of the isotonic regression")
@@ -140,9 +148,11 @@ def variants(fam, sc, param: RuleParam, values) -> tuple[list, list]:
     return scenarios, labels
 
 
-def pilot_seed(seed: int) -> int:
-    """The pilot's seed: independent of the design's (seed)."""
-    return int(np.random.SeedSequence([seed, 0x501E]).generate_state(1, np.uint64)[0])
+def pilot_seed(seed: int, round_: int = 0) -> int:
+    """The seed of the pilot's round ``round_`` (0: the first): independent of the design's
+    (seed) and of each other."""
+    key = [seed, 0x501E] if round_ == 0 else [seed, 0x501E, round_]
+    return int(np.random.SeedSequence(key).generate_state(1, np.uint64)[0])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,6 +175,17 @@ class Curve:
         with np.errstate(invalid="ignore", divide="ignore"):
             m = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
         return cls(np.asarray(xs, float), m, ratio_covariance(sums, j))
+
+    def merge(self, other: "Curve") -> "Curve":
+        """This curve and ``other``, played on independent seeds, as one (ascending values;
+        the covariance block-diagonal)."""
+        xs = np.concatenate([self.xs, other.xs])
+        m = np.concatenate([self.m, other.m])
+        n, k = len(self.xs), len(other.xs)
+        cov = np.zeros((n + k, n + k))
+        cov[:n, :n], cov[n:, n:] = self.cov, other.cov
+        order = np.argsort(xs, kind="stable")
+        return Curve(xs[order], m[order], cov[np.ix_(order, order)])
 
     @property
     def se(self) -> np.ndarray:
@@ -270,28 +291,101 @@ def open_edges(pieces, xs, param: RuleParam) -> tuple:
 def design_window(param: RuleParam, pilot: Curve, target: float) -> tuple:
     """Where the design goes: the pilot's 99.9% set for the root, widened by a quarter of its
     width each side (at least four steps of an integer rule, a twentieth of the range
-    otherwise), within the range; the whole range when the pilot's set is empty."""
+    otherwise), within the range; the whole range when the pilot's set is empty. An integer
+    rule's window also reaches out to the pilot values either side of the set: between two
+    pilot values the pilot interpolates, and a metric that moves in steps can cross the
+    target anywhere between them, not where the line does."""
     pieces = pilot.root_set(target, Z_PILOT)
     if not pieces:
         return param.lo, param.hi
-    lo, hi = pieces[0][0], pieces[-1][1]
+    lo, hi = set_lo, set_hi = pieces[0][0], pieces[-1][1]
     pad = (hi - lo) / 4
     lo, hi = lo - pad, hi + pad
     least = 4.0 if param.integer else (param.hi - param.lo) / 20
     if hi - lo < least:
         mid = (lo + hi) / 2
         lo, hi = mid - least / 2, mid + least / 2
+    if param.integer:
+        xs = pilot.xs[np.isfinite(pilot.m)]
+        below, above = xs[xs <= set_lo + 1e-9], xs[xs >= set_hi - 1e-9]
+        lo = min(lo, below.max()) if below.size else lo
+        hi = max(hi, above.min()) if above.size else hi
     lo, hi = max(lo, param.lo), min(hi, param.hi)
     if param.integer:
-        lo, hi = math.floor(lo), math.ceil(hi)
+        lo, hi = math.floor(lo + 1e-9), math.ceil(hi - 1e-9)
     return lo, hi
 
 
+def whole_values(window) -> int:
+    """How many whole values an integer window [lo, hi] holds."""
+    return int(window[1] - window[0]) + 1
+
+
+def gap_values(window, played, k: int) -> list:
+    """Up to ``k`` whole values of ``window`` not in ``played``, each in the middle of the
+    widest gap left (the window's ends first): where a further pilot round looks."""
+    lo, hi = int(window[0]), int(window[1])
+    pts = sorted({int(p) for p in played if lo <= p <= hi})
+    new = [e for e in sorted({lo, hi}) if e not in pts][:k]
+    pts = sorted(set(pts) | set(new))
+    while len(new) < k:
+        gaps = [(b - a, a, b) for a, b in zip(pts, pts[1:]) if b - a >= 2]
+        if not gaps:
+            break
+        _, a, b = max(gaps, key=lambda g: (g[0], -g[1]))
+        mid = (a + b) // 2
+        new.append(mid)
+        pts = sorted(pts + [mid])
+    return sorted(new)
+
+
+def place_design(param: RuleParam, target: float, play, notice=None,
+                 metric_name: str = "the metric") -> tuple:
+    """The pilot: ``play(values, round)`` returns the :class:`Curve` of ``values`` played on
+    the pilot's seed of that round. ``(pilot curve, window, design values, rounds)``.
+
+    The first round spreads ``PILOT_VALUES`` values over the range. An integer rule's design is
+    every whole value of the window; while that is more than ``MAX_INTEGER_DESIGN``, a further
+    round plays whole values in the widest gaps of the window (at most ``MAX_PILOT_ROUNDS``
+    rounds in all; the rounds' curves merge, independent seeds). A window that still holds
+    more than ``MAX_WHOLE_DESIGN`` whole values is refused in one line (InputError) rather
+    than played at spread values, which could skip the one that matters. (A pilot whose set is
+    empty has no root to place: its window is the whole range, spread when it is that wide.)"""
+    values = spread(param.lo, param.hi, PILOT_VALUES, param.integer)
+    curve = play(values, 0)
+    window = design_window(param, curve, target)
+    rounds = 1
+    while (param.integer and whole_values(window) > MAX_INTEGER_DESIGN
+           and rounds < MAX_PILOT_ROUNDS and curve.root_set(target, Z_PILOT)):
+        more = gap_values(window, curve.xs, PILOT_VALUES)
+        if not more:
+            break
+        if notice:
+            notice(f"pilot: {param.key} in [{window[0]}, {window[1]}] holds "
+                   f"{whole_values(window)} whole values; {len(more)} more to narrow it")
+        curve = curve.merge(play(more, rounds))
+        rounds += 1
+        window = design_window(param, curve, target)
+    if param.integer:
+        n = whole_values(window)
+        if n > MAX_WHOLE_DESIGN and curve.root_set(target, Z_PILOT):
+            raise InputError(
+                f"solve: the pilot places the root of {metric_name} = {target:g} only within "
+                f"{param.key} in [{window[0]}, {window[1]}], {n:,} whole values, more than the "
+                f"design plays ({MAX_WHOLE_DESIGN}: every whole value, none skipped); give "
+                f"--range inside it or more --pilot-games")
+    return curve, window, design_values(param, window), rounds
+
+
 def design_values(param: RuleParam, window) -> list:
+    """The design: every whole value of an integer rule's window (spread only over a window
+    of more than ``MAX_WHOLE_DESIGN`` that the pilot found no root in), ``DESIGN_VALUES``
+    values over a continuous rule's."""
     lo, hi = window
     if param.integer:
-        return spread(lo, hi, MAX_INTEGER_DESIGN if hi - lo + 1 <= MAX_INTEGER_DESIGN
-                      else DESIGN_VALUES + 2, True)
+        if whole_values(window) <= MAX_WHOLE_DESIGN:
+            return list(range(int(lo), int(hi) + 1))
+        return spread(lo, hi, DESIGN_VALUES + 2, True)
     return spread(lo, hi, DESIGN_VALUES, False)
 
 
@@ -389,4 +483,9 @@ def verdict(s: dict, metric) -> str:
         text += ("; whole values compatible with the target: " + ", ".join(map(str, comp))
                  if comp else "; no whole value played is compatible with the target (it lies "
                               "between two of them)")
+    vals = [d["value"] for d in design]
+    if s["integer"] and any(b - a > 1 for a, b in zip(vals, vals[1:])):
+        edges.append("whole values between those played were not played (the pilot found no "
+                     "root to place the design around): give --range around the interval to "
+                     "play each")
     return text + ("; " + "; ".join(edges) if edges else "")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from .errors import InputError
 from .solve import (
-    PILOT_GAMES, PILOT_VALUES, Curve, RuleParam, design_values, design_window, pilot_seed,
-    rule_param, set_half_width, solution, spread, variants,
+    PILOT_GAMES, PILOT_VALUES, Curve, RuleParam, pilot_seed, place_design, rule_param,
+    set_half_width, solution, variants,
 )
 from .stats import Z95
 
@@ -59,6 +59,7 @@ class SolveSetup:
     metric_index: int
     target: float
     target_source: str
+    name: str | None = None   # the scenario solved (a resumed solve's scenario is a design value)
 
 
 def setup(fam, sc, key: str, metric_name: str | None, target_text: str | None,
@@ -81,22 +82,34 @@ def setup(fam, sc, key: str, metric_name: str | None, target_text: str | None,
 
 
 def play_pilot(su: SolveSetup, seed: int, games: int, workers: int, progress=None,
-               notice=None) -> dict:
-    """The pilot (its own seed): values over the range, ``games`` each. Plain data: the
-    values, their metric and covariance, and the design chosen from them."""
+               notice=None, say=None) -> dict:
+    """The pilot (its own seeds): values over the range, ``games`` each, and for an integer
+    rule whose window is wide, further rounds that narrow it (:func:`simcore.solve.place_design`;
+    ``say`` prints their one-line notes). Plain data: the values, their metric and covariance,
+    and the design chosen from them."""
     from .study import run_study
-    values = spread(su.param.lo, su.param.hi, PILOT_VALUES, su.param.integer)
-    scenarios, _ = variants(su.family, su.scenario, su.param, values)
-    res = run_study(su.family, scenarios, pilot_seed(seed), games, workers, progress=progress,
-                    notice=notice)
-    curve = Curve.from_sums(values, res.sums, su.metric_index)
-    window = design_window(su.param, curve, su.target)
-    return {"values": [su.param.value(x) for x in values], "games": games,
-            "seed": pilot_seed(seed), "metric": [_f(x) for x in curve.m],
-            "cov": [[_f(x) for x in row] for row in curve.cov],
-            "window": [su.param.value(window[0]), su.param.value(window[1])],
-            "design": [su.param.value(x) for x in design_values(su.param, window)],
-            "rounds": sum(su.family.rounds_played(res.sums, v) for v in range(len(values)))}
+    seeds, rounds = [], [0]
+
+    def play(values, round_):
+        scenarios, _ = variants(su.family, su.scenario, su.param, values)
+        s = pilot_seed(seed, round_)
+        res = run_study(su.family, scenarios, s, games, workers, progress=progress,
+                        notice=notice)
+        seeds.append(s)
+        rounds[0] += sum(su.family.rounds_played(res.sums, v) for v in range(len(values)))
+        return Curve.from_sums(values, res.sums, su.metric_index)
+
+    curve, window, design, n_rounds = place_design(su.param, su.target, play, say,
+                                                   su.metric.name)
+    out = {"values": [su.param.value(x) for x in curve.xs], "games": games,
+           "seed": seeds[0], "metric": [_f(x) for x in curve.m],
+           "cov": [[_f(x) for x in row] for row in curve.cov],
+           "window": [su.param.value(window[0]), su.param.value(window[1])],
+           "design": [su.param.value(x) for x in design],
+           "rounds": rounds[0]}
+    if n_rounds > 1:
+        out["round_seeds"] = seeds
+    return out
 
 
 def _f(x):
@@ -110,7 +123,7 @@ def options_of(su: SolveSetup, pilot: dict) -> dict:
     return {"param": {"key": p.key, "integer": p.integer, "lo": p.lo, "hi": p.hi,
                       "base": p.base},
             "metric": su.metric.name, "target": su.target, "target_source": su.target_source,
-            "pilot": pilot}
+            "scenario": su.scenario.name, "pilot": pilot}
 
 
 def from_options(fam, sc, opts: dict) -> SolveSetup:
@@ -119,8 +132,13 @@ def from_options(fam, sc, opts: dict) -> SolveSetup:
     param = RuleParam(p["key"], p["integer"], p["lo"], p["hi"], p["base"])
     names = [m.name for m in fam.CATALOGUE]
     j = names.index(opts["metric"])
+    # the scenario's own name (issue 46): ``sc`` is the first design value's variant, named
+    # "<scenario> <key>=<value>"; a directory saved before the name was kept is read back so
+    name = opts.get("scenario")
+    if not isinstance(name, str):
+        name = sc.name.rsplit(f" {p['key']}=", 1)[0]
     return SolveSetup(fam, sc, param, fam.CATALOGUE[j], j, opts["target"],
-                      opts["target_source"])
+                      opts["target_source"], name)
 
 
 def target_measure(su: SolveSetup, values):
@@ -136,7 +154,7 @@ def answer(su: SolveSetup, values, result, pilot: dict) -> dict:
     curve = Curve.from_sums(values, result.sums, su.metric_index)
     sol = solution(su.param, su.metric, su.target, curve, Z95)
     games = result.sums.n
-    data = {"scenario": su.scenario.name, "seed": result.seed, "games": games,
+    data = {"scenario": su.name or su.scenario.name, "seed": result.seed, "games": games,
             "target_source": su.target_source, **sol,
             "pilot": {k: pilot[k] for k in ("values", "games", "seed", "metric", "window")}
             | {"ci": _pilot_ci(pilot)},
