@@ -122,6 +122,10 @@ def check_inputs(fam, sc, policy: str, against: str, names=None,
     specs = fam.policy_specs()
     if policy not in specs:
         raise InputError(f"--policy: unknown policy {policy!r} (known: {', '.join(specs)})")
+    if "," in against:   # --players would read it as seats, the tune's play as one name
+        raise InputError(f"--against {against}: one entry (a policy with optional "
+                         f":name=value parameters), not a list: tune measures the policy "
+                         f"against one field entry (to rank several: tournament --policies)")
     fam.with_players(sc, against, option="--against")   # an unknown policy or parameter
     return specs[policy], tuned_names(specs[policy], names, option)
 

@@ -154,3 +154,26 @@ def test_the_fresh_deal_interval_covers_the_true_share(tmp_path):
             (covered / reps, truth)
     finally:
         fams.unregister("fake")
+
+
+def test_against_list_and_bad_name_are_refused_before_play(tmp_path, monkeypatch):
+    """Issue 46: ``--against greedy,random`` was read as one name and failed after play (an
+    Optuna-logged traceback naming --policies); a list or an unknown name is one line, exit 2,
+    before any game and with nothing written."""
+    import simcore.tune as tune_module
+
+    def no_play(*a, **k):
+        raise AssertionError("played before refusing")
+
+    monkeypatch.setattr(tune_module, "_play", no_play)
+    for against, message in [("greedy,random", "--against greedy,random: one entry"),
+                             ("greedy, value", "--against greedy, value: one entry"),
+                             ("nosuch", "--against: unknown policy 'nosuch'")]:
+        out = str(tmp_path / "x")
+        r = CliRunner().invoke(main, ["tune", "new_edition", "--against", against, "--budget",
+                                      "1", "--games", "10", "--check-games", "10", "--out",
+                                      out])
+        assert r.exit_code == 2, (against, r.output)
+        assert message in r.output and "Traceback" not in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+        assert not os.path.exists(out), against
