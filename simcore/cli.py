@@ -103,8 +103,20 @@ class _Group(click.Group):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx):
-        with _one_line_errors():
-            return super().invoke(ctx)
+        # SIGTERM and SIGHUP stop a command as Ctrl-C does (simcore.stop_signals); a command
+        # that does not catch it itself (cli_errors does, with what it saved) still ends with
+        # one line and 128 + the signal, not click's "Aborted!" and exit 1.
+        from .stop_signals import exit_status, stop_on_signals, what
+        with stop_on_signals():
+            try:
+                with _one_line_errors():
+                    return super().invoke(ctx)
+            except KeyboardInterrupt as exc:
+                try:
+                    click.echo(f"momojan-sim: {what(exc)}", err=True)
+                except OSError:   # the terminal is gone (SIGHUP)
+                    pass
+                sys.exit(exit_status(exc))
 
 
 def input_errors_exit_2(fn):

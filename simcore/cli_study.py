@@ -53,7 +53,9 @@ def fail(message: str) -> None:
 
 def cli_errors(fn):
     """Bad input: one line and exit 2. Ctrl-C: the workers are already stopped by the runner;
-    one line and exit 130 (128 + SIGINT, what shells expect)."""
+    one line and exit 130 (128 + SIGINT, what shells expect). SIGTERM and SIGHUP take the same
+    path (:mod:`simcore.stop_signals`): exit 143 and 129. An interrupt may carry ``kept``, a
+    phrase saying what the command keeps of its work (``tune``: its best trial so far)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -62,10 +64,16 @@ def cli_errors(fn):
         except InputError as exc:
             _discard_unplayed()
             fail(str(exc))
-        except KeyboardInterrupt:
-            Progress.clear_line()
-            click.echo("momojan-sim: interrupted" + _resume_hint(), err=True)
-            sys.exit(130)
+        except KeyboardInterrupt as exc:
+            from .stop_signals import exit_status, what
+            try:
+                Progress.clear_line()
+                kept = getattr(exc, "kept", None)
+                click.echo(f"momojan-sim: {what(exc)}" + (f" ({kept})" if kept else "")
+                           + _resume_hint(), err=True)
+            except OSError:   # the terminal is gone (SIGHUP)
+                pass
+            sys.exit(exit_status(exc))
         finally:  # an error after progress.starting(): its slow-start line must not come later
             Progress.cancel_timers()
 

@@ -8,16 +8,26 @@ function and the same in-order merge.
 Why not ``concurrent.futures`` or ``multiprocessing.Pool``: on Ctrl-C the terminal sends SIGINT
 to every process of the group; a pool's workers then die inside its queue machinery (a worker
 blocked on a pipe, the parent in ``waitpid``, "InvalidStateError: CANCELLED", a ten-minute hang
-in the field). Here every worker has its own pipe, ignores SIGINT (the parent alone decides), and
-on any exception in the parent each worker is terminated by its process id: nothing is shared, so
-nothing can be left holding a lock.
+in the field). Here every worker has its own pipe, ignores SIGINT and SIGHUP (the parent alone
+decides: a terminal sends them to the whole process group), and on any exception in the parent
+each worker is terminated by its process id: nothing is shared, so nothing can be left holding a
+lock.
+
+A worker never outlives its parent, however the parent ends (SIGKILL, the OOM killer, a crash):
+on Linux the kernel sends it SIGKILL when the parent dies (``prctl(PR_SET_PDEATHSIG)``, checked
+against a parent already gone before it was set), and everywhere it holds only its own end of
+its pipe, so an idle worker reads end-of-file and exits. A worker left alive would keep the
+parent's stdout and stderr open: ``| tee log``, ``subprocess.run(capture_output=True)`` and CI
+steps would wait for ever (issue 46).
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing as mp
 import os
 import signal
+import sys
 import traceback
 from multiprocessing.connection import wait
 
@@ -55,9 +65,43 @@ class WorkerError(RuntimeError):
     """A worker raised an exception that could not be sent back as itself, or died."""
 
 
-def _worker_main(conn):
-    # Inherited SIG_IGN already covers the start-up; set it again in case of a spawn start.
+_PR_SET_PDEATHSIG = 1   # linux/prctl.h
+
+
+def die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
+    """Have the kernel send ``sig`` to this process when its parent dies (Linux; elsewhere
+    nothing), and exit at once if the parent, ``parent_pid``, is already gone (it may have died
+    before this ran: the process then has another parent). Call it first thing in a child.
+
+    The kernel ties this to the parent *thread* that started the child: a runner must be used
+    by the thread that entered it (every command does)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the pipe's end-of-file still ends it
+            pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
+def _worker_main(conn, parent_pid=None, inherited=()):
+    # Forked with SIGTERM and SIGHUP blocked (ChunkRunner._start): a handler the parent's
+    # command installed (simcore.stop_signals) must not run here. Ctrl-C and a hang-up reach the
+    # whole process group; the parent alone decides, so the worker ignores them. SIGTERM (the
+    # parent's terminate) ends it at once, in a kernel too.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _BLOCKED)
+    if parent_pid is not None:
+        die_with_parent(parent_pid)
+    # A forked worker holds copies of the parent's ends of every pipe, its own included: while
+    # it does, no end-of-file can tell it that the parent is gone.
+    for c in inherited:
+        c.close()
     while True:
         try:
             msg = conn.recv()
@@ -72,8 +116,18 @@ def _worker_main(conn):
             reply = ("error", i, (exc, traceback.format_exc()))
         try:
             conn.send(reply)
+        except OSError:  # the parent is gone: nobody to tell
+            return
         except Exception:  # an unpicklable result or exception
-            conn.send(("error", i, (None, traceback.format_exc())))
+            try:
+                conn.send(("error", i, (None, traceback.format_exc())))
+            except OSError:
+                return
+
+
+# Signals held back while workers are forked: a child must not run the parent's handlers.
+_BLOCKED = {s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+            if s is not None}
 
 
 class ChunkRunner:
@@ -97,7 +151,11 @@ class ChunkRunner:
 
     def __enter__(self):
         if self.workers > 1:
-            self._start()
+            try:
+                self._start()
+            except BaseException:  # a signal during the start: no worker left behind
+                self.terminate()
+                raise
         return self
 
     def __exit__(self, exc_type, exc, tb):
@@ -108,20 +166,30 @@ class ChunkRunner:
         return False
 
     def _start(self):
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        fork = "fork" in mp.get_all_start_methods()
+        ctx = mp.get_context("fork") if fork else mp.get_context()
         # Children forked while SIGINT is ignored ignore it from their first instruction, so a
-        # Ctrl-C during start-up cannot print a worker traceback.
+        # Ctrl-C during start-up cannot print a worker traceback; SIGTERM and SIGHUP are blocked
+        # until the child has set its own handlers (a signal to the parent meanwhile waits).
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        mask = (signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)
+                if hasattr(signal, "pthread_sigmask") else None)
         try:
             for _ in range(self.workers):
                 parent_end, child_end = ctx.Pipe()
-                p = ctx.Process(target=_worker_main, args=(child_end,), daemon=True)
+                # forked: the child closes its copies of the parent's pipe ends (a spawned one
+                # has none)
+                inherited = [*self._conns, parent_end] if fork else []
+                p = ctx.Process(target=_worker_main, args=(child_end, os.getpid(), inherited),
+                                daemon=True)
                 p.start()
                 child_end.close()
                 self._procs.append(p)
                 self._conns.append(parent_end)
         finally:
             signal.signal(signal.SIGINT, previous)
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def start_job(self, worker: int, fn, arg=None) -> bool:
         """Have worker number ``worker`` run ``fn(arg)`` before any chunk (e.g. compile part of

@@ -168,7 +168,17 @@ def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1
     study = optuna.create_study(direction="maximize",
                                 sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
     study.enqueue_trial({n: defaults[n] for n in tuned})
-    study.optimize(objective, n_trials=budget)
+    # Optuna logs an exception out of a trial (Ctrl-C, SIGTERM, a bad input) as a warning with
+    # its traceback before raising it again: the command reports it as one line itself.
+    verbosity = optuna.logging.get_verbosity()
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    try:
+        study.optimize(objective, n_trials=budget)
+    except KeyboardInterrupt as exc:
+        exc.kept = _kept_trials(trials, budget, policy, defaults)
+        raise
+    finally:
+        optuna.logging.set_verbosity(verbosity)
     best = dict(defaults)
     best.update(study.best_params)
     best = {n: (float(v) if declared[n].kind == "float" else v) for n, v in best.items()}
@@ -177,16 +187,32 @@ def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1
     if progress and tuned_entry != against:
         progress(f"checking {tuned_entry} against {against} on {check_games:,} fresh deals")
     res = TuneResult(sc.name, policy, against, best, defaults, tuned_entry, trials, games, seed)
-    res.fresh = (deal_share(_play(fam, sc, tuned_entry, against, check_games, fresh, workers))
-                 if tuned_entry != against else _level(check_games))
-    res.fresh["seed"] = fresh
-    default_entry = entry(policy, defaults, defaults)
-    if default_entry != tuned_entry:
-        res.fresh_default = (deal_share(_play(fam, sc, default_entry, against, check_games,
-                                              fresh, workers))
-                             if default_entry != against else _level(check_games))
+    try:
+        res.fresh = (deal_share(_play(fam, sc, tuned_entry, against, check_games, fresh, workers))
+                     if tuned_entry != against else _level(check_games))
+        res.fresh["seed"] = fresh
+        default_entry = entry(policy, defaults, defaults)
+        if default_entry != tuned_entry:
+            res.fresh_default = (deal_share(_play(fam, sc, default_entry, against, check_games,
+                                                  fresh, workers))
+                                 if default_entry != against else _level(check_games))
+    except KeyboardInterrupt as exc:   # the search is done: its answer is the tuned entry
+        exc.kept = (f"during the check on fresh deals; the {len(trials)} trials found "
+                    f"{tuned_entry} at {100 * study.best_value:.2f}% on the tuning deals")
+        raise
     res.seconds = time.perf_counter() - started
     return res
+
+
+def _kept_trials(trials: list, budget: int, policy: str, defaults: dict) -> str:
+    """What an interrupted search keeps, as the interrupt's line says it: the trials played and
+    the best entry among them (tune saves no partial result: the line is all there is)."""
+    if not trials:
+        return f"no trial of {budget} finished"
+    best = max(trials, key=lambda t: t["win_share"])
+    return (f"after {len(trials)} of {budget} trials; best so far "
+            f"{entry(policy, {**defaults, **best['params']}, defaults)} at "
+            f"{100 * best['win_share']:.2f}% on the tuning deals")
 
 
 def _level(games: int) -> dict:

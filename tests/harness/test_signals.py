@@ -1,0 +1,305 @@
+"""Process lifetime and signals (issue 46, "Hangs"): the worker processes of a command end when
+their parent ends, however it ends (SIGKILL included: they once lived for ever in ``recv``,
+holding the parent's stdout and stderr, so ``| tee``, ``capture_output`` and CI steps waited for
+ever); SIGTERM and SIGHUP stop a command as Ctrl-C does (the chunks played are kept, one line,
+exit 143 and 129); Ctrl-C in ``tune`` is one line, not Optuna's logged traceback.
+
+No fixed sleep assumes a speed: every wait polls for what it needs, with generous deadlines (the
+machine may be loaded)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from simcore import stop_signals
+
+psutil = pytest.importorskip("psutil", reason="psutil (the ray extra) finds the workers")
+
+CLI = [sys.executable, "-c", "from simcore.cli import main; main()"]
+ROOT = Path(__file__).resolve().parents[2]
+START_S = 600      # a cold start or a loaded machine: only a bound against a hang
+GONE_S = 20        # "within a few seconds", with room for a loaded machine
+
+
+def _start(args, **kw):
+    # Its own session (the test signals it as a terminal or a supervisor would), SIGINT at its
+    # default as for a foreground command (tests/harness/test_interrupt.py says why).
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kw)
+
+
+def _wait_until(what, cond, p, timeout=START_S, poll=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = cond()
+        if v:
+            return v
+        if p.poll() is not None:
+            pytest.fail(f"exited before {what}: rc {p.returncode}: {p.stderr.read()}")
+        time.sleep(poll)
+    pytest.fail(f"not {what} in {timeout} s")
+
+
+def _workers(p, n=2):
+    """The worker processes of ``p`` once ``n`` of them exist."""
+    parent = psutil.Process(p.pid)
+
+    def found():
+        try:
+            kids = parent.children()
+        except psutil.NoSuchProcess:
+            return None
+        return kids if len(kids) >= n else None
+    return _wait_until(f"{n} workers started", found, p)
+
+
+def _alive(proc) -> bool:
+    """Whether ``proc`` still runs (a dead child of init that nobody reaped yet is a zombie: it
+    holds no pipe and no memory)."""
+    try:
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def _assert_gone(procs, timeout=GONE_S):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = [w.pid for w in procs if _alive(w)]
+        if not left:
+            return
+        time.sleep(0.1)
+    for w in procs:   # do not leave them to the next test
+        try:
+            w.kill()
+        except psutil.NoSuchProcess:
+            pass
+    pytest.fail(f"worker processes {left} outlived their parent by {timeout} s")
+
+
+def _saved_chunks(d):
+    chunks = os.path.join(d, "chunks")
+    if not os.path.isdir(chunks):
+        return []
+    return sorted(f for f in os.listdir(chunks) if f.endswith(".json") and not f.startswith("."))
+
+
+def _cleanup(p, workers=()):
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    for w in workers:
+        try:
+            w.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+# -- the runner alone: every command's local workers are ChunkRunner's ------------------------
+
+RUNNER_SCRIPT = """
+import os, sys, time
+import simcore.parallel as parallel
+from simcore.parallel import ChunkRunner
+if sys.argv[2] == "no-pdeathsig":
+    parallel.die_with_parent = lambda pid: None   # only the pipe's end-of-file is left
+mark = sys.argv[1]
+
+def slow(t):
+    open(mark + ".busy", "w").close()
+    time.sleep(t)
+    return t
+
+with ChunkRunner(2) as r:
+    print(" ".join(str(p.pid) for p in r._procs), flush=True)
+    for _ in r.map(slow, [float(sys.argv[3])]):   # one worker busy in a chunk, one idle
+        pass
+"""
+
+
+@pytest.mark.parametrize("how", ["pdeathsig", "no-pdeathsig"])
+def test_workers_busy_or_idle_end_when_their_parent_is_killed(how, tmp_path):
+    # With PR_SET_PDEATHSIG the kernel kills both at once; without it (not Linux) the idle one
+    # reads end-of-file (it no longer holds copies of the parent's pipe ends) and the busy one
+    # ends when its chunk (3 s here) is done and nobody is left to take it.
+    mark = str(tmp_path / "m")
+    chunk_s = "600" if how == "pdeathsig" else "3"
+    p = _start([sys.executable, "-c", RUNNER_SCRIPT, mark, how, chunk_s], cwd=ROOT)
+    workers = []
+    try:
+        pids = _wait_until("workers listed", lambda: p.stdout.readline().split(), p)
+        workers = [psutil.Process(int(x)) for x in pids]
+        _wait_until("a chunk started", lambda: os.path.exists(mark + ".busy"), p)
+        os.kill(p.pid, signal.SIGKILL)
+        # nothing holds the parent's stdout or stderr: reading them ends
+        p.communicate(timeout=GONE_S + float(chunk_s) if how != "pdeathsig" else GONE_S)
+        _assert_gone(workers)
+    finally:
+        _cleanup(p, workers)
+
+
+# -- a real command --------------------------------------------------------------------------
+
+def test_sigkill_of_a_run_leaves_no_worker_and_no_open_pipe(tmp_path):
+    d = str(tmp_path / "run")
+    p = _start(CLI + ["run", "new_edition", "--games", "2000000", "--workers", "2", "--seed", "3",
+                      "--out", d, "--quiet", "--no-report"])
+    workers = []
+    try:
+        workers = _workers(p)
+        _wait_until("a chunk saved", lambda: _saved_chunks(d), p)
+        os.kill(p.pid, signal.SIGKILL)
+        p.communicate(timeout=GONE_S)   # used to wait for ever: the workers held the pipes
+        assert p.returncode == -signal.SIGKILL
+        _assert_gone(workers)
+    finally:
+        _cleanup(p, workers)
+    # whole chunks only, marked incomplete: `run --resume` finishes it (test_resume.py)
+    with open(os.path.join(d, "provenance.json")) as f:
+        assert json.load(f)["status"] == "incomplete"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_stop_a_run_as_ctrl_c_does(sig, tmp_path):
+    """Sent to the main process alone (``kill PID``, a supervisor, a closed terminal's shell):
+    the workers are stopped, the chunks played are kept, one line says how to resume, exit
+    128 + the signal; the run then resumes to its end."""
+    d = str(tmp_path / "run")
+    games = 10000
+    p = _start(CLI + ["run", "new_edition", "--games", str(games), "--workers", "2",
+                      "--seed", "5", "--out", d, "--quiet", "--no-report"])
+    workers = []
+    try:
+        workers = _workers(p)
+        _wait_until("a chunk saved", lambda: _saved_chunks(d), p)
+        assert p.poll() is None, "the run ended before it could be stopped"
+        os.kill(p.pid, sig)
+        out, err = p.communicate(timeout=60)
+        _assert_gone(workers)
+    finally:
+        _cleanup(p, workers)
+    assert p.returncode == 128 + sig
+    name = signal.Signals(sig).name
+    assert err.splitlines() == [err.strip()], err        # one line
+    assert err.startswith(f"momojan-sim: stopped by {name} (") and "saved in" in err, err
+    assert f"momojan-sim run --resume {d}" in err, err
+    assert out == ""
+    with open(os.path.join(d, "provenance.json")) as f:
+        assert json.load(f)["status"] == "incomplete"
+    saved = _saved_chunks(d)
+    assert 1 <= len(saved) < games // 2000
+    starts = [json.load(open(os.path.join(d, "chunks", f)))["start"] for f in saved]
+    assert starts == [2000 * i for i in range(len(saved))]
+    from click.testing import CliRunner
+    from simcore.cli import main
+    r = CliRunner().invoke(main, ["run", "--resume", d, "--quiet", "--workers", "2",
+                                  "--no-report", "--json"])
+    assert r.exit_code == 0, r.output
+    with open(os.path.join(d, "provenance.json")) as f:
+        assert json.load(f)["status"] == "complete"
+    with open(os.path.join(d, "summary.json")) as f:
+        assert json.load(f)["games"] == games
+
+
+class _Lines:
+    """A process's stderr read line by line in a thread (the test waits for a line)."""
+
+    def __init__(self, stream):
+        self.lines = []
+        self._t = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._t.start()
+
+    def _read(self, stream):
+        for line in stream:
+            self.lines.append(line.rstrip("\n"))
+
+    def join(self, timeout):
+        self._t.join(timeout)
+        assert not self._t.is_alive(), "stderr still open"
+        return self.lines
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_in_tune_is_one_line_not_optunas_traceback(sig):
+    p = _start(CLI + ["tune", "new_edition", "--games", "10", "--budget", "10000",
+                      "--check-games", "10", "--workers", "1", "--no-save"])
+    err = _Lines(p.stderr)
+    try:
+        _wait_until("two trials played",
+                    lambda: any(x.startswith("momojan-sim: trial 2/") for x in err.lines), p)
+        if sig == signal.SIGINT:
+            os.killpg(p.pid, sig)     # a terminal's Ctrl-C: the whole group
+        else:
+            os.kill(p.pid, sig)
+        out = p.stdout.read()
+        p.wait(timeout=60)
+        lines = err.join(GONE_S)
+    finally:
+        _cleanup(p)
+    assert p.returncode == 128 + sig
+    assert out == ""
+    text = "\n".join(lines)
+    assert "Traceback" not in text and "failed" not in text, text
+    *before, last = lines
+    assert all(x.startswith(("momojan-sim: trial ", "momojan-sim: tuning ")) for x in before), text
+    word = "interrupted" if sig == signal.SIGINT else "stopped by SIGTERM"
+    # what is kept: the trials played and the best entry among them
+    assert last.startswith(f"momojan-sim: {word} (after "), last
+    assert "of 10000 trials; best so far value" in last and "on the tuning deals)" in last, last
+
+
+# -- the handlers themselves -----------------------------------------------------------------
+
+def test_stop_signals_respect_nohup_and_restore_the_handlers_before():
+    before = {s: signal.getsignal(s) for s in stop_signals.STOP_SIGNALS}
+    try:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)     # as nohup starts a command
+        with stop_signals.stop_on_signals():
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) is stop_signals._handler
+            with pytest.raises(stop_signals.Stopped) as info:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)   # the handler raises at once; this only waits for delivery
+            assert info.value.signum == signal.SIGTERM
+            assert stop_signals.received() == signal.SIGTERM
+            os.kill(os.getpid(), signal.SIGTERM)   # a second one does not cut the clean-up short
+        assert signal.getsignal(signal.SIGTERM) == before[signal.SIGTERM]
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)
+    assert isinstance(stop_signals.Stopped(signal.SIGHUP), KeyboardInterrupt)
+    assert stop_signals.exit_status(KeyboardInterrupt()) == 130
+    assert stop_signals.exit_status(stop_signals.Stopped(signal.SIGTERM)) == 143
+    assert stop_signals.exit_status(stop_signals.Stopped(signal.SIGHUP)) == 129
+    assert stop_signals.what(stop_signals.Stopped(signal.SIGHUP)) == "stopped by SIGHUP"
+
+
+def test_every_place_that_starts_a_process_is_one_whose_children_end_with_it():
+    """Every command's worker processes are :class:`ChunkRunner`'s (they die with their parent)
+    or Ray's (a private instance shares its driver's fate: Ray starts it so). A new way of
+    starting processes must be looked at here before it ships."""
+    import re
+    allowed = {
+        "simcore/parallel.py",               # the workers: die_with_parent
+        "simcore/backends/localcluster.py",  # tests/benchmarks: a cluster stopped by its owner
+        "simcore/precompile.py",             # compile children: no pipe of their parent's
+        "simcore/results.py",                # `git rev-parse`: returns at once
+    }
+    pattern = re.compile(r"\b(multiprocessing|subprocess|os\.fork|ProcessPoolExecutor|"
+                         r"os\.spawn|os\.posix_spawn|Popen)\b")
+    found = set()
+    for top in ("simcore", "policies"):
+        for path in (ROOT / top).rglob("*.py"):
+            if pattern.search(path.read_text()):
+                found.add(path.relative_to(ROOT).as_posix())
+    assert found <= allowed, sorted(found - allowed)
