@@ -44,8 +44,8 @@ from .layout import (  # noqa: F401  (the layout's names, for importers)
 from .scoring import (
     CX_CHANKAN, CX_DEALER, CX_FIRST, CX_HAITEI, CX_HONBA, CX_HOUTEI, CX_IPPATSU, CX_N_MELDS,
     CX_RED, CX_RIICHI, CX_RINSHAN, CX_ROUND_WIND, CX_SEAT_WIND, CX_SHIISAN, CX_STREAK,
-    CX_TSUMO, N_CX, N_RES, R_FU, R_HAN, R_LIMIT, R_PAY, R_YAKU, R_YAKUMAN, Y_KOKUSHI,
-    score_legal,
+    CX_TSUMO, N_CX, N_RES, R_FU, R_HAN, R_LIMIT, R_PAY, R_YAKU, R_YAKUMAN, SR_SHIISAN_PUUTAA,
+    Y_KOKUSHI, _puutaa, score_legal,
 )
 from .tiles import MELD_ANKAN, MELD_CHI, MELD_KAKAN, MELD_MINKAN, MELD_PON
 from policies.riichi2p import decide
@@ -427,6 +427,11 @@ def _own_mask(s, p, drawn, rinshan, sr, ra, ts, th) -> bool:
     h = s.hand[p]
     can_tsumo = False
     if is_complete(h, s.n_melds[p], ts, th):
+        can_tsumo = _score(s, p, drawn, True, False, rinshan, sr, ra) > 0
+    elif sr[SR_SHIISAN_PUUTAA] and s.n_draws[p] == 1 and not rinshan and \
+            s.st[ST_ANY_CALL] == 0 and s.n_melds[p] == 0 and _puutaa(h):
+        # shiisan puutaa (§8.4) is a 14-tile pattern of its own, not a winning shape: the
+        # dealer's dealt 14 tiles or the non-dealer's first draw, before any call by anyone
         can_tsumo = _score(s, p, drawn, True, False, rinshan, sr, ra) > 0
     if can_tsumo:
         m[A_TSUMO] = True

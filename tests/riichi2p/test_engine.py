@@ -11,6 +11,7 @@ from policies.riichi2p import POLICIES
 from simcore.riichi2p import engine as E
 from simcore.riichi2p.rules_array import build_rules_array, build_scoring_rules
 from simcore.riichi2p.score_text import score_hand
+from simcore.riichi2p.scoring import Y_SHIISAN_PUUTAA
 
 from riichi2p.script import TH, TS, ankan, discard, play, riichi, stack
 
@@ -246,3 +247,54 @@ def test_atozuke_false_refuses_the_daisangen_ron_after_a_chi(atozuke, pay):
         assert h.rec[E.RF_OUTCOME] == E.OUT_RON and h.rec[E.RF_PAY] == pay
     else:
         assert h.rec[E.RF_OUTCOME] == E.OUT_DRAW and len(h.of(E.EV_WIN)) == 0
+
+
+# ---- issue 46: shiisan puutaa (spec §8.4, §4.6) ----------------------------------------------
+# 13 kinds, one pair (9m), no run, triplet or taatsu: 14 tiles with the 1p drawn
+PUUTAA13 = "1499m 47p 258s 3457z"
+
+
+def _puutaa_paid(dealer: bool) -> int:
+    """What the independent reference pays for the pattern as a first-turn tsumo (§8.4)."""
+    from simcore.riichi2p import reference as R
+    from simcore.riichi2p.tiles import parse_group, split_groups
+    kinds = [k for g in split_groups(PUUTAA13.replace(" ", ""), "t") for k, _, _ in
+             parse_group(g, "t")]
+    win = R.Win(concealed=sorted(kinds), melds=[], win_tile=9, tsumo=True, first=True,
+                dealer=dealer, seat_wind=R.EAST if dealer else R.SOUTH, shiisan_puutaa=True)
+    got = R.score(win, {"shiisan_puutaa": True})
+    assert got is not None and got.legal and got.yakuman == {"shiisan_puutaa": 1}
+    return got.payment
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_shiisan_puutaa_in_the_dealers_dealt_14_is_offered_as_tsumo(on):
+    # the bug: the mask offered tsumo only on a winning shape, so the pattern never won
+    wall = stack(PUUTAA13, FAR, draws="1p", indicator="9m")
+    h = play(wall, {0: [TSUMO]}, rules={"shiisan_puutaa": on, "live_wall": 2})
+    if on:
+        assert h.rec[E.RF_OUTCOME] == E.OUT_TSUMO and h.rec[E.RF_WINNER] == 0
+        assert (h.rec[E.RF_YAKU] >> Y_SHIISAN_PUUTAA) & 1 and h.rec[E.RF_YAKUMAN] == 1
+        assert h.rec[E.RF_PAY] == _puutaa_paid(dealer=True) == 48000
+    else:
+        assert h.rec[E.RF_OUTCOME] != E.OUT_TSUMO
+
+
+def test_shiisan_puutaa_at_the_non_dealers_first_draw_is_offered_as_tsumo():
+    wall = stack(FAR, PUUTAA13, draws="3p 1p", indicator="9m")
+    h = play(wall, {0: [discard("3p")], 1: [TSUMO]},
+             rules={"shiisan_puutaa": True, "live_wall": 3})
+    assert h.rec[E.RF_OUTCOME] == E.OUT_TSUMO and h.rec[E.RF_WINNER] == 1
+    assert h.rec[E.RF_PAY] == _puutaa_paid(dealer=False) == 32000
+
+
+def test_shiisan_puutaa_is_void_after_the_dealers_ankan():
+    # §8.4: void after any call, an ankan included; the dealer's ankan comes before the
+    # non-dealer's first draw, so the pattern is no win there
+    dealer = "1111z 2468m 2468p 9s"
+    wall = stack(dealer, PUUTAA13, draws="9p 1p 5z", indicator="9m", rinshan="3s")
+    h = play(wall, {0: [ankan("1z"), discard("9s")], 1: [TSUMO]},
+             rules={"shiisan_puutaa": True, "live_wall": 3})
+    assert len(h.of(E.EV_CALL)) == 1
+    assert h.rec[E.RF_OUTCOME] != E.OUT_TSUMO or h.rec[E.RF_WINNER] != 1
+    assert not (h.rec[E.RF_YAKU] >> Y_SHIISAN_PUUTAA) & 1
