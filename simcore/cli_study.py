@@ -585,6 +585,13 @@ NOT_RULES = {"run": "a run setting (--games, --seed, --workers are options)",
              "extends": "the base file"}
 
 
+def same_value(a, b) -> bool:
+    """Two --set values that make the same variant (36 and 36.0; not true and 1)."""
+    return type(a) is type(b) and a == b or (
+        not isinstance(a, bool) and not isinstance(b, bool)
+        and isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b)
+
+
 def parse_sets(items) -> list:
     """``["a.b=1,2", "c=x"]`` -> [("a.b", [1, 2]), ("c", ["x"])], values read as YAML scalars."""
     import yaml
@@ -600,9 +607,17 @@ def parse_sets(items) -> list:
             if v == "":
                 raise InputError(f"--set {item}: an empty value")
             try:
-                values.append(load_yaml(v))
+                value = load_yaml(v)
             except yaml.YAMLError:
                 raise InputError(f"--set {key}: cannot read value {cut(v)!r}") from None
+            if isinstance(value, dict):   # it would merge into the section, or change nothing
+                raise InputError(f"--set {key}: value {cut(v)!r} is a mapping; a sweep sets "
+                                 f"one key to each value (name the key inside it, e.g. "
+                                 f"--set {key}.KEY=V1,V2)")
+            if any(same_value(value, w) for w in values):
+                raise InputError(f"--set {cut(item)}: the value {cut(v)!r} is given twice "
+                                 f"(each value is one variant)")
+            values.append(value)
         if any(k == key for k, _ in grid):
             raise InputError(f"--set {key}: given twice (list all its values in one --set)")
         top = key.split(".")[0]

@@ -24,7 +24,23 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
         label = " ".join(f"{k}={json.dumps(v)}" for k, v in settings.items())
         scenarios.append(fam.with_overrides(base, over, f"{base.name} {label}"))
         labels.append((label, settings))
+    _refuse_twins(fam, scenarios, labels)
     return scenarios, labels
+
+
+def _refuse_twins(fam, scenarios, labels) -> None:
+    """Two grid points that resolve to the same scenario (``--set k=36,36.0``, or values the
+    loader reads alike) would be one variant played twice: one line naming both."""
+    from .errors import InputError
+    from .results import sha256_of
+    seen = {}
+    for sc, (label, _) in zip(scenarios[1:], labels[1:]):
+        data = {k: v for k, v in fam.payload(sc).items() if k not in ("name", "description")}
+        h = sha256_of(data)
+        if h in seen:
+            raise InputError(f"--set: {seen[h]} and {label} give the same scenario (each "
+                             f"value of a sweep must make a different variant)")
+        seen[h] = label
 
 
 def sweep_result(fam, result, scenarios, labels, grid, names, alpha: float = 0.05):

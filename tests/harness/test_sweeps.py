@@ -1,0 +1,55 @@
+"""sweep's grid (simcore/sweeps.py, ``parse_sets`` in simcore/cli_study.py): a value given twice,
+a mapping, and two values that resolve to the same scenario are refused in one line naming the
+option, exit 2, before any play and with nothing written (issue 46)."""
+
+import pytest
+from click.testing import CliRunner
+
+from simcore import families
+from simcore.cli import main
+from simcore.cli_study import parse_sets
+from simcore.errors import InputError
+
+
+@pytest.mark.parametrize("sets, message", [
+    (["scoring.double_threshold=36,36"],
+     "--set scoring.double_threshold=36,36: the value '36' is given twice"),
+    (["scoring.double_threshold=6,6.0"], "the value '6.0' is given twice"),
+    (["scoring.double_threshold=6,7,0x6"], "the value '0x6' is given twice"),
+    (["scoring={}"], "--set scoring: value '{}' is a mapping"),
+    (["scoring={ron_bonus: 1}"], "--set scoring: value '{ron_bonus: 1}' is a mapping"),
+    (["compensation.komi=1", "scoring=1,{}"], "--set scoring: value '{}' is a mapping"),
+])
+def test_sweep_set_duplicates_and_mappings_are_one_line_exit_2(tmp_path, sets, message):
+    out = tmp_path / "out"
+    args = ["sweep", "new_edition", "--games", "10", "--out", str(out)]
+    for s in sets:
+        args += ["--set", s]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "Traceback" not in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_parse_sets_keeps_distinct_values_and_lists():
+    assert parse_sets(["a=1,2", "b=true,1", "c=[1, 2],[2, 1]"]) == [
+        ("a", [1, 2]), ("b", [True, 1]), ("c", [[1, 2], [2, 1]])]
+    with pytest.raises(InputError, match="given twice"):
+        parse_sets(["c=[1, 2],[1, 2]"])
+
+
+def test_sweep_values_that_resolve_to_the_same_scenario_are_refused(tmp_path):
+    """The fake family reads its edge as a float: 1 and '1' differ as YAML, not as variants."""
+    families.register("fake", "fake_family")
+    try:
+        path = tmp_path / "fake.yaml"
+        path.write_text("game: fake\nname: fake\nplayers: [{policy: weak}, {policy: weak}]\n")
+        out = tmp_path / "out"
+        r = CliRunner().invoke(main, ["sweep", str(path), "--set", "edge=1,'1'", "--games",
+                                      "10", "--out", str(out)])
+        assert r.exit_code == 2, r.output
+        assert "--set: edge=1 and edge=\"1\" give the same scenario" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1 and not out.exists()
+    finally:
+        families.unregister("fake")
