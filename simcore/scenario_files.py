@@ -234,6 +234,27 @@ def did_you_mean(word: Any, choices: Iterable[str], otherwise: str = "") -> str:
     return f" (did you mean {hint[0]!r}?)" if hint else otherwise
 
 
+MAX_LISTED = 160   # characters of a list of choices an error line still prints whole
+
+
+def known_hint(word: Any, choices: Iterable[str], what: str = "keys", listed_by: str = "") -> str:
+    """What an error about an unknown ``word`` adds: `` (did you mean 'x'?)`` for a close
+    match; else the choices when they are a short list, or their count (and ``listed_by``,
+    where to read them) instead of a line of a thousand characters (issue 46)."""
+    choices = [str(c) for c in choices]
+    close = difflib.get_close_matches(str(word), choices, n=1)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    text = ", ".join(choices)
+    if len(text) <= MAX_LISTED:
+        return f" (expected one of: {text})"
+    return (f" (none of the {len(choices)} {what} known here is close"
+            + (f"; {listed_by}" if listed_by else "") + ")")
+
+
+KEYS_LISTED_BY = "'momojan-sim show' of a bundled scenario prints them"
+
+
 def resolve_path(ref: str, relative_to: Path | None, bundled_dir: Path,
                  bundled_names: Callable[[], list[str]], error: type[Exception]) -> Path:
     """A scenario reference: an existing path (relative to ``relative_to`` first) or a name
@@ -267,7 +288,10 @@ def raw_chain(path: Path, read: Callable[[Path], dict],
         raise error(f"{path}: extends: cycle ({chain})")
     if len(seen) >= MAX_EXTENDS:
         raise error(f"{seen[0]}: extends: a chain of more than {MAX_EXTENDS} files (at {path})")
-    data = read(path)
+    try:
+        data = read(path)
+    except error as exc:
+        raise _in_base(error, exc, path, seen) from None
     base_ref = data.pop("extends", None)
     origin: dict[str, Path] = {}
     files: list[Path] = []
@@ -280,11 +304,21 @@ def raw_chain(path: Path, read: Callable[[Path], dict],
         try:
             base_path = resolve(base_ref, path.parent)
         except error as exc:
-            raise error(f"{path}: extends: {exc}") from None
+            raise _in_base(error, error(f"{path}: extends: {exc}"), path, seen) from None
         merged, origin, files = raw_chain(base_path, read, resolve, error, (*seen, path))
     for key_path in leaf_paths(data):
         origin[key_path] = path
     return deep_merge(merged, data), origin, [*files, path]
+
+
+def _in_base(error: type[Exception], exc: Exception, path: Path, seen: tuple) -> Exception:
+    """``exc``, a problem of ``path`` (its message starts ``PATH: ``), as the user's file's:
+    ``in BASE, extended by USER: ...`` when ``path`` is a base of the file the user gave
+    (``seen[0]``), so the line names both (issue 46: it named the base alone)."""
+    text, head = str(exc), f"{path}: "
+    if not seen or not text.startswith(head):
+        return exc
+    return error(f"in {path}, extended by {seen[0]}: {text[len(head):]}")
 
 
 class Recorded(Exception):
@@ -314,6 +348,10 @@ class Checker:
         where = file_that_set(key_path, self.origin, self.fallback)
         if where == OVERRIDES:   # the option said it: "--set scoring.ron_bonus: ..."
             text = f"--set {key_path}: {message}"
+        elif where != self.fallback and self.fallback != OVERRIDES:
+            # a base the user's file extends set it: name both (the user gave the second)
+            text = (f"in {self.shown(where)}, extended by {self.shown(self.fallback)}: "
+                    f"{key_path}: {message}")
         else:
             text = f"{self.shown(where)}: {key_path}: {message}"
         if self.errors is None:
@@ -334,9 +372,8 @@ class Checker:
                 try:
                     node = self.extra_entry(prefix, key, data[key])
                     if node is None:
-                        self.fail(f"{prefix}{key}", "unknown key" + did_you_mean(
-                            key, schema, f" (expected one of: {', '.join(schema)})")
-                            + self.unknown_hint(prefix))
+                        self.fail(f"{prefix}{key}", "unknown key" + known_hint(
+                            key, schema, "keys", KEYS_LISTED_BY) + self.unknown_hint(prefix))
                 except Recorded:
                     continue
                 extra[key] = node

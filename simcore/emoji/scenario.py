@@ -63,8 +63,8 @@ class _Checker(scenario_files.Checker):
             out = {}
             for name, implied in v.items():
                 if name not in YAKU:
-                    self.fail(f"{path}.{name}", "unknown yaku" + did_you_mean(
-                        str(name), YAKU, f" (known: {', '.join(YAKU)})"))
+                    self.fail(f"{path}.{name}", "unknown yaku" + scenario_files.known_hint(
+                        str(name), YAKU, "yaku", "the yaku are the keys of scoring.yaku"))
                 if not isinstance(implied, list) or not all(y in YAKU for y in implied):
                     self.fail(f"{path}.{name}", f"expected a list of yaku, got {_kind(implied)}")
                 if name in implied:

@@ -130,3 +130,74 @@ def test_replay_variant_that_is_a_superscript_digit_is_one_line():
         with pytest.raises(InputError, match="--variant"):
             _variant_index(["a", "b"], v, "r")
     assert _variant_index(["a", "b"], "1", "r") == 1
+
+
+# --- item 2: scenario messages name the user's file; no thousand-character key lists ---------
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("family, head", [
+    ("emoji", "extends: emoji\ngame: emoji\n"),
+    ("ptrump", "extends: ptrump_2p\ngame: ptrump\n"),
+    ("riichi2p", "extends: riichi2p\ngame: riichi2p\n"),
+    ("momojan", "extends: new_edition\n"),
+])
+def test_a_fault_in_a_base_names_the_users_file_too(here, family, head):
+    """user.yaml extends mid.yaml extends base.yaml, whose key is wrong: the line named
+    base.yaml alone, as if the user had given it."""
+    _write(here / "base.yaml", head + "zork_key: 1\n")
+    _write(here / "mid.yaml", "extends: base.yaml\n")
+    _write(here / "user.yaml", "extends: mid.yaml\ndescription: mine\n")
+    for cmd in (["validate", "user.yaml"], ["run", "user.yaml", "--games", 1, "--no-save"]):
+        line = _one_error_line(invoke(*cmd), "base.yaml, extended by ", "user.yaml",
+                               "zork_key: unknown key")
+        assert line.startswith("momojan-sim: error: in ")
+    assert not (here / "results").exists()
+    # a fault in the user's own file is named as before
+    _write(here / "own.yaml", head + "zork_key: 1\n")
+    line = _one_error_line(invoke("validate", "own.yaml"), "own.yaml: zork_key: unknown key")
+    assert "extended by" not in line
+
+
+def test_a_base_that_is_not_yaml_names_the_users_file_too(here):
+    _write(here / "base.yaml", "extends: emoji\ngame: emoji\nscoring: [\n")
+    _write(here / "user.yaml", "extends: base.yaml\ngame: emoji\n")
+    _one_error_line(invoke("validate", "user.yaml"), "base.yaml, extended by ", "user.yaml",
+                    "not valid YAML")
+    _write(here / "lost.yaml", "extends: no_such_scenario_zz\ngame: emoji\n")
+    _write(here / "child.yaml", "extends: lost.yaml\ngame: emoji\n")
+    _one_error_line(invoke("validate", "child.yaml"), "lost.yaml, extended by ", "child.yaml",
+                    "no_such_scenario_zz: no such scenario")
+
+
+@pytest.mark.parametrize("text, fragments", [
+    # riichi2p's top level has about 70 keys: the line printed them all (1,000 characters)
+    ("extends: riichi2p\ngame: riichi2p\nqqqq: 1\n", ["qqqq: unknown key", "keys known here"]),
+    ("extends: riichi2p\ngame: riichi2p\nscoring:\n  yaku: {qqqq: 1}\n", ["unknown key"]),
+    ("extends: emoji\ngame: emoji\nscoring:\n  yaku: {qqqq: 1}\n", ["unknown key"]),
+    ("extends: emoji\ngame: emoji\nscoring:\n  supersedes: {qqqq: []}\n", ["unknown yaku"]),
+    ("extends: ptrump_2p\ngame: ptrump\nqqqq: 1\n", ["qqqq: unknown key"]),
+    ("extends: new_edition\nscoring:\n  yaku: {qqqq: {points: 1}}\n", ["unknown key"]),
+    # a close match is still suggested
+    ("extends: riichi2p\ngame: riichi2p\nstart_point: 1\n", ["did you mean 'start_points'?"]),
+    ("extends: emoji\ngame: emoji\nscoring:\n  supersedes: {tanyo: []}\n",
+     ["did you mean 'tanyao'?"]),
+    ("extends: riichi2_p\n", ["did you mean 'riichi2p'?"]),
+])
+def test_an_unknown_key_gets_a_close_match_or_a_count_not_the_whole_list(here, text,
+                                                                          fragments):
+    _write(here / "s.yaml", text)
+    line = _one_error_line(invoke("validate", "s.yaml"), *fragments)
+    assert len(line.replace(str(here), "")) < 300, line
+
+
+def test_known_hint_lists_a_short_list_and_counts_a_long_one():
+    from simcore.scenario_files import known_hint
+    assert known_hint("x", ["a", "b"]) == " (expected one of: a, b)"
+    assert known_hint("tanyo", ["tanyao", "tsumo"]) == " (did you mean 'tanyao'?)"
+    many = [f"key_number_{i}" for i in range(70)]
+    hint = known_hint("qqqq", many, "keys", "see the docs")
+    assert hint == " (none of the 70 keys known here is close; see the docs)"

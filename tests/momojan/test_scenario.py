@@ -76,7 +76,7 @@ def test_extends_deep_merges_and_replaces_lists(tmp_path):
 def test_error_names_the_file_that_set_the_key(tmp_path):
     (tmp_path / "base.yaml").write_text("scoring: {ron_bonus: -2}\n")
     (tmp_path / "child.yaml").write_text("extends: base.yaml\n")
-    with pytest.raises(scenario.ScenarioError, match=r"base\.yaml: scoring\.ron_bonus"):
+    with pytest.raises(scenario.ScenarioError, match=r"in \S*base\.yaml, extended by \S*child\.yaml: scoring\.ron_bonus"):
         scenario.load(tmp_path / "child.yaml")
 
 

@@ -183,8 +183,9 @@ def test_extends_deep_merges_and_names_the_file_that_set_a_bad_key(tmp_path):
     assert sc.get("scoring.additive.dora.enabled") is False       # from child, merged
     assert sc.n_players == 3                                      # from ptrump_3p
     _write(tmp_path, "extends: ptrump_2p\nmatch: {max_rounds: -1}\n", "bad.yaml")
+    # the line names the file the user gave and the base where the fault is (issue 46)
     assert _error(tmp_path, "extends: bad.yaml\n", "kid.yaml").startswith(
-        "bad.yaml: match.max_rounds")
+        "in bad.yaml, extended by kid.yaml: match.max_rounds")
 
 
 def test_yaml_off_reads_as_the_enum_value(tmp_path):
