@@ -431,27 +431,43 @@ def _few_count(r) -> str:
     return f"{d.get('events_counted', 0)} events"
 
 
+# the comparison table's columns: header, alignment, the usual width, the spaces before it. A
+# wider cell widens its column, so a large value (a margin of 1000.000 points beside a p_adj
+# of 0.119) never runs into its neighbour: a right-aligned cell keeps a space before it, a
+# left-aligned one a space after it.
+_COLUMNS = (("metric", "<", 30, 0), ("a", ">", 10, 0), ("b", ">", 10, 0), ("diff", ">", 9, 0),
+            ("95% interval", "<", 19, 2), ("rel", ">", 6, 0), ("p", ">", 9, 0),
+            ("p_adj", ">", 9, 0), ("margin", ">", 8, 0), ("verdict", "<", 13, 2),
+            ("narrow", ">", 7, 0), ("corr", ">", 6, 0), ("differ", ">", 7, 0))
+
+
 def _table(rows, metrics) -> str:
-    head = (f"{'metric':<30}{'a':>10}{'b':>10}{'diff':>9}  {'95% interval':<19}{'rel':>6}"
-            f"{'p':>9}{'p_adj':>9}{'margin':>8}  {'verdict':<13}{'narrow':>7}{'corr':>6}"
-            f"{'differ':>7}")
-    out = [head, "-" * len(head)]
-    for r in rows:
-        m = metrics[r["metric"]]
-        lo, hi = r["ci"]
-        ci = "-" if lo is None else f"[{_fmt_diff(lo, m)}, {_fmt_diff(hi, m)}]"
-        narrow = "-" if r["narrowing"] is None else f"{r['narrowing']:.1f}x"
-        corr = "-" if r["correlation"] is None else f"{r['correlation']:.2f}"
-        rel = "-" if r.get("relative") is None else _fmt_rel(r["relative"]["value"])
-        margin = (f"{100 * r['margin']:.0f}%" if r.get("margin_relative")
-                  else _fmt_diff(r["margin"], m, False))
-        verdict = "too few" if r["verdict"] == "too few differing games" else r["verdict"]
-        k = (r.get("differing") or {}).get("games")
-        out.append(f"{r['metric']:<30}{_fmt_value(r['a'], m):>10}{_fmt_value(r['b'], m):>10}"
-                   f"{_fmt_diff(r['diff'], m):>9}  {ci:<19}{rel:>6}{_fmt_p(r['p']):>9}"
-                   f"{_fmt_p(r['p_adj']):>9}{margin:>8}  {verdict:<13}{narrow:>7}{corr:>6}"
-                   f"{'-' if k is None else k:>7}")
-    return "\n".join(out)
+    cells = [_row_cells(r, metrics[r["metric"]]) for r in rows]
+    heads = [name for name, _, _, _ in _COLUMNS]
+    widths = [max(len(str(c[i])) + 1 for c in cells + [heads]) for i in range(len(_COLUMNS))]
+    widths = [max(w, width) for w, (_, _, width, _) in zip(widths, _COLUMNS)]
+
+    def line(values):
+        return "".join(" " * gap + f"{v:{align}{w}}" for v, (_, align, _, gap), w in
+                       zip(values, _COLUMNS, widths))
+    head = line(heads)
+    return "\n".join([head, "-" * len(head)] + [line(c) for c in cells])
+
+
+def _row_cells(r, m) -> list:
+    """The text of one row's cells, in :data:`_COLUMNS` order."""
+    lo, hi = r["ci"]
+    ci = "-" if lo is None else f"[{_fmt_diff(lo, m)}, {_fmt_diff(hi, m)}]"
+    narrow = "-" if r["narrowing"] is None else f"{r['narrowing']:.1f}x"
+    corr = "-" if r["correlation"] is None else f"{r['correlation']:.2f}"
+    rel = "-" if r.get("relative") is None else _fmt_rel(r["relative"]["value"])
+    margin = (f"{100 * r['margin']:.0f}%" if r.get("margin_relative")
+              else _fmt_diff(r["margin"], m, False))
+    verdict = "too few" if r["verdict"] == "too few differing games" else r["verdict"]
+    k = (r.get("differing") or {}).get("games")
+    return [r["metric"], _fmt_value(r["a"], m), _fmt_value(r["b"], m),
+            _fmt_diff(r["diff"], m), ci, rel, _fmt_p(r["p"]), _fmt_p(r["p_adj"]), margin,
+            verdict, narrow, corr, "-" if k is None else str(k)]
 
 
 def _target_line(reached, difference_of=False) -> str:

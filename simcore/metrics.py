@@ -45,6 +45,7 @@ class Metric:
     margin_relative: bool = False
     fair_per_seat: bool = False
     game_word: str = "games"   # the family's plural for a game (P-style: "matches")
+    round_word: str = "rounds"   # the family's plural for a round (riichi2p: "hands")
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -69,10 +70,11 @@ class Metric:
 
     @property
     def per(self) -> str:
-        """What the denominator counts, in words ("games", "rounds", "wins"; a family's own word
-        for games: P-style's "matches")."""
+        """What the denominator counts, in words ("games", "rounds", "wins"; a family's own words
+        for games and rounds: P-style's "matches", riichi2p's "hands")."""
         word = KINDS[self.kind][0]
-        return self.game_word if word == "games" else word
+        return self.game_word if word == "games" else self.round_word if word == "rounds" \
+            else word
 
 
 def singular(words: str) -> str:
@@ -206,8 +208,11 @@ def seat_quantities(winners, standing, n_seats, max_seats: int) -> dict:
     return q
 
 
-def with_seat_metrics(own, at: int, max_seats: int, words: tuple) -> tuple:
-    """A family's catalogue: its own metrics with :func:`seat_metrics` inserted at ``at``."""
+def with_seat_metrics(own, at: int, max_seats: int, words: tuple,
+                      round_words: tuple = ("round", "rounds")) -> tuple:
+    """A family's catalogue: its own metrics with :func:`seat_metrics` inserted at ``at``;
+    ``words``, ``round_words``: the family's words for a game and a round (singular, plural)."""
     cat = tuple(own)
     cat = cat[:at] + seat_metrics(max_seats, words) + cat[at:]
-    return tuple(m if m.game_word == words[1] else replace(m, game_word=words[1]) for m in cat)
+    return tuple(m if (m.game_word, m.round_word) == (words[1], round_words[1]) else
+                 replace(m, game_word=words[1], round_word=round_words[1]) for m in cat)

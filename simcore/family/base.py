@@ -52,6 +52,8 @@ class Family:
     DEFAULT_SCENARIO: str | None = None   # what `waits`, `score`, `metrics --game` use
     SEATS: tuple = (2, 2)             # fewest and most seats a scenario may have
     GAME_WORDS: tuple = ("game", "games")   # one unit of play, and its plural, in summaries
+    ROUND_WORDS: tuple = ("round", "rounds")   # one deal within it, and its plural (riichi2p:
+                                               # hands), in summaries
     HEADLINE: str = ""                # the metric `--target-ci`, `plan` default to [METRICS[0]]
     ROUNDS_METRIC: str = ""           # whose per-game numerator is rounds played (rounds/s)
                                       # [the per-game metric of numerator "rounds"]
@@ -151,7 +153,7 @@ class Family:
         """Every metric of the family: ``METRICS`` with the harness's seat metrics for
         ``SEATS[1]`` seats at ``SEAT_METRICS_AT``."""
         return with_seat_metrics(self.METRICS, self.SEAT_METRICS_AT, self.SEATS[1],
-                                 self.GAME_WORDS)
+                                 self.GAME_WORDS, self.ROUND_WORDS)
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

@@ -121,9 +121,10 @@ def summary_table(fam, summary: dict) -> str:
     from ..compare import target_line
     cat = {m.name: m for m in fam.CATALOGUE}
     word, words = fam.GAME_WORDS
+    round_word, round_words = getattr(fam, "ROUND_WORDS", ("round", "rounds"))
     seats = summary.get("seats")
     lines = [f"scenario {summary['scenario']}: {summary['games']} {words}, {summary['rounds']} "
-             f"rounds, seed {summary['seed']}"
+             f"{round_words}, seed {summary['seed']}"
              + (f"; seats: " + ", ".join(f"P{i} {e}" for i, e in enumerate(seats))
                 if seats else "")]
     if summary.get("target"):
@@ -155,8 +156,9 @@ def summary_table(fam, summary: dict) -> str:
         lines += breakdown_text(summary["breakdown"], cat[fam.HEADLINE], words)
     if summary.get("yaku_table"):
         lines += point_table_text(summary["yaku_table"])
-    lines += ["", f"Intervals: Wilson for shares of {words}; for rounds and wins the delta method "
-                  f"with the {word} as the unit (rounds of a {word} are not independent)."]
+    lines += ["", f"Intervals: Wilson for shares of {words}; for {round_words} and wins the delta "
+                  f"method with the {word} as the unit ({round_words} of a {word} are not "
+                  f"independent)."]
     if any(m.get("luck_narrowing") for m in summary["metrics"].values()):
         lines.append(f"luck-corrected: the luck of the draws, measured in the engine, is "
                      f"subtracted (its mean is exactly 0, so nothing is biased) and the interval "
