@@ -24,6 +24,7 @@ class Riichi2p(Family):
     SEATS = (N_SEATS, N_SEATS)
     SCENARIOS = _scenario.LOADER
     GAME_WORDS = ("game", "games")
+    ROUND_WORDS = ("hand", "hands")      # the spec's word for a deal (局); its metrics say hands
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
     game_quantities = staticmethod(_metrics.game_quantities)
@@ -88,10 +89,14 @@ class Riichi2p(Family):
     def waits_json(self, hand_text: str, sc) -> dict:
         """A hand between turns (13 - 3 per call): its waits and shanten; with the 14th tile
         (``+TILE`` or 14 - 3 per call): complete or not. A win's context words (tsumo, seat:E,
-        dora:3s) are accepted and play no part, so a line written for ``score`` works here."""
+        dora:3s) are accepted and play no part, so a line written for ``score`` works here; they
+        are checked as ``score`` checks them (an unknown or malformed token is refused, not
+        ignored)."""
         from .hand import distance, is_complete, tables, waits
+        from .score_text import check_context
         from .tiles import parse_hand, tile_str, counts_of
         h = parse_hand(hand_text, "hand")
+        check_context(h, "hand")     # context plays no part, but a bad token is not ignored
         kinds = h.concealed + ([h.win] if h.win is not None else [])
         ts, th = tables()
         c = counts_of(kinds)
@@ -124,8 +129,9 @@ class Riichi2p(Family):
             raise InputError(f"score: --{bad[0].replace('_', '-')} has no meaning in riichi2p "
                              f"(write the context in the hand: tsumo, riichi, seat:E, dora:3s)")
         from .rules_array import scoring_from_scenario
-        from .score_text import score_hand
-        return score_hand(hand_text, scoring_from_scenario(sc), sc.get("honba_value"))
+        from .score_text import URA_DEFAULTS, score_hand
+        return score_hand(hand_text, scoring_from_scenario(sc), sc.get("honba_value"),
+                          options={k: sc.get(k) for k in URA_DEFAULTS})
 
     def score_text(self, hand_text: str, sc, **opts) -> str:
         r = self.score_json(hand_text, sc, **opts)
@@ -134,9 +140,11 @@ class Riichi2p(Family):
         value = (f"{r['han']} han {r['fu']} fu" if not r["yakuman"] else
                  f"yakuman x{r['yakuman']}")
         limit = f" ({r['limit']})" if r["limit"] else ""
+        note = (f"\n  ({r['ura_not_counted']} ura indicator(s) not counted: {r['ura_why']})"
+                if r.get("ura_not_counted") else "")
         return (f"{r['hand']}\n  yaku: {', '.join(r['yaku'])}\n  {value}{limit}: the loser "
                 f"loses {r['pay']}" + (f" + honba = {r['total']}" if r["total"] != r["pay"]
-                                      else ""))
+                                      else "") + note)
 
 
 FAMILY = Riichi2p()

@@ -19,6 +19,7 @@ from ..errors import InputError, shown as _kind
 from ..family.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
 from ..scenario_files import ScenarioBase
+from . import schema as _schema
 from .schema import DEPENDS, GAME, SCHEMA, Field, field_at
 
 DEFAULT_SCENARIO = "riichi2p"
@@ -103,6 +104,7 @@ class Scenario(ScenarioBase):
 class Scenarios(ScenarioLoader):
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
+    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.bounds
 
     def prepare(self, raw: dict, checker, explicit) -> dict:
         if "game" not in raw:
@@ -113,11 +115,33 @@ class Scenarios(ScenarioLoader):
         for key, (value, why) in NOT_BUILT.items():
             if data.get(key) == value:
                 fail(key, why)
+        self.reachable_riichi(data, fail)
         for key, (parent, live) in DEPENDS.items():
             if self._explicit(key) and data[parent] not in live and \
                     data[key] != SCHEMA[key].default:
                 print(f"warning: {key} has no effect while {parent} is "
                       f"{_yaml(data[parent])}", file=sys.stderr)
+
+    def reachable_riichi(self, data: dict, fail) -> None:
+        """A riichi minimum the game can never meet, set away from the spec's value, is refused
+        (the spec's own 2 tiles and 1,000 points stand even where a short wall or low start
+        points make them unreachable: that is the [R] rule at work, and the spec allows
+        ``live_wall`` 1..96; the check reads the data alone, so a scenario rebuilt from its
+        saved dict passes or fails alike):
+        a seat declares riichi after its own draw, when at most ``live_wall - 1`` live tiles are
+        left (the dealer's first draw; kans only shorten the wall, §3.3), and no seat ever
+        holds more than the two start points together (payments are damage only, the pool is
+        the players' own deposits, and the noten payment is a transfer, §9.5, §10.2)."""
+        most_left = data["live_wall"] - 1
+        if _set(data, "riichi_min_wall") and data["riichi_min_wall"] > most_left:
+            fail("riichi_min_wall", f"{data['riichi_min_wall']} live tiles can never be left at "
+                 f"a riichi: with live_wall: {data['live_wall']} at most {most_left} are left "
+                 f"after a draw (so riichi could never be declared)")
+        most_points = sum(data["start_points"])
+        if _set(data, "riichi_min_points") and data["riichi_min_points"] > most_points:
+            fail("riichi_min_points", f"{data['riichi_min_points']} points can never be held: "
+                 f"no seat holds more than the start points together ({most_points}), so riichi "
+                 f"could never be declared")
 
     _explicit_keys: frozenset = frozenset()
 
@@ -128,6 +152,11 @@ class Scenarios(ScenarioLoader):
         self._explicit_keys = frozenset(k for k in DEPENDS if isinstance(raw, dict) and
                                         has_key(raw, k))
         return super().validate(raw, origin, path, explicit, every_error)
+
+
+def _set(data: dict, key: str) -> bool:
+    """The key holds a value other than the spec's."""
+    return data[key] != SCHEMA[key].default
 
 
 def _yaml(v) -> str:

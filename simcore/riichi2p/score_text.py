@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, cut
 from . import scoring as S
-from .tiles import CALL_TYPES, N_KINDS, format_counts, parse_hand, parse_tiles, tile_str
+from .tiles import (CALL_TYPES, N_KINDS, format_counts, parse_hand, parse_tile_list,
+                    tile_str)
 
 WORDS = ("tsumo", "ron", "riichi", "wriichi", "ippatsu", "rinshan", "chankan", "haitei",
          "houtei", "first")
 KEYS = ("seat", "round", "dora", "ura", "honba", "streak")
 WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
+MAX_COUNTER = 2 ** 31 - 1      # honba and streak as the engine's records hold them (int32)
+MAX_INDICATORS = 5             # the first indicator and one per kan, four kans at most (§3.3)
+# the ura rules the score command reads from the scenario (spec §9.3); the spec's defaults
+URA_DEFAULTS = {"ura_dora": True, "kan_ura_dora": True, "ura_needs_riichi": True}
 
 
 def dora_of(indicator: int) -> int:
@@ -33,19 +38,66 @@ def indicator_counts(indicators) -> np.ndarray:
     return out
 
 
-def win_arrays(text: str, rules: np.ndarray, where: str = "hand") -> dict:
-    """The kernel's inputs for a hand in notation: ``c``, ``melds``, ``win``, ``cx``, ``dora``,
-    ``ura`` (``ura`` only on a riichi win unless the rules say otherwise is the engine's
-    business: here the indicators given are counted)."""
-    h = parse_hand(text, where)
-    bad = [w for w in h.words if w not in WORDS]
+def check_context(h, where: str = "hand") -> dict:
+    """The context tokens of a hand line (its words and ``key:value`` tokens) checked: every
+    word and key known, winds and counters well formed, at most five indicators of each kind,
+    and no tile more than four times counting the hand, its calls, the winning tile and the
+    indicators (every one is a physical tile). Returns the indicators: ``{"dora": [kinds],
+    "ura": [kinds]}``. Used by ``score`` and ``waits`` alike, so neither ignores a token."""
+    bad = sorted(w for w in h.words if w not in WORDS)
     if bad:
-        raise InputError(f"{where}: unknown word {bad[0]!r} (words: {', '.join(WORDS)}; "
+        raise InputError(f"{where}: unknown word {cut(bad[0], 30)!r} (words: {', '.join(WORDS)}; "
                          f"keys: {', '.join(k + ':' for k in KEYS)})")
-    bad = [k for k in h.values if k not in KEYS]
+    bad = sorted(k for k in h.values if k not in KEYS)
     if bad:
-        raise InputError(f"{where}: unknown key {bad[0] + ':'!r} (keys: "
+        raise InputError(f"{where}: unknown key {cut(bad[0], 30) + ':'!r} (keys: "
                          f"{', '.join(k + ':' for k in KEYS)})")
+    seat, rnd = h.values.get("seat", "S"), h.values.get("round", "E")
+    if seat not in ("E", "S", "W"):
+        raise InputError(f"{where}: seat:{cut(seat, 30)} (E, S or W)")
+    if rnd not in ("E", "S"):
+        raise InputError(f"{where}: round:{cut(rnd, 30)} (E or S)")
+    for key in ("honba", "streak"):
+        v = h.values.get(key, "0")
+        # isdigit() alone passes '²' and other non-ASCII digits int() cannot read
+        if not (v.isascii() and v.isdigit()) or int(v) > MAX_COUNTER:
+            raise InputError(f"{where}: {key}:{cut(v, 30)} (a whole number from 0 to "
+                             f"{MAX_COUNTER:,})")
+    held = np.zeros(N_KINDS, np.int64)
+    for k in h.concealed + ([h.win] if h.win is not None else []):
+        held[k] += 1
+    for m in h.melds:
+        for k in m.kinds:
+            held[k] += 1
+    red = h.red_suits
+    out = {}
+    for key in ("dora", "ura"):
+        tiles = parse_tile_list(h.values.get(key, ""), f"{key}:")
+        if len(tiles) > MAX_INDICATORS:
+            raise InputError(f"{where}: {key}: {len(tiles)} indicators (at most "
+                             f"{MAX_INDICATORS}: the first and one per kan)")
+        for k, r in tiles:
+            held[k] += 1
+            if held[k] > 4:
+                raise InputError(f"{where}: {tile_str(k)} more than 4 times counting the hand "
+                                 f"and the dora and ura indicators (a red five is a 5)")
+            if r:
+                if red & (1 << (k // 9)):
+                    raise InputError(f"{where}: more than one red five of {'mps'[k // 9]} "
+                                     f"counting the indicators")
+                red |= 1 << (k // 9)
+        out[key] = [k for k, _ in tiles]
+    return out
+
+
+def win_arrays(text: str, rules: np.ndarray, where: str = "hand",
+               options: dict | None = None) -> dict:
+    """The kernel's inputs for a hand in notation: ``c``, ``melds``, ``win``, ``cx``, ``dora``,
+    ``ura``. ``options``: the scenario's ura rules (:data:`URA_DEFAULTS`, spec §9.3): the ura
+    indicators given count only where they would at the table (by default only on a riichi
+    win), and ``ura_ignored`` says when they were left out."""
+    h = parse_hand(text, where)
+    indicators = check_context(h, where)
     if h.win is None:
         raise InputError(f"{where}: no winning tile (write it last, after '+': +5s)")
     n_concealed = len(h.concealed)
@@ -70,22 +122,26 @@ def win_arrays(text: str, rules: np.ndarray, where: str = "hand") -> dict:
     cx[S.CX_SHIISAN] = cx[S.CX_FIRST]
     seat = h.values.get("seat", "S")
     rnd = h.values.get("round", "E")
-    if seat not in ("E", "S", "W"):
-        raise InputError(f"{where}: seat:{seat} (E, S or W)")
-    if rnd not in ("E", "S"):
-        raise InputError(f"{where}: round:{rnd} (E or S)")
     cx[S.CX_SEAT_WIND], cx[S.CX_ROUND_WIND] = WINDS[seat], WINDS[rnd]
     cx[S.CX_DEALER] = seat == "E"
     cx[S.CX_RED] = h.red
     for key, field in (("honba", S.CX_HONBA), ("streak", S.CX_STREAK)):
-        v = h.values.get(key, "0")
-        if not v.isdigit():
-            raise InputError(f"{where}: {key}:{v} (a whole number)")
-        cx[field] = int(v)
+        cx[field] = int(h.values.get(key, "0"))
     cx[S.CX_N_MELDS] = len(h.melds)
-    dora = indicator_counts(parse_tiles(h.values.get("dora", ""), "dora:"))
-    ura = indicator_counts(parse_tiles(h.values.get("ura", ""), "ura:"))
-    return dict(c=c, melds=melds, win=h.win, cx=cx, dora=dora, ura=ura, hand=h)
+    o = dict(URA_DEFAULTS, **{k: v for k, v in (options or {}).items() if k in URA_DEFAULTS})
+    ura_kinds = indicators["ura"]
+    counted = ura_kinds
+    why = ""
+    if not o["ura_dora"]:
+        counted, why = [], "ura_dora is false"
+    elif o["ura_needs_riichi"] and not cx[S.CX_RIICHI]:
+        counted, why = [], "no riichi, and ura_needs_riichi is true"
+    elif not o["kan_ura_dora"]:
+        counted, why = ura_kinds[:1], "kan_ura_dora is false: only the first counts"
+    dora = indicator_counts(indicators["dora"])
+    ura = indicator_counts(counted)
+    return dict(c=c, melds=melds, win=h.win, cx=cx, dora=dora, ura=ura, hand=h,
+                ura_ignored=len(ura_kinds) - len(counted), ura_why=why)
 
 
 def score_arrays(a: dict, rules: np.ndarray) -> np.ndarray:
@@ -102,9 +158,12 @@ def describe(res: np.ndarray, rules: np.ndarray) -> dict:
             "wait": S.WAITS[int(res[S.R_WAIT])]}
 
 
-def score_hand(text: str, rules: np.ndarray, honba_value: int = 300) -> dict:
-    """The JSON of a win: every field of the result row, the names, and the total with honba."""
-    a = win_arrays(text, rules)
+def score_hand(text: str, rules: np.ndarray, honba_value: int = 300,
+               options: dict | None = None) -> dict:
+    """The JSON of a win: every field of the result row, the names, and the total with honba.
+    ``options``: the scenario's ura rules (see :func:`win_arrays`; the spec's defaults if
+    None)."""
+    a = win_arrays(text, rules, options=options)
     res = score_arrays(a, rules)
     h = a["hand"]
     out = {"hand": text.strip(), "win": tile_str(h.win), "tsumo": bool(a["cx"][S.CX_TSUMO]),
@@ -119,6 +178,8 @@ def score_hand(text: str, rules: np.ndarray, honba_value: int = 300) -> dict:
                             if name not in ("yaku", "limit", "wait", "shape", "atozuke_b",
                                             "refused")}, **describe(res, rules))
     out["total"] = int(res[S.R_PAY]) + int(a["cx"][S.CX_HONBA]) * honba_value
+    if a["ura_ignored"]:
+        out.update(ura_not_counted=a["ura_ignored"], ura_why=a["ura_why"])
     return out
 
 

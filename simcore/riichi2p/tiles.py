@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, cut
 
 N_KINDS = 34
 N_TILES = 136
@@ -83,7 +83,12 @@ def parse_group(token: str, where: str = "hand") -> list[tuple[int, bool, bool]]
     m = _GROUP.match(token)
     if not m:
         bad = next((ch for ch in token if ch not in "0123456789'mpsz"), None)
-        why = f"unknown letter {bad!r}" if bad else "digits followed by one suit letter m p s z"
+        why = "digits followed by one suit letter m p s z"
+        if bad and not bad.isascii():
+            # a superscript, full-width or other non-ASCII character (not a rank: '²' is no 2)
+            why = f"{bad!r} is not a tile character: ranks are ASCII digits 0-9, suits m p s z"
+        elif bad:
+            why = f"unknown letter {bad!r}"
         raise TileError(f"{where}: bad tile group {token!r} ({why})")
     digits, letter = m.groups()
     out = []
@@ -134,6 +139,7 @@ class HandText:
     red: int = 0
     words: set = field(default_factory=set)
     values: dict = field(default_factory=dict)
+    red_suits: int = 0      # bit s: the suit's red five is held (hand, calls or winning tile)
 
 
 def _meld(token: str) -> Meld:
@@ -168,6 +174,10 @@ def parse_hand(text: str, where: str = "hand") -> HandText:
     held = np.zeros(N_KINDS, np.int64)
     reds = [0, 0, 0]
     for token in text.split():
+        if token.split(":")[0] == "kan" and ":" in token:
+            raise TileError(f"{where}: {cut(token, 30)!r}: say which kan: minkan: (an open kan "
+                            f"of a discard), kakan: (a tile added to one's pon) or ankan: "
+                            f"(a closed kan)")
         if ":" in token and token.split(":")[0] in CALL_TYPES:
             m = _meld(token)
             h.melds.append(m)
@@ -182,6 +192,8 @@ def parse_hand(text: str, where: str = "hand") -> HandText:
             held[h.win] += 1
         elif ":" in token:
             key, _, value = token.partition(":")
+            if key in h.values:
+                raise TileError(f"{where}: {cut(key, 30)}: given twice")
             h.values[key] = value
             continue
         elif token[0].isdigit():
@@ -204,6 +216,7 @@ def parse_hand(text: str, where: str = "hand") -> HandText:
         if reds[s] > 1:
             raise TileError(f"{where}: more than one red five of {SUITS[s]}")
     h.red = sum(reds)
+    h.red_suits = sum(1 << s for s in range(3) if reds[s])
     return h
 
 
@@ -221,4 +234,17 @@ def parse_tiles(text: str, where: str = "tiles") -> list[int]:
     for token in text.replace(",", " ").split():
         for g in split_groups(token, where):
             out += [k for k, _, _ in parse_group(g, where)]
+    return out
+
+
+def parse_tile_list(text: str, where: str = "tiles") -> list[tuple[int, bool]]:
+    """``(kind, red)`` of plain tiles (no calls, no win): ``dora:3s0m`` -> [(20, False),
+    (4, True)]."""
+    out = []
+    for token in text.replace(",", " ").split():
+        for g in split_groups(token, where):
+            tiles = parse_group(g, where)
+            if any(m for _, _, m in tiles):
+                raise TileError(f"{where} {g!r}: an apostrophe outside a call")
+            out += [(k, r) for k, r, _ in tiles]
     return out

@@ -102,3 +102,91 @@ def test_bad_hands_are_one_line_and_exit_2(hand, words):
     r = _run("score", "--game", "riichi2p", hand)
     assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, \
         r.output
+
+
+# ---- issue 46 ------------------------------------------------------------------------------------
+
+def test_score_counts_no_ura_dora_without_riichi_under_ura_needs_riichi(tmp_path):
+    # the bug: the indicators given were counted on any win (8,900: 5 han mangan + 900)
+    hand = "567m 2334455699s +4s tsumo seat:S round:S dora:9p9p ura:9p3s honba:3"
+    r = _ok("score", "--game", "riichi2p", "--json", hand)
+    s = json.loads(r.stdout)
+    assert (s["total"], s["ura"], s["han"]) == (2200, 0, 2) and s["ura_not_counted"] == 2
+    assert "2200" in _ok("score", "--game", "riichi2p", hand).stdout
+    # with riichi the ura count; under ura_needs_riichi: false they count without it
+    riichi = json.loads(_ok("score", "--game", "riichi2p", "--json",
+                            hand.replace("tsumo", "tsumo riichi")).stdout)
+    assert riichi["ura"] == 3 and "ura_not_counted" not in riichi
+    p = tmp_path / "ura.yaml"
+    p.write_text("game: riichi2p\nura_needs_riichi: false\n")
+    assert json.loads(_ok("score", "--rules", p, "--json", hand).stdout)["total"] == 8900
+    p.write_text("game: riichi2p\nura_needs_riichi: false\nkan_ura_dora: false\n")
+    s = json.loads(_ok("score", "--rules", p, "--json", hand).stdout)
+    assert s["ura"] == 0 and s["ura_not_counted"] == 1      # 9p: only the first counts
+
+
+@pytest.mark.parametrize("yaml_text,words", [
+    ("game: riichi2p\nriichi_min_wall: 36\n", "riichi_min_wall: 36 live tiles can never"),
+    ("game: riichi2p\nlive_wall: 10\nriichi_min_wall: 12\n", "at most 9 are left"),
+    ("game: riichi2p\nriichi_min_points: 50100\n", "riichi_min_points: 50100 points can never"),
+])
+def test_riichi_minimums_the_game_can_never_reach_are_refused(tmp_path, yaml_text, words):
+    p = tmp_path / "bad.yaml"
+    p.write_text(yaml_text)
+    out = tmp_path / "out"
+    r = _run("run", p, "--games", "5", "--workers", "1", "--out", out)
+    assert r.exit_code == 2, r.output
+    err = r.output.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and "Traceback" not in r.output
+    assert not out.exists()
+    r = _run("sweep", "riichi2p", "--set", "riichi_min_wall=35,40", "--games", "5",
+             "--workers", "1", "--no-save")
+    assert r.exit_code == 2 and "riichi_min_wall" in r.output, r.output
+
+
+def test_riichi_minimums_the_game_can_reach_are_accepted(tmp_path):
+    p = tmp_path / "ok.yaml"
+    # the highest reachable values; and a short wall under the spec's default minimum (the
+    # [R] rule then simply never lets a riichi through: the spec allows live_wall 1..96)
+    p.write_text("game: riichi2p\nriichi_min_wall: 35\nriichi_min_points: 50000\n")
+    _ok("validate", p)
+    p.write_text("game: riichi2p\nlive_wall: 2\n")
+    _ok("validate", p)
+
+
+@pytest.mark.parametrize("hand,words", [
+    ("567m 2334455699s +4s tsumo kan:1111p", "say which kan: minkan:"),
+    ("567m 234455699s kan:1111p +4s tsumo", "say which kan: minkan:"),
+    ("567m 2334455699s +4s tsumo 🀄", "unknown word '🀄'"),
+    ("567m 2334455699s +4s tsumo turn:-3", "unknown key 'turn:'"),
+    ("567m 2334455699s +4s tsumo last", "unknown word 'last'"),
+    ("567m² 2334455699s +4s tsumo", "'²' is not a tile character"),
+    ("567m 2334455699s +4s tsumo honba:²", "honba:²"),
+    ("567m 2334455699s +4s tsumo honba:99999999999999999999999", "honba:9999"),
+    ("567m 2334455699s +4s tsumo streak:18446744073709551616", "streak:"),
+    ("567m 2334455699s +4s tsumo dora:9s9s9s", "9s more than 4 times"),
+    ("567m 2334455699s +4s tsumo dora:9s ura:9s9s", "9s more than 4 times"),
+    ("567m 2334455699s +4s tsumo dora:1z1z2z2z3z3z", "6 indicators"),
+    ("567m 2334455699s +4s tsumo honba:1 honba:2", "honba: given twice"),
+])
+def test_bad_riichi2p_hand_tokens_are_one_line_and_exit_2(hand, words):
+    # the bug: emoji and kan: tokens were ignored by waits and misreported by score, honba past
+    # 64 bits and superscript digits were tracebacks, and indicators past four copies passed
+    for cmd in ("score", "waits"):
+        text = hand if cmd == "score" else hand.replace(" +4s tsumo", "")
+        r = _run(cmd, "--game", "riichi2p", text)
+        assert r.exit_code == 2, (cmd, r.output)
+        assert words in r.output and len(r.output.strip().splitlines()) == 1, (cmd, r.output)
+        assert "Traceback" not in r.output
+
+
+def test_the_riichi2p_run_header_counts_hands_as_its_metrics_do():
+    # the bug: the header said "N rounds" while every metric says hands (mean_hands_per_game)
+    from simcore.riichi2p.family import FAMILY
+    assert FAMILY.ROUND_WORDS == ("hand", "hands")
+    assert {m.per for m in FAMILY.CATALOGUE if m.kind in ("round_rate", "per_round")} == \
+        {"hands"}
+    r = _ok("run", "riichi2p", "--games", "6", "--workers", "1", "--no-save")
+    head = r.stdout.splitlines()[0]
+    assert " hands, seed" in head and "rounds" not in r.stdout, r.stdout
+    assert "of " in r.stdout and " hands" in r.stdout
