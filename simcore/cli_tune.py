@@ -17,8 +17,9 @@ from .errors import InputError
 @click.argument("scenario_ref", metavar="SCENARIO")
 @click.option("--policy", default="value", show_default=True,
               help="The policy whose declared parameters are tuned.")
-@click.option("--against", metavar="ENTRY", help="The field it plays against: a policy with "
-              "optional name=value parameters joined by ':' [the --policy with its defaults].")
+@click.option("--against", metavar="ENTRY", help="The field it plays against: one policy with "
+              "optional name=value parameters joined by ':', not a list [the --policy with its "
+              "defaults].")
 @click.option("--budget", type=click.IntRange(1, 10_000), default=40, show_default=True,
               help="Trials (candidate parameter sets) of the search.")
 @click.option("--games", type=click.IntRange(10, 10_000_000), default=1000,
