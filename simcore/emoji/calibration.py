@@ -12,6 +12,7 @@ a table must give (a) max B(h) * S* = 1215, (b) S* from {machibuse, debana, tsum
 from __future__ import annotations
 
 import itertools
+import math
 from functools import lru_cache
 
 import numba as nb
@@ -115,3 +116,47 @@ def _problem(sr_tuple, tenhou_is_tsumo, base, dealer, dora, rounding, wrap):
         return (f"a hand with a triplet reaches x{worst * s_star:g}, beyond the source's "
                 f"maximum once its 3 dora count")
     return None
+
+
+def max_win_value(d: dict) -> float:
+    """An upper bound of any win's value under scenario data ``d`` (spec §8.1: R(base x dealer
+    x the stacked multipliers) + the dora, at most 3 of a kind): every multiplier counted as at
+    least 1 and ``supersedes`` ignored (both can only raise a product), the best shape product
+    of any winning hand times the best feasible set of situation yaku. For
+    :func:`simcore.emoji.schema.worst_cases`; a quick bound (every multiplier at once) when that
+    one is already small."""
+    from ..family.bounds import at_least_one
+    sc = d["scoring"]
+    yaku = sc["yaku"]
+    mult = {k: at_least_one(v) for k, v in multipliers_of(yaku).items()}
+    off = off_of(yaku)
+    scale = float(sc["base"]) * at_least_one(sc["dealer_factor"])
+    dora = 3.0 * float(sc["dora_points"])
+    quick = math.prod(m ** (2 if k == "honor_triplet" and sc["honor_triplet_per_set"] else 1)
+                      for k, m in mult.items() if k not in off)
+    if scale * quick + dora < 1e7:   # 9 such wins and the chips stay far inside 32 bits
+        return math.ceil(scale * quick) + dora
+    return math.ceil(scale * _max_product(tuple(sorted(mult.items())), off,
+                                          bool(d["shapes"]["wrap_runs"]),
+                                          bool(sc["chanta_four_pairs"]),
+                                          bool(sc["half_flush_needs_number"]),
+                                          bool(sc["honor_triplet_per_set"]),
+                                          bool(sc["tenhou_is_tsumo"]),
+                                          d["wall"]["turns"] == 1)) + dora
+
+
+@lru_cache(maxsize=64)
+def _max_product(mult, off, wrap, chanta_four_pairs, half_needs_number, per_set, tenhou_is_tsumo,
+                 one_turn) -> float:
+    sr = scoring_rules(dict(mult), wrap_runs=wrap, chanta_four_pairs=chanta_four_pairs,
+                       half_flush_needs_number=half_needs_number, honor_triplet_per_set=per_set,
+                       off=off)
+    shape = float(best_shape_products(winning_hands(wrap), sr).max())
+    sets = _situation_sets(tenhou_is_tsumo)
+    if one_turn:   # wall.turns: 1: turn 1 is the last turn too
+        sets.append((Y_TENHOU, Y_TSUMO, Y_LAST_TILE) if tenhou_is_tsumo else
+                    (Y_TENHOU, Y_LAST_TILE))
+    off_mask = int(sr[SR_OFF_MASK])
+    situation = max(float(product_of(np.int64(sum(1 << y for y in s) & ~off_mask), 0, sr))
+                    for s in sets)
+    return shape * situation

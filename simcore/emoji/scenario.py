@@ -17,7 +17,7 @@ from ..errors import InputError, shown as _kind
 from ..family.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat
 from ..scenario_files import ScenarioBase, did_you_mean
-from .schema import GAME, SCHEMA, Field, field_at
+from .schema import GAME, SCHEMA, Field, field_at, worst_cases
 
 DEFAULT_SCENARIO = "emoji"
 N_SEATS = 4
@@ -171,6 +171,7 @@ class Scenario(ScenarioBase):
 class Scenarios(ScenarioLoader):
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
+    WORST_CASES = staticmethod(worst_cases)
 
     def prepare(self, raw: dict, checker, explicit) -> dict:
         if "game" not in raw:

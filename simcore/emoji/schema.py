@@ -181,3 +181,26 @@ def field_at(path: str) -> Field:
     for k in path.split("."):
         node = node[k]
     return node
+
+
+def worst_cases(d: dict) -> list:
+    """What the engine forms from emoji's numbers and what stores it (simcore.family.bounds):
+    a win's value (a float the engine rounds into 64-bit chips; the records' value columns are
+    32-bit) and a seat's chips or the pot (the records' chips and pot columns, 32-bit). Chips
+    and pot together stay 4 x start (spec §9.6); a seat at 0 or above before a round loses at
+    most the ante, a deposit and three wins in it (each_full, or three winners) before the
+    game ends on its negative balance, so no seat holds more than 4 x start + 3 such losses."""
+    from ..family.bounds import INT32_MAX, Worst
+    from .calibration import max_win_value
+    value_keys = ("scoring.base", "scoring.dealer_factor", "scoring.dora_points",
+                  *(f"scoring.yaku.{name}" for name in YAKU))
+
+    def chips(d):
+        c = d["chips"]
+        return 4 * c["start"] + 3 * (c["ante"] + c["riichi_deposit"] + 3 * max_win_value(d))
+
+    return [Worst("a win's value", max_win_value, value_keys, INT32_MAX,
+                  "the records' value0..value3 columns", "chips"),
+            Worst("a seat's chips (or the pot)", chips,
+                  ("chips.start", "chips.ante", "chips.riichi_deposit", *value_keys), INT32_MAX,
+                  "the records' chips and pot columns", "chips")]

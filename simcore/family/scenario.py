@@ -29,6 +29,10 @@ class ScenarioLoader:
     CHECKER: type = scenario_files.Checker   # with the family's leaf kinds
     SCHEMA: dict = {}
     SCENARIO: type = scenario_files.ScenarioBase
+    # ``worst_cases(data) -> [simcore.family.bounds.Worst]``: what the engine forms from the
+    # scenario's numbers and the storage that bounds it (the family's schema declares it; every
+    # family must: tests/harness/test_value_bounds.py)
+    WORST_CASES = None
 
     # ---- what a family may add -------------------------------------------------------------
     def defaults(self) -> dict:
@@ -43,6 +47,17 @@ class ScenarioLoader:
 
     def consistency(self, data: dict, fail) -> None:
         """Cross-key checks of the validated data; ``fail(key, message)`` refuses it."""
+
+    def check_bounds(self, data: dict, fail) -> None:
+        """Every number the engine forms from the validated data fits what stores it
+        (:mod:`simcore.family.bounds`); ``fail(key, message)`` refuses it."""
+        if self.WORST_CASES is not None:
+            from . import bounds
+            checker = getattr(fail, "__self__", None)   # the Checker: which file set a key
+            prefer = None if checker is None else (
+                lambda key: scenario_files.file_that_set(key, checker.origin, None)
+                == checker.fallback)
+            bounds.check(self.WORST_CASES(data), data, self.defaults(), fail, prefer)
 
     def explicit_after(self, origin: dict, files: list):
         """``explicit(key)`` for a file chain (see :meth:`prepare`); None: every key."""
@@ -93,6 +108,8 @@ class ScenarioLoader:
         if not checker.errors:
             try:
                 self.consistency(data, checker.fail)
+                # the values the engine cannot hold, once the keys agree with each other
+                self.check_bounds(data, checker.fail)
             except scenario_files.Recorded:
                 pass
         if checker.errors:

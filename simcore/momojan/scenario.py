@@ -17,6 +17,7 @@ from .. import scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
 from ..family.scenario import ScenarioLoader
 from ..scenario_files import ScenarioBase, did_you_mean
+from . import schema as _schema
 from .schema import FRUITS, NEW_YAKU, PICTURES, SCHEMA, Field
 from .shapes import HandRules
 from .yaku_conditions import (
@@ -146,6 +147,7 @@ class Scenarios(ScenarioLoader):
 
     GAME, DEFAULT_SCENARIO, ERROR = "momojan", DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
+    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.bounds
 
     def consistency(self, data: dict, fail) -> None:
         _check_consistency(data, fail)

@@ -217,3 +217,59 @@ def iter_fields(schema=SCHEMA, prefix=""):
     """(dotted key path, Field) for every leaf."""
     return schema_common.iter_fields(schema, Field, prefix)
 
+
+
+# bounds of the engine (simcore.momojan.engine): the rounds a game lasts at most
+# (engine.MAX_ROUNDS), the cards a winning hand may count as dora (hand, win card, kans' fourth
+# cards, with room to spare), the sets a hand may hold (a draw settlement's points)
+MAX_ROUNDS = 200
+MAX_DORA_CARDS = 20
+MAX_SETS = 8
+
+
+def worst_cases(d: dict) -> list:
+    """What the engine forms from MOMOJAN's numbers and what stores it (simcore.family.bounds):
+    a win's bonuses (the records' 16-bit dora, ron_bonus and set_bonus columns), its points
+    (every yaku of the table at once plus the bonuses, doubled: the 32-bit points columns), and
+    a score or the pot (the two players' points together, the compensation, a round's loss past
+    bust_below, and the antes a pot can gather over a game: the 32-bit score and pot
+    columns)."""
+    from ..family.bounds import INT16_MAX, INT32_MAX, Worst
+    sc = d["scoring"]
+    yaku_keys = tuple(f"scoring.yaku.{k}.points" for k in sc["yaku"])
+    set_keys = tuple(f"scoring.set_count_bonus.{k}" for k in sc["set_count_bonus"])
+
+    def dora(d):
+        return MAX_DORA_CARDS * d["scoring"]["dora_per_card"]
+
+    def set_bonus(d):
+        return max(d["scoring"]["set_count_bonus"].values())
+
+    def points(d):
+        s = d["scoring"]
+        table = sum(y["points"] or 0 for y in s["yaku"].values() if y["enabled"])
+        return (table + dora(d) + s["ron_bonus"] + set_bonus(d)) * s["double_factor"]
+
+    def ante(d):
+        return d["ante"]["base"] + d["ante"]["per_repeat"] * MAX_ROUNDS
+
+    def score(d):
+        draw = MAX_SETS * max(d["exhaustive_draw"]["kai_set_points"],
+                              d["exhaustive_draw"]["call_set_points"])
+        return (2 * d["starting_points"] + 3000 + 1000 + points(d) + ante(d) + draw
+                + MAX_ROUNDS * ante(d))
+
+    points_keys = (*yaku_keys, "scoring.dora_per_card", "scoring.ron_bonus", *set_keys,
+                   "scoring.double_factor")
+    return [Worst("a win's dora bonus", dora, ("scoring.dora_per_card",), INT16_MAX,
+                  "the records' dora column", "points"),
+            Worst("a win's ron bonus", lambda d: d["scoring"]["ron_bonus"],
+                  ("scoring.ron_bonus",), INT16_MAX, "the records' ron_bonus column", "points"),
+            Worst("a win's set-count bonus", set_bonus, set_keys, INT16_MAX,
+                  "the records' set_bonus column", "points"),
+            Worst("a win's points", points, points_keys, INT32_MAX,
+                  "the records' points columns", "points"),
+            Worst("a score (or the pot)", score,
+                  ("starting_points", "ante.base", "ante.per_repeat",
+                   "exhaustive_draw.kai_set_points", "exhaustive_draw.call_set_points",
+                   *points_keys), INT32_MAX, "the records' score and pot columns", "points")]

@@ -29,6 +29,7 @@ from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
 from ..scenario_files import (
     ScenarioBase, deep_merge,
 )
+from . import schema as _schema
 from .schema import (
     BEGINNER_SETS, GAME, SCHEMA, Field, field_at,
 )
@@ -187,6 +188,7 @@ class Scenarios(ScenarioLoader):
 
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
+    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.bounds
 
     def prepare(self, raw: dict, checker, explicit) -> dict:
         if "game" not in raw:

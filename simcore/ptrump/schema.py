@@ -369,3 +369,58 @@ def field_at(path: str, schema=SCHEMA) -> Field:
         node = node[k]
     assert isinstance(node, Field), path
     return node
+
+
+# bounds of the engine (simcore.ptrump.engine, cards): a winning hand's cards (7 dealt, the win,
+# a kan's fourth card for each of at most 4 kans), jokers (nukidora), sets of a hand
+MAX_HAND_CARDS = 12
+N_JOKERS = 2
+MAX_SETS = 4
+SCORE_PACKED = 2 ** 19 - 1   # engine.SCORE_OFFSET: a replay's round_end packs scores in 20 bits
+
+
+def worst_cases(d: dict) -> list:
+    """What the engine forms from P-style's numbers and what stores it (simcore.family.bounds):
+    a round's win value (every item of the table at once, the per-card ones for every card, a
+    yakuman on top, each winner's: the records' 16-bit value columns), the riichi deposits a
+    pool can gather over the match (the 16-bit deposits columns) and a score (the target and a
+    winning round above, every round's noten penalty, deposit and pons below: the 20 bits a
+    replay's round_end packs each score in)."""
+    from ..family.bounds import INT16_MAX, Worst
+    sc = d["scoring"]
+
+    def pts(group, name):
+        item = sc[group][name]
+        return item["points"] if item.get("enabled", True) else 0
+
+    per_card = {"dora": MAX_HAND_CARDS, "nukidora": N_JOKERS}
+
+    def value(d):
+        one = sum(pts("yaku", k) * (MAX_SETS if k == "yakuhai" else 1) for k in YAKU)
+        one += sum(pts("additive", k) * per_card.get(k, 1) for k in ADDITIVE if k != "ura")
+        if sc["additive"]["ura"]["enabled"]:   # ura dora: worth the dora's points each
+            one += sc["additive"]["dora"]["points"] * MAX_HAND_CARDS
+        one += max(sc["yakuman"]["points"], sc["yakuman"]["double_points"])
+        return len(d["players"]) * one
+
+    def pool(d):
+        return d["match"]["max_rounds"] * len(d["players"]) * d["riichi"]["deposit"]
+
+    def score(d):
+        m = d["match"]
+        pons = 4 * sc["deductions"]["pon"] if sc["deductions"]["pon_penalty"] == "always" else 0
+        per_round = sc["deductions"]["noten"] + d["riichi"]["deposit"] + pons
+        return 2000 + max(m["target_score"] + value(d) + pool(d), m["max_rounds"] * per_round)
+
+    item_keys = tuple(f"scoring.{g}.{k}.points" for g in ("yaku", "additive")
+                      for k in (YAKU if g == "yaku" else ADDITIVE) if k != "ura")
+    value_keys = (*item_keys, "scoring.yakuman.points", "scoring.yakuman.double_points")
+    pool_keys = ("riichi.deposit", "match.max_rounds")
+    return [Worst("a round's win value", value, value_keys, INT16_MAX,
+                  "the records' value columns", "points"),
+            Worst("the riichi deposits of a pool", pool, pool_keys, INT16_MAX,
+                  "the records' deposits columns", "points"),
+            Worst("a score", score, ("match.max_rounds", "scoring.deductions.noten",
+                                     "scoring.deductions.pon", "riichi.deposit",
+                                     "match.target_score", *value_keys), SCORE_PACKED,
+                  "a replay's round_end events (20 bits a score)", "points")]

@@ -172,3 +172,29 @@ def field_at(path: str) -> Field:
     for k in path.split("."):
         node = node[k]
     return node
+
+
+def worst_cases(d: dict) -> list:
+    """What the engine forms from riichi2p's numbers and what stores it (simcore.family.bounds):
+    a hand's payment (yakuman at most 6 x 8000 a yakuman, every yakuman doubled and stacked
+    with 八連荘 and 十三不塔, plus a honba payment for each hand the game can last: the records'
+    pay column, 32-bit) and a seat's score or the pool (no seat holds more than the start
+    points together, §10.2, and the game ends once one is out, so a score falls at most one
+    hand's payment, noten penalty and deposit below 0: the records' score and pool columns,
+    32-bit)."""
+    from ..family.bounds import INT32_MAX, Worst
+    from .scoring import YAKUMAN
+
+    def pay(d):
+        most_yakuman = 2 * len(YAKUMAN) + d["paarenchan_value"] + d["shiisan_puutaa_value"]
+        return 6 * 8000 * most_yakuman + d["max_hands"] * d["honba_value"]
+
+    def score(d):
+        return sum(d["start_points"]) + pay(d) + d["noten_penalty"] + d["riichi_deposit"]
+
+    pay_keys = ("honba_value", "max_hands", "paarenchan_value", "shiisan_puutaa_value")
+    return [Worst("a hand's payment", pay, pay_keys, INT32_MAX, "the records' pay column",
+                  "points"),
+            Worst("a seat's score (or the pool)", score,
+                  ("start_points", "noten_penalty", "riichi_deposit", *pay_keys), INT32_MAX,
+                  "the records' score and pool columns", "points")]
