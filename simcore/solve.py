@@ -347,7 +347,8 @@ def place_design(param: RuleParam, target: float, play, notice=None,
     The first round spreads ``PILOT_VALUES`` values over the range. An integer rule's design is
     every whole value of the window; while that is more than ``MAX_INTEGER_DESIGN``, a further
     round plays whole values in the widest gaps of the window (at most ``MAX_PILOT_ROUNDS``
-    rounds in all; the rounds' curves merge, independent seeds). A window that still holds
+    rounds in all, and none after a round that did not narrow it; the rounds' curves merge,
+    independent seeds). A window that still holds
     more than ``MAX_WHOLE_DESIGN`` whole values is refused in one line (InputError) rather
     than played at spread values, which could skip the one that matters. (A pilot whose set is
     empty has no root to place: its window is the whole range, spread when it is that wide.)"""
@@ -365,7 +366,9 @@ def place_design(param: RuleParam, target: float, play, notice=None,
                    f"{whole_values(window)} whole values; {len(more)} more to narrow it")
         curve = curve.merge(play(more, rounds))
         rounds += 1
-        window = design_window(param, curve, target)
+        before, window = window, design_window(param, curve, target)
+        if whole_values(window) >= whole_values(before):
+            break   # the metric hardly moves here: more rounds would not narrow it either
     if param.integer:
         n = whole_values(window)
         if n > MAX_WHOLE_DESIGN and curve.root_set(target, Z_PILOT):
