@@ -200,3 +200,24 @@ def test_step_shaped_truth_interval_covers_the_root_at_target_ci():
                                                  design_of=lambda w: sv.spread(*w, 9, True))
                               for seed in range(40)))
     assert old < 30, old
+
+
+def test_the_command_refuses_a_window_it_cannot_play_whole_with_nothing_written(tmp_path,
+                                                                                monkeypatch):
+    """The refusal through the command: one line, exit 2, no result directory (the design's
+    limit lowered so that MOMOJAN's komi over [-10, 10] with a short pilot exceeds it)."""
+    from click.testing import CliRunner
+
+    from simcore.cli import main
+    monkeypatch.setattr(sv, "MAX_INTEGER_DESIGN", 2)
+    monkeypatch.setattr(sv, "MAX_WHOLE_DESIGN", 3)
+    out = tmp_path / "solve"
+    r = CliRunner().invoke(main, ["solve", "new_edition", "--param", "compensation.komi",
+                                  "--range=-10,10", "--games", "100", "--pilot-games", "100",
+                                  "--workers", "1", "--quiet", "--out", str(out)])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.output
+    assert "the pilot places the root of first_dealer_win_rate = 0.5 only within " \
+           "compensation.komi in [" in lines[0] and "give --range inside it" in lines[0]
+    assert not out.exists()
