@@ -348,10 +348,10 @@ def place_design(param: RuleParam, target: float, play, notice=None,
     every whole value of the window; while that is more than ``MAX_INTEGER_DESIGN``, a further
     round plays whole values in the widest gaps of the window (at most ``MAX_PILOT_ROUNDS``
     rounds in all, and none after a round that did not narrow it; the rounds' curves merge,
-    independent seeds). A window that still holds
-    more than ``MAX_WHOLE_DESIGN`` whole values is refused in one line (InputError) rather
-    than played at spread values, which could skip the one that matters. (A pilot whose set is
-    empty has no root to place: its window is the whole range, spread when it is that wide.)"""
+    independent seeds). A window that still holds more than ``MAX_WHOLE_DESIGN`` whole values
+    is refused in one line (InputError) rather than played at spread values, which could skip
+    the one that matters. (A pilot whose set is empty has no root to place: its window is the
+    whole range, spread when it is that wide.)"""
     values = spread(param.lo, param.hi, PILOT_VALUES, param.integer)
     curve = play(values, 0)
     window = design_window(param, curve, target)
@@ -488,7 +488,6 @@ def verdict(s: dict, metric) -> str:
                               "between two of them)")
     vals = [d["value"] for d in design]
     if s["integer"] and any(b - a > 1 for a, b in zip(vals, vals[1:])):
-        edges.append("whole values between those played were not played (the pilot found no "
-                     "root to place the design around): give --range around the interval to "
-                     "play each")
+        edges.append("whole values between those played were not played (the interval "
+                     "interpolates across them): give --range around it to play each")
     return text + ("; " + "; ".join(edges) if edges else "")
