@@ -87,6 +87,29 @@ class _Command(click.Command):
     context_class = _Context
 
 
+def _refusing_empty_values(cmd):
+    """``cmd``'s callback, refusing an option given as an empty string (``--players ''``,
+    ``--metrics ''``, ``--html ''``, ``--file ''``): each meant "the default" without a word,
+    or was ignored (issue 46). An option whose bare form stands for a value (``show --diff``)
+    keeps it."""
+    fn = cmd.callback
+    options = {p.name: p for p in cmd.params if isinstance(p, click.Option) and not p.is_flag
+               and not getattr(p, "_flag_needs_value", False)}
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        for name, value in kwargs.items():
+            p = options.get(name)
+            values = value if isinstance(value, (tuple, list)) else (value,)
+            if p is not None and any(isinstance(v, str) and not v.strip() for v in values):
+                raise click.BadParameter("an empty value", ctx=click.get_current_context(),
+                                         param=p)
+        return fn(*args, **kwargs)
+
+    wrapper._refuses_empty = True
+    return wrapper
+
+
 class _Group(click.Group):
     """The ``momojan-sim`` group: click's own usage errors become one line too (commands that
     other modules register on ``main`` included); --help without markup (:class:`_PlainHelp`)."""
@@ -96,6 +119,8 @@ class _Group(click.Group):
 
     def add_command(self, cmd, name=None):
         cmd.context_class = _Context   # commands other modules register: plain help too
+        if cmd.callback is not None and not getattr(cmd.callback, "_refuses_empty", False):
+            cmd.callback = _refusing_empty_values(cmd)
         super().add_command(cmd, name)
 
     def make_context(self, *args, **kwargs):
@@ -381,6 +406,11 @@ def _show_result(path):
             + f", seed {prov['seed']}, {prov['started_utc']} .. "
               f"{prov.get('finished_utc') or '-'}; {prov['command_line']}")
     if res.summary is None:
+        from .results import RESUMABLE
+        if prov["kind"] not in RESUMABLE:   # tune: saved at its end, and has no --resume
+            return (head + f"\nunfinished: no summary yet (a {prov['kind']} still running, "
+                           f"or one stopped before it could save; {prov['kind']} has no "
+                           f"--resume)")
         return (head + f"\nincomplete: {played:,} of {prov['games']:,} {words} saved, no "
                        f"summary yet (finish it with momojan-sim {prov['kind']} --resume "
                        f"{path})")
@@ -588,7 +618,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     data.update({k: found[k] for k in ("breakdown", "yaku_table", "examples") if k in found})
     summary = finish_study(st, data, result)
     if sink is not None:
-        if not no_report:
+        if not no_report and not st.unsaved:
             render_report(sink.path, notice)
     text = json.dumps(summary)
     # Print first: if --out fails after all, the finished run is still on the screen. With
@@ -596,6 +626,8 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     # a line on stderr.
     click.echo(json.dumps({**summary, "result_dir": sink.path} if sink else summary)
                if as_json else family.summary_text(summary))
+    if st.unsaved:   # the numbers are on the screen: say where they could not be saved
+        raise InputError(st.unsaved)
     if sink is not None and not quiet and not as_json:
         notice(saved_line(sink.path, not no_report))
         notice(replay_hint(sink.path, [sc.name]))

@@ -120,7 +120,7 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
         click.echo(ss.solve_text(data, su.metric) + (f"\n\n{note}" if note else ""))
-    _saved_note(sink, out, data, quiet or as_json, not no_report)
+    _saved_note(sink, out, data, quiet or as_json, not no_report, st)
 
 
 def register(group):

@@ -42,8 +42,14 @@ def saved_line(path, reported: bool) -> str:
 def replay_hint(path, variants: list) -> str:
     """How to replay one of a saved result's games from anywhere (its scenario, seats, seed)."""
     which = f" --variant {variants[-1]}" if len(variants) > 1 else ""
-    return (f"replay any of its games: momojan-sim replay {os.path.abspath(path)} --game N{which}"
+    # the directory as given (not an absolute path into this checkout: issue 46)
+    return (f"replay any of its games: momojan-sim replay {_shell_word(path)} --game N{which}"
             f" (the report links games that show each metric)")
+
+
+def _shell_word(path) -> str:
+    import shlex
+    return shlex.quote(str(path))
 
 
 def fail(message: str) -> None:
@@ -59,10 +65,11 @@ def cli_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        before = _active()   # only a result directory this command made is its to handle
         try:
             return fn(*args, **kwargs)
         except InputError as exc:
-            _discard_unplayed()
+            _discard_unplayed(before)
             fail(str(exc))
         except KeyboardInterrupt as exc:
             from .stop_signals import exit_status, what
@@ -70,29 +77,50 @@ def cli_errors(fn):
                 Progress.clear_line()
                 kept = getattr(exc, "kept", None)
                 click.echo(f"momojan-sim: {what(exc)}" + (f" ({kept})" if kept else "")
-                           + _resume_hint(), err=True)
+                           + _resume_hint(before), err=True)
             except OSError:   # the terminal is gone (SIGHUP)
                 pass
             sys.exit(exit_status(exc))
         finally:  # an error after progress.starting(): its slow-start line must not come later
             Progress.cancel_timers()
+            _release_active(before)
 
     return wrapper
 
 
-def _discard_unplayed() -> None:
+def _active(before=None):
+    """The result directory this command is writing (None: none, or still ``before``, the
+    one that was active when the command started: another command's in this process)."""
+    res = sys.modules.get("simcore.results")
+    rd = getattr(res, "ACTIVE", None) if res else None
+    return None if rd is before and before is not None else rd
+
+
+def _discard_unplayed(before=None) -> None:
     """A command that fails before its first chunk leaves no result directory behind."""
-    res = sys.modules.get("simcore.results")
-    rd = getattr(res, "ACTIVE", None) if res else None
+    rd = _active(before)
     if rd is not None and rd.discard_if_unplayed():
-        res.ACTIVE = None
+        sys.modules["simcore.results"].ACTIVE = None
 
 
-def _resume_hint() -> str:
-    """Where the saved chunks of an interrupted result directory are, and how to finish it."""
+def _release_active(before=None) -> None:
+    """The command is over: let go of its result directory's write lock (a process that ends
+    lets go anyway; tests that run commands in one process must too)."""
+    rd = _active(before)
+    if rd is not None:
+        rd.release()
+
+
+def _resume_hint(before=None) -> str:
+    """Where the saved chunks of an interrupted result directory are, and how to finish it
+    (a command without --resume, tune, leaves nothing: its unfinished directory is removed)."""
     res = sys.modules.get("simcore.results")
-    rd = getattr(res, "ACTIVE", None) if res else None
+    rd = _active(before)
     if rd is None or rd.prov.get("status") == "complete" or rd.family is None:
+        return ""
+    if rd.prov.get("kind") not in getattr(res, "RESUMABLE", ()):
+        if rd.discard_if_unplayed():
+            res.ACTIVE = None
         return ""
     return (f" ({rd.games_done:,} {rd.family.GAME_WORDS[1]} saved in {rd.path}; finish with "
             f"momojan-sim {rd.prov['kind']} --resume {rd.path})")
@@ -435,7 +463,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
         click.echo(head + comparison_text(result, rows, fam.CATALOGUE, alpha, differ, off,
                                           data["seats"])
                    + (f"\n\n{note}" if note else ""))
-    _saved_note(sink, out, data, quiet or as_json, not no_report)
+    _saved_note(sink, out, data, quiet or as_json, not no_report, st)
 
 
 def _tune_variants(st, quiet: bool) -> list:
@@ -508,7 +536,7 @@ def _finish(st, data, result, report=True):
     summary = finish_study(st, data, result)
     data.clear()
     data.update(summary)
-    if report:
+    if report and not st.unsaved:
         render_report(st.sink.path, notice)
 
 
@@ -550,8 +578,11 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
                                 changes))
 
 
-def _saved_note(sink, out, data, quiet=False, reported=True):
-    """After the output: where it was saved (or, --out FILE.json, write that file now)."""
+def _saved_note(sink, out, data, quiet=False, reported=True, st=None):
+    """After the output: where it was saved (or, --out FILE.json, write that file now); the
+    one line of a summary that could not be saved (``st.unsaved``: the answer is printed)."""
+    if st is not None and st.unsaved:
+        raise InputError(st.unsaved)
     if sink is None and out:
         write_out(out, json.dumps(data) + "\n")
     if sink is not None and not quiet:
@@ -685,7 +716,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     else:
         click.echo(sweep_text(result, fam.CATALOGUE, labels, rows, names, alpha)
                    + (f"\n\n{note}" if note else ""))
-    _saved_note(sink, out, data, quiet or as_json, not no_report)
+    _saved_note(sink, out, data, quiet or as_json, not no_report, st)
 
 
 @click.command()

@@ -89,9 +89,10 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
     if rd is not None:
         try:  # a finished tournament is printed even when it cannot be saved
             rd.finish({"kind": "tournament", **data}, t.study.seconds, t.study.workers)
-        except OSError as exc:
+        except (OSError, InputError) as exc:   # results.SaveError: one line naming it
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
             error = InputError(f"--out: the tournament finished (printed above) but {rd.path} "
-                               f"could not be completed: {exc.strerror}")
+                               f"could not be completed: {why}")
             rd = None
         else:
             if not no_report:

@@ -51,8 +51,7 @@ def tune(scenario_ref, policy, against, budget, games, check_games, names, seed,
     Example: momojan-sim tune new_edition --policy value --against greedy --budget 40
     """
     from . import families
-    from .results import default_dir
-    from .save import save_result
+    from .results import ResultDir, check_default_root, default_dir
     from .tune import check_inputs, tune as run_tune, tune_text
 
     if no_save and out:
@@ -71,21 +70,34 @@ def tune(scenario_ref, policy, against, budget, games, check_games, names, seed,
         talk(f"tuning {policy} against {against or policy} under {sc.name}: {budget} trials "
              f"x {2 * games:,} games, then {2 * check_games:,} fresh games each for the tuned "
              f"and the default")
-    path = None if no_save else (out or default_dir(f"tune-{sc.name}"))
-    if path:  # refuse an unusable --out before playing (nothing is written yet)
+    rd = None
+    if not no_save:
+        # The directory is made (and locked) before a game is played: a destination that
+        # cannot be written, or that another tune took, is refused now, not after the search
+        # (issue 46). A tune that fails or is stopped before it saves removes it again.
+        if not out:
+            check_default_root()
+        path = out or default_dir(f"tune-{sc.name}")
         from .results import check_out_dir
         check_out_dir(path)
+        rd = ResultDir.create(path, fam, "tune", [sc], seed, games,
+                              {"policy": policy, "against": against or policy,
+                               "budget": budget, "check_games": check_games,
+                               "params": wanted}, workers)
     res = run_tune(fam, sc, policy, against or policy, budget=budget, games=games,
                    check_games=check_games, seed=seed, workers=workers, names=wanted,
                    progress=talk)
     data = res.to_json()
-    if path:
-        path = save_result(fam, "tune", [sc], seed, games, data, out=path,
-                           options={"policy": policy, "against": against or policy,
-                                    "budget": budget, "check_games": check_games,
-                                    "params": wanted}, workers=workers,
-                           seconds=res.seconds, report=False)
-        if not no_report:
+    path, unsaved = None, None
+    if rd is not None:
+        try:
+            rd.games_done = games
+            rd.finish({"kind": "tune", **data}, res.seconds or 0.0, workers)
+            path = rd.path
+        except InputError as exc:   # the tuned parameters are printed all the same
+            rd.games_done = 0       # nothing of it is kept: its directory is removed
+            unsaved = f"the tune finished (printed above) but could not be saved: {exc}"
+        if path and not no_report:
             render_report(path, notice)
     if as_json:
         click.echo(json.dumps({**data, "result_dir": path} if path else data))
@@ -93,6 +105,8 @@ def tune(scenario_ref, policy, against, budget, games, check_games, names, seed,
         click.echo(tune_text(data))
         if path and not quiet:
             notice(saved_line(path, not no_report))
+    if unsaved:
+        raise InputError(unsaved)
 
 
 def register(group):

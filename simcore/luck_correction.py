@@ -195,6 +195,20 @@ def switched(on: bool):
         _STATE["on"] = before
 
 
+def honour_saved(saved: bool | None, where: str) -> None:
+    """A resumed study analyses its games as it was started (issue 46): ``saved`` is the
+    correction its directory records (None: an older directory, which was corrected unless
+    its command line says otherwise). ``--no-luck-correction`` on a result started with the
+    correction is a contradiction (one line); a result started without it stays without."""
+    from .errors import InputError
+    saved = True if saved is None else bool(saved)
+    if saved and not _STATE["on"]:
+        raise InputError(f"{where}: was started with the luck correction, which its numbers "
+                         f"use: give no --no-luck-correction with --resume (the result cannot "
+                         f"mix the two)")
+    _STATE["on"] = saved   # the command's luck_option restores the state when it ends
+
+
 def luck_option(fn):
     """Click decorator: ``--no-luck-correction``; the command body runs with the correction
     :func:`switched` off when given. Put it just above ``def``."""

@@ -50,6 +50,10 @@ def open_target(ref: str, variant: str | None = None):
     if prov["kind"] == "tournament":
         raise InputError(f"{where}: a tournament's games change seats; replay its scenario "
                          f"with --players and the seed {prov['seed']}")
+    if prov["kind"] not in ("run", "compare", "sweep", "solve"):
+        raise InputError(f"{where}: a {cut(prov['kind'], 20)} result, whose games are no "
+                         f"saved scenario's (a tune plays trials of many seatings); replay "
+                         f"its scenario with --players and a seed instead")
     with reading(ref, "replay"):
         family = families.of_result(prov)
         payloads = json.load(open(os.path.join(ref, "variants.json"), encoding="utf-8"))
@@ -59,10 +63,15 @@ def open_target(ref: str, variant: str | None = None):
     return family, sc, int(prov["seed"]), ref
 
 
+IN_DIR_NOTE = "run it inside the result directory (wherever it has been moved)"
+
+
 def replay_command(family, result_dir: str, game: int, variant: int | None = None) -> str:
-    """The replay line a report prints: the result directory (absolute, so it works from
-    anywhere), its variant when it has several, and the game."""
-    cmd = f"momojan-sim replay {os.path.abspath(result_dir)} --game {game}"
+    """The replay line a report prints: ``momojan-sim replay . --game N`` (the variant when
+    it has several), to run inside the result directory. Not an absolute path into the place
+    it was written (issue 46): the line keeps working when the directory is moved or copied,
+    since a result directory holds everything a replay needs."""
+    cmd = f"momojan-sim replay . --game {game}"
     return cmd + ("" if variant is None else f" --variant {variant}")
 
 

@@ -542,9 +542,10 @@ class _Doc:
             self.md += [md_text, ""]
 
     def replay_cell(self, fam, prov, variant, games) -> str:
-        """Example games of a metric: the first one's replay command (it works from any
-        directory) and each game as a link to its HTML replay in ``replays/``."""
-        from .replays import replay_command
+        """Example games of a metric: the first one's replay command (run inside the result
+        directory, wherever it is) and each game as a link to its HTML replay in
+        ``replays/``."""
+        from .replays import IN_DIR_NOTE, replay_command
         games = [int(g) for g in games[:MAX_EXAMPLES]]
         if not games:
             return "–"
@@ -553,7 +554,8 @@ class _Doc:
         pages = self._pages(fam, prov, variant or 0, games, v)
         links = ", ".join(f"<a href='{pages[g]}'>game {g}</a>" if g in pages else f"game {g}"
                           for g in games)
-        return (f"<code>{html.escape(replay_command(fam, self.path, games[0], v))}</code>"
+        return (f"<code title='{IN_DIR_NOTE}'>"
+                f"{html.escape(replay_command(fam, self.path, games[0], v))}</code>"
                 f"<br><span class='muted'>{links}</span>")
 
     def _pages(self, fam, prov, variant, games, v) -> dict:
@@ -824,10 +826,18 @@ def render(path: str) -> tuple[str, str]:
     prov = read_provenance(path, "report")
     sp = os.path.join(path, "summary.json")
     if not os.path.isfile(sp):
-        raise InputError(f"report {path}: the run is incomplete (no summary.json); finish it "
-                         f"with momojan-sim {prov.get('kind', 'run')} --resume {path}")
+        from .results import RESUMABLE
+        kind = prov.get("kind", "run")
+        raise InputError(f"report {path}: the {kind} is incomplete (no summary.json); "
+                         + (f"finish it with momojan-sim {kind} --resume {path}"
+                            if kind in RESUMABLE else f"{kind} has no --resume"))
     with open(sp, encoding="utf-8") as f:
         s = json.load(f)
+    # a summary that is not this result's, or files damaged since they were written, are
+    # refused (one line, exit 2), not drawn as if they were the result (issue 46)
+    from .results import check_summary, verify_files
+    check_summary(path, prov, s, "report")
+    verify_files(path, prov, "report")
     fam = family_of(prov)
     from .metrics import by_name
     cat = _Catalogue(by_name(fam.CATALOGUE))
@@ -850,7 +860,8 @@ def render(path: str) -> tuple[str, str]:
     games = s.get("games", prov.get("games"))
     rate = prov.get("rounds_per_s")
     per = (f"{len(s['trials'])} trials x {games:,} games per seating" if kind == "tune"
-           and s.get("trials") else f"{games:,} games per variant")
+           and s.get("trials") else f"{games:,} games" if len(prov["variants"]) == 1
+           else f"{games:,} games per variant")
     sub = (f"{kind} · {per} · seed {prov['seed']} · {when} · "
            f"{prov.get('workers')} worker{'' if prov.get('workers') == 1 else 's'} on "
            f"{prov.get('cores')} cores"

@@ -195,6 +195,11 @@ def default_dir(name: str, root: str | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 ACTIVE = None   # the ResultDir being written in this process (for the Ctrl-C line)
+RESUMABLE = ("run", "compare", "sweep", "solve", "tournament")   # the commands with --resume
+
+
+class SaveError(InputError):
+    """A result directory could not be written (a full disk...): one line, exit 2."""
 _MADE: set = set()   # directories this process created (default_dir, create): its to remove
 _DEFAULTED: set = set()   # paths default_dir chose (errors name $MOMOJAN_SIM_RESULTS, not --out)
 
@@ -224,6 +229,51 @@ class ResultDir:
         self.games_done = 0
         self.created = False   # made by this process: removed again if it fails before a chunk
         self._verified = None  # --resume: the checked chunks, (start, stop, sums, extras)
+        self._lock_fd = None   # the directory's write lock (LOCK_FILE), held while writing
+
+    def release(self) -> None:
+        """Let go of the directory's write lock (a finished or abandoned write)."""
+        if self._lock_fd is not None:
+            try:
+                os.close(self._lock_fd)
+            except OSError:
+                pass
+            self._lock_fd = None
+
+    def _clean_stale(self) -> None:
+        """Remove what an interrupted write of this directory left (``.tmp-*`` files of its
+        chunks and manifests). Only with the lock held: no other writer has files in flight
+        here (``report`` writes its own files, in figures/ and replays/, left alone)."""
+        if self._lock_fd is None:
+            return
+        for sub in _STALE_IN[:4]:
+            d = os.path.join(self.path, sub)
+            for f in os.listdir(d) if os.path.isdir(d) else ():
+                if not f.startswith(".tmp-") or f.startswith(".tmp-probe-"):
+                    continue
+                if sub or f.endswith((".json", ".yaml")):
+                    _remove(os.path.join(d, f))
+
+    @contextlib.contextmanager
+    def _saving(self, what: str):
+        """A write that fails (a full disk, a directory made read-only, removed): one line
+        naming the directory and the error, and what of the work is kept (issue 46)."""
+        try:
+            yield
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            kind = self.prov.get("kind", "run")
+            words = getattr(self.family, "GAME_WORDS", ("game", "games"))[1]
+            if self.games_done and kind in RESUMABLE:
+                kept = (f"the {self.games_done:,} {words} before it are saved there: "
+                        f"momojan-sim {kind} --resume {self.path} finishes it once it can be "
+                        f"written")
+            elif self.games_done and kind != "tune":   # a tune saves nothing before the end
+                kept = f"the {self.games_done:,} {words} before it are saved there"
+            else:
+                kept = "nothing had been saved yet"
+            raise SaveError(f"cannot save in {self.path}: {what} could not be written "
+                            f"({why}); {kept}") from None
 
     # -- creating -------------------------------------------------------------------------
 
@@ -237,6 +287,7 @@ class ResultDir:
         _make_dir(path)
         if fresh:
             _MADE.add(os.path.abspath(path))
+        lock_fd = _take_lock(path, _where(path))
         prov = {
             "format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind,
             "status": "incomplete", "family": family.NAME,
@@ -268,13 +319,15 @@ class ResultDir:
                         f"{fname} prints it; it loads back as a scenario)"))
             except OSError as exc:
                 raise InputError(f"--out: cannot write in {path}: {exc.strerror}") from None
-        atomic_json(os.path.join(path, "variants.json"), payloads)
-        prov["variants_sha256"] = file_sha256(os.path.join(path, "variants.json"))
-        prov["run_sha256"] = run_sha256(prov)
-        for sub in ("chunks", "games") + (("rounds",) if options.get("records") else ()):
-            os.makedirs(os.path.join(path, sub), exist_ok=True)
         self = cls(path, family, prov)
         self.created = True
+        self._lock_fd = lock_fd
+        with self._saving("variants.json"):
+            atomic_json(os.path.join(path, "variants.json"), payloads)
+            prov["variants_sha256"] = file_sha256(os.path.join(path, "variants.json"))
+            prov["run_sha256"] = run_sha256(prov)
+            for sub in ("chunks", "games") + (("rounds",) if options.get("records") else ()):
+                os.makedirs(os.path.join(path, sub), exist_ok=True)
         self._save_provenance()
         return self
 
@@ -286,6 +339,7 @@ class ResultDir:
             return False
         if os.path.abspath(self.path) not in _MADE:
             return False
+        self.release()
         shutil.rmtree(self.path, ignore_errors=True)
         return True
 
@@ -315,10 +369,23 @@ class ResultDir:
             raise InputError(f"--resume {path}: provenance.json: batch_stop is {shown(stop)} "
                              f"(damaged)")
         self = cls(path, family, prov)
-        self._payloads = self._checked_variants()
-        self._verified = self._checked_chunks()
-        for sub in ("chunks", "games") + (("rounds",) if prov["options"].get("records") else ()):
-            os.makedirs(os.path.join(path, sub), exist_ok=True)   # a deleted folder: replayed
+        # the lock first: a directory that cannot be written, or that a live process writes,
+        # is refused before anything is played; with it held, leftovers are provably stale
+        self._lock_fd = _take_lock(path, "--resume")
+        try:
+            self._clean_stale()
+            self._payloads = self._checked_variants()
+            self._verified = self._checked_chunks()
+            for sub in ("chunks", "games") + (("rounds",) if prov["options"].get("records")
+                                              else ()):
+                os.makedirs(os.path.join(path, sub), exist_ok=True)  # a deleted folder: replayed
+                _probe_write(path, os.path.join(path, sub), "--resume")
+        except OSError as exc:
+            self.release()
+            raise InputError(f"--resume {path}: cannot write in it ({exc.strerror})") from None
+        except BaseException:
+            self.release()
+            raise
         return self
 
     def _checked_variants(self, what_cmd: str = "--resume") -> list:
@@ -422,6 +489,11 @@ class ResultDir:
         self._save_provenance()
 
     def chunk_done(self, res) -> None:
+        with self._saving(f"the chunk of {self.family.GAME_WORDS[1]} {res.start:,}.."
+                          f"{res.stop - 1:,}"):
+            self._chunk_done(res)
+
+    def _chunk_done(self, res) -> None:
         files = {}
         if res.batches:
             for v, b in enumerate(res.batches):
@@ -452,20 +524,31 @@ class ResultDir:
     # -- finishing ----------------------------------------------------------------------
 
     def finish(self, summary: dict, seconds: float, workers: int) -> None:
-        """summary.json, then provenance.json marked complete."""
-        atomic_json(os.path.join(self.path, "summary.json"), summary)
+        """summary.json, then provenance.json marked complete (with summary.json's sha256, so
+        a reader tells a summary that is not this result's)."""
+        sp = os.path.join(self.path, "summary.json")
+        with self._saving("summary.json"):
+            atomic_json(sp, summary)
+            self.prov["summary_sha256"] = file_sha256(sp)
         self.prov.update({"status": "complete", "finished_utc": utc_now(),
                           "games_played": self.games_done, "rounds_played": self.rounds,
                           "workers": workers,
                           "seconds": round(seconds, 3),
                           "rounds_per_s": round(self.rounds / seconds, 1) if seconds > 0
                           else None})
-        self._save_provenance()
+        try:
+            self._save_provenance()
+        except SaveError:
+            self.prov["status"] = "incomplete"
+            raise
+        _remove(os.path.join(self.path, LOCK_FILE))   # complete: nothing writes it again
+        self.release()
 
     def _save_provenance(self):
         self.prov["games_played"] = self.games_done
         self.prov["rounds_played"] = self.rounds
-        atomic_json(os.path.join(self.path, "provenance.json"), self.prov)
+        with self._saving("provenance.json"):
+            atomic_json(os.path.join(self.path, "provenance.json"), self.prov)
 
     def _chunk_files(self):
         return _scan(os.path.join(self.path, "chunks"), r"(\d{15})\.json")
@@ -506,15 +589,43 @@ def _parts(d: str):
 
 def _scan(d: str, pattern: str) -> list:
     """Sorted (first game, path) of the files in ``d`` named by ``pattern`` (group 1: the first
-    game); leftovers of an interrupted atomic write (``.tmp-*``) are removed on the way."""
+    game). Read only: a ``.tmp-*`` file may be a live writer's file in flight (issue 46); only
+    the writer, holding the directory's lock, removes stale ones (:meth:`ResultDir._clean_stale`)."""
     out = []
     for f in os.listdir(d) if os.path.isdir(d) else ():
         m = re.fullmatch(pattern, f)
         if m:
             out.append((int(m.group(1)), os.path.join(d, f)))
-        elif f.startswith(".tmp-"):
-            _remove(os.path.join(d, f))
     return sorted(out)
+
+
+LOCK_FILE = ".lock"   # held (fcntl.lockf) by the one process writing a result directory
+_STALE_IN = ("", "chunks", "games", "rounds", "replays", "figures")
+
+
+def _take_lock(path: str, what: str):
+    """The directory's write lock, or one line: it cannot be written (read-only), or another
+    process is writing it now. A POSIX record lock: the kernel drops it when its process ends,
+    however it ends, and forked workers do not inherit it."""
+    import errno
+    import fcntl
+    lock = os.path.join(path, LOCK_FILE)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), _FILE_MODE)
+    except OSError as exc:
+        raise InputError(f"{what} {path}: cannot write in it ({exc.strerror}): a result "
+                         f"directory is written where it is (copy it somewhere writable "
+                         f"first)") from None
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno in (errno.EACCES, errno.EAGAIN):
+            raise InputError(f"{what} {path}: another momojan-sim process is writing it now "
+                             f"(wait for it to end, or stop it)") from None
+        return None   # a file system without locks (some network mounts): written unlocked,
+        #               and a resume then removes no leftovers (none is provably stale)
+    return fd
 
 
 def _remove(path):
@@ -536,8 +647,26 @@ def _refuse_taken(path: str) -> None:
         raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, "
                          f"or a name ending in .json for the summary alone)")
     if os.path.isdir(path) and os.listdir(path):
-        hint = (f"; finish it with --resume {path}" if _is_result(path) else "")
-        raise InputError(f"{_where(path)}: {path} exists and is not empty{hint}")
+        raise InputError(f"{_where(path)}: {path} exists and is not empty{_taken_hint(path)}")
+
+
+def _taken_hint(path: str) -> str:
+    """What a taken directory holds: an unfinished result of a command with --resume says how
+    to finish it; any other result (a tune, a finished one) says what it is, no --resume."""
+    if not _is_result(path):
+        return ""
+    try:
+        with open(os.path.join(path, "provenance.json"), encoding="utf-8") as f:
+            prov = json.load(f)
+        kind, status = str(prov["kind"]), str(prov["status"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return " (a result directory)"
+    if status == "complete":
+        return f" (a finished {kind} result: give another --out)"
+    if kind in RESUMABLE:
+        return f"; finish it with momojan-sim {kind} --resume {path}"
+    return (f" (an unfinished {kind} result: another {kind} may be writing it now; {kind} has "
+            f"no --resume: give another --out)")
 
 
 def check_out_dir(path: str) -> None:
@@ -546,6 +675,7 @@ def check_out_dir(path: str) -> None:
     default_root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
     parent = os.path.dirname(os.path.abspath(path))
     _refuse_taken(path)
+    _refuse_file_above(path)
     if os.path.isdir(path):
         probe_in = path
     else:
@@ -557,14 +687,53 @@ def check_out_dir(path: str) -> None:
     _probe_write(path, probe_in)
 
 
-def _probe_write(path: str, directory: str) -> None:
+def _refuse_file_above(path: str) -> None:
+    """One line when a folder the result would go in is a file (a ``results`` file where the
+    default results folder goes)."""
+    up = os.path.dirname(os.path.abspath(path))
+    while up and not os.path.isdir(up):
+        if os.path.lexists(up):
+            raise InputError(f"{_where(path)}: {up} is a file, not a folder: the result cannot "
+                             f"be saved there")
+        nxt = os.path.dirname(up)
+        if nxt == up:
+            break
+        up = nxt
+
+
+def check_default_root() -> None:
+    """Refuse, before anything is played, a default results folder (``results``, or
+    ``$MOMOJAN_SIM_RESULTS``) where no result directory can be made."""
+    root = os.environ.get(DEFAULT_ROOT_ENV) or "results"
+    env = os.environ.get(DEFAULT_ROOT_ENV)
+    where = f"${DEFAULT_ROOT_ENV}={env}" if env else "the results folder"
+    if os.path.lexists(root) and not os.path.isdir(root):
+        raise InputError(f"{where}: {root} is a file, not a folder: results cannot be saved "
+                         f"there (remove or rename it, or give --out DIR)")
+    up = os.path.abspath(root)
+    while not os.path.isdir(up):
+        if os.path.lexists(up):
+            raise InputError(f"{where}: {up} is a file, not a folder: results cannot be saved "
+                             f"there (give --out DIR)")
+        up = os.path.dirname(up)
+    try:
+        fd, probe = tempfile.mkstemp(dir=up, prefix=".tmp-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"{where}: cannot write in {up}: {exc.strerror} (give --out DIR)") \
+            from None
+
+
+def _probe_write(path: str, directory: str, what: str | None = None) -> None:
     """Refuse ``path`` (one line naming it) unless a file can be created in ``directory``."""
     try:
         fd, probe = tempfile.mkstemp(dir=directory, prefix=".tmp-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InputError(f"{_where(path)}: cannot write in {directory}: {exc.strerror}") from None
+        raise InputError(f"{what or _where(path)}: cannot write in {directory}: "
+                         f"{exc.strerror}") from None
 
 
 def _make_dir(path: str) -> None:
@@ -793,11 +962,33 @@ def load(path: str, pandas: bool | None = None) -> Result:
     prov = read_provenance(path)
     sp = os.path.join(path, "summary.json")
     summary = _read_json(sp, "result") if os.path.isfile(sp) else None
-    if summary is not None and not isinstance(summary, dict):
-        raise InputError(f"result {path}: summary.json is {shown(summary)}, not a summary "
-                         f"(damaged)")
+    if summary is not None:
+        check_summary(path, prov, summary, "result")
     return Result(path, summary, prov, read_table(os.path.join(path, "games"), pandas),
                   read_table(os.path.join(path, "rounds"), pandas))
+
+
+def check_summary(path: str, prov: dict, summary, what: str) -> None:
+    """Refuse (one line) a summary.json that is not this result's: damaged, edited, or
+    another result's copied in (a riichi2p summary in an emoji run's directory would be read
+    and drawn as the emoji result). A result written since issue 46 holds summary.json's
+    sha256; an older one is checked by what its summary says (kind, seed, scenario)."""
+    sp = os.path.join(path, "summary.json")
+    if not isinstance(summary, dict):
+        raise InputError(f"{what} {path}: summary.json is {shown(summary)}, not a summary "
+                         f"(damaged)")
+    want = prov.get("summary_sha256")
+    if isinstance(want, str) and file_sha256(sp) != want:
+        raise InputError(f"{what} {sp}: not the summary this result wrote (its sha256 differs "
+                         f"from provenance.json's: edited, damaged or another result's)")
+    names = [v.get("name") for v in prov["variants"]]
+    for key, mine in (("kind", prov["kind"]), ("seed", prov["seed"]),
+                      ("scenario", names[0] if prov["kind"] == "run" else None)):
+        theirs = summary.get(key)
+        if mine is not None and theirs is not None and theirs != mine:
+            raise InputError(f"{what} {sp}: another result's summary ({key} "
+                             f"{cut(shown(theirs), 40)}; this {prov.get('family', '')} "
+                             f"{prov['kind']} result's is {cut(shown(mine), 40)})")
 
 
 def saved_sums(path: str) -> MomentSums | None:

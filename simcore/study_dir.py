@@ -37,6 +37,7 @@ class OpenedStudy:
     save: bool = True
     sink: object = None
     played: list = field(default_factory=list)   # the variants saved (a sweep's grid)
+    unsaved: str | None = None   # why the finished study's summary could not be saved
 
     def create(self, scenarios=None, labels=None):
         """The new result directory for ``scenarios`` (default: the study's), or None when
@@ -66,12 +67,19 @@ def open_study(kind: str, refs, *, games: int | None = None, seed: int | None = 
     fam, loaded = families.load_all(list(refs), kind)
     scenarios = [fam.with_players(sc, players) for sc in loaded]
     d_games, d_seed, d_workers = fam.run_defaults(scenarios[0])
+    from .luck_correction import enabled
+    # every analysis option the result depends on is in its options (provenance.json), the
+    # luck correction included: --resume honours them (issue 46)
     st = OpenedStudy(kind, fam, scenarios, games or d_games, d_seed if seed is None else seed,
                      d_workers if workers is None else workers,
-                     {**(options or {}), "chunk_games": CHUNK_GAMES}, out, save)
+                     {**(options or {}), "luck_correction": enabled(),
+                      "chunk_games": CHUNK_GAMES}, out, save)
     if save and out:   # refuse a bad directory before anything is played
         from .results import check_out_dir
         check_out_dir(out)
+    elif save:         # the default results folder: usable before anything is played
+        from .results import check_default_root
+        check_default_root()
     return st
 
 
@@ -85,10 +93,27 @@ def resume_study(kind: str, path: str, workers: int | None = None) -> OpenedStud
     if sink.prov["kind"] != kind:
         raise InputError(f"--resume {path}: a {sink.prov['kind']} result (resume it with "
                          f"momojan-sim {sink.prov['kind']} --resume)")
-    scenarios = sink.scenarios()
+    from .luck_correction import honour_saved
+    try:
+        honour_saved(sink.prov["options"].get("luck_correction", _luck_of_command_line(
+            sink.prov)), f"--resume {path}")
+        scenarios = sink.scenarios()
+    except BaseException:
+        sink.release()
+        raise
     return OpenedStudy(kind, fam, scenarios, sink.prov["games"], sink.prov["seed"],
                        workers if workers is not None else 0, sink.prov["options"], path,
                        True, sink, scenarios)
+
+
+def _luck_of_command_line(prov: dict) -> bool:
+    """Whether a directory written before the option was recorded was luck-corrected: its
+    command line says (resumed with the correction unless it was started without)."""
+    import shlex
+    try:
+        return "--no-luck-correction" not in shlex.split(prov.get("command_line") or "")
+    except ValueError:
+        return True
 
 
 def finish_study(study: OpenedStudy, data: dict, result) -> dict:
@@ -104,5 +129,9 @@ def finish_study(study: OpenedStudy, data: dict, result) -> dict:
         summary = {"kind": study.kind, **data, "per_variant": [
             {"name": sc.name, **sink.extras.to_json(fam, fam.CATALOGUE, v)}
             for v, sc in enumerate(study.played)]}
-    sink.finish(summary, result.seconds, result.workers)
+    try:
+        sink.finish(summary, result.seconds, result.workers)
+    except InputError as exc:   # the answer is printed all the same, then this line (exit 2)
+        study.unsaved = (f"the {study.kind} finished (printed above) but its summary was not "
+                         f"saved: {exc}")
     return summary

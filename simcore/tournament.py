@@ -317,9 +317,11 @@ def new_tournament_dir(scenario, entrants, games: int, seed: int, workers: int,
                        out: str | None = None):
     """The ``sink`` of :func:`run_tournament` that saves into a new result directory (``out``,
     checked now; made when play starts, named after the scenario by default)."""
-    from .results import ResultDir, check_out_dir, default_dir
+    from .results import ResultDir, check_default_root, check_out_dir, default_dir
     if out:
         check_out_dir(out)
+    else:   # the default results folder: usable before anything is played (issue 46)
+        check_default_root()
 
     def sink(view, scenarios, labels, chunk_games):
         opts = {"policies": list(entrants), "chunk_games": chunk_games}

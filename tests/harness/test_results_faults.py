@@ -1,0 +1,367 @@
+"""Nothing lost, nothing wrong (issue 46, the result directories' items): every analysis option
+a result depends on is recorded and honoured on --resume; a destination is checked before
+anything is played and a late write failure keeps what was played; read-only commands delete
+nothing; a summary that is not the directory's own, a damaged result, a tune directory given to
+replay are one line and exit 2; replay lines survive a moved directory."""
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from simcore import results
+from simcore.cli import main
+
+RUN = ["new_edition", "--seed", "3", "--workers", "1", "--quiet", "--no-report"]
+
+
+def _invoke(args, **kw):
+    return CliRunner().invoke(main, args, **kw)
+
+
+def _one_line_exit_2(r, *frags):
+    assert r.exit_code == 2, r.output
+    err = [x for x in r.stderr.splitlines() if x.strip()]
+    assert len(err) == 1 and err[0].startswith("momojan-sim: error: "), r.stderr
+    assert "Traceback" not in r.output
+    for f in frags:
+        assert f in err[0], (f, err[0])
+    return err[0]
+
+
+def _summary(d):
+    with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _provenance(d):
+    with open(os.path.join(d, "provenance.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _numbers(s):
+    """What an uninterrupted and a resumed result must agree on (not timings)."""
+    return {k: s[k] for k in ("metrics", "intervals", "luck_correction", "games", "seed")
+            if k in s}
+
+
+@pytest.fixture
+def stop_after_chunks(monkeypatch):
+    """Make the next command stop (as Ctrl-C does) once ``n`` chunks are saved."""
+    def arm(n):
+        real = results.ResultDir.chunk_done
+        seen = [0]
+
+        def chunk_done(self, res):
+            if seen[0] >= n:
+                raise KeyboardInterrupt
+            real(self, res)
+            seen[0] += 1
+        monkeypatch.setattr(results.ResultDir, "chunk_done", chunk_done)
+        return lambda: monkeypatch.setattr(results.ResultDir, "chunk_done", real)
+    return arm
+
+
+# ---------------------------------------------------------------------------------------------
+# item 1: --no-luck-correction recorded, honoured on resume, a contradiction refused
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("plain", [True, False], ids=["no_luck_correction", "luck_corrected"])
+def test_no_luck_correction_is_recorded_and_a_resumed_run_keeps_it(tmp_path, plain,
+                                                                   stop_after_chunks):
+    flag = ["--no-luck-correction"] if plain else []
+    whole, part = str(tmp_path / "whole"), str(tmp_path / "part")
+    r = _invoke(["run", *RUN, "--games", "4000", "--out", whole, *flag])
+    assert r.exit_code == 0, r.output
+    assert _provenance(whole)["options"]["luck_correction"] is (not plain)
+    assert ("luck_correction" in _summary(whole)) is (not plain)
+    disarm = stop_after_chunks(1)
+    r = _invoke(["run", *RUN, "--games", "4000", "--out", part, *flag])
+    assert r.exit_code == 130, r.output
+    disarm()
+    assert _provenance(part)["status"] == "incomplete"
+    # resumed as the docs say (no analysis option): the numbers of the uninterrupted run
+    r = _invoke(["run", "--resume", part, "--quiet", "--no-report"])
+    assert r.exit_code == 0, r.output
+    assert _numbers(_summary(part)) == _numbers(_summary(whole))
+    assert _provenance(part)["options"]["luck_correction"] is (not plain)
+
+
+def test_resume_with_no_luck_correction_of_a_corrected_result_is_refused(tmp_path,
+                                                                        stop_after_chunks):
+    part = str(tmp_path / "part")
+    disarm = stop_after_chunks(1)
+    assert _invoke(["run", *RUN, "--games", "4000", "--out", part]).exit_code == 130
+    disarm()
+    before = sorted(os.listdir(os.path.join(part, "chunks")))
+    r = _invoke(["run", "--resume", part, "--no-luck-correction", "--quiet"])
+    _one_line_exit_2(r, "luck correction", part)
+    assert sorted(os.listdir(os.path.join(part, "chunks"))) == before   # nothing played
+
+
+def test_a_resumed_compare_keeps_no_luck_correction(tmp_path, stop_after_chunks):
+    args = ["compare", "old_edition", "new_edition", "--games", "2000", "--seed", "5",
+            "--workers", "1", "--quiet", "--no-report", "--json", "--no-luck-correction"]
+    whole, part = str(tmp_path / "whole"), str(tmp_path / "part")
+    assert _invoke([*args, "--out", whole]).exit_code == 0
+    disarm = stop_after_chunks(0)       # stopped before its first chunk: the resume plays all
+    assert _invoke([*args, "--out", part]).exit_code == 130
+    disarm()
+    r = _invoke(["compare", "--resume", part, "--quiet", "--no-report"])
+    assert r.exit_code == 0, r.output
+    a, b = _summary(whole), _summary(part)
+    assert a["metrics"] == b["metrics"] and "luck_correction" not in b
+    r = _invoke(["compare", "--resume", whole, "--no-luck-correction"])
+    assert r.exit_code == 2   # complete: refused anyway, as one line
+
+
+# ---------------------------------------------------------------------------------------------
+# item 2: destinations checked before play; late failures keep the work; read-only resume
+# ---------------------------------------------------------------------------------------------
+
+def _never(*a, **k):
+    raise AssertionError("played although the destination cannot be written")
+
+
+def test_tune_refuses_a_results_folder_that_is_a_file_before_playing(tmp_path, monkeypatch):
+    taken = tmp_path / "results"
+    taken.write_text("not a folder\n")
+    monkeypatch.setenv(results.DEFAULT_ROOT_ENV, str(taken))
+    import simcore.tune
+    monkeypatch.setattr(simcore.tune, "tune", _never)
+    r = _invoke(["tune", "new_edition", "--budget", "1", "--games", "10", "--quiet"])
+    line = _one_line_exit_2(r, str(taken), "is a file")
+    assert "--resume" not in line   # a tune has none to suggest
+
+
+def test_solve_pilot_refuses_a_results_folder_that_is_a_file_before_playing(tmp_path,
+                                                                           monkeypatch):
+    taken = tmp_path / "results"
+    taken.write_text("not a folder\n")
+    monkeypatch.setenv(results.DEFAULT_ROOT_ENV, str(taken))
+    import simcore.solve_study
+    monkeypatch.setattr(simcore.solve_study, "play_pilot", _never)
+    r = _invoke(["solve", "new_edition", "--param", "compensation.komi", "--games", "200",
+                 "--pilot-games", "100", "--workers", "1", "--quiet"])
+    _one_line_exit_2(r, str(taken), "is a file")
+
+
+def test_a_second_tune_cannot_take_the_out_of_a_running_one(tmp_path, monkeypatch):
+    out = str(tmp_path / "t")
+    import simcore.tune
+    real = simcore.tune.tune
+    second = []
+
+    def first_tune(*a, **k):   # while the first tune plays, a second one asks for its --out
+        second.append(_invoke(["tune", "new_edition", "--budget", "1", "--games", "10",
+                               "--check-games", "10", "--workers", "1", "--quiet",
+                               "--out", out]))
+        return real(*a, **k)
+    monkeypatch.setattr(simcore.tune, "tune", first_tune)
+    r = _invoke(["tune", "new_edition", "--budget", "1", "--games", "10", "--check-games", "10",
+                 "--workers", "1", "--quiet", "--no-report", "--out", out])
+    assert r.exit_code == 0, r.output
+    line = _one_line_exit_2(second[0], out, "not empty")
+    assert "finish it with" not in line and "tune has no --resume" in line
+    assert _provenance(out)["status"] == "complete"
+
+
+def _full_disk_at(monkeypatch, fn_name, when):
+    """The module-level writer ``fn_name`` of simcore.results fails with ENOSPC where
+    ``when(path)``."""
+    real = getattr(results, fn_name)
+
+    def writer(path, *a, **k):
+        if when(path):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, *a, **k)
+    monkeypatch.setattr(results, fn_name, writer)
+
+
+def test_a_tune_that_cannot_save_prints_its_tuned_parameters(tmp_path, monkeypatch):
+    out = str(tmp_path / "t")
+    _full_disk_at(monkeypatch, "atomic_json", lambda p: p.endswith("summary.json"))
+    r = _invoke(["tune", "new_edition", "--budget", "1", "--games", "10", "--check-games", "10",
+                 "--workers", "1", "--quiet", "--no-report", "--out", out])
+    line = _one_line_exit_2(r, out, "No space left on device", "printed above")
+    assert "--resume" not in line
+    assert "tuned" in r.stdout           # the answer is on the screen
+    assert not os.path.exists(out)       # nothing half-written left behind
+
+
+@pytest.mark.parametrize("cmd", ["run", "compare"])
+def test_a_full_disk_mid_play_is_one_line_and_keeps_the_saved_chunks(tmp_path, monkeypatch,
+                                                                     cmd):
+    whole, part = str(tmp_path / "whole"), str(tmp_path / "part")
+    args = (["run", *RUN, "--games", "6000"] if cmd == "run" else
+            ["compare", "old_edition", "new_edition", "--games", "4000", "--seed", "2",
+             "--workers", "1", "--quiet", "--no-report"])
+    assert _invoke([*args, "--out", whole]).exit_code == 0
+    _full_disk_at(monkeypatch, "_write_parquet", lambda p: "part-000000000002000" in p)
+    r = _invoke([*args, "--out", part])
+    _one_line_exit_2(r, part, "No space left on device", "2,000 games before it are saved",
+                     f"momojan-sim {cmd} --resume {part}")
+    monkeypatch.undo()
+    assert sorted(f for f in os.listdir(os.path.join(part, "chunks"))) == \
+        ["000000000000000.json"]
+    r = _invoke([cmd, "--resume", part, "--quiet", "--no-report"])
+    assert r.exit_code == 0, r.output
+    assert _summary(part)["metrics"] == _summary(whole)["metrics"]
+
+
+def test_a_run_whose_summary_cannot_be_saved_prints_it_and_resume_saves_it(tmp_path,
+                                                                          monkeypatch):
+    d = str(tmp_path / "r")
+    _full_disk_at(monkeypatch, "atomic_json", lambda p: p.endswith("summary.json"))
+    r = _invoke(["run", *RUN, "--games", "300", "--out", d])
+    _one_line_exit_2(r, d, "No space left on device", "printed above", "--resume")
+    assert "first_dealer_win_rate" in r.stdout
+    monkeypatch.undo()
+    r = _invoke(["run", "--resume", d, "--quiet", "--no-report"])
+    assert r.exit_code == 0 and _provenance(d)["status"] == "complete"
+
+
+def test_resuming_a_read_only_directory_is_one_line(tmp_path, stop_after_chunks, monkeypatch):
+    part = str(tmp_path / "part")
+    disarm = stop_after_chunks(0)
+    assert _invoke(["run", *RUN, "--games", "300", "--out", part]).exit_code == 130
+    disarm()
+    real_open = os.open
+
+    def read_only(path, flags, *a, **k):   # what a read-only mount (or chmod, not as root) does
+        if str(path).startswith(part) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
+        return real_open(path, flags, *a, **k)
+    monkeypatch.setattr(os, "open", read_only)
+    r = _invoke(["run", "--resume", part, "--quiet"])
+    _one_line_exit_2(r, part, "Read-only file system")
+
+
+# ---------------------------------------------------------------------------------------------
+# item 3: readers never delete; a resume removes only provably stale leftovers
+# ---------------------------------------------------------------------------------------------
+
+def _leftovers(d):
+    made = []
+    for sub in ("", "chunks", "games"):
+        p = os.path.join(d, sub, ".tmp-inflight.json")
+        with open(p, "w") as f:
+            f.write("a live writer's file\n")
+        made.append(p)
+    return made
+
+
+def test_show_report_and_compare_never_delete_a_writers_tmp_files(tmp_path):
+    d = str(tmp_path / "r")
+    assert _invoke(["run", *RUN, "--games", "300", "--out", d, "--records"]).exit_code == 0
+    files = _leftovers(d)
+    assert _invoke(["show", d]).exit_code == 0
+    assert _invoke(["report", d]).exit_code == 0
+    assert _invoke(["compare", d, d]).exit_code == 0
+    results.load(d)
+    assert all(os.path.exists(p) for p in files)
+
+
+def test_resume_removes_stale_leftovers_but_not_while_another_process_writes(
+        tmp_path, stop_after_chunks):
+    part = str(tmp_path / "part")
+    disarm = stop_after_chunks(0)
+    assert _invoke(["run", *RUN, "--games", "300", "--out", part]).exit_code == 130
+    disarm()
+    files = _leftovers(part)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR); "
+         "fcntl.lockf(fd, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()",
+         os.path.join(part, results.LOCK_FILE)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        r = _invoke(["run", "--resume", part, "--quiet", "--no-report"])
+        _one_line_exit_2(r, "another momojan-sim process is writing it")
+        assert all(os.path.exists(p) for p in files)    # a live writer's: kept
+    finally:
+        holder.communicate("", timeout=30)
+    r = _invoke(["run", "--resume", part, "--quiet", "--no-report"])
+    assert r.exit_code == 0, r.output
+    assert not any(os.path.exists(p) for p in files)    # the lock held: provably stale
+
+
+# ---------------------------------------------------------------------------------------------
+# item 4: another result's summary, a damaged result, replay of a tune, a resumed solve's name
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("older", [False, True], ids=["hashed", "older_directory"])
+def test_show_and_report_refuse_another_results_summary(tmp_path, older):
+    emoji, riichi = str(tmp_path / "e"), str(tmp_path / "r")
+    for sc, d in (("emoji", emoji), ("riichi2p", riichi)):
+        r = _invoke(["run", sc, "--games", "20", "--workers", "1", "--quiet", "--no-report",
+                     "--out", d])
+        assert r.exit_code == 0, r.output
+    shutil.copy(os.path.join(riichi, "summary.json"), os.path.join(emoji, "summary.json"))
+    if older:   # written before provenance.json held summary.json's sha256
+        prov = _provenance(emoji)
+        del prov["summary_sha256"]
+        with open(os.path.join(emoji, "provenance.json"), "w") as f:
+            json.dump(prov, f)
+    _one_line_exit_2(_invoke(["show", emoji]), "summary")
+    _one_line_exit_2(_invoke(["report", emoji]), "summary")
+
+
+def test_report_of_a_damaged_result_exits_2(tmp_path):
+    d = str(tmp_path / "r")
+    assert _invoke(["run", *RUN, "--games", "300", "--out", d]).exit_code == 0
+    part = os.path.join(d, "games", "part-000000000000000.parquet")
+    with open(part, "wb") as f:
+        f.write(b"garbage")
+    _one_line_exit_2(_invoke(["report", d]), "part-000000000000000.parquet")
+    os.remove(part)
+    _one_line_exit_2(_invoke(["report", d]), "missing")
+
+
+def test_replay_of_a_tune_directory_is_refused(tmp_path):
+    out = str(tmp_path / "t")
+    r = _invoke(["tune", "new_edition", "--budget", "1", "--games", "10", "--check-games", "10",
+                 "--workers", "1", "--quiet", "--no-report", "--out", out])
+    assert r.exit_code == 0, r.output
+    _one_line_exit_2(_invoke(["replay", out, "--game", "1"]), "a tune result")
+
+
+def test_a_resumed_solve_keeps_its_scenario_name(tmp_path, stop_after_chunks):
+    part = str(tmp_path / "s")
+    disarm = stop_after_chunks(0)
+    r = _invoke(["solve", "new_edition", "--param", "compensation.komi", "--games", "200",
+                 "--pilot-games", "100", "--workers", "1", "--quiet", "--no-report",
+                 "--out", part])
+    assert r.exit_code == 130, r.output
+    disarm()
+    r = _invoke(["solve", "--resume", part, "--quiet", "--no-report", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["scenario"] == "new_edition"
+    assert _summary(part)["scenario"] == "new_edition"
+
+
+# ---------------------------------------------------------------------------------------------
+# item 5: replay lines that survive a move; a run's header
+# ---------------------------------------------------------------------------------------------
+
+def test_replay_lines_work_after_the_result_directory_is_moved(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = _invoke(["run", "new_edition", "--seed", "3", "--games", "30", "--workers", "1",
+                 "--out", "here"])
+    assert r.exit_code == 0, r.output
+    assert "momojan-sim replay here --game N" in r.stderr      # as given, not absolute
+    html = open(os.path.join("here", "report.html"), encoding="utf-8").read()
+    assert "momojan-sim replay . --game" in html and str(tmp_path) not in html.split(
+        "provenance")[0]
+    # the run's report header counts its games, not games "per variant"
+    assert "30 games ·" in html and "per variant" not in html.split("</header>")[0]
+    shutil.move("here", str(tmp_path / "elsewhere"))
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    moved = _invoke(["replay", ".", "--game", "2"])
+    direct = _invoke(["replay", "new_edition", "--seed", "3", "--game", "2"])
+    assert moved.exit_code == 0 and moved.output == direct.output
