@@ -40,9 +40,11 @@ def _handler(signum, frame):
 
 
 def signum_of(exc: BaseException) -> int:
-    """The signal a ``KeyboardInterrupt`` stands for: SIGTERM/SIGHUP for :class:`Stopped`,
-    otherwise SIGINT (Ctrl-C)."""
-    return getattr(exc, "signum", int(signal.SIGINT))
+    """The signal a ``KeyboardInterrupt`` stands for: SIGTERM/SIGHUP for :class:`Stopped`, or
+    for a plain one raised after a stop signal came (Ray's ``ray.wait`` turns the exception
+    the handler raised into a bare ``KeyboardInterrupt``); otherwise SIGINT (Ctrl-C)."""
+    n = getattr(exc, "signum", None) or received()
+    return int(n) if n else int(signal.SIGINT)
 
 
 def exit_status(exc: BaseException) -> int:
@@ -62,6 +64,21 @@ def what(exc: BaseException) -> str:
 def received() -> int | None:
     """The first stop signal received in the current command, or None."""
     return _received[0] if _received else None
+
+
+@contextlib.contextmanager
+def handlers_kept():
+    """Put back, after the block, the SIGTERM and SIGHUP handlers in force before it: a library
+    started inside may take them over (``ray.init`` sets a SIGTERM handler that exits at once,
+    and its driver a C++ one beneath Python's that prints a stack trace and aborts)."""
+    main = threading.current_thread() is threading.main_thread()
+    before = {s: signal.getsignal(s) for s in STOP_SIGNALS} if main else {}
+    try:
+        yield
+    finally:
+        for s, h in before.items():
+            if h is not None:
+                signal.signal(s, h)
 
 
 @contextlib.contextmanager
@@ -85,3 +102,4 @@ def stop_on_signals():
     finally:
         for s, old in previous.items():
             signal.signal(s, old if old is not None else signal.SIG_DFL)
+        _received.clear()

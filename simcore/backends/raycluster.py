@@ -12,6 +12,14 @@ both backends, whatever the number of nodes or workers.
 nodes must have this package installed (the same version: tasks refer to the chunk function
 by its module).
 
+A private instance never outlives its command (issue 46). Ray ties its raylet and GCS to the
+driver (the kernel kills them with it), but not its dashboard and runtime-env agents: after a
+``kill -9`` of the command they lived on. A small watchdog process (:data:`_REAPER`) notes the
+driver's descendants while it runs and, when the driver is gone (its pipe closes, however the
+driver ended), kills those still alive. Ray's driver also replaces the SIGTERM handler with one
+that prints a stack trace and aborts: the command's own (:mod:`simcore.stop_signals`) is put
+back after ``ray.init``.
+
 At most ``window`` chunks are in flight (by default twice the cluster's CPUs), and tasks are
 drawn lazily from the iterable given to :meth:`RayRunner.map`, so memory does not grow with
 the number of chunks.
@@ -95,6 +103,61 @@ def _ray_messages_to_stderr():
     ray_worker.print_to_stdstream = print_to_stderr
 
 
+# The watchdog of a private Ray instance: every second it notes the driver's descendants (pid
+# and start time, so a reused pid is never taken for one); when its stdin closes (the driver
+# ended, cleanly or killed) it kills those still running. Started in its own session (a
+# terminal's Ctrl-C does not reach it) with nothing of the driver's open but that pipe.
+_REAPER = r"""
+import os, select, sys
+try:
+    import psutil
+except ImportError:
+    sys.exit(0)
+driver, me, known = int(sys.argv[1]), os.getpid(), {}
+
+def scan():
+    try:
+        for p in psutil.Process(driver).children(recursive=True):
+            if p.pid != me:
+                try:
+                    known[p.pid] = p.create_time()
+                except psutil.Error:
+                    pass
+    except psutil.Error:
+        pass
+
+scan()
+while True:
+    ready, _, _ = select.select([sys.stdin], [], [], 1.0)
+    if ready and not os.read(sys.stdin.fileno(), 4096):
+        break
+    scan()
+left = []
+for pid, started in known.items():
+    try:
+        p = psutil.Process(pid)
+        if p.create_time() == started:
+            p.kill()
+            left.append(p)
+    except psutil.Error:
+        pass
+psutil.wait_procs(left, timeout=10)
+"""
+
+
+def _start_reaper():
+    """The watchdog of the private Ray instance this process just started (None if it cannot
+    start: Ray's own fate-sharing still ends the raylet and the GCS)."""
+    import subprocess
+    import sys
+    try:
+        return subprocess.Popen([sys.executable, "-c", _REAPER, str(os.getpid())],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        return None
+
+
 def _bound_remote(method):
     """A module-level function calling ``method`` (a family's bound chunk function), named as
     the method is, so Ray can remote it."""
@@ -112,6 +175,7 @@ class RayRunner:
         self.max_retries = max_retries
         self.window = window
         self._started = False
+        self._reaper = None
         self._remote: dict = {}
 
     # -- life cycle -------------------------------------------------------------------------
@@ -123,26 +187,32 @@ class RayRunner:
 
         _ray_messages_to_stderr()
         if not ray.is_initialized():
-            common = dict(log_to_driver=False, logging_level=logging.ERROR,
-                          configure_logging=True)
-            if self.address:
-                _probe(self.address)
-                try:
-                    ray.init(address=self.address, **common)
-                except (ConnectionError, RuntimeError, ValueError) as exc:
-                    from ..errors import InputError
-                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                    raise InputError(f"--address {self.address}: no Ray cluster could be "
-                                     f"joined ({first})") from None
-            else:
-                from ..parallel import usable_cores
-                ray.init(num_cpus=max(1, self.workers or usable_cores()),
-                         include_dashboard=False, **common)
+            from ..stop_signals import handlers_kept
+            with handlers_kept():   # Ray takes SIGTERM over (exit at once, or a stack trace and
+                self._init(ray)     # an abort): the command's own stop stays in force
             self._started = True
         if self.window is None:
             cpus = int(ray.cluster_resources().get("CPU", 1))
             self.window = max(2, 2 * cpus)
         return self
+
+    def _init(self, ray):
+        common = dict(log_to_driver=False, logging_level=logging.ERROR,
+                      configure_logging=True)
+        if self.address:
+            _probe(self.address)
+            try:
+                ray.init(address=self.address, **common)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                from ..errors import InputError
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise InputError(f"--address {self.address}: no Ray cluster could be "
+                                 f"joined ({first})") from None
+        else:
+            from ..parallel import usable_cores
+            ray.init(num_cpus=max(1, self.workers or usable_cores()),
+                     include_dashboard=False, **common)
+            self._reaper = _start_reaper()
 
     def __exit__(self, exc_type, exc, tb):
         self.close()
@@ -153,6 +223,13 @@ class RayRunner:
             import ray
             ray.shutdown()
             self._started = False
+        if self._reaper is not None:   # whatever the shutdown left of the private instance
+            reaper, self._reaper = self._reaper, None
+            reaper.stdin.close()
+            try:
+                reaper.wait(timeout=15)
+            except Exception:  # it ends on its own; the command need not wait for it
+                pass
 
     terminate = close
 

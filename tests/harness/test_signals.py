@@ -210,6 +210,44 @@ def test_sigterm_and_sighup_stop_a_run_as_ctrl_c_does(sig, tmp_path):
         assert json.load(f)["games"] == games
 
 
+def _need_ray():
+    import importlib.util
+    if importlib.util.find_spec("ray") is not None:
+        return
+    reason = "Ray is not installed (pip install 'momojan-sim[ray]')"
+    if os.environ.get("MOMOJAN_REQUIRE_RAY_TEST"):
+        pytest.fail(f"the Ray tests must run here but cannot: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.mark.ray
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_a_private_ray_instance_ends_with_its_command(sig, tmp_path):
+    """``--backend ray`` without ``--address`` starts a private Ray instance: its dashboard and
+    runtime-env agents once outlived a ``kill -9`` of the command, and Ray's driver answered
+    SIGTERM with a C++ stack trace and an abort (exit -6) instead of the command's clean stop."""
+    _need_ray()
+    d = str(tmp_path / "run")
+    p = _start(CLI + ["run", "new_edition", "--games", "2000000", "--workers", "2",
+                      "--backend", "ray", "--seed", "7", "--out", d, "--quiet", "--no-report"])
+    procs = []
+    try:
+        _wait_until("a chunk saved", lambda: _saved_chunks(d), p)
+        procs = psutil.Process(p.pid).children(recursive=True)
+        assert any("raylet" in " ".join(x.cmdline()) for x in procs)
+        os.kill(p.pid, sig)
+        out, err = p.communicate(timeout=60)
+        _assert_gone(procs)
+    finally:
+        _cleanup(p, procs)
+    if sig == signal.SIGKILL:
+        assert p.returncode == -signal.SIGKILL
+    else:
+        assert p.returncode == 143, err
+        assert err.startswith("momojan-sim: stopped by SIGTERM (") and "--resume" in err, err
+        assert "SIGTERM received" not in err and len(err.splitlines()) == 1, err
+
+
 class _Lines:
     """A process's stderr read line by line in a thread (the test waits for a line)."""
 
@@ -272,6 +310,7 @@ def test_stop_signals_respect_nohup_and_restore_the_handlers_before():
             assert info.value.signum == signal.SIGTERM
             assert stop_signals.received() == signal.SIGTERM
             os.kill(os.getpid(), signal.SIGTERM)   # a second one does not cut the clean-up short
+        assert stop_signals.received() is None     # the next command starts afresh
         assert signal.getsignal(signal.SIGTERM) == before[signal.SIGTERM]
         assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
     finally:
@@ -284,6 +323,25 @@ def test_stop_signals_respect_nohup_and_restore_the_handlers_before():
     assert stop_signals.what(stop_signals.Stopped(signal.SIGHUP)) == "stopped by SIGHUP"
 
 
+def test_stop_signals_survive_a_library_that_takes_them_over():
+    # ray.init sets its own SIGTERM handler (and its driver a C++ one that aborts): the
+    # command's stop is put back after it; a KeyboardInterrupt a library raised in place of the
+    # command's Stopped (Ray's ray.wait does) still counts as the signal that came.
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        with stop_signals.stop_on_signals():
+            with stop_signals.handlers_kept():
+                signal.signal(signal.SIGTERM, lambda *a: sys.exit(15))
+            assert signal.getsignal(signal.SIGTERM) is stop_signals._handler
+            with pytest.raises(KeyboardInterrupt):
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)
+            assert stop_signals.exit_status(KeyboardInterrupt()) == 143
+            assert stop_signals.what(KeyboardInterrupt()) == "stopped by SIGTERM"
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def test_every_place_that_starts_a_process_is_one_whose_children_end_with_it():
     """Every command's worker processes are :class:`ChunkRunner`'s (they die with their parent)
     or Ray's (a private instance shares its driver's fate: Ray starts it so). A new way of
@@ -292,6 +350,7 @@ def test_every_place_that_starts_a_process_is_one_whose_children_end_with_it():
     allowed = {
         "simcore/parallel.py",               # the workers: die_with_parent
         "simcore/backends/localcluster.py",  # tests/benchmarks: a cluster stopped by its owner
+        "simcore/backends/raycluster.py",    # the private Ray instance's watchdog (_REAPER)
         "simcore/precompile.py",             # compile children: no pipe of their parent's
         "simcore/results.py",                # `git rev-parse`: returns at once
     }
