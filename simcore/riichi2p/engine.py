@@ -111,14 +111,21 @@ GAME_FIELDS = ("winners",       # bit s: seat s won the game (both: a drawn game
 N_GF = define_fields(globals(), "GF", GAME_FIELDS)
 
 # ---- events (replay) --------------------------------------------------------------------------
+# A tile id is kind * 4 + copy. Deal, draw and indicator events carry the wall's physical tile.
+# A tile that leaves a hand (a discard, a kakan's added tile, the called tile of a call) names
+# only its kind and whether it is the red five (spec riichi2p.md §17.8): kind * 4 for the red
+# five, kind * 4 + 1 for any plain copy, whichever physical copy it was (copies are
+# indistinguishable, so the hand keeps counts, not copies: _remove_tile).
 EV_TYPES = ("hand_start",    # seat dealer; a kyoku, b honba, c pool, d indicator tile id
-            "deal",          # seat; a tile id
-            "draw",          # seat; a tile id, b 1 = replacement tile
-            "discard",       # seat; a tile id, b riichi, c tsumogiri
+            "deal",          # seat; a tile id (the physical tile)
+            "draw",          # seat; a tile id (the physical tile), b 1 = replacement tile
+            "discard",       # seat; a tile id (kind and red, not the copy), b riichi, c tsumogiri
             "riichi_paid",   # seat; a deposit
-            "call",          # seat; a meld type, b kind, c called tile id (-1 ankan)
+            "call",          # seat; a meld type, b kind, c called tile id (kind and red, not
+                             # the copy; a kakan's added tile; -1 ankan)
             "indicator",     # -1; a tile id (a kan's new dora indicator)
             "win",           # seat; a tsumo 1 / ron 0, b pay, c han, d fu, e yaku, f tile id
+                             # (a tsumo's drawn tile; a ron's as its discard or kakan named it)
             "exhaustive",    # -1; a tenpai bits, b noten paid, c nagashi bits
             "abort",         # -1; a outcome
             "hand_end",      # -1; a score0, b score1, c pool

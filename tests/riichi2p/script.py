@@ -106,9 +106,11 @@ class Hand:
 
 
 def play(wall, scripts, rules: dict | None = None, scores=(25000, 25000), dealer: int = 0,
-         pool: int = 0, honba: int = 0, kyoku: int = 0, debug: bool = True) -> Hand:
+         pool: int = 0, honba: int = 0, kyoku: int = 0, debug: bool = True,
+         st: dict | None = None) -> Hand:
     """One hand from ``wall`` with seat ``dealer`` dealing; ``scripts`` maps seat -> actions
-    (dealer's first). ``rules``: option name -> value (the spec's defaults for the rest)."""
+    (dealer's first). ``rules``: option name -> value (the spec's defaults for the rest);
+    ``st``: other state fields to set first, by name (``{"streak": 7, "streak_seat": 0}``)."""
     ra = build_rules_array(rules)
     sr = build_scoring_rules(rules)
     s = E.new_state(True)
@@ -121,6 +123,8 @@ def play(wall, scripts, rules: dict | None = None, scores=(25000, 25000), dealer
     s.st[E.ST_FIRST_DEALER] = dealer
     s.st[E.ST_STREAK_SEAT] = -1
     s.scores[:] = scores
+    for name, value in (st or {}).items():
+        s.st[getattr(E, f"ST_{name.upper()}")] = value
     ids = np.full(E.N_SEATS, SCRIPTED, np.int64)
     params = np.full((E.N_SEATS, SCRIPT_LEN), -1.0)
     params[:, 0] = 0

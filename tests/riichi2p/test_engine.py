@@ -11,7 +11,7 @@ from policies.riichi2p import POLICIES
 from simcore.riichi2p import engine as E
 from simcore.riichi2p.rules_array import build_rules_array, build_scoring_rules
 from simcore.riichi2p.score_text import score_hand
-from simcore.riichi2p.scoring import Y_SHIISAN_PUUTAA
+from simcore.riichi2p.scoring import Y_HOUTEI, Y_PAARENCHAN, Y_SHIISAN_PUUTAA
 
 from riichi2p.script import TH, TS, ankan, discard, play, riichi, stack
 
@@ -298,3 +298,127 @@ def test_shiisan_puutaa_is_void_after_the_dealers_ankan():
     assert len(h.of(E.EV_CALL)) == 1
     assert h.rec[E.RF_OUTCOME] != E.OUT_TSUMO or h.rec[E.RF_WINNER] != 1
     assert not (h.rec[E.RF_YAKU] >> Y_SHIISAN_PUUTAA) & 1
+
+
+# ---- issue 46: the readings settled in spec §17, pinned ---------------------------------------
+
+def test_reading_1_kuikae_bans_the_suji_across_the_run_from_an_end_call():
+    # §17.1: 9p called with 78p bans 6p; 7p called with 89p has no suji tile (only 7p itself)
+    s = E.new_state(False)
+    ra = build_rules_array({"kuikae": "forbid"})
+    p7, p6, p9, p1 = 9 + 6, 9 + 5, 9 + 8, 9 + 0
+    assert E._kuikae_banned(s, 0, E.MELD_CHI, p7, p9, ra, p6)        # 9p with 78p: 6p banned
+    assert E._kuikae_banned(s, 0, E.MELD_CHI, p7, p9, ra, p9)
+    assert not any(E._kuikae_banned(s, 0, E.MELD_CHI, p7, p7, ra, k)  # 7p with 89p
+                   for k in range(34) if k != p7)
+    assert E._kuikae_banned(s, 0, E.MELD_CHI, p1, p1, ra, 9 + 3)    # 1p with 23p: 4p banned
+
+
+def test_reading_2_a_vanishing_pool_stays_reported_through_a_draw():
+    # §17.2: under riichi_pot: vanish the deposit stays in the pool until the next win, which
+    # does not receive it (test_riichi_pot_vanish_burns_the_pool), and survives a draw
+    wall = stack(DEALER, FAR, draws="1z 7z 6z 3z", indicator="9m")
+    h = play(wall, {0: [riichi("1z"), discard("6z")], 1: [discard("7z"), discard("3z")]},
+             rules={"live_wall": 4, "riichi_pot": "vanish"}, pool=1000)
+    assert h.rec[E.RF_OUTCOME] == E.OUT_DRAW and h.rec[E.RF_RIICHI] == 1
+    assert h.pool == 2000 and h.rec[E.RF_POOL_LEFT] == 2000
+    assert h.scores == (25000 - 1000 + 1500, 25000 - 1500)
+
+
+@pytest.mark.parametrize("action", ["ron", "pon"])
+def test_reading_3_the_discard_after_a_kan_took_the_last_live_tile_is_houtei(action):
+    # §17.3: live_wall 2; the dealer's draw leaves one live tile, its ankan moves that tile to
+    # the dead wall, so its discard after the replacement draw is the last discard: ronned it is
+    # houtei, and it may not be called
+    dealer = "1111z 2468m 2468p 9s"
+    other = OTHER if action == "ron" else "66m 2468p 2468s 357z"
+    wall = stack(dealer, other, draws="5z 7z", indicator="9m 9m", rinshan="3s")
+    h = play(wall, {0: [ankan("1z"), discard("6m")], 1: [RON if action == "ron" else PON]},
+             rules={"live_wall": 2})
+    assert len(h.of(E.EV_CALL)) == 1                 # the ankan alone
+    if action == "ron":
+        assert h.rec[E.RF_OUTCOME] == E.OUT_RON and h.rec[E.RF_WINNER] == 1
+        assert (h.rec[E.RF_YAKU] >> Y_HOUTEI) & 1
+    else:
+        assert h.rec[E.RF_OUTCOME] == E.OUT_DRAW
+
+
+def test_reading_4_four_kans_abort_before_the_fourth_indicator():
+    # §17.4: the dealer's three ankans turn three kan indicators; the other's ankan is the
+    # fourth kan by two players: the hand aborts before its indicator is turned
+    dealer = "1111m 2222m 3333m 9p"
+    other = "4444p 2468s 567z 99s"
+    wall = stack(dealer, other, draws="5z 6z", indicator="9m", rinshan="7m 8m 9m")
+    h = play(wall, {0: [ankan("1m"), ankan("2m"), ankan("3m"), discard("5z")],
+                    1: [ankan("4p")]})
+    assert h.rec[E.RF_OUTCOME] == E.OUT_FOUR_KANS
+    # the first indicator and the three kans' (the hand start logs the first one too)
+    assert len(h.of(E.EV_CALL)) == 4 and len(h.of(E.EV_INDICATOR)) == 4
+    assert h.state.st[E.ST_N_IND] == 4
+
+
+def test_reading_5_sanankou_stands_apart_for_atozuke_b2():
+    # §17.5: sanankou is a set yaku for (b2); (b2) holds when its sets hold no called tile and
+    # not the winning tile
+    rules = build_scoring_rules({"atozuke": False})
+    apart = score_hand("chi:1'23s 222m 333p 444s 9m +9m ron seat:S", rules)
+    assert apart["win"] and apart["yaku"] == ["sanankou"] and apart["pay"] == 2600
+    holds_win = score_hand("chi:1'23s 222m 333p 44s 99m +4s tsumo seat:S", rules)
+    assert not holds_win["win"] and holds_win["why"].startswith("atozuke")
+    assert score_hand("chi:1'23s 222m 333p 44s 99m +4s tsumo seat:S",
+                      build_scoring_rules())["pay"] == 2600
+
+
+def _dealer_tsumo(**kw):
+    wall = stack(DEALER, FAR, draws="1z 7z 2s", indicator="9m")
+    return play(wall, {0: [discard("1z"), TSUMO], 1: [discard("7z")]}, **kw)
+
+
+def test_reading_6_paarenchan_counts_from_the_dealers_first_win_as_dealer():
+    # §17.6: the non-dealer win that makes a player dealer does not count ...
+    wall = stack(DEALER, OTHER, draws="1z 7z 6m", indicator="9m")
+    h = play(wall, {0: [discard("1z"), discard("6m")], 1: [discard("7z"), RON]},
+             rules={"paarenchan": True}, st={"streak": 3, "streak_seat": 0})
+    assert h.rec[E.RF_WINNER] == 1
+    assert (h.state.st[E.ST_STREAK], h.state.st[E.ST_STREAK_SEAT]) == (0, -1)
+    # ... the dealer's first win as dealer is the first, and the 8th is paarenchan
+    h = _dealer_tsumo(rules={"paarenchan": True})
+    assert (h.state.st[E.ST_STREAK], h.state.st[E.ST_STREAK_SEAT]) == (1, 0)
+    assert not (h.rec[E.RF_YAKU] >> Y_PAARENCHAN) & 1
+    h = _dealer_tsumo(rules={"paarenchan": True}, st={"streak": 7, "streak_seat": 0})
+    assert (h.rec[E.RF_YAKU] >> Y_PAARENCHAN) & 1 and h.state.st[E.ST_STREAK] == 8
+
+
+@pytest.mark.parametrize("draw,kept", [("reset", 0), ("pause", 5)])
+def test_reading_6_an_abortive_draw_resets_paarenchan_like_an_exhaustive_one(draw, kept):
+    dealer = "19m 19p 19s 123z 2468m"
+    wall = stack(dealer, FAR.replace("1z", "3p"), draws="5z", indicator="9m")
+    h = play(wall, {0: [KYUUSHU]}, rules={"live_wall": 2, "paarenchan": True,
+                                          "paarenchan_draw": draw},
+             st={"streak": 5, "streak_seat": 0})
+    assert h.rec[E.RF_OUTCOME] == E.OUT_KYUUSHU
+    assert h.state.st[E.ST_STREAK] == kept
+
+
+@pytest.mark.parametrize("all_four", [False, True])
+def test_reading_7_a_fifth_copy_wait_allows_riichi_only_by_the_rule_and_never_wins(all_four):
+    # §17.7: 1111m 234567p 789s waits on a fifth 1m under tenpai_all_four_in_hand: true, for
+    # riichi (and the draw's tenpai: test_a_wait_on_a_fifth_copy_is_tenpai_only_by_the_rule)
+    wall = stack("1111m 234567p 789s", FAR, draws="1z 7z 3z 6z", indicator="9m")
+    h = play(wall, {0: [riichi("1z"), discard("3z")], 1: [discard("7z"), discard("6z")]},
+             rules={"live_wall": 4, "tenpai_all_four_in_hand": all_four})
+    assert h.rec[E.RF_RIICHI] == (1 if all_four else 0)
+    assert h.rec[E.RF_OUTCOME] == E.OUT_DRAW and len(h.of(E.EV_WIN)) == 0
+
+
+def test_reading_8_a_discard_or_kakan_event_names_the_kind_and_redness_not_the_copy():
+    # §17.8: tile ids in discard and kakan events are kind * 4 + 1 for a plain tile and
+    # kind * 4 for the red five, whichever physical copy it was
+    dealer = "0m 5m 456p 789p 1z 234s 9s"
+    wall = stack(dealer, FAR, draws="1z 7z 3z 6z 2z", indicator="9m")
+    h = play(wall, {0: [discard("1z"), discard("5m"), discard("5m")],
+                    1: [discard("7z"), PASS, discard("6z"), PASS]},
+             rules={"live_wall": 5, "red_fives": True})
+    ids = [int(e[2]) for e in h.of(E.EV_DISCARD) if e[1] == 0]
+    assert ids[0] == 4 * 27 + 1                       # a plain East, whichever copy was drawn
+    assert ids[1:] == [4 * 4 + 1, 4 * 4]              # the plain 5m first, then the red one
