@@ -88,13 +88,15 @@ class _Command(click.Command):
 
 
 def _refusing_empty_values(cmd):
-    """``cmd``'s callback, refusing an option given as an empty string (``--players ''``,
-    ``--metrics ''``, ``--html ''``, ``--file ''``): each meant "the default" without a word,
-    or was ignored (issue 46). An option whose bare form stands for a value (``show --diff``)
-    keeps it."""
+    """``cmd``'s callback, refusing an option or argument given as an empty string
+    (``--players ''``, ``--metrics ''``, ``--html ''``, ``--file ''``, ``plan A ''``): each
+    meant "the default" without a word, or was ignored (issue 46). An option whose bare form
+    stands for a value (``show --diff``) keeps it."""
     fn = cmd.callback
     options = {p.name: p for p in cmd.params if isinstance(p, click.Option) and not p.is_flag
                and not getattr(p, "_flag_needs_value", False)}
+    options.update({p.name: p for p in cmd.params   # SCENARIO, DIR, HAND: '' is none of them
+                    if isinstance(p, click.Argument) and p.nargs == 1})
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):

@@ -23,7 +23,8 @@ import importlib
 from pathlib import Path
 
 from .errors import InputError
-from .scenario_files import bundled_dir, did_you_mean, load_yaml_quietly  # bundled_dir: API
+from .scenario_files import (bundled_dir, did_you_mean, load_yaml_quietly,  # bundled_dir: API
+                             path_kind)
 
 # name -> the module defining the family's FAMILY object (imported on first use)
 FAMILIES = {
@@ -75,10 +76,10 @@ def _resolve(ref: str, relative_to: Path | None = None) -> Path | None:
     """The file a scenario reference names (a path, relative to ``relative_to`` first, or a
     bundled name), or None: the family's loader reports why."""
     for c in ([relative_to / ref] if relative_to is not None else []) + [Path(ref)]:
-        if c.is_file():
+        if path_kind(c) == "file":
             return c.resolve()
     bundled = bundled_dir() / f"{ref.removesuffix('.yaml')}.yaml"
-    if "/" not in ref and bundled.is_file():
+    if "/" not in ref and path_kind(bundled) == "file":
         return bundled.resolve()
     return None
 

@@ -255,21 +255,44 @@ def known_hint(word: Any, choices: Iterable[str], what: str = "keys", listed_by:
 KEYS_LISTED_BY = "'momojan-sim show' of a bundled scenario prints them"
 
 
+def path_kind(path: Path) -> str | None:
+    """``"file"``, ``"dir"``, ``"other"`` (a device, a FIFO) or None (nothing there) for
+    ``path``; or why it cannot be looked at (a name too long, a NUL byte, no permission): a bad
+    path is bad input, not a traceback."""
+    try:
+        if path.is_file():
+            return "file"
+        if path.is_dir():
+            return "dir"
+        return "other" if path.exists() else None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    except ValueError:   # "embedded null byte"
+        return "a NUL byte in the path"
+
+
 def resolve_path(ref: str, relative_to: Path | None, bundled_dir: Path,
                  bundled_names: Callable[[], list[str]], error: type[Exception]) -> Path:
     """A scenario reference: an existing path (relative to ``relative_to`` first) or a name
     bundled in ``bundled_dir``; otherwise ``error`` with a hint from ``bundled_names()``."""
+    if not ref.strip():
+        raise error(f"{ref!r}: an empty scenario name (give a scenario file or a bundled name)")
     candidates = []
     if relative_to is not None:
         candidates.append(relative_to / ref)
     candidates.append(Path(ref))
     for c in candidates:
-        if c.is_file():
+        kind = path_kind(c)
+        if kind == "file":
             return c.resolve()
-        if c.is_dir():
+        if kind == "dir":
             raise error(f"{ref}: is a directory, not a scenario file")
+        if kind == "other":   # /dev/null, a FIFO, a socket: nothing a scenario is read from
+            raise error(f"{ref}: not a regular file (a scenario is a YAML file)")
+        if kind is not None:
+            raise error(f"{ref}: cannot read: {kind}")
     bundled = bundled_dir / f"{ref.removesuffix('.yaml')}.yaml"
-    if "/" not in ref and bundled.is_file():
+    if "/" not in ref and path_kind(bundled) == "file":
         return bundled.resolve()
     # every family's bundled names (they share the folder): the file may be of another family
     names = sorted(p.stem for p in bundled_dir.glob("*.yaml")) or bundled_names()

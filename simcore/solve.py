@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, cut
 from .scenario_files import nested
 from .stats import MomentSums, Z95, ratio_covariance
 
@@ -110,7 +110,10 @@ def rule_param(fam, sc, key: str, range_text: str | None = None) -> RuleParam:
         except ValueError:
             raise InputError(f"--range {range_text}: expected LO,HI (two numbers, e.g. "
                              f"-10,10)") from None
-        if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise InputError(f"--range {cut(range_text)}: not two finite numbers (nan, inf and "
+                             f"numbers past 1e308 are none)")
+        if lo >= hi:
             raise InputError(f"--range {range_text}: LO must be below HI")
         if integer and (lo != int(lo) or hi != int(hi)):
             raise InputError(f"--range {range_text}: {key} takes whole numbers")

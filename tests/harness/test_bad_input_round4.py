@@ -201,3 +201,59 @@ def test_known_hint_lists_a_short_list_and_counts_a_long_one():
     many = [f"key_number_{i}" for i in range(70)]
     hint = known_hint("qqqq", many, "keys", "see the docs")
     assert hint == " (none of the 70 keys known here is close; see the docs)"
+
+
+# --- item 3: a corpus of bad command lines ---------------------------------------------------
+# Found by probing every command with empty strings, huge and negative numbers, non-ASCII
+# digits, missing files, devices and directories (issue 46). Each case was a traceback, an exit
+# status other than 2, or an empty value silently read as "the default" (exit 0).
+
+PLAY = ["--games", 2, "--workers", 1, "--quiet", "--no-save"]
+
+
+@pytest.mark.parametrize("args, fragment", [
+    # empty values that were ignored or read as the default, exit 0
+    (["run", "new_edition", *PLAY, "--players", ""], "'--players': an empty value"),
+    (["run", "new_edition", *PLAY, "--address", ""], "'--address': an empty value"),
+    (["compare", "new_edition", "no_ron_bonus", *PLAY, "--metrics", ""], "'--metrics'"),
+    (["compare", "new_edition", "no_ron_bonus", *PLAY, "--pairings", ""], "'--pairings'"),
+    (["sweep", "new_edition", "--set", "ante.base=1,2", *PLAY, "--metrics", ""], "'--metrics'"),
+    (["replay", "new_edition", "--html", ""], "'--html': an empty value"),
+    (["replay", "new_edition", "--players", ""], "'--players': an empty value"),
+    (["waits", "123l 456l 7l", "--file", ""], "'--file': an empty value"),
+    (["metrics", "--game", ""], "'--game': an empty value"),
+    (["metrics", ""], "an empty value"),
+    (["plan", "new_edition", "", "--detect", "0.01", "--quiet"], "'[B]': an empty value"),
+    (["compare", "new_edition", "", *PLAY], "'B': an empty value"),
+    (["score", ""], "'HAND': an empty value"),
+    (["report", ""], "'DIR': an empty value"),
+    # scenario references that are no file: a traceback (OSError) or "no such scenario"
+    (["run", "a" * 5000, *PLAY], "File name too long"),
+    (["validate", "a" * 5000], "File name too long"),
+    (["show", "a" * 5000], "File name too long"),
+    (["replay", "a" * 5000], "File name too long"),
+    (["run", "/dev/null", *PLAY], "/dev/null: not a regular file"),
+    (["validate", "/dev/zero"], "/dev/zero: not a regular file"),
+    (["replay", "/dev/null"], "/dev/null: not a regular file"),
+    (["run", " ", *PLAY], "'SCENARIO': an empty value"),
+    (["validate", " "], "' ': an empty scenario name"),
+    (["waits", "--rules", " ", "123l"], "'--rules': an empty value"),
+    # solve's --range with no finite bounds said "LO must be below HI"
+    (["solve", "new_edition", "--param", "ante.base", "--target", "0.5", "--range", "nan,1",
+      "--no-save"], "not two finite numbers"),
+    (["solve", "new_edition", "--param", "ante.base", "--target", "0.5", "--range", "1,inf",
+      "--no-save"], "not two finite numbers"),
+])
+def test_bad_command_lines_are_one_line_and_write_nothing(here, args, fragment):
+    if any(isinstance(a, str) and a.startswith("/dev/") for a in args) and \
+            not os.path.exists("/dev/null"):
+        pytest.skip("no /dev")
+    line = _one_error_line(invoke(*args), fragment)
+    assert len(line) < 400, line
+    assert not (here / "results").exists() and sorted(os.listdir(here)) == []
+
+
+def test_show_diff_alone_still_means_the_base():
+    """The generic empty-value check leaves an option whose bare form stands for a value."""
+    r = invoke("show", "no_ron_bonus", "--diff")
+    assert r.exit_code == 0 and "differs" in r.output
