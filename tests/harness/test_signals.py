@@ -149,10 +149,14 @@ def test_workers_busy_or_idle_end_when_their_parent_is_killed(how, tmp_path):
 
 # -- a real command --------------------------------------------------------------------------
 
-def test_sigkill_of_a_run_leaves_no_worker_and_no_open_pipe(tmp_path):
+# run, and a command of another shape (many seatings, one result directory) on the same runner
+@pytest.mark.parametrize("command", [["run", "new_edition"],
+                                     ["tournament", "new_edition", "--policies", "greedy,value"]],
+                         ids=["run", "tournament"])
+def test_sigkill_of_a_command_leaves_no_worker_and_no_open_pipe(command, tmp_path):
     d = str(tmp_path / "run")
-    p = _start(CLI + ["run", "new_edition", "--games", "2000000", "--workers", "2", "--seed", "3",
-                      "--out", d, "--quiet", "--no-report"])
+    p = _start(CLI + command + ["--games", "2000000", "--workers", "2", "--seed", "3",
+                                "--out", d, "--quiet", "--no-report"])
     workers = []
     try:
         workers = _workers(p)
@@ -293,6 +297,34 @@ def test_ctrl_c_or_sigterm_in_tune_is_one_line_not_optunas_traceback(sig):
     # what is kept: the trials played and the best entry among them
     assert last.startswith(f"momojan-sim: {word} (after "), last
     assert "of 10000 trials; best so far value" in last and "on the tuning deals)" in last, last
+
+
+def _catches(pid, sig) -> bool:
+    """Whether process ``pid`` has a handler for ``sig`` (Linux: SigCgt in /proc/PID/status)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            mask = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
+    except (OSError, StopIteration):
+        return False
+    return bool(mask >> (sig - 1) & 1)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_command_that_plays_nothing_stops_with_one_line_too(sig):
+    # `waits --file -` blocks reading stdin. Ctrl-C once gave click's "Aborted!" and exit 1,
+    # SIGTERM and SIGHUP a silent death: now one line and 128 + the signal, like a run.
+    p = _start(CLI + ["waits", "--file", "-"], stdin=subprocess.PIPE)
+    try:
+        # the command is running once it has its SIGTERM handler (no sleep guessing a speed)
+        _wait_until("the command started", lambda: _catches(p.pid, signal.SIGTERM), p)
+        os.kill(p.pid, sig)
+        out, err = p.communicate(timeout=60)
+    finally:
+        _cleanup(p)
+    word = "interrupted" if sig == signal.SIGINT else f"stopped by {signal.Signals(sig).name}"
+    assert (p.returncode, out, err) == (128 + sig, "", f"momojan-sim: {word}\n")
 
 
 # -- the handlers themselves -----------------------------------------------------------------
