@@ -33,11 +33,16 @@ def build_replay(sc, seed: int, game: int, events: np.ndarray, batch) -> Replay:
     in_round = False   # the game end's pot events come after the last round_end
     end_pot = []       # and before game_end: printed after its line
 
+    pending = []   # the turn's deposits and refunds: printed after its discards
+
     def flush():
         if draws:
             rnd.add("draw", f"t{turn:02d} draws     " + "  ".join(draws))
         if discards:
             rnd.add("discard", f"t{turn:02d} discards  " + "  ".join(discards))
+        for line in pending:
+            rnd.add("ledger", line)
+        pending.clear()
 
     for ev in events:
         typ, s, a, b, c, d = (int(x) for x in ev)
@@ -56,10 +61,10 @@ def build_replay(sc, seed: int, game: int, events: np.ndarray, batch) -> Replay:
                 rnd.add("ledger", f"ante: every seat puts {a} into the pot → "
                         + ", ".join(f"{seats[i]} {chips[i]}" for i in range(N_SEATS)))
         elif typ == EV_DEPOSIT:
-            rnd.add("ledger", f"   {who} puts {a} into the pot (riichi deposit)")
+            pending.append(f"   {who} puts {a} into the pot (riichi deposit)")
         elif typ == EV_REFUND:
-            rnd.add("ledger", f"   {who}'s riichi is void (its discard was ronned): {a} back "
-                    f"from the pot")
+            pending.append(f"   {who}'s riichi is void (its discard was ronned): {a} back "
+                           f"from the pot")
         elif typ == EV_POT_DISCARDED:
             line = f"   the pot of {a} is discarded"
             if in_round:
