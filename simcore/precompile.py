@@ -17,6 +17,7 @@ index is not locked).
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -40,7 +41,11 @@ def _call(module: str, function: str) -> str:
 
 
 def _python(code, stderr):
-    return subprocess.Popen([sys.executable, "-c", "import importlib\n" + code],
+    # A compile child ends with its parent, however the parent ends (a killed install, test
+    # run or precompile): simcore.parallel.die_with_parent, as every worker does (issue 46).
+    return subprocess.Popen([sys.executable, "-c", "import importlib\n"
+                             "from simcore.parallel import die_with_parent\n"
+                             f"die_with_parent({os.getpid()})\n" + code],
                             stdout=subprocess.DEVNULL, stderr=stderr, text=True)
 
 

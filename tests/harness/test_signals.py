@@ -147,6 +147,31 @@ def test_workers_busy_or_idle_end_when_their_parent_is_killed(how, tmp_path):
         _cleanup(p, workers)
 
 
+PRECOMPILE_SCRIPT = """
+import subprocess, time
+from simcore import precompile
+child = precompile._python("import time; time.sleep(600)\\n", subprocess.DEVNULL)
+print(child.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_compile_child_ends_when_its_parent_is_killed():
+    # simcore.precompile's children (the install, the test suite's cold start, `python -m
+    # simcore.precompile`) compiled on for a minute after their parent was killed
+    p = _start([sys.executable, "-c", PRECOMPILE_SCRIPT], cwd=ROOT)
+    child = []
+    try:
+        pid = _wait_until("the child started", lambda: p.stdout.readline().strip(), p)
+        child = [psutil.Process(int(pid))]
+        # killed before the child has asked for its death signal or after: it ends either way
+        os.kill(p.pid, signal.SIGKILL)
+        p.communicate(timeout=GONE_S)
+        _assert_gone(child)
+    finally:
+        _cleanup(p, child)
+
+
 # -- a real command --------------------------------------------------------------------------
 
 # run, and a command of another shape (many seatings, one result directory) on the same runner
@@ -383,7 +408,7 @@ def test_every_place_that_starts_a_process_is_one_whose_children_end_with_it():
         "simcore/parallel.py",               # the workers: die_with_parent
         "simcore/backends/localcluster.py",  # tests/benchmarks: a cluster stopped by its owner
         "simcore/backends/raycluster.py",    # the private Ray instance's watchdog (_REAPER)
-        "simcore/precompile.py",             # compile children: no pipe of their parent's
+        "simcore/precompile.py",             # compile children: die_with_parent too
         "simcore/results.py",                # `git rev-parse`: returns at once
     }
     pattern = re.compile(r"\b(multiprocessing|subprocess|os\.fork|ProcessPoolExecutor|"
