@@ -281,7 +281,7 @@ def test_replay_events_reconcile_with_the_records(rules):
         assert E.EV_POT_DISCARDED in seen
 
 
-def test_the_replay_prints_the_ledger_events(tmp_path):
+def test_the_replay_prints_the_ledger_events():
     r = CliRunner().invoke(main, ["replay", "emoji", "--game", "2"])
     assert r.exit_code == 0, r.output
     assert "ante: every seat puts 20 into the pot" in r.stdout
