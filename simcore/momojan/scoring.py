@@ -495,8 +495,12 @@ def score_text(hand_text, win_text, by="tsumo", riichi=False, ippatsu=False, dor
             dora = parse_card(dora_text)
         except NotationError as exc:
             raise NotationError(f"--dora-indicator: {exc}") from None
+        if not hr.in_deck(dora):
+            raise NotationError(f"--dora-indicator: {card_str(dora)} is not in this scenario's "
+                                f"deck")
         if held.count(dora) + 1 > deck[dora]:
-            raise NotationError(f"--dora-indicator: {card_str(dora)} is already in the hand")
+            raise NotationError(f"--dora-indicator: {card_str(dora)} is already in the hand "
+                                f"({held.count(dora)} of the deck's {deck[dora]})")
     if ippatsu and not riichi:
         raise InputError("--ippatsu needs --riichi")
     return Scorer(sc).score(hand, win, by == "ron", riichi, ippatsu, last_card, rinshan, dora)

@@ -257,3 +257,17 @@ def test_show_diff_alone_still_means_the_base():
     """The generic empty-value check leaves an option whose bare form stands for a value."""
     r = invoke("show", "no_ron_bonus", "--diff")
     assert r.exit_code == 0 and "differs" in r.output
+
+
+@pytest.mark.parametrize("deck, hand, indicator, fragment", [
+    # ranks 1-8: a 9 is in no hand and no dead wall (it was accepted and scored as a dora)
+    ("deck: {ranks: 8}", "kai:111z kai:456o chi:678l 23o 44z", "9l", "9l is not in this"),
+    # two dogs in the deck, both in the hand: the indicator would be a third
+    ("deck: {picture_copies: {dog: 2}}", "kai:222z kai:456o chi:678l 23o 11z", "1z",
+     "(2 of the deck's 2)"),
+])
+def test_momojan_dora_indicator_beyond_the_scenarios_deck_is_one_line(here, deck, hand,
+                                                                       indicator, fragment):
+    _write(here / "d.yaml", f"extends: new_edition\n{deck}\n")
+    _one_error_line(invoke("score", "--rules", "d.yaml", hand, "--win", "1o",
+                           "--dora-indicator", indicator), "--dora-indicator", fragment)
