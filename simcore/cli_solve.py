@@ -92,6 +92,9 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
         if max_games is not None and max_games < st.games:
             raise InputError(f"--max-games {max_games:,} is below --games {st.games:,}")
         pilot_games = pilot_games or ss.PILOT_GAMES
+        if st.save and out:   # taken now: the pilot's play is not lost to another command
+            from .results import reserve_dir
+            reserve_dir(out)
         progress = Progress(quiet, family=st.family)
         progress.starting(st.family)
         if not quiet:

@@ -66,6 +66,7 @@ def cli_errors(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         before = _active()   # only a result directory this command made is its to handle
+        reserved = set(getattr(sys.modules.get("simcore.results"), "_RESERVED", ()))
         try:
             return fn(*args, **kwargs)
         except InputError as exc:
@@ -84,6 +85,9 @@ def cli_errors(fn):
         finally:  # an error after progress.starting(): its slow-start line must not come later
             Progress.cancel_timers()
             _release_active(before)
+            res = sys.modules.get("simcore.results")
+            if res is not None:
+                res.drop_reservations(reserved)   # an --out taken before play, not written
 
     return wrapper
 

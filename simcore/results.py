@@ -287,7 +287,9 @@ class ResultDir:
         _make_dir(path)
         if fresh:
             _MADE.add(os.path.abspath(path))
-        lock_fd = _take_lock(path, _where(path))
+        lock_fd = _RESERVED.pop(os.path.abspath(path), None)
+        if lock_fd is None:
+            lock_fd = _take_lock(path, _where(path))
         prov = {
             "format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind,
             "status": "incomplete", "family": family.NAME,
@@ -646,15 +648,48 @@ def _refuse_taken(path: str) -> None:
     if os.path.isfile(path):
         raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, "
                          f"or a name ending in .json for the summary alone)")
-    if os.path.isdir(path) and os.listdir(path):
+    mine = os.path.abspath(path) in _RESERVED
+    if os.path.isdir(path) and [f for f in os.listdir(path) if not (mine and f == LOCK_FILE)]:
         raise InputError(f"{_where(path)}: {path} exists and is not empty{_taken_hint(path)}")
+
+
+_RESERVED: dict = {}   # --out directories made and locked before play (reserve_dir): path -> fd
+
+
+def reserve_dir(path: str) -> None:
+    """Make ``path`` (an --out directory) now and hold its write lock, before a command plays
+    what it will save there only later (solve's pilot): another command cannot take it in the
+    meantime. :func:`drop_reservations` gives back one the command never used."""
+    check_out_dir(path)
+    fresh = not os.path.isdir(path)
+    _make_dir(path)
+    if fresh:
+        _MADE.add(os.path.abspath(path))
+    _RESERVED[os.path.abspath(path)] = _take_lock(path, _where(path))
+
+
+def drop_reservations(keep=()) -> None:
+    """Give back the directories :func:`reserve_dir` made that no result was written in (the
+    command failed or was stopped first): removed again if this process made them. ``keep``:
+    paths reserved before the command started (another command's, in this process)."""
+    for path in [p for p in _RESERVED if p not in keep]:
+        fd = _RESERVED.pop(path)
+        _remove(os.path.join(path, LOCK_FILE))
+        if fd is not None:
+            os.close(fd)
+        if path in _MADE:
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
 
 
 def _taken_hint(path: str) -> str:
     """What a taken directory holds: an unfinished result of a command with --resume says how
     to finish it; any other result (a tune, a finished one) says what it is, no --resume."""
     if not _is_result(path):
-        return ""
+        return (" (another momojan-sim command has taken it for its result)"
+                if os.listdir(path) == [LOCK_FILE] else "")
     try:
         with open(os.path.join(path, "provenance.json"), encoding="utf-8") as f:
             prov = json.load(f)

@@ -365,3 +365,42 @@ def test_replay_lines_work_after_the_result_directory_is_moved(tmp_path, monkeyp
     moved = _invoke(["replay", ".", "--game", "2"])
     direct = _invoke(["replay", "new_edition", "--seed", "3", "--game", "2"])
     assert moved.exit_code == 0 and moved.output == direct.output
+
+
+def test_a_second_command_cannot_take_the_out_of_a_solve_in_its_pilot(tmp_path, monkeypatch):
+    out = str(tmp_path / "s")
+    import simcore.solve_study
+    real = simcore.solve_study.play_pilot
+    second = []
+
+    def pilot(*a, **k):   # while the pilot plays, another solve (process) asks for --out
+        second.append(subprocess.run(
+            [sys.executable, "-m", "simcore.cli", "solve", "new_edition", "--param",
+             "compensation.komi", "--games", "200", "--pilot-games", "100", "--workers", "1",
+             "--quiet", "--out", out], capture_output=True, text=True, timeout=600))
+        return real(*a, **k)
+    monkeypatch.setattr(simcore.solve_study, "play_pilot", pilot)
+    r = _invoke(["solve", "new_edition", "--param", "compensation.komi", "--games", "200",
+                 "--pilot-games", "100", "--workers", "1", "--quiet", "--no-report",
+                 "--out", out])
+    assert r.exit_code == 0, r.output
+    p = second[0]
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1 and out in err[0] and "taken it" in err[0], err
+    assert _provenance(out)["status"] == "complete"
+
+
+def test_a_solve_that_fails_in_its_pilot_leaves_no_directory(tmp_path, monkeypatch):
+    out = str(tmp_path / "s")
+    import simcore.solve_study
+    from simcore.errors import InputError
+
+    def pilot(*a, **k):
+        assert os.path.isdir(out)          # taken before the pilot plays
+        raise InputError("the pilot failed")
+    monkeypatch.setattr(simcore.solve_study, "play_pilot", pilot)
+    r = _invoke(["solve", "new_edition", "--param", "compensation.komi", "--games", "200",
+                 "--pilot-games", "100", "--workers", "1", "--quiet", "--out", out])
+    _one_line_exit_2(r, "the pilot failed")
+    assert not os.path.exists(out)
