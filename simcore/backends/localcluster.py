@@ -5,6 +5,10 @@
 processes are not our children; every one is started with a tag in its environment, and
 :meth:`LocalCluster.stop` kills exactly the tagged processes and their descendants (``ray stop
 --force`` would also stop anybody else's Ray on a shared machine). Needs psutil (the ray extra).
+
+A cluster never outlives the process that started it (issue 46): a watchdog process, started
+first, waits for that process's pipe to close (however it ends: a test run killed by a CI
+timeout included) and then stops the tagged processes as :meth:`LocalCluster.stop` does.
 """
 
 from __future__ import annotations
@@ -29,6 +33,52 @@ def ray_bin() -> str:
     return shutil.which("ray", path=os.path.dirname(sys.executable)) or shutil.which("ray") or "ray"
 
 
+def tagged_processes(tag: str):
+    """The processes started with ``TAG=tag`` in their environment, and their descendants."""
+    import psutil
+    found = set()
+    for p in psutil.process_iter():
+        try:
+            if p.environ().get(TAG) == tag:
+                found.add(p)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            pass
+    for p in list(found):  # Ray's agents rewrite their environment: take descendants too
+        try:
+            found.update(p.children(recursive=True))
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    found.discard(psutil.Process())
+    return list(found)
+
+
+def stop_tagged(tag: str) -> None:
+    """Kill the processes of :func:`tagged_processes` and remove the cluster's temp dir."""
+    import psutil
+    procs = tagged_processes(tag)
+    for p in procs:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(procs, timeout=10)
+    shutil.rmtree(tag, ignore_errors=True)
+
+
+# The watchdog: reads its stdin to the end (its starter closed it, or died), then stops the cluster.
+_WATCHDOG = ("import sys\nsys.stdin.buffer.read()\n"
+             "from simcore.backends.localcluster import stop_tagged\nstop_tagged(sys.argv[1])\n")
+
+
+def start_watchdog(tag: str):
+    """A process that stops the cluster tagged ``tag`` when this process is gone or closes its
+    stdin; in its own session (a terminal's Ctrl-C leaves it to do its work)."""
+    env = {k: v for k, v in os.environ.items() if k != TAG}
+    return subprocess.Popen([sys.executable, "-c", _WATCHDOG, tag], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                            start_new_session=True)
+
+
 class LocalCluster:
     def __init__(self, head_cpus: int = 1):
         self.port = free_port()
@@ -37,6 +87,7 @@ class LocalCluster:
         self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0",
                         RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO="0", **{TAG: self.tmp})
         self.nodes = 0
+        self._watchdog = start_watchdog(self.tmp)
         try:
             # the Ray Client server on a free port too (its default, 10001, would clash with
             # another cluster on the machine)
@@ -67,32 +118,17 @@ class LocalCluster:
         self._start(["--address", self.address], cpus, {"RAY_AUTH_MODE": "token"} if token else {})
 
     def processes(self):
-        import psutil
-        found = set()
-        for p in psutil.process_iter():
-            try:
-                if p.environ().get(TAG) == self.tmp:
-                    found.add(p)
-            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-                pass
-        for p in list(found):  # Ray's agents rewrite their environment: take descendants too
-            try:
-                found.update(p.children(recursive=True))
-            except (psutil.NoSuchProcess, psutil.AccessDenied):
-                pass
-        found.discard(psutil.Process())
-        return list(found)
+        return tagged_processes(self.tmp)
 
     def stop(self):
-        import psutil
-        procs = self.processes()
-        for p in procs:
+        stop_tagged(self.tmp)
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:   # nothing left to stop: it ends at once
+            watchdog.stdin.close()
             try:
-                p.kill()
-            except psutil.NoSuchProcess:
-                pass
-        psutil.wait_procs(procs, timeout=10)
-        shutil.rmtree(self.tmp, ignore_errors=True)
+                watchdog.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                watchdog.kill()
 
     def __enter__(self):
         return self

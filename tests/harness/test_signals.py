@@ -172,6 +172,40 @@ def test_a_compile_child_ends_when_its_parent_is_killed():
         _cleanup(p, child)
 
 
+CLUSTER_SCRIPT = """
+import os, subprocess, sys, time
+from simcore.backends.localcluster import TAG, start_watchdog
+tag = sys.argv[1]
+start_watchdog(tag)
+# a daemonised node as `ray start` leaves it: its own session, found by its tag
+node = subprocess.Popen(["sleep", "600"], env=dict(os.environ, **{TAG: tag}),
+                        start_new_session=True)
+print(node.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_test_clusters_nodes_end_when_its_starter_is_killed(tmp_path):
+    # LocalCluster (the Ray tests, the scaling benchmark) daemonises its nodes: a test run
+    # killed by a CI timeout left a Ray cluster running; its watchdog now stops it
+    tag = str(tmp_path / "cluster")
+    os.mkdir(tag)
+    p = _start([sys.executable, "-c", CLUSTER_SCRIPT, tag], cwd=ROOT)
+    node = []
+    try:
+        pid = _wait_until("the node started", lambda: p.stdout.readline().strip(), p)
+        node = [psutil.Process(int(pid))]
+        os.kill(p.pid, signal.SIGKILL)
+        p.communicate(timeout=GONE_S)
+        _assert_gone(node, timeout=60)   # the watchdog starts Python and scans every process
+        deadline = time.monotonic() + 60
+        while os.path.exists(tag) and time.monotonic() < deadline:   # then removes its dir
+            time.sleep(0.1)
+        assert not os.path.exists(tag)
+    finally:
+        _cleanup(p, node)
+
+
 # -- a real command --------------------------------------------------------------------------
 
 # run, and a command of another shape (many seatings, one result directory) on the same runner
