@@ -35,6 +35,18 @@ class ScenarioError(InputError):
 class _Checker(scenario_files.Checker):
     error = ScenarioError
 
+    def check(self, data: Any, schema: dict, prefix: str = "") -> dict:
+        if prefix == "" and isinstance(data, dict) and isinstance(data.get("game"), str):
+            # `game: momojan`, as the other families name theirs: said plainly (issue 46; it
+            # read 'game: expected a mapping, got "momojan"')
+            try:
+                self.fail("game", f"a family name, but MOMOJAN's game: holds its end-of-game "
+                          f"rules (dealerships_each, ...); a scenario naming no family is "
+                          f"MOMOJAN's: remove `game: {str(data['game'])[:40]}`")
+            except scenario_files.Recorded:
+                data = {k: v for k, v in data.items() if k != "game"}
+        return super().check(data, schema, prefix)
+
     # the scoring.yaku table also takes new picture-set yaku (checked as NEW_YAKU)
     def extra_entry(self, prefix: str, key: str, value: Any):
         return NEW_YAKU if prefix == YAKU_TABLE_PREFIX and is_new_yaku(value) else None

@@ -271,3 +271,14 @@ def test_momojan_dora_indicator_beyond_the_scenarios_deck_is_one_line(here, deck
     _write(here / "d.yaml", f"extends: new_edition\n{deck}\n")
     _one_error_line(invoke("score", "--rules", "d.yaml", hand, "--win", "1o",
                            "--dora-indicator", indicator), "--dora-indicator", fragment)
+
+
+def test_momojan_scenario_naming_its_family_is_told_what_game_holds(here):
+    """`game: momojan`, as the other families write theirs, read 'game: expected a mapping,
+    got "momojan"'."""
+    _write(here / "g.yaml", "extends: new_edition\ngame: momojan\n")
+    for cmd in (["validate", "g.yaml"], ["run", "g.yaml", *PLAY]):
+        _one_error_line(invoke(*cmd), "g.yaml: game: a family name", "remove `game: momojan`")
+    _write(here / "g2.yaml", "extends: new_edition\ngame: momojan\nzork: 1\n")
+    r = invoke("validate", "g2.yaml")   # every error of the file, the game one first
+    assert r.exit_code == 2 and "game: a family name" in r.output and "zork" in r.output
