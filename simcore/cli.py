@@ -21,7 +21,7 @@ from .cli_solve import register as _register_solve
 from .cli_tournament import register as _register_tournament
 from .cli_tune import register as _register_tune
 from .cli_types import FiniteFloat
-from .errors import InputError, one_line
+from .errors import InputError, a_, one_line
 
 SEED_MAX = 2**64 - 1   # the engine takes the base seed as a uint64
 GAME_MAX = 2**63 - 1   # game indices are int64
@@ -251,8 +251,8 @@ def _hand_family(game, rules):
             return families.load(rules)
     fam = families.get(game)
     if rules is not None and families.family_name_of(rules) != fam.NAME:
-        raise InputError(f"--rules {rules}: a {families.family_name_of(rules)} scenario, "
-                         f"not a {fam.NAME} one (--game {game})")
+        raise InputError(f"--rules {rules}: {a_(families.family_name_of(rules))} scenario, "
+                         f"not {a_(fam.NAME)} one (--game {game})")
     return fam, fam.load(rules or fam.DEFAULT_SCENARIO)
 
 
@@ -381,7 +381,7 @@ def show(file, diff_base):
         except InputError as exc:
             raise InputError(f"show --diff: {exc}") from None
         if base_fam is not fam:
-            raise InputError(f"show --diff {ref}: a {families.family_name_of(str(ref))} "
+            raise InputError(f"show --diff {ref}: {a_(families.family_name_of(str(ref)))} "
                              f"scenario; {file} is another game's")
         base_name = base.name
     title = f"{sc.name}: resolved from {sc.path}" if sc.path else sc.name

@@ -34,6 +34,12 @@ def shown(value) -> str:
     return text if len(text) <= 80 else text[:60] + "..."
 
 
+def a_(word) -> str:
+    """``word`` with its article: ``a momojan``, ``an emoji`` (a family name in a message)."""
+    word = str(word)
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def cut(text, limit: int = 60) -> str:
     """``text`` as an error message echoes it: at most ``limit`` characters (a 100 kB hand is
     named by its start and its length, not printed whole)."""

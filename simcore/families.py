@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, a_
 from .scenario_files import (bundled_dir, did_you_mean, load_yaml_quietly,  # bundled_dir: API
                              path_kind)
 
@@ -168,7 +168,7 @@ def load_all(refs, what: str = "compare"):
     (r0, f0), *rest = found
     for r, f in rest:
         if f != f0:
-            raise InputError(f"{what}: {r0} is a {f0} scenario and {r} a {f} one; "
+            raise InputError(f"{what}: {r0} is {a_(f0)} scenario and {r} {a_(f)} one; "
                              f"{what} needs scenarios of one game family")
     fam = get(f0)
     return fam, [fam.load(r) for r in refs]

@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, a_
 from .results import _parts, load, read_provenance, saved_sums, verify_files
 from .stats import MomentSums
 
@@ -98,7 +98,7 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
     pa, pb = _check(dir_a), _check(dir_b)
     fa, fb = pa.get("family", DEFAULT), pb.get("family", DEFAULT)
     if fa != fb:
-        raise InputError(f"compare: {dir_a} is a {fa} result and {dir_b} a {fb} one; compare "
+        raise InputError(f"compare: {dir_a} is {a_(fa)} result and {dir_b} {a_(fb)} one; compare "
                          f"needs results of one game family")
     fam = fam or of_result(pa)
     names = select_metrics(metrics_spec, fam.CATALOGUE)

@@ -282,3 +282,13 @@ def test_momojan_scenario_naming_its_family_is_told_what_game_holds(here):
     _write(here / "g2.yaml", "extends: new_edition\ngame: momojan\nzork: 1\n")
     r = invoke("validate", "g2.yaml")   # every error of the file, the game one first
     assert r.exit_code == 2 and "game: a family name" in r.output and "zork" in r.output
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["compare", "new_edition", "emoji", *PLAY], "emoji an emoji one"),
+    (["waits", "--game", "momojan", "--rules", "emoji", "1l"], "an emoji scenario, not a momojan"),
+    (["show", "new_edition", "--diff", "emoji"], "an emoji scenario"),
+])
+def test_family_names_take_their_article(here, args, fragment):
+    """'a emoji scenario' read wrong in every message naming two families."""
+    _one_error_line(invoke(*args), fragment)
