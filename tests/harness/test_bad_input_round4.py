@@ -11,6 +11,7 @@ import os
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simcore.cli import main
 from harness.test_cli_input import _one_error_line
@@ -292,3 +293,42 @@ def test_momojan_scenario_naming_its_family_is_told_what_game_holds(here):
 def test_family_names_take_their_article(here, args, fragment):
     """'a emoji scenario' read wrong in every message naming two families."""
     _one_error_line(invoke(*args), fragment)
+
+
+# --- the hand parsers never fail any other way ------------------------------------------------
+
+_TOKENS = {
+    "momojan": ["kai:111z", "kai:456o", "chi:789o", "23o", "44z", "123l", "7l", "1o", "pon:555m",
+                "kan:1111i", "dog", "moon", "lemon3", "99i", "5z", "kai:", "1²o", "３l", "+1o"],
+    "emoji": ["123k", "99k", "9k", "+9k", "+5m", "456m", "789h", "11z", "tsumo", "ron", "riichi",
+              "riichi1", "dealer", "last", "turn:1", "turn:15", "turn:-3", "turn:²", "turn:",
+              "dora:9k", "dora:", "dora:99k", "🌿1", "⭐²", "🐱", "1²k", "٣m"],
+    "ptrump": ["234", "67", "55", "+8", "111", "TTT", "9", "nuki:X", "X", "pon:555", "kan:7777",
+               "ankan:8888", "dora:K", "ura:X", "tsumo", "ron", "riichi", "ippatsu", "dealer",
+               "5h", "234s", "dora:9", "ura:9", "turn:abc", "²"],
+}
+
+
+@pytest.mark.parametrize("family", sorted(_TOKENS))
+def test_hand_text_of_any_tokens_is_read_or_refused_as_bad_input(family):
+    """Hands built from real tokens and the ones the probes broke with: waits and score read
+    them or raise InputError (one line, exit 2), never anything else (ValueError of
+    int('²'), numba's OverflowError of a turn past 64 bits)."""
+    from simcore import families
+    from simcore.errors import InputError
+    fam = families.get(family)
+    sc = fam.load(fam.DEFAULT_SCENARIO)
+    opts = {"win": "1o"} if family == "momojan" else {}
+
+    @settings(max_examples=150, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.sampled_from(_TOKENS[family]), min_size=1, max_size=9))
+    def check(tokens):
+        text = " ".join(tokens)
+        for fn, kw in ((fam.waits_json, {}), (fam.score_json, opts)):
+            try:
+                fn(text, sc, **kw)
+            except InputError:
+                pass
+
+    check()
