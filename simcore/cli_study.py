@@ -425,6 +425,9 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     st = _open_study("compare", [a_ref, b_ref], ["A", "B"], games, seed, workers, opts, out,
                      no_save, resume)
     if tuned:
+        if st.save and out and not resume:   # taken now: the tunes' play is not lost to
+            from .results import reserve_dir   # another command taking --out meanwhile
+            reserve_dir(out)
         _tune_variants(st, quiet or as_json)
     adapted = (st.options.get("tuned") or {}).get("variants")   # a resumed one's too
     fam, (sc_a, sc_b), games, seed, workers, opts = (st.family, st.scenarios, st.games, st.seed,

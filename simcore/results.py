@@ -744,19 +744,19 @@ def check_default_root() -> None:
     where = f"${DEFAULT_ROOT_ENV}={env}" if env else "the results folder"
     if os.path.lexists(root) and not os.path.isdir(root):
         raise InputError(f"{where}: {root} is a file, not a folder: results cannot be saved "
-                         f"there (remove or rename it, or give --out DIR)")
+                         f"there (remove or rename it)")
     up = os.path.abspath(root)
     while not os.path.isdir(up):
         if os.path.lexists(up):
             raise InputError(f"{where}: {up} is a file, not a folder: results cannot be saved "
-                             f"there (give --out DIR)")
+                             f"there")
         up = os.path.dirname(up)
     try:
         fd, probe = tempfile.mkstemp(dir=up, prefix=".tmp-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InputError(f"{where}: cannot write in {up}: {exc.strerror} (give --out DIR)") \
+        raise InputError(f"{where}: cannot write in {up}: {exc.strerror}") \
             from None
 
 
