@@ -344,6 +344,19 @@ def _in_base(error: type[Exception], exc: Exception, path: Path, seen: tuple) ->
     return error(f"in {path}, extended by {seen[0]}: {text[len(head):]}")
 
 
+def _yaml_kind(value: Any) -> str:
+    """What YAML made of a key that is no name: ``null``, ``a boolean``, ``a number``..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "an empty string"
+    return f"a {type(value).__name__}"
+
+
 class Recorded(Exception):
     """A failure recorded while collecting every error (``Checker.errors``): the key is skipped
     (at its default) and the check goes on with the next one."""
@@ -394,6 +407,11 @@ class Checker:
             if key not in schema:
                 try:
                     node = self.extra_entry(prefix, key, data[key])
+                    if node is None and not (isinstance(key, str) and key.strip()):
+                        # `null: 1`, `true: 1`, `1: 2`, `"": 1` read as "None: unknown key"
+                        self.fail(f"{prefix}{_kind(key)}", f"not a key name (YAML reads it as "
+                                  f"{_yaml_kind(key)}; the keys here are names)"
+                                  + known_hint(key, schema, "keys", KEYS_LISTED_BY))
                     if node is None:
                         self.fail(f"{prefix}{key}", "unknown key" + known_hint(
                             key, schema, "keys", KEYS_LISTED_BY) + self.unknown_hint(prefix))

@@ -332,3 +332,14 @@ def test_hand_text_of_any_tokens_is_read_or_refused_as_bad_input(family):
                 pass
 
     check()
+
+
+@pytest.mark.parametrize("line, shown, kind", [
+    ("null: 3", "null", "null"), ("true: 1", "true", "a boolean"), ("1: 2", "1", "a number"),
+    ('"": 1', '""', "an empty string"), ("scoring: {1: 2}", "scoring.1", "a number"),
+])
+def test_a_key_yaml_reads_as_no_name_is_named_as_written(here, line, shown, kind):
+    """`null: 3` read 'None: unknown key', `"": 1` read ': unknown key'."""
+    _write(here / "k.yaml", f"extends: emoji\ngame: emoji\n{line}\n")
+    _one_error_line(invoke("validate", "k.yaml"), f"k.yaml: {shown}: not a key name",
+                    f"reads it as {kind}")
