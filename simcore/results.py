@@ -648,9 +648,26 @@ def _refuse_taken(path: str) -> None:
     if os.path.isfile(path):
         raise InputError(f"{_where(path)}: {path} is a file (give a directory for the result, "
                          f"or a name ending in .json for the summary alone)")
-    mine = os.path.abspath(path) in _RESERVED
-    if os.path.isdir(path) and [f for f in os.listdir(path) if not (mine and f == LOCK_FILE)]:
+    if os.path.isdir(path) and [f for f in os.listdir(path) if not (
+            f == LOCK_FILE and (os.path.abspath(path) in _RESERVED or not _lock_held(path)))]:
         raise InputError(f"{_where(path)}: {path} exists and is not empty{_taken_hint(path)}")
+
+
+def _lock_held(path: str) -> bool:
+    """Whether a live process holds ``path``'s write lock (a lone ``.lock`` left by a process
+    that was killed while it held an empty directory does not take it)."""
+    import fcntl
+    try:
+        fd = os.open(os.path.join(path, LOCK_FILE), os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
 
 
 _RESERVED: dict = {}   # --out directories made and locked before play (reserve_dir): path -> fd

@@ -404,3 +404,12 @@ def test_a_solve_that_fails_in_its_pilot_leaves_no_directory(tmp_path, monkeypat
                  "--pilot-games", "100", "--workers", "1", "--quiet", "--out", out])
     _one_line_exit_2(r, "the pilot failed")
     assert not os.path.exists(out)
+
+
+def test_a_lone_stale_lock_file_does_not_take_an_out_directory(tmp_path):
+    d = tmp_path / "r"
+    d.mkdir()
+    (d / results.LOCK_FILE).write_text("")   # left by a process killed while it held d
+    r = _invoke(["run", *RUN, "--games", "20", "--out", str(d)])
+    assert r.exit_code == 0, r.output
+    assert _provenance(str(d))["status"] == "complete"
