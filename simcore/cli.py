@@ -144,6 +144,32 @@ class _Group(click.Group):
                 except OSError:   # the terminal is gone (SIGHUP)
                     pass
                 sys.exit(exit_status(exc))
+            except OSError as exc:
+                if not _stdout_failed(exc):
+                    raise
+                if isinstance(exc, BrokenPipeError):   # `| head`: the reader has what it wanted
+                    sys.exit(128 + 13)                # as a process SIGPIPE ends (sh: 141)
+                # `> /dev/full`, a full disk under `> out.txt`: one line, not a traceback
+                # (a result directory says for itself where it could not save)
+                _fail(f"cannot write the output to stdout: {exc.strerror or exc}")
+
+
+def _stdout_failed(exc: OSError) -> bool:
+    """Whether ``exc`` came from writing to stdout (``click.echo``'s ``file`` is stdout in the
+    frame that raised it); if so, stdout is pointed at /dev/null, so that Python's own flush at
+    exit adds no second error."""
+    tb, hit = exc.__traceback__, False
+    while tb is not None and not hit:
+        f = tb.tb_frame.f_locals.get("file")
+        hit = f is not None and (f is sys.stdout or f is sys.__stdout__
+                                 or getattr(f, "name", None) == "<stdout>")
+        tb = tb.tb_next
+    if hit:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass
+    return hit
 
 
 def input_errors_exit_2(fn):

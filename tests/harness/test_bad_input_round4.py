@@ -343,3 +343,18 @@ def test_a_key_yaml_reads_as_no_name_is_named_as_written(here, line, shown, kind
     _write(here / "k.yaml", f"extends: emoji\ngame: emoji\n{line}\n")
     _one_error_line(invoke("validate", "k.yaml"), f"k.yaml: {shown}: not a key name",
                     f"reads it as {kind}")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("args", [["show", "new_edition"], ["waits", "--game", "emoji", "3334567m"]])
+def test_stdout_that_cannot_be_written_is_one_line(args):
+    """`> /dev/full` (a full disk under `> out.txt`) was an OSError traceback."""
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "simcore.cli", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 1, p.stderr
+    assert lines[0] == ("momojan-sim: error: cannot write the output to stdout: No space left "
+                        "on device")
