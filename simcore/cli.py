@@ -432,7 +432,9 @@ def _show_result(path):
     head = (f"{path}: {prov['kind']}, {prov['status']}, {played:,} {words}"
             + (f" of {prov['games']:,} saved" if res.summary is None else "")
             + f", seed {prov['seed']}, {prov['started_utc']} .. "
-              f"{prov.get('finished_utc') or '-'}; {prov['command_line']}")
+              f"{prov.get('finished_utc') or '-'}; {prov['command_line']}"
+            + ("; plain estimates (no luck correction)"
+               if prov["options"].get("luck_correction") is False else ""))
     if res.summary is None:
         from .results import RESUMABLE
         if prov["kind"] not in RESUMABLE:   # tune: saved at its end, and has no --resume

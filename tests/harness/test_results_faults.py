@@ -80,6 +80,7 @@ def test_no_luck_correction_is_recorded_and_a_resumed_run_keeps_it(tmp_path, pla
     assert r.exit_code == 0, r.output
     assert _provenance(whole)["options"]["luck_correction"] is (not plain)
     assert ("luck_correction" in _summary(whole)) is (not plain)
+    assert ("plain estimates" in _invoke(["show", whole]).output) is plain
     disarm = stop_after_chunks(1)
     r = _invoke(["run", *RUN, "--games", "4000", "--out", part, *flag])
     assert r.exit_code == 130, r.output
@@ -413,3 +414,33 @@ def test_a_lone_stale_lock_file_does_not_take_an_out_directory(tmp_path):
     r = _invoke(["run", *RUN, "--games", "20", "--out", str(d)])
     assert r.exit_code == 0, r.output
     assert _provenance(str(d))["status"] == "complete"
+
+
+@pytest.mark.parametrize("cmd", ["sweep", "solve"])
+def test_a_resumed_sweep_or_solve_keeps_no_luck_correction(tmp_path, stop_after_chunks, cmd,
+                                                           monkeypatch):
+    args = (["sweep", "new_edition", "--set", "compensation.komi=0,2", "--games", "2000"]
+            if cmd == "sweep" else
+            ["solve", "new_edition", "--param", "compensation.komi", "--games", "400",
+             "--pilot-games", "100"]) + ["--seed", "4", "--workers", "1", "--quiet",
+                                         "--no-report", "--no-luck-correction"]
+    whole, part = str(tmp_path / "whole"), str(tmp_path / "part")
+    assert _invoke([*args, "--out", whole]).exit_code == 0
+    disarm = stop_after_chunks(0)
+    assert _invoke([*args, "--out", part]).exit_code == 130
+    disarm()
+    assert _provenance(part)["options"]["luck_correction"] is False
+    import simcore.study
+    from simcore import luck_correction
+    real, seen = simcore.study.run_study, []
+
+    def spy(*a, **k):     # the analysis the resumed play runs under
+        seen.append(luck_correction.enabled())
+        return real(*a, **k)
+    monkeypatch.setattr(simcore.study, "run_study", spy)
+    r = _invoke([cmd, "--resume", part, "--quiet", "--no-report"])
+    assert r.exit_code == 0, r.output
+    assert seen == [False]
+    a, b = _summary(whole), _summary(part)
+    key = "variants" if cmd == "sweep" else "design"
+    assert a[key] == b[key] and "luck_narrowing" not in b and "luck_correction" not in b
