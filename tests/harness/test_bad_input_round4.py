@@ -254,6 +254,18 @@ def test_bad_command_lines_are_one_line_and_write_nothing(here, args, fragment):
     assert not (here / "results").exists() and sorted(os.listdir(here)) == []
 
 
+@pytest.mark.parametrize("args, fragment", [
+    (["run", "new_edition", "--games", 2, "--out", "a\0b"], "'--out': a NUL byte"),
+    (["waits", "1l\0 2l"], "a NUL byte"),
+    (["validate", "x\0.yaml"], "a NUL byte"),
+    (["replay", "new_edition", "--html", "r\0.html"], "a NUL byte in an argument"),
+])
+def test_a_nul_byte_in_a_value_is_one_line(here, args, fragment):
+    """`--out 'a\0b'` (from Python: no command line holds one) was a ValueError traceback."""
+    _one_error_line(invoke(*args), fragment)
+    assert sorted(os.listdir(here)) == []
+
+
 def test_show_diff_alone_still_means_the_base():
     """The generic empty-value check leaves an option whose bare form stands for a value."""
     r = invoke("show", "no_ron_bonus", "--diff")
