@@ -23,6 +23,8 @@ def score_hand(text: str, sc, win=None, by=None, riichi=False, dora=None, last_c
     tiles, words, kv = [], set(), {}
     for token in text.split():
         if token in WORDS:
+            if token in words:
+                raise InputError(f"score: the word {token} given twice")
             words.add(token)
         elif ":" in token:
             key, _, value = token.partition(":")
@@ -81,6 +83,15 @@ def score_hand(text: str, sc, win=None, by=None, riichi=False, dora=None, last_c
         raise InputError(f"score: {where}: the hand holds all {N_COPIES} {tile_str(indicator)} "
                          f"and the indicator is set aside from the wall (wall.indicator: "
                          f"removed); there are {N_COPIES} of each tile")
+    # one way to win and one riichi turn: contradictions were read silently (tsumo won)
+    if {"tsumo", "ron"} <= words:
+        raise InputError("score: tsumo and ron both given: a win is one of them")
+    if by is not None and ({"tsumo", "ron"} - {by}) & words:
+        raise InputError(f"score: --by {by} contradicts the word "
+                         f"{({'tsumo', 'ron'} - {by}).pop()} in the hand")
+    if {"riichi", "riichi1"} <= words:
+        raise InputError("score: riichi and riichi1 both given: riichi1 is a riichi declared on "
+                         "turn 1, riichi one declared later")
     tsumo = "tsumo" in words or by == "tsumo"
     # the scenario's rules as play reads them (spec §16): its last turn is wall.turns's (turn N
     # when N < 15, for the word last too), require_yaku, tenhou_seats

@@ -370,3 +370,21 @@ def test_stdout_that_cannot_be_written_is_one_line(args):
     assert p.returncode == 2 and len(lines) == 1, p.stderr
     assert lines[0] == ("momojan-sim: error: cannot write the output to stdout: No space left "
                         "on device")
+
+
+@pytest.mark.parametrize("hand, opts, fragment", [
+    ("123k 123k 99k tsumo ron", [], "tsumo and ron both given"),
+    ("123k 123k 99k tsumo", ["--by", "ron"], "--by ron contradicts the word tsumo"),
+    ("123k 123k 99k ron", ["--by", "tsumo"], "--by tsumo contradicts the word ron"),
+    ("123k 123k 99k riichi riichi1", [], "riichi and riichi1 both given"),
+    ("123k 123k 99k tsumo tsumo", [], "the word tsumo given twice"),
+])
+def test_emoji_score_context_that_contradicts_itself_is_one_line(hand, opts, fragment):
+    """Each was read silently (tsumo and riichi1 won)."""
+    _one_error_line(invoke("score", "--game", "emoji", hand, *opts), fragment)
+
+
+def test_emoji_score_context_that_agrees_still_scores():
+    for hand, opts in (("123k 123k 99k tsumo", ["--by", "tsumo"]),
+                       ("123k 123k 99k riichi1", ["--riichi"])):
+        assert invoke("score", "--game", "emoji", hand, *opts).exit_code == 0
