@@ -503,6 +503,14 @@ def score_text(hand_text, win_text, by="tsumo", riichi=False, ippatsu=False, dor
                                 f"({held.count(dora)} of the deck's {deck[dora]})")
     if ippatsu and not riichi:
         raise InputError("--ippatsu needs --riichi")
+    if rinshan and by == "ron":   # it scored as a ron without the yaku, silently
+        raise InputError("--rinshan is a win on a kan replacement card the winner draws: not "
+                         "with --by ron")
+    if rinshan and not any(g.kind == "kan" for g in hand.revealed):
+        # the replacement card follows the winner's own kan (spec: "winning on that card is
+        # rinshan"): without one in the hand the yaku was scored all the same
+        raise InputError("--rinshan: the hand holds no kan: group, and the replacement card "
+                         "follows the winner's own kan")
     return Scorer(sc).score(hand, win, by == "ron", riichi, ippatsu, last_card, rinshan, dora)
 
 

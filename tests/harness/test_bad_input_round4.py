@@ -388,3 +388,14 @@ def test_emoji_score_context_that_agrees_still_scores():
     for hand, opts in (("123k 123k 99k tsumo", ["--by", "tsumo"]),
                        ("123k 123k 99k riichi1", ["--riichi"])):
         assert invoke("score", "--game", "emoji", hand, *opts).exit_code == 0
+
+
+@pytest.mark.parametrize("hand, opts, fragment", [
+    # a replacement card follows the winner's own kan: rinshan was scored without one
+    ("kai:111z kai:456o chi:789o 23o 44z", [], "holds no kan: group"),
+    # the winner draws the replacement card: it scored as a ron without the yaku
+    ("kan:1111z kai:456o chi:789o 23o 44z", ["--by", "ron"], "not with --by ron"),
+])
+def test_momojan_rinshan_that_cannot_happen_is_one_line(hand, opts, fragment):
+    _one_error_line(invoke("score", hand, "--win", "1o", "--rinshan", "--rules", "old_edition",
+                           *opts), "--rinshan", fragment)

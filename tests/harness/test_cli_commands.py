@@ -156,8 +156,9 @@ def test_score_refuses_rinshan_under_rules_without_kan():
     r = CliRunner().invoke(main, ["score", hand, "--win", "1o", "--rinshan"])
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
     assert r.output.startswith("momojan-sim: error: --rinshan: kan is not played under new_edition")
-    r = CliRunner().invoke(main, ["score", hand, "--win", "1o", "--rinshan", "--rules",
-                                  "old_edition", "--json"])
+    # under rules with kan the win needs the winner's own kan (issue 46: it scored without one)
+    r = CliRunner().invoke(main, ["score", "kan:1111z kai:456o chi:789o 23o 44z", "--win", "1o",
+                                  "--rinshan", "--rules", "old_edition", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["valid"] is True
 
