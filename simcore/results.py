@@ -234,6 +234,7 @@ class ResultDir:
     def release(self) -> None:
         """Let go of the directory's write lock (a finished or abandoned write)."""
         if self._lock_fd is not None:
+            _HELD.pop(self._lock_fd, None)
             try:
                 os.close(self._lock_fd)
             except OSError:
@@ -627,7 +628,11 @@ def _take_lock(path: str, what: str):
                              f"(wait for it to end, or stop it)") from None
         return None   # a file system without locks (some network mounts): written unlocked,
         #               and a resume then removes no leftovers (none is provably stale)
+    _HELD[fd] = os.path.abspath(path)
     return fd
+
+
+_HELD: dict = {}   # lock fd -> directory: the write locks this process holds
 
 
 def _remove(path):
@@ -657,6 +662,8 @@ def _lock_held(path: str) -> bool:
     """Whether a live process holds ``path``'s write lock (a lone ``.lock`` left by a process
     that was killed while it held an empty directory does not take it)."""
     import fcntl
+    if os.path.abspath(path) in _HELD.values():
+        return True   # this process's own (testing it would drop it: POSIX locks)
     try:
         fd = os.open(os.path.join(path, LOCK_FILE), os.O_RDWR)
     except OSError:
@@ -693,6 +700,7 @@ def drop_reservations(keep=()) -> None:
         fd = _RESERVED.pop(path)
         _remove(os.path.join(path, LOCK_FILE))
         if fd is not None:
+            _HELD.pop(fd, None)
             os.close(fd)
         if path in _MADE:
             try:
