@@ -211,8 +211,12 @@ def _read_lines(hands, file):
     if hands and file:
         raise InputError("give hands as arguments or with --file, not both")
     if file:
-        return [(label, _hand_text(label, line)) for label, line in _file_lines(file)
-                if line.strip() and not line.lstrip().startswith("#")]
+        lines = [(label, _hand_text(label, line)) for label, line in _file_lines(file)
+                 if line.strip() and not line.lstrip().startswith("#")]
+        if not lines:   # an empty file drew an empty table: a TypeError
+            raise InputError(f"--file: {'stdin' if file == '-' else file} holds no hand (every "
+                             f"line is blank or a # comment)")
+        return lines
     if not hands:
         raise InputError("no hand given (pass hands as arguments or use --file PATH)")
     return [(f"argument {i}", _hand_text(f"argument {i}", h)) for i, h in enumerate(hands, 1)]
@@ -237,6 +241,8 @@ def _file_lines(file):
     :data:`MAX_FILE_BYTES` in all stop at once with one line naming the file and the line
     (``/dev/zero`` is refused after one piece, not read into memory for ever)."""
     name = "stdin" if file == "-" else file
+    if file == "-" and sys.stdin is None:   # `<&-`: no stdin at all
+        raise InputError("--file -: stdin is closed (give the hands on stdin or a file)")
     stream = getattr(sys.stdin, "buffer", None) if file == "-" else _open(file)
     if stream is None:   # a text stdin without bytes beneath (a test harness)
         stream = io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))

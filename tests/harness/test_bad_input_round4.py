@@ -399,3 +399,24 @@ def test_emoji_score_context_that_agrees_still_scores():
 def test_momojan_rinshan_that_cannot_happen_is_one_line(hand, opts, fragment):
     _one_error_line(invoke("score", hand, "--win", "1o", "--rinshan", "--rules", "old_edition",
                            *opts), "--rinshan", fragment)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n  \n"])
+def test_waits_file_without_a_hand_is_one_line(tmp_path, content):
+    """An empty --file drew an empty table: a TypeError traceback."""
+    f = tmp_path / "hands.txt"
+    f.write_text(content)
+    _one_error_line(invoke("waits", "--file", f), "hands.txt holds no hand")
+    _one_error_line(invoke("waits", "--json", "--file", "-", input=content), "stdin holds no hand")
+
+
+def test_waits_file_of_a_closed_stdin_is_one_line():
+    """`waits --file - <&-`: sys.stdin is None (an AttributeError traceback)."""
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "simcore.cli", "waits", "--file", "-"],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: os.close(0))
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip() == ("momojan-sim: error: --file -: stdin is closed (give the hands "
+                                "on stdin or a file)")
