@@ -420,3 +420,15 @@ def test_waits_file_of_a_closed_stdin_is_one_line():
     assert p.returncode == 2, p.stderr
     assert p.stderr.strip() == ("momojan-sim: error: --file -: stdin is closed (give the hands "
                                 "on stdin or a file)")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    # honba:/streak: are riichi2p's; the other notations refuse them by name, at any size
+    (["score", "--game", "ptrump", f"nuki:X 111 TTT 9 +9 tsumo honba:{2 ** 64}"],
+     f"'honba:{2 ** 64}'"),
+    (["score", "--game", "emoji", f"123k 123k 99k tsumo streak:{2 ** 64}"],
+     "unknown context 'streak:"),
+    (["waits", "--game", "momojan", f"honba:{2 ** 64} 123l 456l 7l"], "'honba'"),
+])
+def test_honba_and_streak_outside_riichi2p_are_one_line(args, fragment):
+    _one_error_line(invoke(*args), fragment)
