@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from emojiwalls import stack_wall as _wall
 from policies.emoji import POLICIES, SCRIPTED
 from simcore.cli import main
 from simcore.emoji import engine as E
@@ -24,23 +25,6 @@ def _k(text):
     return parse_tiles(text)[0]
 
 
-def _wall(hands, indicator, draws):
-    """``hands`` (seat -> tiles; dealer seat 0 gets wall[0..6]), the indicator at wall[28],
-    ``draws`` (turn -> the tiles of seats 0..3); the other places in kind order."""
-    wall = [None] * 90
-    for seat, text in hands.items():
-        for j, k in enumerate(parse_tiles(text)):
-            wall[7 * seat + j] = k
-    wall[28] = _k(indicator)
-    for turn, tiles in draws.items():
-        for i, text in enumerate(tiles):
-            wall[29 + 4 * (turn - 1) + i] = _k(text)
-    left = np.repeat(np.arange(N_KINDS), 3).tolist()
-    for k in wall:
-        if k is not None:
-            left.remove(k)
-    rest = iter(left)
-    return np.array([k if k is not None else next(rest) for k in wall], np.int64)
 
 
 def _round(wall, scripts=None, ra=None, chips=(5000,) * 4, log=False):
