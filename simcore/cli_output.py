@@ -14,13 +14,14 @@ from .errors import InputError
 
 
 def render_report(path, notice):
-    """Write the report; a failure there never loses the saved result."""
+    """Write the report of a result this command has just written (its files are not hashed
+    again); a failure there never loses the saved result."""
     try:
         from .report_html import render
     except ImportError:
         return
     try:
-        render(path)
+        render(path, verify=False)
     except Exception as exc:  # the numbers are saved: say so and carry on
         notice(f"the report could not be drawn ({type(exc).__name__}: {exc}); the result is "
                f"saved, `momojan-sim report {path}` tries again")

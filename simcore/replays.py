@@ -66,7 +66,7 @@ def open_target(ref: str, variant: str | None = None):
 IN_DIR_NOTE = "run it inside the result directory (wherever it has been moved)"
 
 
-def replay_command(family, result_dir: str, game: int, variant: int | None = None) -> str:
+def replay_command(game: int, variant: int | None = None) -> str:
     """The replay line a report prints: ``momojan-sim replay . --game N`` (the variant when
     it has several), to run inside the result directory. Not an absolute path into the place
     it was written (issue 46): the line keeps working when the directory is moved or copied,
@@ -87,8 +87,7 @@ def write_pages(result_dir: str, family, sc, seed: int, games, variant: int | No
     pages = {}
     for g in list(dict.fromkeys(int(x) for x in games))[:MAX_PAGES_PER_VARIANT]:
         rel = page_name(g, variant)
-        page = replay_html(family.replay(sc, seed, g),
-                           replay_command(family, result_dir, g, variant))
+        page = replay_html(family.replay(sc, seed, g), replay_command(g, variant))
         atomic_write(os.path.join(result_dir, rel), page)
         pages[g] = rel
     return pages

@@ -200,6 +200,8 @@ RESUMABLE = ("run", "compare", "sweep", "solve", "tournament")   # the commands 
 
 class SaveError(InputError):
     """A result directory could not be written (a full disk...): one line, exit 2."""
+
+
 _MADE: set = set()   # directories this process created (default_dir, create): its to remove
 _DEFAULTED: set = set()   # paths default_dir chose (errors name $MOMOJAN_SIM_RESULTS, not --out)
 
@@ -233,13 +235,8 @@ class ResultDir:
 
     def release(self) -> None:
         """Let go of the directory's write lock (a finished or abandoned write)."""
-        if self._lock_fd is not None:
-            _HELD.pop(self._lock_fd, None)
-            try:
-                os.close(self._lock_fd)
-            except OSError:
-                pass
-            self._lock_fd = None
+        _let_go(self._lock_fd)
+        self._lock_fd = None
 
     def _clean_stale(self) -> None:
         """Remove what an interrupted write of this directory left (``.tmp-*`` files of its
@@ -247,7 +244,7 @@ class ResultDir:
         here (``report`` writes its own files, in figures/ and replays/, left alone)."""
         if self._lock_fd is None:
             return
-        for sub in _STALE_IN[:4]:
+        for sub in _STALE_IN:
             d = os.path.join(self.path, sub)
             for f in os.listdir(d) if os.path.isdir(d) else ():
                 if not f.startswith(".tmp-") or f.startswith(".tmp-probe-"):
@@ -305,6 +302,11 @@ class ResultDir:
             "chunk_games": options.get("chunk_games"), "batch_stop": None,
             "variants": [],
         }
+        # made before the first write: a write that fails lets go of the lock, and the
+        # half-made directory is removed (ACTIVE), like any later failure
+        self = cls(path, family, prov)
+        self.created = True
+        self._lock_fd = lock_fd
         payloads = []
         for v, sc in enumerate(scenarios):
             fname = "scenario.yaml" if len(scenarios) == 1 else f"scenario-{v}.yaml"
@@ -321,10 +323,8 @@ class ResultDir:
                     sc, f"{sc.name}: the resolved scenario of this result (momojan-sim show "
                         f"{fname} prints it; it loads back as a scenario)"))
             except OSError as exc:
-                raise InputError(f"--out: cannot write in {path}: {exc.strerror}") from None
-        self = cls(path, family, prov)
-        self.created = True
-        self._lock_fd = lock_fd
+                raise InputError(f"{_where(path)}: cannot write in {path}: "
+                                 f"{exc.strerror}") from None
         with self._saving("variants.json"):
             atomic_json(os.path.join(path, "variants.json"), payloads)
             prov["variants_sha256"] = file_sha256(os.path.join(path, "variants.json"))
@@ -603,7 +603,22 @@ def _scan(d: str, pattern: str) -> list:
 
 
 LOCK_FILE = ".lock"   # held (fcntl.lockf) by the one process writing a result directory
-_STALE_IN = ("", "chunks", "games", "rounds", "replays", "figures")
+# where a writer's .tmp-* files go (the report writes its own, in figures/ and replays/)
+_STALE_IN = ("", "chunks", "games", "rounds")
+
+
+_HELD: dict = {}   # lock fd -> directory: the write locks this process holds
+
+
+def _let_go(fd) -> None:
+    """Give back a write lock :func:`_take_lock` took (None: none was taken)."""
+    if fd is None:
+        return
+    _HELD.pop(fd, None)
+    try:
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def _take_lock(path: str, what: str):
@@ -630,9 +645,6 @@ def _take_lock(path: str, what: str):
         #               and a resume then removes no leftovers (none is provably stale)
     _HELD[fd] = os.path.abspath(path)
     return fd
-
-
-_HELD: dict = {}   # lock fd -> directory: the write locks this process holds
 
 
 def _remove(path):
@@ -697,11 +709,8 @@ def drop_reservations(keep=()) -> None:
     command failed or was stopped first): removed again if this process made them. ``keep``:
     paths reserved before the command started (another command's, in this process)."""
     for path in [p for p in _RESERVED if p not in keep]:
-        fd = _RESERVED.pop(path)
         _remove(os.path.join(path, LOCK_FILE))
-        if fd is not None:
-            _HELD.pop(fd, None)
-            os.close(fd)
+        _let_go(_RESERVED.pop(path))
         if path in _MADE:
             try:
                 os.rmdir(path)

@@ -32,7 +32,7 @@ def save_result(family, kind: str, scenarios, seed: int, games: int, summary: di
     if report:
         try:
             from .report_html import render
-            render(path)
+            render(path, verify=False)   # written just now: not hashed again
         except Exception:  # noqa: BLE001  the numbers are saved; the report can be redrawn
             pass
     return path

@@ -117,8 +117,10 @@ def test_a_resumed_compare_keeps_no_luck_correction(tmp_path, stop_after_chunks)
     assert r.exit_code == 0, r.output
     a, b = _summary(whole), _summary(part)
     assert a["metrics"] == b["metrics"] and "luck_correction" not in b
+    # the same setting given again is no contradiction: a complete result is refused as such
     r = _invoke(["compare", "--resume", whole, "--no-luck-correction"])
-    assert r.exit_code == 2   # complete: refused anyway, as one line
+    assert r.exit_code == 2 and "already complete" in r.output and \
+        len(r.output.strip().splitlines()) == 1, r.output
 
 
 # ---------------------------------------------------------------------------------------------
