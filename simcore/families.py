@@ -126,13 +126,14 @@ def family_name_of(ref) -> str:
         elif declared != found[1]:
             # a file of one family extending one of another: name the file that says so,
             # not the base's keys that the other family's schema would then refuse
-            raise InputError(f"{found[0]}: game: {found[1]}, but it extends {path.name}, a "
-                             f"{declared} scenario (a scenario extends one of its own family)")
+            raise InputError(f"{found[0]}: game: {found[1]}, but it extends {path.name}, "
+                             f"{a_(declared)} scenario (a scenario extends one of its own "
+                             f"family)")
     if found is not None and len(chain) > 1 and found[1] != DEFAULT and \
             not any(isinstance(d.get("game"), str) for _, d in chain[1:]):
         base = chain[1][0]
-        raise InputError(f"{found[0]}: game: {found[1]}, but it extends {base.name}, a "
-                         f"{DEFAULT} scenario (a scenario extends one of its own family)")
+        raise InputError(f"{found[0]}: game: {found[1]}, but it extends {base.name}, "
+                         f"{a_(DEFAULT)} scenario (a scenario extends one of its own family)")
     return found[1] if found is not None else DEFAULT
 
 

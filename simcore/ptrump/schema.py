@@ -387,17 +387,19 @@ def worst_cases(d: dict) -> list:
     winning round above, every round's noten penalty, deposit and pons below: the 20 bits a
     replay's round_end packs each score in)."""
     from ..family.bounds import INT16_MAX, Worst
-    sc = d["scoring"]
 
-    def pts(group, name):
+    def pts(sc, group, name):
         item = sc[group][name]
         return item["points"] if item.get("enabled", True) else 0
 
     per_card = {"dora": MAX_HAND_CARDS, "nukidora": N_JOKERS}
 
+    # each bound reads the d it is given (the kit calls it on copies with one key reset to find
+    # the key that matters), never the d worst_cases was called with
     def value(d):
-        one = sum(pts("yaku", k) * (MAX_SETS if k == "yakuhai" else 1) for k in YAKU)
-        one += sum(pts("additive", k) * per_card.get(k, 1) for k in ADDITIVE if k != "ura")
+        sc = d["scoring"]
+        one = sum(pts(sc, "yaku", k) * (MAX_SETS if k == "yakuhai" else 1) for k in YAKU)
+        one += sum(pts(sc, "additive", k) * per_card.get(k, 1) for k in ADDITIVE if k != "ura")
         if sc["additive"]["ura"]["enabled"]:   # ura dora: worth the dora's points each
             one += sc["additive"]["dora"]["points"] * MAX_HAND_CARDS
         one += max(sc["yakuman"]["points"], sc["yakuman"]["double_points"])
@@ -407,7 +409,7 @@ def worst_cases(d: dict) -> list:
         return d["match"]["max_rounds"] * len(d["players"]) * d["riichi"]["deposit"]
 
     def score(d):
-        m = d["match"]
+        m, sc = d["match"], d["scoring"]
         pons = 4 * sc["deductions"]["pon"] if sc["deductions"]["pon_penalty"] == "always" else 0
         per_round = sc["deductions"]["noten"] + d["riichi"]["deposit"] + pons
         return 2000 + max(m["target_score"] + value(d) + pool(d), m["max_rounds"] * per_round)

@@ -301,9 +301,11 @@ def test_momojan_scenario_naming_its_family_is_told_what_game_holds(here):
     (["compare", "new_edition", "emoji", *PLAY], "emoji an emoji one"),
     (["waits", "--game", "momojan", "--rules", "emoji", "1l"], "an emoji scenario, not a momojan"),
     (["show", "new_edition", "--diff", "emoji"], "an emoji scenario"),
+    (["validate", "x.yaml"], "but it extends emoji.yaml, an emoji scenario"),
 ])
 def test_family_names_take_their_article(here, args, fragment):
     """'a emoji scenario' read wrong in every message naming two families."""
+    _write(here / "x.yaml", "game: riichi2p\nextends: emoji\n")
     _one_error_line(invoke(*args), fragment)
 
 

@@ -29,6 +29,10 @@ TOO_BIG = [
     ("ptrump", "extends: ptrump_2p\nscoring:\n  additive:\n    dora:\n      points: 1000\n",
      "scoring.additive.dora.points"),
     ("ptrump", "extends: ptrump_2p\nriichi:\n  deposit: 1000\n", "riichi.deposit"),
+    # two keys set, one harmless: the key named is the one that overflows (each bound read
+    # the d worst_cases was called with, so resetting a key changed nothing)
+    ("ptrump", "extends: ptrump_2p\nscoring:\n  yaku:\n    tanyao:\n      points: 2\n"
+     "  additive:\n    dora:\n      points: 1000\n", "scoring.additive.dora.points"),
     ("riichi2p", "extends: riichi2p\nhonba_value: 1000000000\n", "honba_value"),
 ]
 
