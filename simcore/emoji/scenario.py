@@ -142,11 +142,6 @@ def check_seat(name: Any, params: dict, fail) -> tuple[str, dict]:
 
 
 def _check_consistency(d: dict, fail) -> None:
-    if d["wall"]["dora_next"] == "global" and list(d["wall"]["honor_cycle"]) != list(HONOURS):
-        # spec §16: the next kind id mod 30 names every dora, the honours' too
-        import sys
-        print("warning: wall.honor_cycle has no effect while wall.dora_next is global (the "
-              "dora is the next kind id mod 30, honours included)", file=sys.stderr)
     sc = d["scoring"]
     nak = sc["nakayoshi"]
     if sc["yaku"][nak] != 1.5:
@@ -172,6 +167,9 @@ class Scenarios(ScenarioLoader):
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
     WORST_CASES = staticmethod(worst_cases)
+    # spec §16: under dora_next: global the next kind id mod 30 names every dora, the honours'
+    NO_EFFECT = {"wall.honor_cycle": ("wall.dora_next", ("per_suit",),
+                                      "the dora is the next kind id mod 30, honours included")}
 
     def prepare(self, raw: dict, checker, explicit) -> dict:
         if "game" not in raw:

@@ -33,6 +33,12 @@ class ScenarioLoader:
     # scenario's numbers and the storage that bounds it (the family's schema declares it; every
     # family must: tests/harness/test_value_bounds.py)
     WORST_CASES = None
+    # dotted key -> (the dotted key it depends on, the values of that key under which it acts[,
+    # why, said after the warning]):
+    # a key the user's file or --set sets away from its default while the other key makes it
+    # moot gets one warning on stderr, after every error (a scenario rebuilt from Python data,
+    # as every worker does, says nothing)
+    NO_EFFECT: dict = {}
 
     # ---- what a family may add -------------------------------------------------------------
     def defaults(self) -> dict:
@@ -93,11 +99,12 @@ class ScenarioLoader:
 
     # ---- checking -------------------------------------------------------------------------------
     def validate(self, raw, origin: dict | None = None, path: Path | None = None,
-                 explicit=None, every_error: bool = False) -> dict:
+                 explicit=None, every_error: bool = False, set_by=None) -> dict:
         """Check raw scenario data against the schema; the complete data with defaults filled
         in. ``origin``: which file set each key (errors name it), ``path`` the file loaded.
         ``every_error``: check every key and raise :class:`simcore.errors.InputErrors` with
-        all that are wrong (the cross-key checks run once the keys themselves are right)."""
+        all that are wrong (the cross-key checks run once the keys themselves are right).
+        ``set_by(key)``: whether the user set the key (None: no :data:`NO_EFFECT` warning)."""
         checker = self.CHECKER(origin or {}, path or Path("<scenario>"))
         if not isinstance(raw, dict):
             checker.fail("(top)", f"expected a mapping, got {shown(raw)}")
@@ -114,14 +121,28 @@ class ScenarioLoader:
                 pass
         if checker.errors:
             raise InputErrors(checker.errors)
+        if set_by is not None:
+            self.warn_no_effect(data, set_by)
         return data
+
+    def warn_no_effect(self, data: dict, set_by) -> None:
+        """The :data:`NO_EFFECT` warnings of the validated data (see there)."""
+        import sys
+        defaults = self.defaults()
+        for key, (parent, live, *why) in self.NO_EFFECT.items():
+            value, ruling = _at(data, key), _at(data, parent)
+            if set_by(key) and ruling not in live and value != _at(defaults, key):
+                shown_value = str(ruling).lower() if isinstance(ruling, bool) else ruling
+                print(f"warning: {key} has no effect while {parent} is {shown_value}"
+                      + "".join(f" ({w})" for w in why), file=sys.stderr)
 
     def load(self, ref: str | Path | None = None, every_error: bool = False):
         """Load a scenario file or bundled name, resolve ``extends:`` and validate it
         (``every_error``: see :meth:`validate`)."""
         path = self.resolve_path(str(ref if ref is not None else self.DEFAULT_SCENARIO))
         raw, origin, files = self.raw_chain(path)
-        data = self.validate(raw, origin, path, self.explicit_after(origin, files), every_error)
+        data = self.validate(raw, origin, path, self.explicit_after(origin, files), every_error,
+                             set_by=lambda key: has_key(raw, key))
         # a file that does not name itself is named after its file, not after its extends base
         # (two variants of one base would otherwise both be "new_edition")
         name = (data["name"] if origin.get("name") == path else None) or path.stem
@@ -145,7 +166,8 @@ class ScenarioLoader:
         merged["name"] = name
         origin = {k: OVERRIDES for k in leaf_paths(overrides)}
         data = self.validate(merged, origin, OVERRIDES,
-                             explicit=lambda key: has_key(overrides, key))
+                             explicit=lambda key: has_key(overrides, key),
+                             set_by=lambda key: has_key(overrides, key))
         data["name"] = name
         return self.SCENARIO(name, None, freeze(data))
 
@@ -161,6 +183,13 @@ def check_seat(specs: dict, name, params: dict, fail) -> tuple:
              + scenario_files.did_you_mean(name, names, f" (known: {', '.join(names)})"))
     return name, check_params(name, specs[name].params, params,
                               lambda key, message: fail(f"params.{key}", message))
+
+
+def _at(data: dict, dotted: str):
+    """The value at a dotted key of validated data."""
+    for k in dotted.split("."):
+        data = data[k]
+    return data
 
 
 def has_key(raw: dict, dotted: str) -> bool:

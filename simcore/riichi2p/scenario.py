@@ -9,7 +9,6 @@ checker's leaf kinds (two seats, start points, multiples of 100), the dependent-
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from .. import scenario_files
 from ..errors import InputError, shown as _kind
 from ..family.annotated import Annotation
-from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat
 from ..scenario_files import ScenarioBase
 from . import schema as _schema
 from .schema import DEPENDS, GAME, SCHEMA, Field, field_at
@@ -105,6 +104,7 @@ class Scenarios(ScenarioLoader):
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
     WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.bounds
+    NO_EFFECT = DEPENDS
 
     def prepare(self, raw: dict, checker, explicit) -> dict:
         if "game" not in raw:
@@ -116,11 +116,6 @@ class Scenarios(ScenarioLoader):
             if data.get(key) == value:
                 fail(key, why)
         self.reachable_riichi(data, fail)
-        for key, (parent, live) in DEPENDS.items():
-            if self._explicit(key) and data[parent] not in live and \
-                    data[key] != SCHEMA[key].default:
-                print(f"warning: {key} has no effect while {parent} is "
-                      f"{_yaml(data[parent])}", file=sys.stderr)
 
     def reachable_riichi(self, data: dict, fail) -> None:
         """A riichi minimum the game can never meet, set away from the spec's value, is refused
@@ -143,24 +138,10 @@ class Scenarios(ScenarioLoader):
                  f"no seat holds more than the start points together ({most_points}), so riichi "
                  f"could never be declared")
 
-    _explicit_keys: frozenset = frozenset()
-
-    def _explicit(self, key: str) -> bool:
-        return key in self._explicit_keys
-
-    def validate(self, raw, origin=None, path=None, explicit=None, every_error=False):
-        self._explicit_keys = frozenset(k for k in DEPENDS if isinstance(raw, dict) and
-                                        has_key(raw, k))
-        return super().validate(raw, origin, path, explicit, every_error)
-
 
 def _set(data: dict, key: str) -> bool:
     """The key holds a value other than the spec's."""
     return data[key] != SCHEMA[key].default
-
-
-def _yaml(v) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 LOADER = Scenarios()

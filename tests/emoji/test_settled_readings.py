@@ -128,6 +128,27 @@ def test_honor_cycle_has_no_effect_under_dora_next_global_and_validate_warns(tmp
     assert "warning: wall.honor_cycle has no effect while wall.dora_next is global" in r.output
 
 
+def test_the_no_effect_warning_is_said_once_and_never_before_an_error(tmp_path, capfd):
+    """It was printed by every validation (each worker's scenario rebuilt from its data too),
+    and before a later key's error line."""
+    from simcore import families
+    text = "extends: emoji\nwall:\n  dora_next: global\n  honor_cycle: [bird, fish, cat]\n"
+    f = tmp_path / "global.yaml"
+    f.write_text(text)
+    loader = families.get("emoji").SCENARIOS
+    sc = loader.load(str(f))
+    loader.from_dict(sc.to_dict())          # as a worker rebuilds it: no second warning
+    assert capfd.readouterr().err.count("warning: wall.honor_cycle") == 1
+    f.write_text(text + "zork: 1\n")
+    r = CliRunner().invoke(main, ["validate", str(f)])
+    assert r.exit_code == 2 and "warning" not in r.output and "zork" in r.output
+    # the same kit mechanism serves riichi2p's dependent keys
+    f.write_text("extends: riichi2p\natozuke: true\natozuke_first_call: literal\n")
+    r = CliRunner().invoke(main, ["validate", str(f)])
+    assert r.exit_code == 0 and "warning: atozuke_first_call has no effect while atozuke is " \
+        "true" in r.output, r.output
+
+
 # ---- the pot at game end ------------------------------------------------------------------
 
 def _games(ra, policy="idle", n=80):
