@@ -868,7 +868,7 @@ def render(path: str, verify: bool = True) -> tuple[str, str]:
     sub = (f"{kind} · {per} · seed {prov['seed']} · {when} · "
            f"{prov.get('workers')} worker{'' if prov.get('workers') == 1 else 's'} on "
            f"{prov.get('cores')} cores"
-           + (f" · {rate:,.0f} rounds/s" if rate else ""))
+           + (f" · {rate:,.0f} {fam.ROUND_WORDS[1]}/s" if rate else ""))
     if kind == "run":
         _render_run(doc, s, prov, fam, cat)
     elif kind == "compare":

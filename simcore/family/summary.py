@@ -121,7 +121,7 @@ def summary_table(fam, summary: dict) -> str:
     from ..compare import target_line
     cat = {m.name: m for m in fam.CATALOGUE}
     word, words = fam.GAME_WORDS
-    round_word, round_words = getattr(fam, "ROUND_WORDS", ("round", "rounds"))
+    round_words = fam.ROUND_WORDS[1]
     seats = summary.get("seats")
     lines = [f"scenario {summary['scenario']}: {summary['games']} {words}, {summary['rounds']} "
              f"{round_words}, seed {summary['seed']}"
