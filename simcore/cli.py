@@ -179,7 +179,11 @@ def _stdout_failed(exc: OSError) -> bool:
         tb = tb.tb_next
     if hit:
         try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, sys.stdout.fileno())
+            finally:
+                os.close(null)
         except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
             pass
     return hit
