@@ -1,9 +1,15 @@
-"""Stacked emoji walls for scripted engine tests (tests/emoji/): one builder, written once."""
+"""Scripted emoji rounds for engine tests (tests/emoji/): a stacked wall and one round played
+from it by scripted seats, written once."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from policies.emoji import SCRIPTED
+from simcore.emoji import engine as E
+from simcore.emoji import hand as H
+from simcore.emoji import scoring as S
+from simcore.emoji.rules_array import build_rules_array
 from simcore.emoji.tiles import N_KINDS, parse_tiles
 
 
@@ -28,3 +34,27 @@ def stack_wall(hands, indicator, draws, tail=None):
             left.remove(k)
     rest = iter(left)
     return np.array([k if k is not None else next(rest) for k in wall], np.int64)
+
+
+def play_scripted_round(wall, scripts=None, ra=None, chips=5000, log=False):
+    """One round (dealer seat 0, the ante of 20 paid, pot 80) from ``wall`` with scripted seats
+    (actions per seat, every turn; -2: the drawn tile; past the row baseline plays); ``chips``:
+    each seat's before the ante (one number or four). Returns (the chip deltas, the record,
+    the events: empty unless ``log``)."""
+    ra = build_rules_array() if ra is None else ra
+    s = E.new_state(log)
+    s.st[E.ST_LOG] = 1 if log else 0
+    s.wall[:] = wall
+    s.st[E.ST_DEALER] = 0
+    chips = np.broadcast_to(np.asarray(chips, np.int64), (4,))
+    s.chips[:] = chips - 20
+    s.st[E.ST_POT] = 80
+    ids = np.full(4, SCRIPTED, np.int64)
+    params = np.full((4, 1 + 16), -2.0)
+    params[:, 0] = 0
+    for seat, actions in (scripts or {}).items():
+        params[seat, 1:1 + len(actions)] = actions
+    rec = np.zeros(E.N_RF, np.int64)
+    E.play_round(s, ra, S.scoring_rules(), H.tables(False), ids, params,
+                 np.zeros((5, 4), np.uint64), True, rec)
+    return s.chips - chips, rec, s.ev[:s.st[E.ST_N_EV]].copy()

@@ -16,7 +16,7 @@ from .. import scenario_files
 from ..errors import InputError, shown as _kind
 from ..family.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat
-from ..scenario_files import ScenarioBase, did_you_mean
+from ..scenario_files import ScenarioBase
 from .schema import GAME, SCHEMA, Field, field_at, worst_cases
 
 DEFAULT_SCENARIO = "emoji"

@@ -5,8 +5,8 @@ chips conserved, each game a function of (seed, index) alone, and the spec's wor
 import numpy as np
 import pytest
 
-from emojiwalls import stack_wall as _wall
-from policies.emoji import POLICIES, SCRIPTED
+from emojiwalls import play_scripted_round, stack_wall as _wall
+from policies.emoji import POLICIES
 from simcore.emoji import engine as E
 from simcore.emoji import hand as H
 from simcore.emoji import scoring as S
@@ -45,25 +45,10 @@ def test_a_game_depends_on_its_seed_and_index_alone():
 
 # ---- worked examples on stacked walls --------------------------------------------------------
 
-def _round(wall, scripts, ra=None, chips=5000, riichi_turn=None):
-    """Play one round (dealer seat 0) from ``wall`` with scripted seats (actions per seat; -2:
-    the drawn tile); returns (the chips deltas, the record)."""
-    ra = build_rules_array() if ra is None else ra
-    s = E.new_state(False)
-    s.wall[:] = wall
-    s.st[E.ST_DEALER] = 0
-    s.chips[:] = chips - 20
-    s.st[E.ST_POT] = 80
-    ids = np.full(4, SCRIPTED, np.int64)
-    width = 1 + 16   # every turn scripted (-2: the drawn tile); past the row baseline plays
-    params = np.full((4, width), -2.0)
-    params[:, 0] = 0
-    for seat, actions in scripts.items():
-        params[seat, 1:1 + len(actions)] = actions
-    rngs = np.zeros((5, 4), np.uint64)
-    rec = np.zeros(E.N_RF, np.int64)
-    E.play_round(s, ra, S.scoring_rules(), T, ids, params, rngs, True, rec)
-    return s.chips - chips, rec
+def _round(wall, scripts, ra=None, chips=5000):
+    """Play one round from ``wall`` (:func:`emojiwalls.play_scripted_round`); returns (the chips
+    deltas, the record)."""
+    return play_scripted_round(wall, scripts, ra, chips)[:2]
 
 
 JUNK = {0: "147k 19m 15h", 2: "258k 28m 2h 6h", 3: "369k 37m 37h"}

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from emojiwalls import stack_wall as _wall
-from policies.emoji import POLICIES, SCRIPTED
+from emojiwalls import play_scripted_round, stack_wall as _wall
+from policies.emoji import POLICIES
 from simcore.cli import main
 from simcore.emoji import engine as E
 from simcore.emoji import hand as H
@@ -28,25 +28,10 @@ def _k(text):
 
 
 def _round(wall, scripts=None, ra=None, chips=(5000,) * 4, log=False):
-    """One round (dealer seat 0, the ante of 20 paid, pot 80) with scripted seats (-2: the
-    drawn tile); (chip deltas, record, events)."""
-    ra = build_rules_array() if ra is None else ra
-    s = E.new_state(log)
-    s.st[E.ST_LOG] = 1 if log else 0
-    s.wall[:] = wall
-    s.st[E.ST_DEALER] = 0
-    chips = np.asarray(chips, np.int64)
-    s.chips[:] = chips - 20
-    s.st[E.ST_POT] = 80
-    ids = np.full(4, SCRIPTED, np.int64)
-    params = np.full((4, 17), -2.0)
-    params[:, 0] = 0
-    for seat, actions in (scripts or {}).items():
-        params[seat, 1:1 + len(actions)] = actions
-    rec = np.zeros(E.N_RF, np.int64)
-    E.play_round(s, ra, S.scoring_rules(), T, ids, params, np.zeros((5, 4), np.uint64), True,
-                 rec)
-    return list(s.chips - chips), rec, s.ev[:s.st[E.ST_N_EV]].copy()
+    """One round (:func:`emojiwalls.play_scripted_round`): (chip deltas as a list, record,
+    events)."""
+    delta, rec, events = play_scripted_round(wall, scripts, ra, chips, log)
+    return list(delta), rec, events
 
 
 # seat 3 (56h 888k 33z) waits on 4h and 7h; seat 0 throws 4h (the dora: 200), seat 2 throws 7h
