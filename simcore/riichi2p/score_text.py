@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError, cut
+from ..family.bounds import INT32_MAX
 from . import scoring as S
+from .schema import SCHEMA
 from .tiles import (CALL_TYPES, N_KINDS, format_counts, parse_hand, parse_tile_list,
                     tile_str)
 
@@ -16,10 +18,10 @@ WORDS = ("tsumo", "ron", "riichi", "wriichi", "ippatsu", "rinshan", "chankan", "
          "houtei", "first")
 KEYS = ("seat", "round", "dora", "ura", "honba", "streak")
 WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
-MAX_COUNTER = 2 ** 31 - 1      # honba and streak as the engine's records hold them (int32)
+MAX_COUNTER = INT32_MAX        # honba and streak as the engine's records hold them (int32)
 MAX_INDICATORS = 5             # the first indicator and one per kan, four kans at most (§3.3)
-# the ura rules the score command reads from the scenario (spec §9.3); the spec's defaults
-URA_DEFAULTS = {"ura_dora": True, "kan_ura_dora": True, "ura_needs_riichi": True}
+# the ura rules the score command reads from the scenario (spec §9.3); the schema's defaults
+URA_DEFAULTS = {k: SCHEMA[k].default for k in ("ura_dora", "kan_ura_dora", "ura_needs_riichi")}
 
 
 def dora_of(indicator: int) -> int:
