@@ -47,16 +47,17 @@ class Worst:
     unit: str = ""                     # "chips", "points" (how the bound is printed)
 
 
-def check(worsts, data: dict, defaults: dict, fail, prefer=None) -> None:
+def check(worsts, data: dict, defaults, fail, prefer=None) -> None:
     """``fail(key, message)`` for the first of ``worsts`` whose bound under ``data`` exceeds
-    its storage's limit (``defaults``: the schema's default data, to find the key to name;
+    its storage's limit (``defaults()``: the schema's default data, to find the key to name,
+    made only then;
     ``prefer(key)``: whether the file the user gave set the key, named before a base's)."""
     for w in worsts:
         value = _bound(w, data)
         if value <= w.limit:
             continue
         keys = [k for k in w.keys if prefer is not None and prefer(k)]
-        key = culprit(w, data, defaults, keys or w.keys)
+        key = culprit(w, data, defaults(), keys or w.keys)
         bits = HOLDS.get(w.limit)
         holds = f"{w.limit:,}" + (f" ({bits})" if bits else "")
         fail(key, f"{_shown(get(data, key))} is more than the engine can hold: {w.what} could "

@@ -54,16 +54,17 @@ class ScenarioLoader:
     def consistency(self, data: dict, fail) -> None:
         """Cross-key checks of the validated data; ``fail(key, message)`` refuses it."""
 
-    def check_bounds(self, data: dict, fail) -> None:
+    def check_bounds(self, data: dict, checker) -> None:
         """Every number the engine forms from the validated data fits what stores it
-        (:mod:`simcore.family.bounds`); ``fail(key, message)`` refuses it."""
+        (:mod:`simcore.family.bounds`); ``checker.fail(key, message)`` refuses it, naming a
+        key the file the user gave set before one of its base's."""
         if self.WORST_CASES is not None:
             from . import bounds
-            checker = getattr(fail, "__self__", None)   # the Checker: which file set a key
-            prefer = None if checker is None else (
-                lambda key: scenario_files.file_that_set(key, checker.origin, None)
-                == checker.fallback)
-            bounds.check(self.WORST_CASES(data), data, self.defaults(), fail, prefer)
+
+            def prefer(key):
+                return scenario_files.file_that_set(key, checker.origin, None) == \
+                    checker.fallback
+            bounds.check(self.WORST_CASES(data), data, self.defaults, checker.fail, prefer)
 
     def explicit_after(self, origin: dict, files: list):
         """``explicit(key)`` for a file chain (see :meth:`prepare`); None: every key."""
@@ -116,7 +117,7 @@ class ScenarioLoader:
             try:
                 self.consistency(data, checker.fail)
                 # the values the engine cannot hold, once the keys agree with each other
-                self.check_bounds(data, checker.fail)
+                self.check_bounds(data, checker)
             except scenario_files.Recorded:
                 pass
         if checker.errors:
