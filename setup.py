@@ -25,7 +25,7 @@ import signal
 import subprocess
 import sys
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 from setuptools.errors import OptionError
 
@@ -33,6 +33,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CHOICES = {"default": [], "all": ["--all"], "none": None}
 PACKAGES = ("simcore", "policies")  # the trees holding numba-compiled code
 GUARD_S = 2400  # not a timing: only stops a hung compile from hanging the install
+
+
+def packages() -> list:
+    """Every package under simcore/ and policies/ (a new family's folders included, no list to
+    edit), and the bundled scenarios, which pyproject.toml maps from the top-level scenarios/."""
+    found = find_packages(HERE, include=[f"{p}" for p in PACKAGES] + [f"{p}.*" for p in PACKAGES])
+    return sorted(found) + ["simcore.scenarios"]
 
 
 def _precompile_args():
@@ -161,4 +168,4 @@ class BuildPyWithKernels(build_py):
 
 
 if __name__ == "__main__":  # setuptools runs this file as __main__; tests import it
-    setup(cmdclass={"build_py": BuildPyWithKernels})
+    setup(cmdclass={"build_py": BuildPyWithKernels}, packages=packages())

@@ -175,7 +175,7 @@ def scaling(quick):
 
 
 def ray_scaling(quick):
-    from simcore.backends import ray_available
+    from simcore.runners import ray_available
     if not ray_available():
         return {"skipped": "ray is not installed (pip install 'momojan-sim[ray]')"}
     from benchmarks import bench_scaling
@@ -217,7 +217,7 @@ def memory(quick):
 def cold_start(quick):
     """``run new_edition --games 100 --workers 1`` with an empty numba cache dir (everything
     compiles), then again with that cache warm; ``run --games 4000 --workers 2`` with an empty
-    cache (two workers share the compile: simcore/compile_plan.py); the install's compile
+    cache (two workers share the compile: simcore/nb/compile_plan.py); the install's compile
     (``python -m simcore.precompile``, what setup.py runs) into an empty cache, then the README's
     main command on it (its first result after an install); and where the compile time goes."""
     from benchmarks import bench_coldstart

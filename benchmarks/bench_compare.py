@@ -23,8 +23,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from simcore.momojan.family import FAMILY as family  # noqa: E402
-from simcore.stats import MomentSums, difference  # noqa: E402
-from simcore.study import Target, run_study  # noqa: E402
+from simcore.stats.moments import MomentSums, difference  # noqa: E402
+from simcore.studies.study import Target, run_study  # noqa: E402
 
 
 def overhead(scenarios, chunks: int, chunk_games: int = 2000):

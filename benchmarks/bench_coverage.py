@@ -25,11 +25,11 @@ from collections import defaultdict
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
+from simcore.family.chunks import ChunkTask  # noqa: E402
 from simcore.momojan import scenario  # noqa: E402
 from simcore.momojan.family import FAMILY as family  # noqa: E402
-from simcore.stats import MomentSums, difference  # noqa: E402
-from simcore.study import ChunkTask  # noqa: E402
-from simcore.verdicts import compare_rows  # noqa: E402
+from simcore.stats.moments import MomentSums, difference  # noqa: E402
+from simcore.stats.verdicts import compare_rows  # noqa: E402
 
 PAIRS = {"point value": ("new_edition", "no_ron_bonus"),
          "play": ("new_edition", {"riichi": {"enabled": False}}),

@@ -4,13 +4,13 @@ Run: ``python benchmarks/bench_scaling.py [--games N] [--workers 1,2,4,8,16]``
      ``python benchmarks/bench_scaling.py --ray-nodes 1,2 [--games N]``   (needs the ray extra)
 
 It warms numba's on-disk cache in this process first (so workers only load compiled code), then
-times :func:`simcore.study.run_study` (what ``run`` does: chunks of games, per-chunk sums; here
+times :func:`simcore.studies.study.run_study` (what ``run`` does: chunks of games, per-chunk sums; here
 at least eight chunks per worker, :func:`chunk_games_for`) for each worker count and checks that
 every count gives identical sums. Efficiency is throughput
 per worker relative to one worker.
 
 ``--ray-nodes 1,2`` starts a throw-away Ray cluster on this machine (a head with 1 CPU, then one
-more 1-CPU node per step: :class:`simcore.backends.localcluster.LocalCluster`) and times the same
+more 1-CPU node per step: :class:`simcore.runners.localcluster.LocalCluster`) and times the same
 study through the Ray backend: on one driver whose workers are warm (the steady state), and a
 fresh run with its start-up (reported apart, as for local workers).
 """
@@ -27,9 +27,10 @@ import time
 
 import numpy as np
 
+from simcore.family.chunks import CHUNK_GAMES
 from simcore.momojan.family import FAMILY as family
 from simcore.momojan.simulate import Simulator
-from simcore.study import CHUNK_GAMES, run_study
+from simcore.studies.study import run_study
 
 
 def _rounds(sums) -> int:
@@ -66,8 +67,9 @@ class _WarmPool:
     the scenario's tables: the steady state, without fork and table building (reported apart)."""
 
     def __init__(self, workers, sc):
-        from simcore.parallel import ChunkRunner
-        from simcore.study import ChunkTask, variant_seed
+        from simcore.family.chunks import ChunkTask
+        from simcore.runners.local import ChunkRunner
+        from simcore.studies.study import variant_seed
         self.runner = ChunkRunner(workers).__enter__()
         warm = [ChunkTask((family.payload(sc),), (variant_seed(1, 0, True),), i, i + 2)
                 for i in range(workers)]  # one per worker: every idle worker gets one
@@ -161,8 +163,8 @@ def ray_nodes(sc_name="new_edition", games=12000, nodes=(1, 2), seed=11, cpus_pe
     :func:`local`'s warm pool), and a fresh run's wall time (``seconds_with_startup``: the driver
     joins the cluster and Ray starts a worker process per CPU for the new job, which imports the
     engine, loads the compiled code and builds its tables)."""
-    from simcore.backends.localcluster import LocalCluster
-    from simcore.backends.raycluster import RayRunner
+    from simcore.runners.localcluster import LocalCluster
+    from simcore.runners.raycluster import RayRunner
 
     sc = family.load(sc_name)
     rows, ref = [], None

@@ -20,8 +20,8 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from simcore import families  # noqa: E402
-from simcore.tournament import bradley_terry, run_tournament  # noqa: E402
+from simcore.family import registry as families  # noqa: E402
+from simcore.studies.tournament import bradley_terry, run_tournament  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -13,7 +13,7 @@ symbol's size is the gap to the next one) and then plays the games, so the repor
 ``play_round``, ``useful_cards_from``, ``NRT_incref`` and so on. Functions LLVM inlined into their
 callers are counted in the caller. ``-e cpu-clock`` because this kind of VM has no hardware
 counters; expect some skid onto slow instructions (atomic reference counts look costlier than they
-are: see ``simcore/borrow.py``).
+are: see ``simcore/nb/borrow.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from simcore.errors import InputError  # noqa: E402
-from simcore.families import family_of  # noqa: E402
+from simcore.family.registry import family_of  # noqa: E402
 
 
 def write_perf_map(path: str | None = None) -> int:

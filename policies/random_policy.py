@@ -5,7 +5,7 @@ choices never shift another seat's randomness."""
 import numba as nb
 import numpy as np
 
-from simcore.rng import next_u64, randint
+from simcore.nb.rng import next_u64, randint
 
 
 @nb.njit(cache=True, inline="always")

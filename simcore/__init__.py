@@ -15,24 +15,28 @@ cheap)::
 
 Game-independent pieces live at this level and in :mod:`simcore.family`; each game family is a
 package of its own (:mod:`simcore.momojan`, :mod:`simcore.ptrump`) with its bots in
-``policies/<family>/``. (``compare_scenarios``, not ``compare``: :mod:`simcore.compare` is the
+``policies/<family>/``. (``compare_scenarios``, not ``compare``: :mod:`simcore.studies.compare` is the
 module of the comparison statistics.)
 """
 
 from __future__ import annotations
 
+from simcore import _moved
+
+_moved.install()   # the module names of release 0.1 still import, for one release
+
 
 def load(ref):
-    """``(family, scenario)`` of a scenario file or bundled name (:mod:`simcore.families`)."""
-    from .families import load as _load
+    """``(family, scenario)`` of a scenario file or bundled name (:mod:`simcore.family.registry`)."""
+    from simcore.family.registry import load as _load
     return _load(ref)
 
 
 def run(ref, games: int | None = None, seed: int | None = None, workers: int = 1, **study):
     """Play ``games`` games of a scenario (default: its ``run:`` section) and return its summary
     (every catalogue metric with its 95% interval); ``study`` goes to
-    :func:`simcore.study.run_study` (``target=``, ``progress=``, ``runner=``...)."""
-    from .study import run_study
+    :func:`simcore.studies.study.run_study` (``target=``, ``progress=``, ``runner=``...)."""
+    from simcore.studies.study import run_study
     fam, sc = load(ref)
     g, s, _ = fam.run_defaults(sc)
     games, seed = games or g, seed if seed is not None else s
@@ -43,10 +47,10 @@ def run(ref, games: int | None = None, seed: int | None = None, workers: int = 1
 def compare_scenarios(ref_a, ref_b, games: int = 2000, seed: int = 1, workers: int = 1,
                       metrics=None, alpha: float = 0.05) -> list:
     """Play both scenarios on the same deals and return the comparison rows (difference,
-    interval, verdict per metric; :func:`simcore.compare.scenario_pair_rows`)."""
-    from .compare import pair_metric_names, scenario_pair_rows
-    from .families import load_all
-    from .study import run_study
+    interval, verdict per metric; :func:`simcore.studies.compare.scenario_pair_rows`)."""
+    from simcore.family.registry import load_all
+    from simcore.studies.compare import pair_metric_names, scenario_pair_rows
+    from simcore.studies.study import run_study
     fam, (sc_a, sc_b) = load_all([ref_a, ref_b])
     res = run_study(fam, [sc_a, sc_b], seed, games, workers)
     names = pair_metric_names(fam, metrics, sc_a, sc_b)
@@ -60,9 +64,9 @@ def sweep(ref, grid: dict, games: int = 2000, seed: int = 1, workers: int = 1, m
     2]}``) on the same deals; each variant against the base, per metric (the ``sweep``
     command's JSON: the base and each variant with its settings, values, differences from the
     base with intervals, and verdicts)."""
-    from .compare import select_metrics
-    from .study import run_study
-    from .sweeps import sweep_result, sweep_variants
+    from simcore.studies.compare import select_metrics
+    from simcore.studies.study import run_study
+    from simcore.studies.sweeps import sweep_result, sweep_variants
     fam, base = load(ref)
     scenarios, labels = sweep_variants(fam, base, list(grid.items()))
     res = run_study(fam, scenarios, seed, games, workers)
@@ -75,9 +79,9 @@ def solve(ref, param: str, metric: str | None = None, target=None, range=None,
           pilot_games: int = 2000, **design) -> dict:
     """The value of rule ``param`` that brings ``metric`` (default: the family's headline) to
     ``target`` (a number or "50%"; default: its fair value) within ``range`` ("LO,HI"), with
-    its 95% interval: the ``solve`` command's JSON (:mod:`simcore.solve`), nothing saved;
-    ``design``: ``target_ci=``, ``max_games=`` and :func:`simcore.study.run_study`'s options."""
-    from .solve_study import solve as _solve
+    its 95% interval: the ``solve`` command's JSON (:mod:`simcore.studies.solve_design`), nothing saved;
+    ``design``: ``target_ci=``, ``max_games=`` and :func:`simcore.studies.study.run_study`'s options."""
+    from simcore.studies.solve import solve as _solve
     fam, sc = load(ref)
     g, s, _ = fam.run_defaults(sc)
     return _solve(fam, sc, param, metric, None if target is None else str(target), range,
@@ -88,17 +92,17 @@ def solve(ref, param: str, metric: str | None = None, target=None, range=None,
 def game_codes(family: str = "momojan") -> dict:
     """What the per-game table's integer codes mean for a family: column -> {code: name}
     (``end_reason``; ``winner`` -1); a saved result has them as ``Result.codes``."""
-    from .families import get
+    from simcore.family.registry import get
     return get(family).game_codes()
 
 
 def load_result(path: str, pandas: bool | None = None):
-    """A saved result directory (:func:`simcore.results.load`)."""
-    from .results import load as _load_result
+    """A saved result directory (:func:`simcore.studies.results.load`)."""
+    from simcore.studies.results import load as _load_result
     return _load_result(path, pandas)
 
 
 def check_family(fam, **options) -> list:
-    """The conformance check (:func:`simcore.family.conformance.check_family`)."""
-    from .family.conformance import check_family as _check
+    """The conformance check (:func:`simcore.testing.check_family`)."""
+    from simcore.testing import check_family as _check
     return _check(fam, **options)

@@ -9,8 +9,8 @@ every cold family before its workers start (``tests/conftest.py``); ``python -m 
 its install).
 
 On 2 cores one cold family compiles in two processes, its kernel in one and its helpers in the
-other (:mod:`simcore.compile_plan`); several cold families compile one process each, after the
-functions of the modules they share (:func:`simcore.compile_plan.compile_shared`: numba's cache
+other (:mod:`simcore.nb.compile_plan`); several cold families compile one process each, after the
+functions of the modules they share (:func:`simcore.nb.compile_plan.compile_shared`: numba's cache
 index is not locked).
 """
 
@@ -30,7 +30,7 @@ TICK_S = 10.0  # how often a compile says it is still running
 def cold_families(names=None) -> list:
     """Module names (``simcore.momojan.family``) of the families among ``names`` (default: every
     registered one) that can compile ahead and whose kernel is not in the cache."""
-    from . import families
+    from simcore.family import registry as families
     fams = [families.get(name) for name in (families.names() if names is None else names)]
     return [f.module for f in fams if f.has_compile_plan() and not f.kernels_cached()]
 
@@ -42,18 +42,18 @@ def _call(module: str, function: str) -> str:
 
 def _python(code, stderr):
     # A compile child ends with its parent, however the parent ends (a killed install, test
-    # run or precompile): simcore.parallel.die_with_parent, as every worker does (issue 46).
+    # run or precompile): simcore.runners.local.die_with_parent, as every worker does (issue 46).
     return subprocess.Popen([sys.executable, "-c", "import importlib\n"
-                             "from simcore.parallel import die_with_parent\n"
+                             "from simcore.runners.local import die_with_parent\n"
                              f"die_with_parent({os.getpid()})\n" + code],
                             stdout=subprocess.DEVNULL, stderr=stderr, text=True)
 
 
 def compile_shared(cold) -> None:
-    """Two families share modules (``simcore.rng``): compile their functions here, every
+    """Two families share modules (``simcore.nb.rng``): compile their functions here, every
     signature, before the families compile side by side."""
     if len(cold) > 1:
-        from .compile_plan import compile_shared as compile_shared_entries
+        from simcore.nb.compile_plan import compile_shared as compile_shared_entries
         compile_shared_entries([importlib.import_module(name).__package__ for name in cold])
 
 
@@ -126,7 +126,7 @@ def main(argv=None) -> int:
     family's kernel (or every family's, or those named) unless it is cached already; exit 1 if a
     compile failed, 2 on bad arguments. ``--check`` compiles nothing: exit 0 when every one named
     is cached (numba would load it here), 1 naming those that are not."""
-    from . import families
+    from simcore.family import registry as families
     from .errors import InputError
     argv = list(sys.argv[1:] if argv is None else argv)
     check = "--check" in argv

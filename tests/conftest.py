@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(__file__))  # tests/handgen.py
 
 # Commands a test runs without --out write their result directories to a scratch folder, not into
 # the checkout's results/ (subprocesses inherit it).
-# (pytest-xdist workers inherit the controller's; simcore.results.default_dir claims each
+# (pytest-xdist workers inherit the controller's; simcore.studies.results.default_dir claims each
 # directory with os.mkdir, so runs started in the same second by two workers do not collide.)
 if "MOMOJAN_SIM_RESULTS" not in os.environ:
     os.environ["MOMOJAN_SIM_RESULTS"] = tempfile.mkdtemp(prefix="momojan-test-results-")
@@ -49,7 +49,7 @@ def _distributed(config):
 def pytest_sessionstart(session):
     """On a cold numba cache (a fresh clone: CI) the kernels' compile is shared out. Run alone,
     a background process compiles every family's kernel helpers into the cache
-    (simcore/compile_plan.py, as a second worker does for `run`), and the tests' first kernel
+    (simcore/nb/compile_plan.py, as a second worker does for `run`), and the tests' first kernel
     compiles load them instead of compiling them. Under pytest-xdist (``-n``) the controller
     compiles the kernels before its workers start, and the workers do nothing here."""
     if hasattr(session.config, "workerinput"):
@@ -97,8 +97,8 @@ def pytest_sessionfinish(session, exitstatus):
         p.wait()
 
 
-from simcore.momojan.tables import HandAnalyzer  # noqa: E402
 from simcore.momojan.shapes import NEW_EDITION, OLD_EDITION  # noqa: E402
+from simcore.momojan.tables import HandAnalyzer  # noqa: E402
 
 EDITIONS = {"new": NEW_EDITION, "old": OLD_EDITION}
 

@@ -2,7 +2,7 @@
 
 A round is set up in card notation: each seat's hand, the dora indicator, the dead wall and the
 first stock cards; the rest of the deck follows in deck order. Each seat plays a list of actions
-(``policies.registry.SCRIPTED``: -1 or running out lets ``baseline`` decide). An illegal scripted action
+(``simcore.family.policy.SCRIPTED``: -1 or running out lets ``baseline`` decide). An illegal scripted action
 makes the engine raise ``AssertionError`` ("policy chose an illegal action").
 """
 
@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from policies.registry import SCRIPTED
+from simcore.family.policy import SCRIPTED
 from simcore.momojan import scenario as scenario_mod
 from simcore.momojan.actions import CALL, DISCARD, DISCARD_RIICHI, KAI, KAN_CLOSED
 from simcore.momojan.cards import parse_card

@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from policies.registry import PolicySpec, Registry
 from simcore.errors import InputError
 from simcore.family.base import Family
 from simcore.family.chunks import Batch, Simulator
-from simcore.metrics import Metric, seat_quantities
-from simcore.scenario_files import ScenarioBase, freeze
+from simcore.family.metrics import Metric, seat_quantities
+from simcore.family.policy import PolicySpec, Registry
+from simcore.family.scenario.files import ScenarioBase, freeze
 
 MAX_SEATS = 4
 STRENGTH = {"strong": 1.5, "medium": 0.75, "weak": 0.0}

@@ -48,7 +48,7 @@ def text_problems(fig, inside: bool, tol: float = 1.0) -> list:
 
 
 class FigureSpy:
-    """Wraps ``simcore.report_html._png``: each figure a report draws is checked (and kept, by
+    """Wraps ``simcore.report.html._png``: each figure a report draws is checked (and kept, by
     its title) before it becomes a PNG."""
 
     def __init__(self, module):

@@ -21,14 +21,14 @@ SEED = 7
 
 
 def _policy_names(fam_name: str) -> list[str]:
-    from simcore import families
+    from simcore.family import registry as families
     return list(families.get(fam_name).POLICIES.names)
 
 
 def digest(scenario_name: str, policy: str) -> str:
     """sha256 of the records of GAMES games of SEED with every seat playing ``policy``."""
     import numpy as np
-    from simcore import families
+    from simcore.family import registry as families
     fam, sc = families.load(scenario_name)
     data = sc.to_dict()
     data["players"] = [{"policy": policy, "params": {}} for _ in data["players"]]
@@ -40,7 +40,7 @@ def digest(scenario_name: str, policy: str) -> str:
 
 
 def all_digests() -> dict[str, str]:
-    from simcore import families
+    from simcore.family import registry as families
     out = {}
     for name, fam_name, _ in families.bundled():
         for policy in _policy_names(fam_name):

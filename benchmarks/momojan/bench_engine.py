@@ -22,9 +22,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
+from policies.momojan import decide  # noqa: E402
 from policies.momojan.baseline import baseline_policy  # noqa: E402
 from policies.random_policy import random_policy  # noqa: E402
-from policies.momojan import decide  # noqa: E402
 from simcore.momojan import scenario  # noqa: E402
 from simcore.momojan.actions import DISCARD, N_ACTIONS, OBS_HAND, OBS_LEN  # noqa: E402
 from simcore.momojan.actions import OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_TENPAI_CHECKED  # noqa: E402
@@ -117,8 +117,8 @@ def main(argv=None):
     ap.add_argument("--pairings", default="baseline,random,greedy,value,defensive,value:greedy,"
                     "defensive:greedy", help="comma-separated seat pairings, a:b or one name for both")
     args = ap.parse_args(argv)
-    from simcore import families
     from simcore.errors import InputError
+    from simcore.family import registry as families
     try:
         family, _ = families.load(args.scenario)  # its own family's loader says what is wrong
         if family.NAME != "momojan":

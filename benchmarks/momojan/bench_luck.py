@@ -23,10 +23,10 @@ import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-from simcore import families  # noqa: E402
-from simcore.luck_correction import corrected  # noqa: E402
-from simcore.stats import difference, ratio  # noqa: E402
-from simcore.study import run_study  # noqa: E402
+from simcore.family import registry as families  # noqa: E402
+from simcore.stats.luck import corrected  # noqa: E402
+from simcore.stats.moments import difference, ratio  # noqa: E402
+from simcore.studies.study import run_study  # noqa: E402
 
 METRICS = ("first_dealer_win_rate", "seat0_win_share", "mean_rounds_per_game",
            "mean_final_margin", "dealer_round_win_rate", "tsumo_rate", "ron_rate", "draw_rate",
@@ -62,7 +62,7 @@ def pair_table(fam, a, b, games, seed, workers) -> list[str]:
 
 def _first_variant(luck):
     """Variant 0's share of two variants' luck sums (its components and its own controls)."""
-    from simcore.luck_sums import LuckSums
+    from simcore.stats.luck_sums import LuckSums
     k = len(luck.names)
     return LuckSums(luck.n0, luck.s0[:, :2], luck.c0[:, :2, :2], luck.sl[:, :k],
                     luck.cll[:, :k, :k], luck.czl[:, :, :2, :k], luck.names)

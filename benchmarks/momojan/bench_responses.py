@@ -15,8 +15,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-from simcore import families  # noqa: E402
-from simcore.responses import probe_rows, probe_table  # noqa: E402
+from simcore.family import registry as families  # noqa: E402
+from simcore.studies.responses import probe_rows, probe_table  # noqa: E402
 
 
 def main(argv=None):

@@ -28,11 +28,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.params import Param
 from policies.random_policy import random_policy, uniform
-from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after
 from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN
+from simcore.family.params import Param
+from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 
 GREEDY_PARAMS = (
     Param("riichi", "float", 1.0, "probability of declaring riichi when the best discard "
@@ -122,7 +122,7 @@ def greedy_policy(obs, mask, params, rng, t, ra):
 @nb.njit(cache=True)
 def scripted_policy(obs, mask, params, rng, t, ra):
     """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
-    the end of the row) lets ``baseline`` decide that one (:mod:`policies.registry`); -2 plays
+    the end of the row) lets ``baseline`` decide that one (:mod:`simcore.family.policy`); -2 plays
     the default (the drawn tile)."""
     i = np.int64(params[0]) + 1
     if i < params.shape[0]:

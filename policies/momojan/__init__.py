@@ -1,6 +1,6 @@
 """MOMOJAN's bots: the registry and the one compiled dispatcher the engine calls.
 
-Every policy has the kit's signature (:mod:`policies.registry`)::
+Every policy has the kit's signature (:mod:`simcore.family.policy`)::
 
     policy(obs: int64[OBS_LEN], mask: bool[N_ACTIONS], params: float64[:], rng: uint64[4],
            core: uint64[CORE_LEN], ra: int64[RULES_LEN]) -> int action
@@ -17,7 +17,7 @@ To add a policy: write ``my_policy`` and its ``MY_PARAMS`` in its own module, ap
 import numba as nb
 
 from policies.random_policy import random_policy
-from policies.registry import PolicySpec, Registry, SCRIPTED  # noqa: F401  (SCRIPTED: the engine's)
+from simcore.family.policy import PolicySpec, Registry, SCRIPTED  # noqa: F401  (SCRIPTED: the engine's)
 
 from .baseline import baseline_policy
 from .defensive import DEFENSIVE_PARAMS, defensive_policy

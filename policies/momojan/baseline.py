@@ -17,7 +17,7 @@ Parameters: none.
 import numba as nb
 import numpy as np
 
-from simcore.bits import popcount
+from simcore.nb.bits import popcount
 from simcore.momojan.actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_CLOSED, KAN_OPEN, OBS_HAND,
     OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_TENPAI_CHECKED, RON, TSUMO,

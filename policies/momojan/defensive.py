@@ -9,7 +9,7 @@ plays as ``greedy``.
 
 import numba as nb
 
-from policies.params import Param, param_index
+from simcore.family.params import Param, param_index
 from .play import play
 
 DEFENSIVE_PARAMS = (

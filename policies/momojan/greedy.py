@@ -8,7 +8,7 @@ tenpai. It never folds by default. Decisions: :func:`policies.momojan.play.play`
 
 import numba as nb
 
-from policies.params import Param, param_index
+from simcore.family.params import Param, param_index
 from .play import play
 
 GREEDY_PARAMS = (

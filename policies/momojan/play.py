@@ -45,7 +45,7 @@ from simcore.momojan.hand import CORE_SET_ROWS, hand_size, picture_count
 from simcore.momojan.rules_array import (
     RA_DORA_PER_CARD, RA_RANKS, RA_RIICHI_ENABLED, Y_IPPATSU, Y_RIICHI,
 )
-from simcore.bits import popcount
+from simcore.nb.bits import popcount
 from simcore.momojan.shanten import (
     candidate_kinds, discard_distances, shanten, unit, unseen_copies, unseen_in, useful_at_tenpai,
     useful_cards_from,
@@ -407,7 +407,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
 def play(obs, mask, rng, core, ra, call, draw_three, riichi, fold, value_weight, temperature,
          riichi_gain, caution):
     """Choose an action (module doc). ``obs``, ``mask``, ``rng``, ``core``, ``ra`` as in the policy
-    signature (``policies.registry``); the rest are the style values, floats."""
+    signature (``simcore.family.policy``); the rest are the style values, floats."""
     if mask[RON]:
         return RON
     if mask[TSUMO]:

@@ -10,7 +10,7 @@ to it on the policy id ``SCRIPTED``, outside the registry, so no scenario can se
 import numba as nb
 import numpy as np
 
-from policies.registry import SCRIPTED  # noqa: F401  (the id; tests import it from here too)
+from simcore.family.policy import SCRIPTED  # noqa: F401  (the id; tests import it from here too)
 
 from .baseline import baseline_policy
 

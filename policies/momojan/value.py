@@ -16,7 +16,7 @@ of distance).
 
 import numba as nb
 
-from policies.params import Param, param_index
+from simcore.family.params import Param, param_index
 from .play import play
 
 VALUE_PARAMS = (

@@ -30,9 +30,9 @@ yaku; momo standing in for sanshoku's runs.
 import numba as nb
 import numpy as np
 
-from simcore.bits import popcount
 from simcore.momojan.cards import N_PICTURES
 from simcore.momojan.hand import picture_count
+from simcore.nb.bits import popcount
 from simcore.momojan.rules_array import (
     MAX_DATA_YAKU, MAX_REQUIREMENTS, RA_DATA_YAKU_N_REQ, RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT,
     RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD, RA_MOMO_WILD, RA_RANKS, RA_RON_BONUS,

@@ -38,10 +38,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.params import Param, param_index
-from policies.random_policy import random_policy, uniform
-from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 from policies.ptrump.riichi_value import _copies, riichi_pays
+from policies.random_policy import random_policy, uniform
+from simcore.family.params import Param, param_index
+from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 from simcore.ptrump.hand import shanten, win_mask
 from simcore.ptrump.rules_array import (
     RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_PON_POINTS, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
@@ -358,7 +358,7 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
 @nb.njit(cache=True)
 def scripted_policy(obs, mask, params, rng, hr, ra):
     """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
-    the end of the row) lets ``baseline`` decide that one (:mod:`policies.registry`)."""
+    the end of the row) lets ``baseline`` decide that one (:mod:`simcore.family.policy`)."""
     i = np.int64(params[0]) + 1
     if i < params.shape[0]:
         params[0] += 1

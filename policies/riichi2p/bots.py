@@ -30,9 +30,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.params import Param
 from policies.random_policy import random_policy, uniform
-from policies.registry import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
+from simcore.family.params import Param
+from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 from simcore.riichi2p.hand import AFTER_LEN, distance, distances_after
 from simcore.riichi2p.layout import (
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
@@ -256,7 +256,7 @@ def greedy_policy(obs, mask, params, rng, ts, th):
 @nb.njit(cache=True)
 def scripted_policy(obs, mask, params, rng, ts, th):
     """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
-    the end of the row) lets ``baseline`` decide that one (:mod:`policies.registry`)."""
+    the end of the row) lets ``baseline`` decide that one (:mod:`simcore.family.policy`)."""
     i = np.int64(params[0]) + 1
     if i < params.shape[0]:
         params[0] += 1

@@ -125,7 +125,7 @@ def max_win_value(d: dict) -> float:
     of any winning hand times the best feasible set of situation yaku. For
     :func:`simcore.emoji.schema.worst_cases`; a quick bound (every multiplier at once) when that
     one is already small."""
-    from ..family.bounds import at_least_one
+    from simcore.family.scenario.bounds import at_least_one
     sc = d["scoring"]
     yaku = sc["yaku"]
     mult = {k: at_least_one(v) for k, v in multipliers_of(yaku).items()}

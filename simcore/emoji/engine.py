@@ -25,8 +25,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..family.layout import define_fields, state_spec
-from ..rng import randint, seed_keyed
+from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.rng import randint, seed_keyed
 from .hand import N_KINDS, N_NUMBER_KINDS, N_RANKS, distance, is_winning, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
     DEFAULT_ACTION, MAX_DISC, N_ACTIONS, N_SEATS, OBS_CHIPS, OBS_DEALER, OBS_DISC,

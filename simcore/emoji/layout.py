@@ -3,7 +3,7 @@ of a deciding seat (spec emoji.md §5, §12)."""
 
 from __future__ import annotations
 
-from ..family.layout import define_blocks
+from simcore.nb.layout import define_blocks
 from .hand import N_KINDS
 
 N_SEATS = 4

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, round_quantity_sums, seat_quantities, share_unit
+from simcore.family.metrics import Metric, round_quantity_sums, seat_quantities, share_unit
 from .engine import (
     END_REASON_NAMES, GF_CHIPS0, GF_END_REASON, GF_FIRST_DEALER, GF_POT_LEFT, GF_ROUNDS,
     GF_WINNERS, N_SEATS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_GAME, RF_OUTCOME,

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import scenario_files
+from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind
-from ..family.annotated import Annotation
+from simcore.family.scenario.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat
-from ..scenario_files import ScenarioBase
+from simcore.family.scenario.files import ScenarioBase
 from .schema import GAME, SCHEMA, Field, field_at, worst_cases
 
 DEFAULT_SCENARIO = "emoji"

@@ -6,8 +6,8 @@ names (``tsumo_payment`` is ``settlement.tsumo_payment``); :data:`SPEC_OPTIONS` 
 
 from __future__ import annotations
 
-from .. import schema_common
-from ..schema_common import Field
+from simcore.family.scenario import schema as schema_common
+from simcore.family.scenario.schema import Field
 from . import rules_array as RA
 from .scoring import DEFAULT_MULTIPLIERS, YAKU
 
@@ -184,13 +184,13 @@ def field_at(path: str) -> Field:
 
 
 def worst_cases(d: dict) -> list:
-    """What the engine forms from emoji's numbers and what stores it (simcore.family.bounds):
+    """What the engine forms from emoji's numbers and what stores it (simcore.family.scenario.bounds):
     a win's value (a float the engine rounds into 64-bit chips; the records' value columns are
     32-bit) and a seat's chips or the pot (the records' chips and pot columns, 32-bit). Chips
     and pot together stay 4 x start (spec §9.6); a seat at 0 or above before a round loses at
     most the ante, a deposit and three wins in it (each_full, or three winners) before the
     game ends on its negative balance, so no seat holds more than 4 x start + 3 such losses."""
-    from ..family.bounds import INT32_MAX, Worst
+    from simcore.family.scenario.bounds import INT32_MAX, Worst
     from .calibration import max_win_value
     value_keys = ("scoring.base", "scoring.dealer_factor", "scoring.dora_points",
                   *(f"scoring.yaku.{name}" for name in YAKU))

@@ -4,7 +4,7 @@ pgx's ``Env`` is the model: a family is a subclass of :class:`Family` that decla
 attributes and writes a handful of methods; the harness (run, compare, sweep, plan, tournament,
 result directories, reports, backends, the CLI) calls only what this class defines, so nothing
 is probed with ``hasattr``. ``simcore/<name>/family.py`` ends with ``FAMILY = TheFamily()`` and
-:mod:`simcore.families` registers the module by name.
+:mod:`simcore.family.registry` registers the module by name.
 
 What a family must write (abstract or empty here):
 
@@ -12,11 +12,11 @@ What a family must write (abstract or empty here):
   schema and cross-key checks; or ``load``/``from_dict`` of its own);
 - ``SIMULATOR``: its :class:`simcore.family.chunks.Simulator` subclass (the compiled kernel's
   arguments and how to call it);
-- ``METRICS``: its own metrics (:class:`simcore.metrics.Metric`; the seat metrics are added)
+- ``METRICS``: its own metrics (:class:`simcore.family.metrics.Metric`; the seat metrics are added)
   and ``game_quantities(idx, games, rounds)``: the per-game integers they name;
 - ``replay`` (a :class:`simcore.family.replay.Replay`), ``waits_json``, ``score_json``: what
   the replay and hand commands print;
-- ``POLICIES``: its bots (a :class:`policies.registry.Registry`, in ``policies/<family>/``).
+- ``POLICIES``: its bots (a :class:`simcore.family.policy.Registry`, in ``policies/<family>/``).
 
 Everything else has a default below that a family may override: payloads, overrides, seats,
 tables, summaries, seat metrics, play notes, compile hooks, histograms and examples.
@@ -32,8 +32,8 @@ import functools
 import numpy as np
 
 from ..errors import InputError
-from ..metrics import catalogue_values, with_seat_metrics
-from . import chunks, common
+from simcore.family import chunks, tables as common
+from simcore.family.metrics import catalogue_values, with_seat_metrics
 
 
 def family_at(module: str):
@@ -59,8 +59,8 @@ class Family:
                                       # [the per-game metric of numerator "rounds"]
     SWEEP_METRICS: tuple = ()         # what a sweep tabulates unless told otherwise
     SIMULATOR: type = chunks.Simulator   # the family's Simulator subclass
-    METRICS: tuple = ()               # its own catalogue (simcore.metrics.Metric)
-    POLICIES = None                   # its bots: a policies.registry.Registry
+    METRICS: tuple = ()               # its own catalogue (simcore.family.metrics.Metric)
+    POLICIES = None                   # its bots: a simcore.family.policy.Registry
     SEAT_METRICS_AT: int = 0          # where the harness's seat metrics stand in the catalogue
     SCENARIOS = None                  # its scenario loader (simcore.family.scenario)
     RUNNER_KEYS: tuple = ("name", "description", "extends", "run", "players")
@@ -69,7 +69,7 @@ class Family:
     GAME_DTYPE_DEFAULT: str = "int32"
     ROUND_DTYPES: dict = {}
     ROUND_DTYPE_DEFAULT: str = "int8"
-    # Compile hooks (simcore.precompile, simcore.compile_plan): the games loop and the kernels
+    # Compile hooks (simcore.precompile, simcore.nb.compile_plan): the games loop and the kernels
     # a second worker compiles first on a cold start; empty = no ahead-of-time compile
     KERNEL_FUNCTIONS: tuple = ()
     COMPILE_FIRST: tuple = ()
@@ -119,11 +119,11 @@ class Family:
     def game_quantities(self, idx, games, rounds) -> dict:
         """Per-game integer quantities (name -> int64[n]) that the catalogue's numerators and
         denominators name, from a chunk's records; they include the seat metrics' quantities
-        (:func:`simcore.metrics.seat_quantities`)."""
+        (:func:`simcore.family.metrics.seat_quantities`)."""
         raise NotImplementedError
 
     def policy_specs(self) -> dict:
-        """name -> :class:`policies.registry.PolicySpec` of the family's bots (``POLICIES``)."""
+        """name -> :class:`simcore.family.policy.PolicySpec` of the family's bots (``POLICIES``)."""
         return self.POLICIES.by_name
 
     def histogram_marks(self, sc, name: str) -> list:
@@ -190,7 +190,7 @@ class Family:
         :meth:`simcore.family.scenario.ScenarioLoader.with_overrides`)."""
         if self.SCENARIOS is not None:
             return self.SCENARIOS.with_overrides(sc, overrides, name)
-        from ..scenario_files import deep_merge
+        from simcore.family.scenario.files import deep_merge
         merged = deep_merge(sc.to_dict(), overrides)
         merged["name"] = name
         try:
@@ -204,7 +204,7 @@ class Family:
         ``value:call=0.8,greedy``; one entry seats everyone), validated like YAML seats."""
         if not text:
             return sc
-        from policies.players import parse_players
+        from simcore.family.players import parse_players
         data = sc.to_dict()
         data["players"] = parse_players(text, n_seats=self.n_seats(sc), option=option,
                                         names=self.policy_names())
@@ -251,7 +251,7 @@ class Family:
 
     @functools.cached_property
     def _schema_fields(self) -> dict:
-        from ..schema_common import Field, iter_fields
+        from simcore.family.scenario.schema import Field, iter_fields
         schema = self.SCENARIOS.SCHEMA if self.SCENARIOS is not None else {}
         return dict(iter_fields(schema, Field))
 
@@ -304,7 +304,7 @@ class Family:
         """One variant's histograms (``HISTOGRAMS``), example games per metric, (chunk 0)
         score trajectories, the ``BREAKDOWN_METRICS`` by each of ``BREAKDOWNS`` and the
         ``point_sources``' sums, appended to ``extras``."""
-        from .. import domains
+        from simcore.stats import domains
         if self.BREAKDOWNS and den is not None:
             names = [m.name for m in self.CATALOGUE]
             js = [names.index(m) for m in self.BREAKDOWN_METRICS]
@@ -359,7 +359,7 @@ class Family:
     def rounds_played(self, sums, v: int = 0) -> int:
         """Rounds in ``sums`` (variant v), for rounds/s: the numerator of ``ROUNDS_METRIC``."""
         j = [m.name for m in self.CATALOGUE].index(self.ROUNDS_METRIC)
-        from ..luck_correction import plain
+        from simcore.stats.luck import plain
         return int(plain(sums).s[j, 2 * v])   # a count, not a luck-corrected estimate
 
     # ---- result directories and reports ---------------------------------------------------------
@@ -434,7 +434,7 @@ class Family:
         return key.startswith(self.POINT_VALUE_PREFIXES)
 
     def response_probes(self, sc) -> tuple[list, list]:
-        """(the :class:`simcore.responses.Probe` list of the point values this family's
+        """(the :class:`simcore.family.metrics.Probe` list of the point values this family's
         value-reading bots aim for under ``sc``, [(key, why it is not probed)]): issue 30's
         response table. A family whose bots read no point value has none."""
         return [], []
@@ -510,7 +510,7 @@ class Family:
             self.simulator(self.load(self.DEFAULT_SCENARIO)).play(np.arange(2), seed=1)
 
     def compile_helpers(self, _arg=None) -> int:
-        """A second worker's share of a cold start (:mod:`simcore.compile_plan`): the kernel's
+        """A second worker's share of a cold start (:mod:`simcore.nb.compile_plan`): the kernel's
         helpers, last-needed first, into numba's cache."""
-        from ..compile_plan import compile_reversed
+        from simcore.nb.compile_plan import compile_reversed
         return compile_reversed(self.module.rpartition(".")[0], first=self.COMPILE_FIRST)

@@ -17,11 +17,38 @@ from typing import Callable
 
 import numpy as np
 
-from ..parallel import ChunkRunner, clamp_workers
-from ..stats import MomentSums
-from ..study import ChunkResult, ChunkTask
+from simcore.runners.local import ChunkRunner, clamp_workers
+from simcore.stats.moments import MomentSums
 
 CHUNK_GAMES = 2000
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Games ``start .. stop - 1`` of every variant: the unit of work, storage and resumption."""
+
+    variants: tuple          # per variant: the family's payload (resolved scenario data)
+    seeds: tuple             # per variant: the base seed (equal seeds = common random numbers)
+    start: int
+    stop: int
+    debug: bool = False
+    records: bool = False    # also return the raw records (for writing them to disk)
+    round_records: bool = True  # with ``records``: the per-round records too (else games only)
+    values: bool = False     # also return the per-game metric values (a tournament's deals)
+
+
+@dataclass
+class ChunkResult:
+    start: int
+    stop: int
+    sums: MomentSums
+    batches: tuple | None = None
+    # Family-defined extras, plain JSON data persisted with the chunk (simcore.studies.results):
+    # {"hist": {name: [[count per value] per variant]}, "examples": [[[game, ...] per metric]
+    # per variant], "trajectories": [...] (chunk 0 only)}
+    extras: dict | None = None
+    values: np.ndarray | None = None   # int64[games, k, 2V] when ``task.values``
+
 EXAMPLES_PER_METRIC = 3   # example games kept per metric and chunk
 TRAJECTORY_GAMES = 6      # score trajectories of the first games (chunk 0)
 MAX_SIMULATORS = 64       # simulators one process keeps built
@@ -135,10 +162,10 @@ def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
 
     ``simulator_for(data)`` gives a variant's simulator, ``game_values(idx, games, rounds)`` its
     per-game numerators and denominators of the family's ``n_metrics`` catalogue metrics (they
-    become components 2v and 2v + 1 of :class:`simcore.stats.MomentSums`), ``extras_of(extras,
+    become components 2v and 2v + 1 of :class:`simcore.stats.moments.MomentSums`), ``extras_of(extras,
     idx, num, batch, data, first_chunk)`` appends its ``histograms`` and examples,
     ``luck_of(idx, games, rounds)`` its luck controls (float[n, K], mean 0; named
-    ``luck_names``), streamed as :class:`simcore.luck_sums.LuckSums`: every variant's for one
+    ``luck_names``), streamed as :class:`simcore.stats.luck_sums.LuckSums`: every variant's for one
     or two variants, the first variant's alone for more (a sweep's or solve's variants share
     its deals, and every variant's controls against every metric of every variant would be
     ten times the moments on disk for eleven variants). Records come back only when
@@ -159,7 +186,7 @@ def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
             batches.append(batch if task.round_records else Batch(batch.games, batch.rounds[:0]))
     luck = None
     if controls:
-        from ..luck_sums import LuckSums
+        from simcore.stats.luck_sums import LuckSums
         luck = LuckSums.from_values(idx, z, np.concatenate(controls, axis=1), luck_names)
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z, luck),
                        tuple(batches) if task.records else None, extras,

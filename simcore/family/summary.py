@@ -10,8 +10,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..luck_correction import narrowing_text
-from ..stats import MomentSums
+from simcore.stats.luck import narrowing_text
+from simcore.stats.moments import MomentSums
 
 
 def sums_of_batch(batch, game_values: Callable, first_game: int = 0) -> MomentSums:
@@ -61,7 +61,7 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
     "yaku": {name: share of wins}, "end_reasons": {name: share of games}, "intervals",
     "yaku_names"}``; ``n`` is the metric's denominator (games, rounds or wins).
     """
-    from ..compare import summarize_run
+    from simcore.stats.summary import summarize_run
     sums = data if isinstance(data, MomentSums) else sums_of_batch(data, fam.game_values)
     max_seats = fam.SEATS[1]
     n_seats = fam.n_seats(sc) if sc is not None else None
@@ -83,7 +83,7 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
                          "end_reasons": end_reasons(metrics, "ci")},
            "yaku_names": dict(names)}
     if sc is not None:
-        from policies.players import seat_entries
+        from simcore.family.players import seat_entries
         out["seats"] = seat_entries(sc, fam.policy_specs())
     luck = luck_note(fam, sums)
     if luck:
@@ -118,7 +118,7 @@ def _cell(m: dict, metric) -> str:
 
 def summary_table(fam, summary: dict) -> str:
     """The run summary as a table: every metric that happened, grouped, with its interval."""
-    from ..compare import target_line
+    from simcore.stats.summary import target_line
     cat = {m.name: m for m in fam.CATALOGUE}
     word, words = fam.GAME_WORDS
     round_words = fam.ROUND_WORDS[1]
@@ -149,7 +149,7 @@ def summary_table(fam, summary: dict) -> str:
              if n.startswith("yaku_") and not m["value"]]
     if never:
         lines += ["", "never scored: " + ", ".join(never)]
-    from ..domains import breakdown_text, point_table_text
+    from simcore.stats.domains import breakdown_text, point_table_text
     if summary.get("breakdown") and fam.HEADLINE in cat:
         lines += ["", f"Where {fam.HEADLINE} comes from (every breakdown metric for every part "
                       f"is in the JSON and the report):"]

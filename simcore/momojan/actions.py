@@ -27,7 +27,7 @@ kind sets.
 """
 
 from .cards import N_KINDS, N_PICTURES
-from ..family.layout import define_fields
+from simcore.nb.layout import define_fields
 
 N_KIND = N_KINDS  # alias of cards.N_KINDS (still imported by policies/play.py)
 MAX_SET_ROWS = 256

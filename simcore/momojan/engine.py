@@ -32,9 +32,9 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from ..bits import popcount
-from ..rng import seed_keyed, shuffle
-from ..family.layout import define_fields, state_spec
+from simcore.nb.bits import popcount
+from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.rng import seed_keyed, shuffle
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_ADDED_AS, KAN_CLOSED,
     KAN_OPEN, KAN_OPEN_AS,
@@ -76,7 +76,7 @@ MAX_ROUNDS = 200
 MAX_EVENTS = 4096
 
 # Every layout below is one names tuple; ``define_fields`` derives the PREFIX_NAME index
-# constants and the count from it (simcore.family.layout).
+# constants and the count from it (simcore.nb.layout).
 
 # Round outcomes (RF_OUTCOME): OUT_TSUMO, OUT_RON, OUT_DRAW (exhaustive draw).
 OUTCOME_NAMES = ("tsumo", "ron", "draw")
@@ -908,7 +908,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     scores : int64[2]; pot, total_points : int
         Read only (observations, debug checks): the caller settles the round.
     pol_ids : int64[2]; params : float64[2, n_params]
-        Each seat's policy id (``policies.registry``, or ``SCRIPTED``) and parameters.
+        Each seat's policy id (``simcore.family.policy``, or ``SCRIPTED``) and parameters.
     rngs : uint64[N_RNG, 4]
         The round's random streams; ``rngs[RNG_SEAT0 + s]`` is seat s's, advanced.
     debug : bool

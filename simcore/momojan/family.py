@@ -12,7 +12,7 @@ from policies.momojan import POLICIES as _POLICIES
 
 from ..errors import InputError
 from ..family.base import Family
-from ..family.common import storage_types
+from simcore.family.tables import storage_types
 from . import luck as _luck, metrics as _metrics, scenario as _scenario, simulate as _simulate
 
 
@@ -117,7 +117,7 @@ class Momojan(Family):
         """Every yaku ``value`` aims for and the bonuses it weighs, each raised by 3 points
         (dora by 1 a card, the doubling factor by 1), against the share of wins that has it."""
         from policies.momojan.worth import UNPLANNED_YAKU
-        from simcore.responses import Probe
+        from simcore.family.metrics import Probe
         from .rules_array import SET_BONUS_NAMES
         new = {v: k for k, v in _metrics.slot_display_names(sc).items()}
         probes, skipped = [], []

@@ -42,10 +42,8 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from ..bits import popcount
-from ..hashtable import (
-    FILTER_LOG2_BITS, insert_or, lookup_filtered_at,
-)
+from simcore.nb.bits import popcount
+from simcore.nb.hashtable import FILTER_LOG2_BITS, insert_or, lookup_filtered_at
 from .cards import (
     MOMO_KIND_SET, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
 )

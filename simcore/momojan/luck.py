@@ -184,7 +184,7 @@ def seat_luck(wall, pos, end, hands, rev_mask, n_rev, disc_set, riichi_furiten, 
 
 
 # ---------------------------------------------------------------------------------------------
-# Per-game controls (what the harness regresses on; simcore.luck_correction)
+# Per-game controls (what the harness regresses on; simcore.stats.luck)
 # ---------------------------------------------------------------------------------------------
 
 # Each is a sum over the game's rounds of a round's luck terms times a weight known before the

@@ -8,7 +8,7 @@ the harness reads MOMOJAN records.
 
 Round- and win-level metrics are ratios of per-game sums (rounds where something happened over
 rounds played, points over wins): the game, not the round, is the unit of independence, and the
-intervals in :mod:`simcore.stats` treat it so.
+intervals in :mod:`simcore.stats.moments` treat it so.
 
 What this implementation simplifies: the yaku list is the schema's fixed one (a yaku the
 scenario disables simply never fires); a tied game (no winner) counts as a loss for both seats in
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, per_game_sums, seat_quantities
+from simcore.family.metrics import Metric, per_game_sums, seat_quantities
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER,
     OUT_DRAW, OUT_RON, OUT_TSUMO, RF_CHI0, RF_CHI1, RF_DEALER, RF_DORA, RF_DOUBLED, RF_DRAW3_0,
@@ -219,13 +219,13 @@ BREAKDOWN_METRICS = ("first_dealer_win_rate", "seat0_win_share", "dealer_round_w
 
 
 def breakdowns() -> dict:
-    from ..domains import game_end_breakdowns
+    from simcore.stats.domains import game_end_breakdowns
     return game_end_breakdowns("game", END_REASON_NAMES, ROUND_EDGES, GAP_EDGES,
                                "the score gap at the end (points)")
 
 
 def breakdown_codes(idx, games, rounds) -> dict:
-    from ..domains import game_end_codes
+    from simcore.stats.domains import game_end_codes
     return game_end_codes(games[:, GF_END_REASON], games[:, GF_ROUNDS],
                           np.abs(games[:, GF_SCORE0] - games[:, GF_SCORE1]), ROUND_EDGES,
                           GAP_EDGES)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..family.layout import define_fields
+from simcore.nb.layout import define_fields
 from .schema import (
     DECLINED_RON, DRAW_ROUNDING, KOMI_AT, LEFTOVER_POT, PICTURES, SET_BONUS_NAMES, TIE_BREAK, YAKU,
 )

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from policies.params import check_params
+from simcore.family.params import check_params
 
-from .. import scenario_files
+from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
 from ..family.scenario import ScenarioLoader
-from ..scenario_files import ScenarioBase, did_you_mean
+from simcore.family.scenario.files import ScenarioBase, did_you_mean
 from . import schema as _schema
 from .schema import FRUITS, NEW_YAKU, PICTURES, SCHEMA, Field
 from .shapes import HandRules
@@ -101,7 +101,7 @@ class _Checker(scenario_files.Checker):
 
 
 def policy_specs() -> dict:
-    """``{policy name: policies.registry.PolicySpec}``: the names and declared parameters a seat
+    """``{policy name: simcore.family.policy.PolicySpec}``: the names and declared parameters a seat
     may use."""
     from policies.momojan import POLICIES
     return POLICIES.by_name
@@ -159,7 +159,7 @@ class Scenarios(ScenarioLoader):
 
     GAME, DEFAULT_SCENARIO, ERROR = "momojan", DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
-    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.bounds
+    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.scenario.bounds
 
     def consistency(self, data: dict, fail) -> None:
         _check_consistency(data, fail)

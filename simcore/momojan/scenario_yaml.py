@@ -1,5 +1,5 @@
 """MOMOJAN's scenarios as commented YAML (what ``show`` prints): the kit's
-:class:`simcore.family.annotated.Annotation` with MOMOJAN's schema, bots and words, and the new
+:class:`simcore.family.scenario.annotated.Annotation` with MOMOJAN's schema, bots and words, and the new
 picture-set yaku a scenario adds commented by the fields of :data:`simcore.momojan.schema.NEW_YAKU`.
 """
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..family.annotated import Annotation
-from ..scenario_files import flow  # noqa: F401  (this module's API too)
+from simcore.family.scenario.annotated import Annotation
+from simcore.family.scenario.files import flow  # noqa: F401  (this module's API too)
 from .schema import NEW_YAKU, SCHEMA
 
 

@@ -7,8 +7,8 @@ with the reconstructed yaku the spec turns on (``scenarios/new_edition.yaml`` sp
 
 from __future__ import annotations
 
-from .. import schema_common
-from ..schema_common import Field
+from simcore.family.scenario import schema as schema_common
+from simcore.family.scenario.schema import Field
 from .cards import FRUIT_NAMES as FRUITS, PICTURE_NAMES as PICTURES  # one spelling of the names
 
 SET_BONUS_NAMES = ("tabi", "onigashima", "momotaro", "nihonichi")  # 4, 5, 6, 7+ sets
@@ -228,13 +228,13 @@ MAX_SETS = 8
 
 
 def worst_cases(d: dict) -> list:
-    """What the engine forms from MOMOJAN's numbers and what stores it (simcore.family.bounds):
+    """What the engine forms from MOMOJAN's numbers and what stores it (simcore.family.scenario.bounds):
     a win's bonuses (the records' 16-bit dora, ron_bonus and set_bonus columns), its points
     (every yaku of the table at once plus the bonuses, doubled: the 32-bit points columns), and
     a score or the pot (the two players' points together, the compensation, a round's loss past
     bust_below, and the antes a pot can gather over a game: the 32-bit score and pot
     columns)."""
-    from ..family.bounds import INT16_MAX, INT32_MAX, Worst
+    from simcore.family.scenario.bounds import INT16_MAX, INT32_MAX, Worst
     sc = d["scoring"]
     yaku_keys = tuple(f"scoring.yaku.{k}.points" for k in sc["yaku"])
     set_keys = tuple(f"scoring.set_count_bonus.{k}" for k in sc["set_count_bonus"])

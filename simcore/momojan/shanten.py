@@ -45,7 +45,7 @@ from math import comb
 import numba as nb
 import numpy as np
 
-from ..bits import popcount
+from simcore.nb.bits import popcount
 from .cards import N_NUMBER_KINDS, N_PICTURES
 from .hand import (
     CORE_RELATED, CORE_RULES, CORE_SH_BEST, CORE_SH_GROUP_START, CORE_SH_GROUPS, CORE_SH_NUM,

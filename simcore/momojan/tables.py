@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..hashtable import filter_table, new_filter, new_table
+from simcore.nb.hashtable import filter_table, new_filter, new_table
 from .cards import (
     N_KINDS, N_NUMBER_KINDS, N_PICTURES, Hand, counts_from_kinds, kinds_from_kind_set,
     mask_from_kinds,

@@ -39,9 +39,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..borrow import borrowed
-from ..family.layout import define_fields, state_spec
-from ..rng import randint, seed_keyed, shuffle
+from simcore.nb.borrow import borrowed
+from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.rng import randint, seed_keyed, shuffle
 from .layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
     HAND_MAX, JOKER, MAX_NUKI, MAX_SEATS, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS,

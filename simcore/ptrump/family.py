@@ -13,7 +13,7 @@ from policies.ptrump import POLICIES as _POLICIES
 
 from ..errors import InputError
 from ..family.base import Family
-from ..family.common import storage_types
+from simcore.family.tables import storage_types
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 from .layout import MAX_SEATS
 

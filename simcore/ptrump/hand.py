@@ -71,7 +71,7 @@ from itertools import combinations_with_replacement
 import numba as nb
 import numpy as np
 
-from ..bits import popcount
+from simcore.nb.bits import popcount
 from .cards import JOKER, N_RANKS, RANK_CHARS, RANK_COPIES, format_rank_mask
 
 # ---------------------------------------------------------------------------------------------

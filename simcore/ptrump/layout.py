@@ -1,13 +1,13 @@
 """Fixed layouts shared by the ptrump engine and its bots: actions, observation fields, phases.
 
 Every layout is one names tuple (or a tuple of (block name, size)); the index constants are
-derived from it (:mod:`simcore.family.layout`), so a field moves in one place only.
+derived from it (:mod:`simcore.nb.layout`), so a field moves in one place only.
 Card ids follow ``simcore.ptrump.cards`` (0..51: rank ``c // 4``, suit ``c % 4``; 52, 53 jokers).
 """
 
 from __future__ import annotations
 
-from ..family.layout import define_blocks, define_fields
+from simcore.nb.layout import define_blocks, define_fields
 
 MAX_SEATS = 3          # 2 or 3 players
 N_CARDS = 54           # card ids 0..53

@@ -1,6 +1,6 @@
 """The ptrump metric catalogue, and the per-match numerators and denominators behind it.
 
-Every P-style metric appears once in :data:`OWN_METRICS` (:class:`simcore.metrics.Metric`: name,
+Every P-style metric appears once in :data:`OWN_METRICS` (:class:`simcore.family.metrics.Metric`: name,
 kind, per-match numerator and denominator, a one-line description, the default equivalence
 margin); the family's catalogue (``FAMILY.CATALOGUE``) adds the harness's seat metrics.
 :func:`game_quantities` turns one chunk's match and round records (``engine.GAME_FIELDS``,
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import Metric, round_quantity_sums, seat_quantities
+from simcore.family.metrics import Metric, round_quantity_sums, seat_quantities
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
     GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_DISCARDER,
@@ -185,12 +185,12 @@ BREAKDOWN_METRICS = ("first_dealer_win_share", "seat0_win_share", "dealer_round_
 
 
 def breakdowns() -> dict:
-    from ..domains import game_end_breakdowns
+    from simcore.stats.domains import game_end_breakdowns
     return game_end_breakdowns("match", END_REASON_NAMES, ROUND_EDGES, GAP_EDGES,
                                "the lead of the top score at the end")
 
 
 def breakdown_codes(idx, games, rounds) -> dict:
-    from ..domains import game_end_codes
+    from simcore.stats.domains import game_end_codes
     return game_end_codes(games[:, GF_END_REASON], games[:, GF_ROUNDS],
                           _game_quantities(games)["final_margin"], ROUND_EDGES, GAP_EDGES)

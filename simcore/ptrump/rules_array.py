@@ -28,7 +28,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..family.layout import define_fields
+from simcore.nb.layout import define_fields
 from .schema import (
     ADDITIVE, DEPOSITS, FURITEN, IPPATSU_WINDOW, MULTIPLE_RON, NAGASHI, NEGATIVE_WIN, NEXT_DEALER,
     NOTEN_DECLARATION, NUKIDORA_MODE, ONE_COLOUR, OPEN_KAN_FROM, OPEN_RIICHI, PON_PENALTY,

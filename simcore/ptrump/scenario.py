@@ -22,13 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import scenario_files
+from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
-from ..family.annotated import Annotation
+from simcore.family.scenario.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
-from ..scenario_files import (
-    ScenarioBase, deep_merge,
-)
+from simcore.family.scenario.files import ScenarioBase, deep_merge
 from . import schema as _schema
 from .schema import (
     BEGINNER_SETS, GAME, SCHEMA, Field, field_at,
@@ -89,7 +87,7 @@ class _Checker(scenario_files.Checker):
 
 
 def policy_specs() -> dict:
-    """``{name: policies.registry.PolicySpec}`` of P-style's bots (:mod:`policies.ptrump`)."""
+    """``{name: simcore.family.policy.PolicySpec}`` of P-style's bots (:mod:`policies.ptrump`)."""
     from policies.ptrump import POLICIES
     return POLICIES.by_name
 
@@ -188,7 +186,7 @@ class Scenarios(ScenarioLoader):
 
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
-    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.bounds
+    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.scenario.bounds
 
     def prepare(self, raw: dict, checker, explicit) -> dict:
         if "game" not in raw:

@@ -12,8 +12,8 @@ of the spec finds each option.
 
 from __future__ import annotations
 
-from .. import schema_common
-from ..schema_common import Field
+from simcore.family.scenario import schema as schema_common
+from simcore.family.scenario.schema import Field
 
 GAME = "ptrump"   # what a scenario's `game:` must say
 
@@ -380,13 +380,13 @@ SCORE_PACKED = 2 ** 19 - 1   # engine.SCORE_OFFSET: a replay's round_end packs s
 
 
 def worst_cases(d: dict) -> list:
-    """What the engine forms from P-style's numbers and what stores it (simcore.family.bounds):
+    """What the engine forms from P-style's numbers and what stores it (simcore.family.scenario.bounds):
     a round's win value (every item of the table at once, the per-card ones for every card, a
     yakuman on top, each winner's: the records' 16-bit value columns), the riichi deposits a
     pool can gather over the match (the 16-bit deposits columns) and a score (the target and a
     winning round above, every round's noten penalty, deposit and pons below: the 20 bits a
     replay's round_end packs each score in)."""
-    from ..family.bounds import INT16_MAX, Worst
+    from simcore.family.scenario.bounds import INT16_MAX, Worst
 
     def pts(sc, group, name):
         item = sc[group][name]

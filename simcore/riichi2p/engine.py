@@ -30,8 +30,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..family.layout import define_fields, state_spec
-from ..rng import randint, seed_keyed
+from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.rng import randint, seed_keyed
 from .hand import AFTER_LEN, distance, distances_after, is_complete, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,

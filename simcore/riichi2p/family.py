@@ -12,7 +12,7 @@ from policies.riichi2p import POLICIES as _POLICIES
 
 from ..errors import InputError
 from ..family.base import Family
-from ..family.common import storage_types
+from simcore.family.tables import storage_types
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 from .engine import END_REASON_NAMES, N_SEATS
 

@@ -6,7 +6,7 @@ One action space serves every decision point; the engine's mask says which actio
 
 from __future__ import annotations
 
-from ..family.layout import define_blocks, define_fields
+from simcore.nb.layout import define_blocks, define_fields
 
 N_SEATS = 2
 N_KINDS = 34

@@ -9,7 +9,7 @@ import numpy as np
 from . import engine as E
 from . import scoring as S
 from .schema import SCHEMA
-from ..schema_common import Field
+from simcore.family.scenario.schema import Field
 
 # option -> its choices (index = the code the engine reads)
 CHOICES = {

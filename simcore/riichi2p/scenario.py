@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import scenario_files
+from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind
-from ..family.annotated import Annotation
+from simcore.family.scenario.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat
-from ..scenario_files import ScenarioBase
+from simcore.family.scenario.files import ScenarioBase
 from . import schema as _schema
 from .schema import DEPENDS, GAME, SCHEMA, Field, field_at
 
@@ -103,7 +103,7 @@ class Scenario(ScenarioBase):
 class Scenarios(ScenarioLoader):
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
-    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.bounds
+    WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.scenario.bounds
     NO_EFFECT = DEPENDS
 
     def prepare(self, raw: dict, checker, explicit) -> dict:

@@ -6,8 +6,8 @@ default (its table marked defaults by a colour that is lost), ``T`` a setting of
 
 from __future__ import annotations
 
-from .. import schema_common
-from ..schema_common import Field
+from simcore.family.scenario import schema as schema_common
+from simcore.family.scenario.schema import Field
 
 GAME = "riichi2p"
 _int = schema_common.int_field
@@ -175,14 +175,14 @@ def field_at(path: str) -> Field:
 
 
 def worst_cases(d: dict) -> list:
-    """What the engine forms from riichi2p's numbers and what stores it (simcore.family.bounds):
+    """What the engine forms from riichi2p's numbers and what stores it (simcore.family.scenario.bounds):
     a hand's payment (yakuman at most 6 x 8000 a yakuman, every yakuman doubled and stacked
     with 八連荘 and 十三不塔, plus a honba payment for each hand the game can last: the records'
     pay column, 32-bit) and a seat's score or the pool (no seat holds more than the start
     points together, §10.2, and the game ends once one is out, so a score falls at most one
     hand's payment, noten penalty and deposit below 0: the records' score and pool columns,
     32-bit)."""
-    from ..family.bounds import INT32_MAX, Worst
+    from simcore.family.scenario.bounds import INT32_MAX, Worst
     from .scoring import YAKUMAN
 
     def pay(d):

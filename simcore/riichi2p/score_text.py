@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError, cut
-from ..family.bounds import INT32_MAX
+from simcore.family.scenario.bounds import INT32_MAX
 from . import scoring as S
 from .schema import SCHEMA
 from .tiles import (CALL_TYPES, N_KINDS, format_counts, parse_hand, parse_tile_list,

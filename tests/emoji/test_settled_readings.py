@@ -116,7 +116,7 @@ def test_honor_cycle_has_no_effect_under_dora_next_global_and_validate_warns(tmp
 def test_the_no_effect_warning_is_said_once_and_never_before_an_error(tmp_path, capfd):
     """It was printed by every validation (each worker's scenario rebuilt from its data too),
     and before a later key's error line."""
-    from simcore import families
+    from simcore.family import registry as families
     text = "extends: emoji\nwall:\n  dora_next: global\n  honor_cycle: [bird, fish, cat]\n"
     f = tmp_path / "global.yaml"
     f.write_text(text)
@@ -230,7 +230,7 @@ def test_supersedes_cycles_are_refused(tmp_path, table, cycle):
 def test_replay_events_reconcile_with_the_records(rules):
     """§16: antes, deposits, void refunds, payments, pot shares and discarded pots are events;
     summed they give every round's chips and pot and the game's final chips."""
-    from simcore import families
+    from simcore.family import registry as families
     fam = families.get("emoji")
     sc = fam.from_dict({"game": "emoji", **rules})
     sim = fam.simulator(sc)

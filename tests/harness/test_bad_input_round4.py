@@ -125,8 +125,8 @@ def test_waits_file_of_stdin_and_a_directory(tmp_path):
 
 
 def test_replay_variant_that_is_a_superscript_digit_is_one_line():
-    from simcore.replays import _variant_index
     from simcore.errors import InputError
+    from simcore.report.replays import _variant_index
     for v in ("²", "٣", "9" * 5000):
         with pytest.raises(InputError, match="--variant"):
             _variant_index(["a", "b"], v, "r")
@@ -196,7 +196,7 @@ def test_an_unknown_key_gets_a_close_match_or_a_count_not_the_whole_list(here, t
 
 
 def test_known_hint_lists_a_short_list_and_counts_a_long_one():
-    from simcore.scenario_files import known_hint
+    from simcore.family.scenario.files import known_hint
     assert known_hint("x", ["a", "b"]) == " (expected one of: a, b)"
     assert known_hint("tanyo", ["tanyao", "tsumo"]) == " (did you mean 'tanyao'?)"
     many = [f"key_number_{i}" for i in range(70)]
@@ -328,8 +328,8 @@ def test_hand_text_of_any_tokens_is_read_or_refused_as_bad_input(family):
     """Hands built from real tokens and the ones the probes broke with: waits and score read
     them or raise InputError (one line, exit 2), never anything else (ValueError of
     int('²'), numba's OverflowError of a turn past 64 bits)."""
-    from simcore import families
     from simcore.errors import InputError
+    from simcore.family import registry as families
     fam = families.get(family)
     sc = fam.load(fam.DEFAULT_SCENARIO)
     opts = {"win": "1o"} if family == "momojan" else {}

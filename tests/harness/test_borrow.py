@@ -1,11 +1,11 @@
-"""``simcore.borrow.borrowed``: views without an owner, for compiled loops over caller-owned arrays."""
+"""``simcore.nb.borrow.borrowed``: views without an owner, for compiled loops over caller-owned arrays."""
 
 from collections import namedtuple
 
 import numba as nb
 import numpy as np
 
-from simcore.borrow import borrowed
+from simcore.nb.borrow import borrowed
 
 Pair = namedtuple("Pair", ["counts", "table"])
 

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simcore import families
 from simcore.cli import main
+from simcore.family import registry as families
 from simcore.momojan import scenario
 from simcore.momojan.scenario_yaml import annotated_yaml, flow
 from simcore.momojan.schema import SCHEMA, iter_fields
@@ -105,8 +105,8 @@ def test_show_output_is_the_same_scenario(tmp_path, name):
 
 def test_show_documents_seat_parameters(monkeypatch):
     from policies.momojan import POLICIES
-    from policies.params import Param
-    from policies.registry import PolicySpec
+    from simcore.family.params import Param
+    from simcore.family.policy import PolicySpec
 
     spec = PolicySpec(name="tuned", doc="a test bot", params=(
         Param(name="call", kind="float", default=0.5, min=0.0, max=1.0, doc="chance to call"),))

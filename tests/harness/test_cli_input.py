@@ -89,7 +89,7 @@ def _no_run(monkeypatch):
 
     def refuse(*args, **kwargs):
         raise AssertionError("the run started although --out cannot be written")
-    for module, name in (("simcore.study", "run_study"), ("simcore.momojan.simulate", "run_games")):
+    for module, name in (("simcore.studies.study", "run_study"), ("simcore.momojan.simulate", "run_games")):
         try:
             monkeypatch.setattr(importlib.import_module(module), name, refuse)
         except (ImportError, AttributeError):

@@ -16,12 +16,13 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from simcore.compare import compare_rows
-from simcore.luck_correction import corrected
+from simcore.family.chunks import ChunkTask
 from simcore.momojan import scenario
 from simcore.momojan.family import FAMILY as family
-from simcore.stats import MomentSums, difference
-from simcore.study import ChunkTask, run_study, variant_seed
+from simcore.stats.luck import corrected
+from simcore.stats.moments import MomentSums, difference
+from simcore.studies.compare import compare_rows
+from simcore.studies.study import run_study, variant_seed
 
 ALPHA = 0.05
 NAMES = [m.name for m in family.CATALOGUE]
@@ -170,7 +171,7 @@ def test_merging_chunks_in_any_order_equals_one_chunk(new, no_ron):
 
 
 def test_target_ci_stops_on_width_and_reports_it(new):
-    from simcore.study import Target
+    from simcore.studies.study import Target
     res = run_study(family, [new], seed=1, games=200, workers=1, chunk_games=200,
                     target=Target("first_dealer_win_rate", 0.06), max_games=2000)
     assert res.reached["reached"] and res.reached["half_width"] <= 0.06
@@ -183,8 +184,8 @@ def test_target_ci_stops_on_width_and_reports_it(new):
 def test_target_ci_batches_do_not_depend_on_the_worker_count(new):
     """The next batch's size comes from the games played, never from the workers: with 2
     workers a batch of two chunks per worker once played 600 games where 1 worker played 400."""
-    from simcore.parallel import usable_cores
-    from simcore.study import Target
+    from simcore.runners.local import usable_cores
+    from simcore.studies.study import Target
     if usable_cores() < 2:
         pytest.skip("one usable core: both runs would use one worker")
     res = [run_study(family, [new], seed=1, games=200, workers=w, chunk_games=200,
@@ -219,7 +220,7 @@ def test_compare_lists_only_the_seats_the_game_has():
     from click.testing import CliRunner
 
     from simcore.cli import main
-    from simcore.compare import seats_present
+    from simcore.studies.compare import seats_present
     names = ["seat0_win_share", "seat2_win_share", "seat1_ahead_of_seat2", "draw_rate"]
     assert seats_present(names, 2) == ["seat0_win_share", "draw_rate"]
     assert seats_present(names, 3) == names
@@ -392,8 +393,8 @@ def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps, luck
 def test_a_target_on_a_metric_that_never_varies_is_not_reached(new):
     """A half-width of 0 is no interval: --target-ci on kans (off in new_edition) stops at once
     and says the target was not reached."""
-    from simcore.compare import target_line
-    from simcore.study import Target
+    from simcore.stats.summary import target_line
+    from simcore.studies.study import Target
     res = run_study(family, [new, new], seed=1, games=200, workers=1, chunk_games=200,
                     target=Target("kan_per_round", 0.01), max_games=2000)
     assert res.games == 200 and not res.reached["reached"] and res.reached["no_variation"]

@@ -1,10 +1,10 @@
-"""The compare command's table (simcore/compare.py ``_table``): columns stay apart for any value
+"""The compare command's table (simcore/studies/compare.py ``_table``): columns stay apart for any value
 (issue 46: riichi2p's point metrics ran p_adj into the margin, ``0.11911000.000``)."""
 
 import pytest
 
-from simcore.compare import _COLUMNS, _table
 from simcore.riichi2p.metrics import OWN_METRICS
+from simcore.studies.compare import _COLUMNS, _table
 
 
 def _row(metric, big):

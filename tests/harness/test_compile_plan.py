@@ -1,4 +1,4 @@
-"""A cold start's compile shared by two workers (simcore/compile_plan.py): the shipped plan
+"""A cold start's compile shared by two workers (simcore/nb/compile_plan.py): the shipped plan
 matches the code, a second worker compiles it in the intended order, and run_study asks for it
 only on a cold cache with two or more local workers."""
 
@@ -6,8 +6,8 @@ import importlib
 
 import pytest
 
-from simcore import compile_plan
 from simcore.momojan.family import FAMILY as family
+from simcore.nb import compile_plan
 
 
 @pytest.mark.parametrize("package,bots", [("simcore.momojan", "policies.momojan.play.play"),
@@ -15,7 +15,7 @@ from simcore.momojan.family import FAMILY as family
 def test_the_shipped_plan_matches_the_code(package, bots):
     """Every entry's signature is in this checkout's cache. A helper compile (tests/conftest.py
     on a cold cache) writes the plan's own signatures there too, so a stale entry can pass here;
-    ``python -m simcore.compile_plan check PACKAGE`` compares both ways with a fresh compile."""
+    ``python -m simcore.nb.compile_plan check PACKAGE`` compares both ways with a fresh compile."""
     fam = importlib.import_module(package + ".family").FAMILY
     fam.play_for_compile()  # compiles the kernel, or loads it: every helper's index is on disk
     plan = compile_plan.load_plan(package)
@@ -24,7 +24,7 @@ def test_the_shipped_plan_matches_the_code(package, bots):
     assert bots in names and not names & set(fam.KERNEL_FUNCTIONS)
     stale = compile_plan.stale_entries(package)
     assert not stale, (f"{len(stale)} plan entries are not what the kernel compiles (first: "
-                       f"{stale[0]}): run python -m simcore.compile_plan write {package}")
+                       f"{stale[0]}): run python -m simcore.nb.compile_plan write {package}")
 
 
 def test_the_second_worker_compiles_the_named_subtree_first_then_last_needed_first(monkeypatch):
@@ -47,8 +47,8 @@ def test_the_second_worker_compiles_the_named_subtree_first_then_last_needed_fir
 
 
 def test_no_plan_means_no_work():
-    assert compile_plan.load_plan("simcore.backends") == []
-    assert compile_plan.compile_reversed("simcore.backends") == 0
+    assert compile_plan.load_plan("simcore.runners") == []
+    assert compile_plan.compile_reversed("simcore.runners") == 0
 
 
 class _NoJobs:
@@ -87,11 +87,11 @@ class _Runner(_NoJobs):
     (False, 0, 100, 2, (2, 1)), (False, 2, 100, 2, (2, 1)), (True, 0, 100, 2, (1, 0)),
     (False, 0, 100, 1, (1, 0)), (False, 1, 100, 2, (1, 0))])
 def test_run_study_shares_only_a_cold_compile(monkeypatch, cached, workers, games, cores, expected):
-    from simcore import study
     from simcore.momojan import scenario
+    from simcore.studies import study
     monkeypatch.setattr(family, "kernels_cached", lambda: cached)
     monkeypatch.setattr(study, "usable_cores", lambda: cores)
-    monkeypatch.setattr("simcore.parallel.usable_cores", lambda: cores)
+    monkeypatch.setattr("simcore.runners.local.usable_cores", lambda: cores)
     _NoJobs.made = []
     res = study.run_study(family, [scenario.load("new_edition")], 1, games, workers,
                           chunk_games=100, runner=_Runner)
@@ -108,11 +108,11 @@ def test_a_factory_not_known_to_take_jobs_gets_the_helper_only_with_two_workers(
     """A factory that is not the runner class (a function, a warm pool handing out a runner):
     its runners still get the job when they have two workers, and a run of one chunk is not
     given a second process it may not know what to do with."""
-    from simcore import study
     from simcore.momojan import scenario
+    from simcore.studies import study
     monkeypatch.setattr(family, "kernels_cached", lambda: False)
     monkeypatch.setattr(study, "usable_cores", lambda: 2)
-    monkeypatch.setattr("simcore.parallel.usable_cores", lambda: 2)
+    monkeypatch.setattr("simcore.runners.local.usable_cores", lambda: 2)
     for factory, jobs in ((lambda n: _Runner(n), expected[1]), (_NoJobs, 0)):
         _NoJobs.made = []
         study.run_study(family, [scenario.load("new_edition")], 1, games, 2, chunk_games=100,
@@ -124,8 +124,8 @@ def test_a_factory_not_known_to_take_jobs_gets_the_helper_only_with_two_workers(
 @pytest.mark.parametrize("workers", [0, 1, 2])
 def test_the_plan_warm_up_keeps_the_worker_count_asked_for(monkeypatch, workers):
     """``plan``'s warm-up: --workers 1 means no helper process on a cold cache either."""
-    from simcore import plan
     from simcore.momojan import scenario
+    from simcore.studies import plan
     seen = []
 
     class Stop(Exception):
@@ -155,8 +155,8 @@ def test_compile_shared_takes_every_signature_of_the_modules_two_plans_share(mon
     compiled.clear()
     compile_plan.compile_shared(["fam_a"])
     assert compiled == []
-    # the real plans: the two families share simcore.rng and simcore.bits
+    # the real plans: the two families share simcore.nb.rng and simcore.nb.bits
     monkeypatch.undo()
     shared = {m for m, _, _ in compile_plan.load_plan("simcore.momojan")} & \
         {m for m, _, _ in compile_plan.load_plan("simcore.ptrump")}
-    assert {"simcore.rng", "simcore.bits"} <= shared
+    assert {"simcore.nb.rng", "simcore.nb.bits"} <= shared

@@ -1,4 +1,4 @@
-"""The family conformance check (simcore.family.conformance) over every registered family and
+"""The family conformance check (simcore.testing) over every registered family and
 over the fake four-seat family of tests/fake_family.py, which then goes through every command:
 run, compare, tournament, report, show, replay, resume, save_result and the pickled chunk path
 (tests/harness/test_ray.py plays it on a real 2-node Ray cluster)."""
@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 import fake_family
-from simcore import families
 from simcore.cli import main
-from simcore.family.conformance import check_family
-from simcore.tournament import seatings
+from simcore.family import registry as families
+from simcore.studies.tournament import seatings
+from simcore.testing import check_family
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def test_every_registered_family_conforms(name):
     keys = next(d for d in done if d.endswith("rule keys"))
     # the check refuses a key that does not reach the engine; here: that it saw most of them
     # (MOMOJAN and P-style have over 80, emoji mahjong 50)
-    from simcore.family.common import flat
+    from simcore.family.tables import flat
     n_keys = len(flat(fam.rules_data(fam.load(fam.DEFAULT_SCENARIO).to_dict())))
     assert int(keys.split()[0]) >= 0.8 * n_keys - len(fam.CONDITIONAL_KEYS) \
         and "1 and 2 workers" in done
@@ -140,7 +140,7 @@ def test_the_fake_family_on_the_ray_chunk_path(fake):
     """What a Ray node does with a chunk: unpickle the task's function (the family comes back
     by importing its module) and run it; the sums equal the local ones."""
     import pickle
-    from simcore.study import ChunkTask
+    from simcore.family.chunks import ChunkTask
     fam = families.get("fake")
     sc = fam.load(fake)
     task = ChunkTask((fam.payload(sc),), (5,), 0, 40)
@@ -160,7 +160,7 @@ def test_the_python_api_runs_and_compares():
 
 def test_the_check_names_a_rule_key_that_never_reaches_the_engine(fake):
     """The check can fail: a family whose simulator ignores a rule key is refused, by name."""
-    from simcore.family.conformance import ConformanceError
+    from simcore.testing import ConformanceError
 
     class Deaf(fake_family.FakeFamily):
         def engine_inputs(self, sc):
@@ -171,7 +171,7 @@ def test_the_check_names_a_rule_key_that_never_reaches_the_engine(fake):
 
 
 def test_the_check_names_tables_that_do_not_give_back_the_values(fake):
-    from simcore.family.conformance import ConformanceError
+    from simcore.testing import ConformanceError
 
     class Narrow(fake_family.FakeFamily):
         GAME_DTYPES = {"score0": "int8"}
@@ -201,7 +201,7 @@ def test_the_report_draws_each_group_of_metrics_in_its_own_figure(tmp_path, monk
     """Bug: the report took the family's groups by position, so a family with a seats group
     (P-style, then every family) drew its seat shares as "How matches end" and its end reasons
     as yaku."""
-    from simcore import report_html
+    from simcore.report import html as report_html
     drawn = {}
     real = report_html.fig_shares
 
@@ -218,11 +218,11 @@ def test_the_report_draws_each_group_of_metrics_in_its_own_figure(tmp_path, monk
 
 
 def test_save_result_writes_a_directory_the_readers_open(fake, tmp_path):
-    """simcore.save.save_result (a notebook's own study, one call) for any family: the
+    """simcore.report.save.save_result (a notebook's own study, one call) for any family: the
     directory it writes loads, shows and has its report."""
-    from simcore.results import load
-    from simcore.save import save_result
-    from simcore.study import run_study
+    from simcore.report.save import save_result
+    from simcore.studies.results import load
+    from simcore.studies.study import run_study
     fam = families.get("fake")
     sc = fam.load(fake)
     res = run_study(fam, [sc], 3, 50, workers=1)
@@ -237,10 +237,10 @@ def test_save_result_writes_a_directory_the_readers_open(fake, tmp_path):
 
 
 def test_a_study_opened_interrupted_and_resumed_from_python(fake, tmp_path, monkeypatch):
-    """simcore.study_dir: what run/compare/sweep do, from a notebook: open, play into the
+    """simcore.studies.directory: what run/compare/sweep do, from a notebook: open, play into the
     directory, resume an interrupted one to the same sums as one uninterrupted study."""
-    from simcore.study import run_study
-    from simcore.study_dir import finish_study, open_study, resume_study
+    from simcore.studies.directory import finish_study, open_study, resume_study
+    from simcore.studies.study import run_study
     other = tmp_path / "other.yaml"
     other.write_text(fake.read_text().replace("name: fake4", "name: other") + "noise: 2.0\n")
     whole = open_study("compare", [fake, other], games=4000, seed=5, workers=1, save=False)
@@ -268,7 +268,7 @@ def test_a_study_opened_interrupted_and_resumed_from_python(fake, tmp_path, monk
 
 def test_the_python_sweep_is_the_commands():
     """simcore.sweep and ``momojan-sim sweep --json`` give the same rows (one library
-    function, simcore.sweeps.sweep_result, behind both)."""
+    function, simcore.studies.sweeps.sweep_result, behind both)."""
     import simcore
     table = simcore.sweep("new_edition", {"scoring.ron_bonus": [0, 2]}, games=60, seed=3)
     r = _cli("sweep", "new_edition", "--set", "scoring.ron_bonus=0,2", "--games", 60, "--seed",

@@ -4,8 +4,9 @@ interval's coverage, and the accounting of every point of a win."""
 import numpy as np
 import pytest
 
-from simcore import domains, families
-from simcore.stats import MomentSums, ratio
+from simcore.family import registry as families
+from simcore.stats import domains
+from simcore.stats.moments import MomentSums, ratio
 
 
 def test_one_part_is_the_ratio_of_the_whole():

@@ -1,4 +1,4 @@
-"""The family registry (simcore.families): which family a scenario names, errors, and the harness
+"""The family registry (simcore.family.registry): which family a scenario names, errors, and the harness
 running a family it does not know: a 3-seat fake family (this module) through the tournament,
 the CLI and result directories."""
 
@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 import fake_family
-from simcore import families
 from simcore.cli import main
 from simcore.errors import InputError
-from simcore.stats import MomentSums
+from simcore.family import registry as families
+from simcore.stats.moments import MomentSums
 
 # The fake family (tests/fake_family.py, 2 to 4 seats), here with three seats; registered as
 # under its own name, "fake".
@@ -95,7 +95,7 @@ def test_metrics_lists_the_named_family(fake):
 # ---------------------------------------------------------------------------------------------
 
 def test_seatings():
-    from simcore.tournament import seatings
+    from simcore.studies.tournament import seatings
     assert seatings(2, 2) == [(0, 1), (1, 0)]
     assert len(seatings(4, 2)) == 12 and len(seatings(4, 3)) == 24
     assert sorted(seatings(2, 3)) == [(0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1),
@@ -103,7 +103,7 @@ def test_seatings():
 
 
 def test_three_seat_tournament_ranks_by_strength(fake):
-    from simcore.tournament import run_tournament
+    from simcore.studies.tournament import run_tournament
     fam, sc = families.load(fake)
     t = run_tournament(sc, ["weak", "strong", "medium"], 150, seed=3, family=fam)
     assert [r["entrant"] for r in t.ratings] == ["strong", "medium", "weak"]
@@ -132,7 +132,7 @@ def test_tournament_command_on_a_three_seat_family(fake, tmp_path):
 
 
 def test_saved_results_of_two_families_are_not_compared(tmp_path):
-    from simcore.results import FORMAT
+    from simcore.studies.results import FORMAT
     dirs = []
     for fam in ("momojan", "fake"):
         d = tmp_path / fam
@@ -150,8 +150,8 @@ def test_saved_results_of_two_families_are_not_compared(tmp_path):
 def test_a_share_out_of_6_gets_the_per_game_wilson_interval():
     """Seat shares are game rates with a per-game denominator of 6: the interval is the one of
     the same share counted per game (effective n = (sum y)^2 / sum y^2), not 6 times narrower."""
-    from simcore.compare import metric_summary
-    from simcore.stats import wilson
+    from simcore.stats.moments import wilson
+    from simcore.stats.summary import metric_summary
     share = np.array([6] * 30 + [3] * 10 + [0] * 60)            # 35 games' worth out of 100
     z = np.stack([share, np.full(100, 6)], axis=1)[:, None, :]
     out = metric_summary(CATALOGUE[0], MomentSums.from_values(z), 0)
@@ -165,7 +165,7 @@ def test_three_seat_rating_intervals_cover_with_the_deal_as_cluster(fake):
     cover the large-tournament ratings at 95% within the binomial 99.9% range of 60
     tournaments per entrant; and they are not the independent-comparison ones."""
     from scipy.stats import binom
-    from simcore.tournament import bradley_terry, run_tournament
+    from simcore.studies.tournament import bradley_terry, run_tournament
     fam, sc = families.load(fake)
     entrants = ["weak", "strong", "medium"]
     truth = {r["entrant"]: r["rating"]

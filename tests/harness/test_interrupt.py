@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from simcore.parallel import ChunkRunner, clamp_workers
+from simcore.runners.local import ChunkRunner, clamp_workers
 
 CLI = [sys.executable, "-c", "from simcore.cli import main; main()"]
 PLAYING = re.compile(r"momojan-sim: (\d+/\d+ games \(|still starting after)")
@@ -128,7 +128,7 @@ def _job(path):
 
 
 def test_a_start_job_holds_back_only_its_worker(tmp_path):
-    # The cold-start compile share (simcore.compile_plan): one worker runs a job first, the
+    # The cold-start compile share (simcore.nb.compile_plan): one worker runs a job first, the
     # others take chunks meanwhile, then it joins in; results stay in order.
     flag = tmp_path / "job"
     with ChunkRunner(2) as r:

@@ -4,7 +4,7 @@ import pytest
 
 from simcore.momojan import actions, engine
 from simcore.momojan.cards import N_KINDS
-from simcore.family.layout import field_constants
+from simcore.nb.layout import field_constants
 
 LAYOUTS = [
     (engine, "RF", engine.ROUND_FIELDS, "N_RF"),

@@ -1,4 +1,4 @@
-"""Luck-corrected estimates (simcore/luck_correction.py, issue 32): exact streamed sums, and
+"""Luck-corrected estimates (simcore/stats/luck.py, issue 32): exact streamed sums, and
 the statistical self-checks of run and compare with the correction on (coverage, the A/A rate of
 false `different`, TOST at the margin), on synthetic games whose truth is known exactly.
 
@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 from scipy.stats import binom, norm
 
-from simcore.luck_correction import corrected, is_corrected, narrowing_of
-from simcore.luck_sums import LuckSums
-from simcore.metrics import Metric
-from simcore.stats import MomentSums, Z95, difference, ratio
-from simcore.verdicts import compare_rows
+from simcore.family.metrics import Metric
+from simcore.stats.luck import corrected, is_corrected, narrowing_of
+from simcore.stats.luck_sums import LuckSums
+from simcore.stats.moments import MomentSums, Z95, difference, ratio
+from simcore.stats.verdicts import compare_rows
 
 CATALOGUE = (
     Metric("game_win", "game_rate", "won", "games", "games won", 0.01),
@@ -238,7 +238,7 @@ def test_corrected_numbers_do_not_depend_on_workers_or_chunks():
     give the same luck sums, hence the same corrected estimates to the last bit."""
     from simcore.momojan import scenario
     from simcore.momojan.family import FAMILY as family
-    from simcore.study import run_study
+    from simcore.studies.study import run_study
     sc = family.with_players(scenario.load("new_edition"), "baseline,baseline")
     one = run_study(family, [sc], 5, 1200, workers=1, chunk_games=1200).sums
     two = run_study(family, [sc], 5, 1200, workers=2, chunk_games=400).sums

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from simcore.cli import main
 from simcore.errors import InputError
-from simcore.pairings import pairing_table, parse_pairings
+from simcore.studies.pairings import pairing_table, parse_pairings
 
 
 def test_parse_pairings():
@@ -46,7 +46,7 @@ def test_compare_pairings_cli():
 
 
 def test_pairing_table_text_gives_every_difference_its_interval():
-    from simcore.pairings import pairing_text
+    from simcore.studies.pairings import pairing_text
     row = {"metric": "x", "verdict": "different", "diff": 0.2, "ci": [0.1, 0.3], "negligible": False}
     text = pairing_text("a", "b", 10, 1, 0.05, {"p1": {"x": row}}, [])
     assert "+0.200 [+0.100, +0.300] DIFF" in text

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from policies.momojan import POLICIES
 from policies.momojan.worth import UNPLANNED_YAKU
-from simcore import families
-from simcore.scenario_files import deep_merge, nested
+from simcore.family import registry as families
+from simcore.family.scenario.files import deep_merge, nested
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "commands.md").read_text()
 SECTION = DOC[DOC.index("**Rules the bots cannot see.**"):DOC.index("**Reopening.**")]

@@ -12,8 +12,8 @@ import os
 import pytest
 from click.testing import CliRunner
 
-import simcore.report_html as report_html
 from simcore.cli import main
+import simcore.report.html as report_html
 from plot_checks import FigureSpy, chromium, page_probe, screenshot
 
 COMMANDS = {
@@ -67,7 +67,7 @@ def test_interval_strips_compare_and_show_their_half_widths(drawn):
     shown = _texts(axes)
     assert sum("±" in t for t in shown) == len(axes)
     s = json.loads((dirs["run"] / "summary.json").read_text())
-    from simcore import families
+    from simcore.family import registry as families
     cat = {m.name: m for m in families.get("momojan").CATALOGUE}
     rates = [n for n in report_html.family_of({"family": "momojan"}).metric_groups(
         s["metrics"])["headline"] if cat[n].is_rate and s["metrics"][n]["value"]]

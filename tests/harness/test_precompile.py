@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from setuptools.errors import OptionError
 
-from simcore import families, precompile, scenario_files
+from simcore import precompile
+from simcore.family import registry as families
+from simcore.family.scenario import files as scenario_files
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -57,7 +59,7 @@ def test_kernels_cached_is_numbas_own_check(tmp_path):
     """Not a file's age: numba's index for this numba, source content and CPU."""
     (tmp_path / "kern.py").write_text("import numba\n\n@numba.njit(cache=True)\n"
                                       "def f(x):\n    return x + 1\n")
-    check = ("import kern; from simcore.family.common import kernels_cached; "
+    check = ("import kern; from simcore.family.tables import kernels_cached; "
              "print(kernels_cached(kern.f))")
     cache = tmp_path / "cache"
     assert _cached_in_child(check, tmp_path, cache) == ["False"]

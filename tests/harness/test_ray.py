@@ -7,7 +7,7 @@ chunk (Ray retries the chunk; a chunk counts once, when its result is collected)
 both, the cluster's start-up being most of the file's time. The cluster is
 stopped in a finalizer by killing exactly the processes started with its tag in their environment
 and their descendants (``ray stop --force`` would also stop other people's Ray on a shared
-machine): :class:`simcore.backends.localcluster.LocalCluster`.
+machine): :class:`simcore.runners.localcluster.LocalCluster`.
 
 Marked ``ray``. Skipped, with the reason, only where Ray is not installed (``pip install
 'momojan-sim[ray]'``); ``.ci/run`` installs the extra and sets ``MOMOJAN_REQUIRE_RAY_TEST=1``,
@@ -25,8 +25,8 @@ import time
 
 import pytest
 
-from simcore.backends import runner_factory
 from simcore.errors import InputError
+from simcore.runners import runner_factory
 
 HAVE_RAY = importlib.util.find_spec("ray") is not None and importlib.util.find_spec("psutil")
 CLI = [sys.executable, "-m", "simcore.cli"]
@@ -47,7 +47,7 @@ def _need_ray():
 def cluster():
     """HOST:PORT of a head (1 CPU) plus a worker node (1 CPU), stopped at the end."""
     _need_ray()
-    from simcore.backends.localcluster import LocalCluster
+    from simcore.runners.localcluster import LocalCluster
     with LocalCluster(head_cpus=1) as c:
         c.add_node(cpus=1)
         yield c.address
@@ -103,7 +103,7 @@ def test_a_run_on_a_two_node_cluster_equals_local_though_a_worker_is_killed(clus
 
 
 def test_backend_ray_without_ray_says_how_to_install(monkeypatch):
-    import simcore.backends as backends
+    import simcore.runners as backends
     monkeypatch.setattr(backends, "ray_available", lambda: False)
     with pytest.raises(InputError, match=r"pip install 'momojan-sim\[ray\]'"):
         runner_factory("ray")
@@ -130,8 +130,8 @@ def test_cli_backend_ray_without_ray_is_one_line_exit_2():
 FAKE_DRIVER = """
 import json, sys
 from simcore import families
-from simcore.backends import runner_factory, use_runner
-from simcore.study import run_study
+from simcore.runners import runner_factory, use_runner
+from simcore.studies.study import run_study
 families.register("fake", "fake_family")
 fam = families.get("fake")
 sc = fam.load(sys.argv[2])
@@ -162,8 +162,8 @@ def test_the_fake_four_seat_family_runs_on_the_cluster(cluster, tmp_path):
     path.write_text("game: fake\nname: fake4\nplayers: [{policy: weak}, {policy: medium}, "
                     "{policy: strong}, {policy: weak}]\n")
     remote = _drive(FAKE_DRIVER, cluster, path, tests)
-    from simcore import families
-    from simcore.study import run_study
+    from simcore.family import registry as families
+    from simcore.studies.study import run_study
     families.register("fake", "fake_family")
     try:
         fam = families.get("fake")
@@ -178,7 +178,7 @@ def test_the_fake_four_seat_family_runs_on_the_cluster(cluster, tmp_path):
 SOLVE_DRIVER = """
 import json, sys
 from simcore import families, solve_study as ss
-from simcore.backends import runner_factory, use_runner
+from simcore.runners import runner_factory, use_runner
 families.register("fake", "fake_family")
 fam = families.get("fake")
 sc = fam.load(sys.argv[2])
@@ -201,7 +201,8 @@ def test_a_solve_on_the_cluster_gives_the_local_answer(cluster, tmp_path):
     path = tmp_path / "fake2.yaml"
     path.write_text("game: fake\nname: fake2\nplayers: [{policy: weak}, {policy: weak}]\n")
     remote = _drive(SOLVE_DRIVER, cluster, path, tests)
-    from simcore import families, solve_study as ss
+    from simcore.family import registry as families
+    from simcore.studies import solve as ss
     families.register("fake", "fake_family")
     try:
         fam = families.get("fake")

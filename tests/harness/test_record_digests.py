@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from record_digests import digest
-from simcore import families
+from simcore.family import registry as families
 
 PINNED = json.loads((Path(__file__).parents[1] / "data" / "record_digests.json").read_text())
 

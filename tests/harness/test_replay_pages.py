@@ -8,8 +8,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from simcore import families
 from simcore.cli import main
+from simcore.family import registry as families
 from simcore.momojan.engine import GF_SCORE0, GF_SCORE1, RF_SCORE0, RF_SCORE1
 
 ARROW = re.compile(r"→ P0 (-?\d+), P1 (-?\d+); pot (\d+)$")

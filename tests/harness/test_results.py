@@ -1,5 +1,5 @@
 """Result directories reopened: show DIR, compare DIR_A DIR_B (paired from the saved tables,
-identical to a live paired compare; independent otherwise, and said), simcore.results.load."""
+identical to a live paired compare; independent otherwise, and said), simcore.studies.results.load."""
 
 import json
 import os
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simcore import results
 from simcore.cli import main
+from simcore.studies import results
 
 GAMES = ["--games", "600", "--seed", "4", "--workers", "1", "--quiet"]
 
@@ -73,7 +73,7 @@ def test_not_a_result_directory_is_one_line(tmp_path):
 
 def test_default_dirs_of_runs_started_in_the_same_second_differ(tmp_path):
     # parallel test workers (and two shells) once got the same <name>-<second> and collided
-    from simcore.results import default_dir
+    from simcore.studies.results import default_dir
     paths = [default_dir("same", root=str(tmp_path / "r")) for _ in range(5)]
     assert len(set(paths)) == 5 and all(os.path.isdir(p) and not os.listdir(p) for p in paths)
     (tmp_path / "file").write_text("x")

@@ -14,8 +14,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from simcore import results
 from simcore.cli import main
+from simcore.studies import results
 
 RUN = ["new_edition", "--seed", "3", "--workers", "1", "--quiet", "--no-report"]
 
@@ -135,8 +135,8 @@ def test_tune_refuses_a_results_folder_that_is_a_file_before_playing(tmp_path, m
     taken = tmp_path / "results"
     taken.write_text("not a folder\n")
     monkeypatch.setenv(results.DEFAULT_ROOT_ENV, str(taken))
-    import simcore.tune
-    monkeypatch.setattr(simcore.tune, "tune", _never)
+    import simcore.studies.tune
+    monkeypatch.setattr(simcore.studies.tune, "tune", _never)
     r = _invoke(["tune", "new_edition", "--budget", "1", "--games", "10", "--quiet"])
     line = _one_line_exit_2(r, str(taken), "is a file")
     assert "--resume" not in line   # a tune has none to suggest
@@ -147,8 +147,8 @@ def test_solve_pilot_refuses_a_results_folder_that_is_a_file_before_playing(tmp_
     taken = tmp_path / "results"
     taken.write_text("not a folder\n")
     monkeypatch.setenv(results.DEFAULT_ROOT_ENV, str(taken))
-    import simcore.solve_study
-    monkeypatch.setattr(simcore.solve_study, "play_pilot", _never)
+    import simcore.studies.solve
+    monkeypatch.setattr(simcore.studies.solve, "play_pilot", _never)
     r = _invoke(["solve", "new_edition", "--param", "compensation.komi", "--games", "200",
                  "--pilot-games", "100", "--workers", "1", "--quiet"])
     _one_line_exit_2(r, str(taken), "is a file")
@@ -156,8 +156,8 @@ def test_solve_pilot_refuses_a_results_folder_that_is_a_file_before_playing(tmp_
 
 def test_a_second_tune_cannot_take_the_out_of_a_running_one(tmp_path, monkeypatch):
     out = str(tmp_path / "t")
-    import simcore.tune
-    real = simcore.tune.tune
+    import simcore.studies.tune
+    real = simcore.studies.tune.tune
     second = []
 
     def first_tune(*a, **k):   # while the first tune plays, a second one asks for its --out
@@ -165,7 +165,7 @@ def test_a_second_tune_cannot_take_the_out_of_a_running_one(tmp_path, monkeypatc
                                "--check-games", "10", "--workers", "1", "--quiet",
                                "--out", out]))
         return real(*a, **k)
-    monkeypatch.setattr(simcore.tune, "tune", first_tune)
+    monkeypatch.setattr(simcore.studies.tune, "tune", first_tune)
     r = _invoke(["tune", "new_edition", "--budget", "1", "--games", "10", "--check-games", "10",
                  "--workers", "1", "--quiet", "--no-report", "--out", out])
     assert r.exit_code == 0, r.output
@@ -175,7 +175,7 @@ def test_a_second_tune_cannot_take_the_out_of_a_running_one(tmp_path, monkeypatc
 
 
 def _full_disk_at(monkeypatch, fn_name, when):
-    """The module-level writer ``fn_name`` of simcore.results fails with ENOSPC where
+    """The module-level writer ``fn_name`` of simcore.studies.results fails with ENOSPC where
     ``when(path)``."""
     real = getattr(results, fn_name)
 
@@ -372,8 +372,8 @@ def test_replay_lines_work_after_the_result_directory_is_moved(tmp_path, monkeyp
 
 def test_a_second_command_cannot_take_the_out_of_a_solve_in_its_pilot(tmp_path, monkeypatch):
     out = str(tmp_path / "s")
-    import simcore.solve_study
-    real = simcore.solve_study.play_pilot
+    import simcore.studies.solve
+    real = simcore.studies.solve.play_pilot
     second = []
 
     def pilot(*a, **k):   # while the pilot plays, another solve (process) asks for --out
@@ -382,7 +382,7 @@ def test_a_second_command_cannot_take_the_out_of_a_solve_in_its_pilot(tmp_path, 
              "compensation.komi", "--games", "200", "--pilot-games", "100", "--workers", "1",
              "--quiet", "--out", out], capture_output=True, text=True, timeout=600))
         return real(*a, **k)
-    monkeypatch.setattr(simcore.solve_study, "play_pilot", pilot)
+    monkeypatch.setattr(simcore.studies.solve, "play_pilot", pilot)
     r = _invoke(["solve", "new_edition", "--param", "compensation.komi", "--games", "200",
                  "--pilot-games", "100", "--workers", "1", "--quiet", "--no-report",
                  "--out", out])
@@ -396,13 +396,13 @@ def test_a_second_command_cannot_take_the_out_of_a_solve_in_its_pilot(tmp_path, 
 
 def test_a_solve_that_fails_in_its_pilot_leaves_no_directory(tmp_path, monkeypatch):
     out = str(tmp_path / "s")
-    import simcore.solve_study
     from simcore.errors import InputError
+    import simcore.studies.solve
 
     def pilot(*a, **k):
         assert os.path.isdir(out)          # taken before the pilot plays
         raise InputError("the pilot failed")
-    monkeypatch.setattr(simcore.solve_study, "play_pilot", pilot)
+    monkeypatch.setattr(simcore.studies.solve, "play_pilot", pilot)
     r = _invoke(["solve", "new_edition", "--param", "compensation.komi", "--games", "200",
                  "--pilot-games", "100", "--workers", "1", "--quiet", "--out", out])
     _one_line_exit_2(r, "the pilot failed")
@@ -432,14 +432,14 @@ def test_a_resumed_sweep_or_solve_keeps_no_luck_correction(tmp_path, stop_after_
     assert _invoke([*args, "--out", part]).exit_code == 130
     disarm()
     assert _provenance(part)["options"]["luck_correction"] is False
-    import simcore.study
-    from simcore import luck_correction
-    real, seen = simcore.study.run_study, []
+    from simcore.stats import luck as luck_correction
+    import simcore.studies.study
+    real, seen = simcore.studies.study.run_study, []
 
     def spy(*a, **k):     # the analysis the resumed play runs under
         seen.append(luck_correction.enabled())
         return real(*a, **k)
-    monkeypatch.setattr(simcore.study, "run_study", spy)
+    monkeypatch.setattr(simcore.studies.study, "run_study", spy)
     r = _invoke([cmd, "--resume", part, "--quiet", "--no-report"])
     assert r.exit_code == 0, r.output
     assert seen == [False]

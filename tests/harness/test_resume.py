@@ -99,7 +99,7 @@ def test_interrupted_run_resumes_to_identical_numbers(reference, tmp_path, sig):
     assert _provenance(d)["status"] == "complete"
     assert _summary(d) == _summary(reference)
     # the tables too: the same games and rounds, once each
-    from simcore import results
+    from simcore.studies import results
     a, b = results.load(d, pandas=False), results.load(reference, pandas=False)
     for t in ("games", "rounds"):
         ta, tb = getattr(a, t), getattr(b, t)

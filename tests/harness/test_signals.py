@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from simcore import stop_signals
+from simcore.runners import signals as stop_signals
 
 psutil = pytest.importorskip("psutil", reason="psutil (the ray extra) finds the workers")
 
@@ -108,8 +108,8 @@ def _cleanup(p, workers=()):
 
 RUNNER_SCRIPT = """
 import os, sys, time
-import simcore.parallel as parallel
-from simcore.parallel import ChunkRunner
+from simcore.runners.local import ChunkRunner
+import simcore.runners.local as parallel
 if sys.argv[2] == "no-pdeathsig":
     parallel.die_with_parent = lambda pid: None   # only the pipe's end-of-file is left
 mark = sys.argv[1]
@@ -174,7 +174,7 @@ def test_a_compile_child_ends_when_its_parent_is_killed():
 
 CLUSTER_SCRIPT = """
 import os, subprocess, sys, time
-from simcore.backends.localcluster import TAG, start_watchdog
+from simcore.runners.localcluster import TAG, start_watchdog
 tag = sys.argv[1]
 start_watchdog(tag)
 # a daemonised node as `ray start` leaves it: its own session, found by its tag
@@ -439,11 +439,11 @@ def test_every_place_that_starts_a_process_is_one_whose_children_end_with_it():
     starting processes must be looked at here before it ships."""
     import re
     allowed = {
-        "simcore/parallel.py",               # the workers: die_with_parent
-        "simcore/backends/localcluster.py",  # tests/benchmarks: a cluster stopped by its owner
-        "simcore/backends/raycluster.py",    # the private Ray instance's watchdog (_REAPER)
+        "simcore/runners/local.py",               # the workers: die_with_parent
+        "simcore/runners/localcluster.py",  # tests/benchmarks: a cluster stopped by its owner
+        "simcore/runners/raycluster.py",    # the private Ray instance's watchdog (_REAPER)
         "simcore/precompile.py",             # compile children: die_with_parent too
-        "simcore/results.py",                # `git rev-parse`: returns at once
+        "simcore/studies/results.py",                # `git rev-parse`: returns at once
     }
     pattern = re.compile(r"\b(multiprocessing|subprocess|os\.fork|ProcessPoolExecutor|"
                          r"os\.spawn|os\.posix_spawn|Popen)\b")

@@ -11,10 +11,11 @@ from scipy.optimize import brentq
 from scipy.stats import norm
 
 import fake_family
-from simcore import families, solve_study as ss
 from simcore.cli import main
 from simcore.errors import InputError
-from simcore.solve import Curve, RuleParam, rule_param, spread
+from simcore.family import registry as families
+from simcore.studies import solve as ss
+from simcore.studies.solve_design import Curve, RuleParam, rule_param, spread
 
 FAM = fake_family.FAMILY
 
@@ -174,7 +175,7 @@ def test_solve_command_end_to_end_and_resume(fake, tmp_path):
     shown = CliRunner().invoke(main, ["show", str(out)])
     assert shown.exit_code == 0 and "95% interval" in shown.output
     # the same solve, stopped after its first chunk and resumed, gives the same answer
-    from simcore.results import ResultDir
+    from simcore.studies.results import ResultDir
     part = tmp_path / "part"
     r2 = CliRunner().invoke(main, [*args, "--out", str(part), "--json", "--no-report"])
     assert r2.exit_code == 0

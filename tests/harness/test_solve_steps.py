@@ -6,7 +6,7 @@ The truth is synthetic and step-shaped like MOMOJAN's first dealer against komi 
 the line through the whole values, and a design that skips komi 1 puts it at about 1.1. The
 games are drawn here (no engine): game i of every value shares the same random numbers half the
 time (common random numbers, as the study plays them), and the pilot's rounds their own
-seeds; the real pilot/design code (:func:`simcore.solve.place_design`, :func:`solution`) runs on
+seeds; the real pilot/design code (:func:`simcore.studies.solve_design.place_design`, :func:`solution`) runs on
 them.
 """
 
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from simcore.errors import InputError
-from simcore.solve import Curve, RuleParam, place_design, solution
+from simcore.studies.solve_design import Curve, RuleParam, place_design, solution
 
-sv = importlib.import_module("simcore.solve")   # the module (simcore.solve is also a function)
+sv = importlib.import_module("simcore.studies.solve_design")   # the module (simcore.studies.solve_design is also a function)
 
 KOMI = RuleParam("compensation.komi", True, -10, 10, 0)
 
@@ -154,11 +154,11 @@ def crn_cov(p):
 def solve_to_target_ci(seed, width=0.5, games=4000, pilot_games=2000, cap=1_000_000,
                        design_of=None):
     """A solve with --target-ci ``width``: the pilot, then the design in batches sized as
-    :func:`simcore.study.run_study` sizes them (10% past the games the current half-width
+    :func:`simcore.studies.study.run_study` sizes them (10% past the games the current half-width
     predicts, at least a quarter more; double while the set is open) until
-    :func:`simcore.solve.set_half_width` is at most ``width``. Each batch's mean is drawn from
+    :func:`simcore.studies.solve_design.set_half_width` is at most ``width``. Each batch's mean is drawn from
     its exact normal law (the central limit of the games above), so 200 solves stay cheap."""
-    from simcore.stats import Z95, games_for_half_width
+    from simcore.stats.moments import Z95, games_for_half_width
     rng = np.random.default_rng(seed)
 
     def batch(values, n):

@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from simcore.stats import (
-    MomentSums, difference, holm, ratio, tost_p, two_sided_p, games_for_power,
-)
+from simcore.stats.moments import (MomentSums, difference, holm, ratio, tost_p, two_sided_p, games_for_power)
 
 
 def _values(rng, n, k=3, variants=2):

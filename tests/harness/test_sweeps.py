@@ -1,14 +1,14 @@
-"""sweep's grid (simcore/sweeps.py, ``parse_sets`` in simcore/cli_study.py): a value given twice,
+"""sweep's grid (simcore/studies/sweeps.py, ``parse_sets`` in simcore/cli/study.py): a value given twice,
 a mapping, and two values that resolve to the same scenario are refused in one line naming the
 option, exit 2, before any play and with nothing written (issue 46)."""
 
 import pytest
 from click.testing import CliRunner
 
-from simcore import families
 from simcore.cli import main
-from simcore.cli_study import parse_sets
+from simcore.cli.study import parse_sets
 from simcore.errors import InputError
+from simcore.family import registry as families
 
 
 @pytest.mark.parametrize("sets, message", [

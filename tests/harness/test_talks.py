@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import numpy as np
 from click.testing import CliRunner
 
-from simcore import cli_study
+from simcore.cli import common as cli_common
 from simcore.cli import main
-from simcore.cli_study import COMPILE_NOTE, Progress
-from simcore.stats import MomentSums
+from simcore.cli.common import COMPILE_NOTE, Progress
+from simcore.stats.moments import MomentSums
 
 NEW_YAKU = ("extends: new_edition\nname: anyset\nscoring:\n  yaku:\n"
             "    anyset: {points: 1, sets_of: [[dog, monkey, pheasant, sun, moon]]}\n")
@@ -101,7 +101,7 @@ def test_point_value_changes_the_bots_cannot_see_are_said():
 def test_a_long_start_keeps_talking_until_the_first_chunk(monkeypatch):
     # issue 31 item 2: no silent wait longer than the tick (10 s; here 0.05 s)
     said = []
-    monkeypatch.setattr(cli_study, "notice", said.append)
+    monkeypatch.setattr(cli_common, "notice", said.append)
     monkeypatch.setattr(Progress, "SLOW_START", 0.05)
     import time
     p = Progress(family=_Fam(cached=False))

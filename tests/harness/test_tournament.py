@@ -6,7 +6,7 @@ import numpy as np
 from click.testing import CliRunner
 
 from simcore.cli import main
-from simcore.tournament import ELO, bradley_terry
+from simcore.studies.tournament import ELO, bradley_terry
 
 
 def test_bradley_terry_recovers_known_strengths():
@@ -77,12 +77,12 @@ def test_three_seat_tournament_on_ptrump():
     """The real 3-seat family (skipped until simcore.ptrump.family exists): two entrants in the
     6 seatings where both play, every comparison counted once per side."""
     import pytest
-    from simcore import families
+    from simcore.family import registry as families
     try:
         fam = families.get("ptrump")
     except Exception as exc:  # noqa: BLE001  not landed yet
         pytest.skip(f"ptrump family not available: {exc}")
-    from simcore.tournament import run_tournament
+    from simcore.studies.tournament import run_tournament
     sc = fam.load("ptrump_3p")
     assert fam.n_seats(sc) == 3
     a, b = fam.policy_names()[:2]

@@ -6,9 +6,9 @@ import os
 
 from click.testing import CliRunner
 
-from simcore import families
 from simcore.cli import main
-from simcore.tune import entry, fresh_seed, tune
+from simcore.family import registry as families
+from simcore.studies.tune import entry, fresh_seed, tune
 
 
 def _tune(**kw):
@@ -57,7 +57,7 @@ def test_the_command_writes_a_result_directory_that_show_reads(tmp_path):
     assert prov["kind"] == "tune" and prov["status"] == "complete"
     shown = CliRunner().invoke(main, ["show", out])
     assert shown.exit_code == 0 and "seat it: --players" in shown.output
-    from simcore.report_html import render
+    from simcore.report.html import render
     render(out)
     md = open(os.path.join(out, "report.md")).read()
     assert md.startswith("# tune of value against greedy") and "figures/tune.png" in md
@@ -135,8 +135,8 @@ def test_the_fresh_deal_interval_covers_the_true_share(tmp_path):
     import fake_family  # noqa: F401  (registered by name below)
     import numpy as np
     from scipy.stats import binom
-    from simcore import families as fams
-    from simcore.tune import deal_share, _play
+    from simcore.family import registry as fams
+    from simcore.studies.tune import deal_share, _play
     fams.register("fake", "fake_family")
     try:
         path = tmp_path / "fake2.yaml"
@@ -160,7 +160,7 @@ def test_against_list_and_bad_name_are_refused_before_play(tmp_path, monkeypatch
     """Issue 46: ``--against greedy,random`` was read as one name and failed after play (an
     Optuna-logged traceback naming --policies); a list or an unknown name is one line, exit 2,
     before any game and with nothing written."""
-    import simcore.tune as tune_module
+    import simcore.studies.tune as tune_module
 
     def no_play(*a, **k):
         raise AssertionError("played before refusing")

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
-from simcore import families
 from simcore.cli import main
+from simcore.family import registry as families
 
 TOO_BIG = [
     ("emoji", "extends: emoji\nscoring:\n  base: 1.0e+300\n", "scoring.base"),

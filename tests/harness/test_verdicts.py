@@ -17,15 +17,12 @@ from hypothesis import given, settings, strategies as st
 from scipy.optimize import minimize_scalar
 from scipy.stats import beta, binomtest, norm
 
-from simcore.compare import parse_margins
 from simcore.errors import InputError
-from simcore.metrics import Metric
-from simcore.proportions import (
-    _restricted_only_a, discordant_upper, mcnemar_exact_p, newcombe_interval, paired_equivalence_p,
-    paired_p, paired_score, paired_score_interval,
-)
-from simcore.stats import MomentSums, combination_se, differing_counts, log_ratio
-from simcore.verdicts import FLOOR, binary_table, compare_rows
+from simcore.family.metrics import Metric
+from simcore.stats.moments import MomentSums, combination_se, differing_counts, log_ratio
+from simcore.stats.proportions import (_restricted_only_a, discordant_upper, mcnemar_exact_p, newcombe_interval, paired_equivalence_p, paired_p, paired_score, paired_score_interval)
+from simcore.stats.verdicts import FLOOR, binary_table, compare_rows
+from simcore.studies.compare import parse_margins
 
 Z = norm.ppf(0.975)
 
@@ -295,7 +292,7 @@ def test_plans_sample_size_achieves_its_power():
     """plan's formula (z-test, pilot standard error) against compare's own test (the score
     test on paired 0/1 games): at the planned games, a true difference of D is found at least
     80% of the time (400 repetitions: 0.8 - 3 se)."""
-    from simcore.stats import difference, games_for_power
+    from simcore.stats.moments import difference, games_for_power
     pa, pb, d = 0.04, 0.07, 0.03
     rng = np.random.default_rng(27)
 
@@ -325,9 +322,9 @@ def test_plan_refuses_a_rate_difference_outside_0_1_and_reads_pp():
     r = CliRunner().invoke(main, ["plan", "new_edition", "--metric", "mean_winning_points",
                                   "--detect", "0.5pp"])
     assert r.exit_code == 2 and "pp (percentage points) is for rates" in r.output
-    from simcore.metrics import by_name
+    from simcore.family.metrics import by_name
     from simcore.momojan.family import FAMILY
-    from simcore.plan import parse_size
+    from simcore.studies.plan import parse_size
     assert parse_size("0.5pp", by_name(FAMILY.CATALOGUE)["draw_rate"], "--detect") == 0.005
 
 
@@ -367,7 +364,7 @@ def test_a_relative_margin_applies_while_the_share_is_rare():
 
 
 def test_ptrump_lists_rules_off_that_count_nothing():
-    from simcore import families
+    from simcore.family import registry as families
     fam, sc = families.load("ptrump_confirmed_only")
     off = fam.metrics_off(sc)
     assert {"yakuless_win_share", "multiple_ron_rate", "yaku_open_riichi_share"} <= set(off)

@@ -1,4 +1,4 @@
-"""Scenario YAML is parsed by libyaml where PyYAML has it (simcore.scenario_files.load_yaml) and
+"""Scenario YAML is parsed by libyaml where PyYAML has it (simcore.family.scenario.files.load_yaml) and
 must read exactly as the pure-Python loader reads it: the same values, and for anything the
 Python loader refuses, its error (the one the scenario messages quote)."""
 
@@ -8,8 +8,8 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from simcore import scenario_files
-from simcore.scenario_files import UniqueKeyLoader, load_yaml
+from simcore.family.scenario import files as scenario_files
+from simcore.family.scenario.files import UniqueKeyLoader, load_yaml
 
 TESTS = Path(__file__).resolve().parents[1]
 FILES = sorted((TESTS.parent / "scenarios").glob("*.yaml")) + \

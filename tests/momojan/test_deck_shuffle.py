@@ -7,7 +7,7 @@ from scipy.stats import chisquare
 from simcore.momojan import scenario
 from simcore.momojan.engine import MAX_WALL, N_RNG, RNG_SHUFFLE, shuffle_wall
 from simcore.momojan.simulate import Simulator
-from simcore.rng import seed_keyed
+from simcore.nb.rng import seed_keyed
 
 SHUFFLES = 6000
 

@@ -101,8 +101,8 @@ def test_forked_workers_inherit_the_simulators_built_before_the_fork(tmp_path, m
     import os
 
     from simcore.momojan.family import FAMILY as family
-    from simcore.parallel import usable_cores
-    from simcore.study import run_study
+    from simcore.runners.local import usable_cores
+    from simcore.studies.study import run_study
     if usable_cores() < 2:
         pytest.skip("one usable core: the study would run in this process")
     log = tmp_path / "builds"

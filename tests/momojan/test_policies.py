@@ -1,6 +1,6 @@
 """The playing bots (greedy, value, defensive): legal play everywhere, their helpers, and strength.
 
-Strength checks are duplicate games (``simcore.tournament``: every game twice, seats swapped) on
+Strength checks are duplicate games (``simcore.studies.tournament``: every game twice, seats swapped) on
 pinned seeds; each states the figure measured when it was written and the tolerance asserted.
 """
 
@@ -10,12 +10,12 @@ import os
 import numpy as np
 import pytest
 
-from policies.momojan.defence import danger
-from policies.params import param_index
-from policies.momojan.play import hand_value
-from policies.players import parse_players as _parse_players
-from simcore.momojan.family import FAMILY
 from policies.momojan import POLICIES
+from policies.momojan.defence import danger
+from policies.momojan.play import hand_value
+from simcore.family.params import param_index
+from simcore.family.players import parse_players as _parse_players
+from simcore.momojan.family import FAMILY
 
 POLICY_SPECS = POLICIES.by_name
 
@@ -30,12 +30,13 @@ def with_players(sc, seats):
     return FAMILY.from_dict(data, name=sc.name)
 from simcore.errors import InputError
 from simcore.momojan import scenario
-from simcore.momojan.actions import OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE, OBS_OPP_N_REVEALED, OBS_SEEN
+from simcore.momojan.actions import (OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE,
+                                     OBS_OPP_N_REVEALED, OBS_SEEN)
 from simcore.momojan.cards import mask_from_kinds, parse_card
 from simcore.momojan.engine import OUT_RON, RF_OUTCOME, RF_POINTS, RF_RIICHI0, RF_RIICHI1, RF_WINNER
 from simcore.momojan.rules_array import build_rules_array
 from simcore.momojan.simulate import Simulator
-from simcore.tournament import run_tournament
+from simcore.studies.tournament import run_tournament
 
 BOTS = ("greedy", "value", "defensive")
 SCENARIO_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "scenarios")
@@ -48,7 +49,7 @@ def new_edition():
 
 def _momojan_scenarios():
     """The bundled scenario files of this game (scenarios/ also holds other families')."""
-    from simcore.families import family_name_of
+    from simcore.family.registry import family_name_of
     return [p for p in sorted(glob.glob(os.path.join(SCENARIO_DIR, "*.yaml")))
             if family_name_of(p) == "momojan"]
 

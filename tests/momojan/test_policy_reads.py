@@ -2,8 +2,8 @@
 names, per differing point value, whether a seated policy reads it."""
 
 from policies.momojan import POLICIES
-from simcore import families
-from simcore.scenario_files import nested
+from simcore.family import registry as families
+from simcore.family.scenario.files import nested
 
 
 def test_value_declares_what_its_hand_value_reads():

@@ -3,8 +3,8 @@ handful of the README's response table, on pinned seeds, and riichi by value."""
 
 import pytest
 
-from simcore import families
-from simcore.responses import probe_rows, probe_table
+from simcore.family import registry as families
+from simcore.studies.responses import probe_rows, probe_table
 
 # (probe key, figures measured with 20,000 games per variant, seed 7: before -> after)
 CHECKED = {
@@ -46,8 +46,8 @@ def test_riichi_by_value(value_seats):
     """Where riichi adds points value declares it nearly always; where it adds nothing (riichi
     worth 0) silent tenpai pays and the riichi rate falls well below the 94.5% of rounds the
     issue measured for the old rule."""
-    from simcore.scenario_files import nested
-    from simcore.study import run_study
+    from simcore.family.scenario.files import nested
+    from simcore.studies.study import run_study
     fam, sc = value_seats
     free = fam.with_overrides(sc, nested("scoring.yaku.riichi.points", 0), "riichi worth 0")
     res = run_study(fam, [sc, free], 5, 1500, 1)

@@ -201,8 +201,8 @@ def test_yaml_merge_keys_still_override(tmp_path):
 def tuned_policy(monkeypatch):
     """A policy declaring one parameter of each kind (the shipped bots declare none yet)."""
     from policies.momojan import POLICIES
-    from policies.params import Param
-    from policies.registry import PolicySpec
+    from simcore.family.params import Param
+    from simcore.family.policy import PolicySpec
 
     spec = PolicySpec(name="tuned", doc="test policy", params=(
         Param(name="call", kind="float", default=0.5, min=0.0, max=1.0, doc="chance to call"),
@@ -256,8 +256,8 @@ def test_undeclared_params_for_a_shipped_policy_are_refused(tmp_path):
 
 
 def test_every_declaration_is_usable_and_fits_the_engine_row():
-    from policies.params import KINDS, value_error
     from policies.momojan import POLICIES
+    from simcore.family.params import KINDS, value_error
     from simcore.momojan.simulate import MAX_PARAMS
     for i, spec in enumerate(POLICIES.specs):
         assert POLICIES.id(spec.name) == i and spec.doc

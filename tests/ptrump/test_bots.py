@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from policies.params import Param
-from simcore.ptrump import scenario
 from policies.ptrump.bots import GREEDY_PARAMS, MAX_PARAMS, POLICIES
+from simcore.family.params import Param
+from simcore.ptrump import scenario
 from simcore.ptrump.engine import GF_N_WINNERS, GF_WINNERS
 from simcore.ptrump.simulate import Simulator
 
@@ -83,9 +83,9 @@ def test_greedy_is_stronger_in_duplicate_matches(name, a, b, games, at_least):
 
 def test_greedy_reads_the_pon_deduction_and_yaku_points_from_the_rules():
     # issue 30 item 1: a dearer Pon (-4 instead of -1) fails greedy's value test more often
-    from simcore import families
-    from simcore.scenario_files import nested
-    from simcore.study import run_study
+    from simcore.family import registry as families
+    from simcore.family.scenario.files import nested
+    from simcore.studies.study import run_study
     fam, sc = families.load("ptrump_2p")
     sc = fam.with_players(sc, "greedy")
     dear = fam.with_overrides(sc, nested("scoring.deductions.pon", 4), "dear pon")

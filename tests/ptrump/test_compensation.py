@@ -7,7 +7,7 @@ import numpy as np
 def test_p_style_start_bonus_by_dealing_order_changes_who_wins():
     """P-style's match.start_bonus: a head start for the first dealer (or the seat after it)
     shows in who wins, whichever seat deals first (first_dealer: random)."""
-    from simcore import families
+    from simcore.family import registry as families
     from simcore.ptrump.engine import GF_FIRST_DEALER as FD, GF_WINNERS
     fam, sc = families.load("ptrump_3p")
 

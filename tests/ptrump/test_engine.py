@@ -232,7 +232,7 @@ def test_same_seed_same_matches_in_any_batch_or_order():
 
 
 def test_results_identical_for_one_and_two_workers():
-    from simcore.study import run_study
+    from simcore.studies.study import run_study
     sc = sim("ptrump_2p", ("greedy", "baseline")).scenario
     a = run_study(family, [sc], seed=3, games=400, workers=1, chunk_games=100)
     b = run_study(family, [sc], seed=3, games=400, workers=2, chunk_games=100)

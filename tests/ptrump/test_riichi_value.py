@@ -11,15 +11,15 @@ import pytest
 from policies.ptrump.riichi_value import (
     IPPATSU_SHARE_PER_SEAT, WIN_SHARE, riichi_gain, riichi_pays,
 )
-from simcore import families
+from simcore.family import registry as families
 from simcore.ptrump.cards import format_cards, rank_char
 from simcore.ptrump.hand import is_complete
 from simcore.ptrump.layout import (
     JOKER, OBS_CNT, OBS_DISC_RANKS, OBS_DORA_RANK, OBS_HAND_MASK, OBS_LEN, OBS_N_SEATS, OBS_SEEN,
 )
+from simcore.family.scenario.files import nested
 from simcore.ptrump.rules_array import build_hand_rules, build_rules_array
 from simcore.ptrump.scoring import score_text
-from simcore.scenario_files import nested
 
 FAM, SC = families.load("ptrump_2p")
 WORTHLESS = {"scoring.additive.riichi.points": 0, "scoring.additive.double_riichi.points": 0,
@@ -170,7 +170,7 @@ def test_riichi_gain_counts_the_rons_only_riichi_allows_at_their_points():
 
 
 def _play(sc, seats, games, seed):
-    from simcore.study import run_study
+    from simcore.studies.study import run_study
     sc = FAM.with_players(sc, ",".join(seats))
     res = run_study(FAM, [sc], seed, games, 1)
     return FAM.summarize_variant(sc, seed, res.sums, v=0)["metrics"]

@@ -205,7 +205,7 @@ def test_whole_games_keep_their_invariants(policy):
 @pytest.mark.parametrize("name", ["riichi2p_full_wall", "riichi2p_online", "riichi2p_local_yaku",
                                   "riichi2p_damage_only"])
 def test_every_bundled_scenario_plays_in_debug_mode(name):
-    from simcore.families import load
+    from simcore.family.registry import load
     from simcore.riichi2p.rules_array import values_of
     values = values_of(load(name)[1])
     g, r = _games("greedy", range(3), rules=values)

@@ -1,0 +1,228 @@
+"""What a metric is, for any game family: a ratio of per-game sums with a name and a margin.
+
+A family's catalogue (e.g. :mod:`simcore.momojan.metrics`) lists its metrics once; ``run``,
+``compare``, ``sweep``, ``plan`` and the reports read only this description and the streamed
+:class:`simcore.stats.moments.MomentSums`, never the family's records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+# kind -> (what the denominator counts, whether the value is a share in [0, 1])
+KINDS = {
+    "game_rate": ("games", True),
+    "round_rate": ("rounds", True),
+    "win_rate": ("wins", True),
+    "per_game": ("games", False),
+    "per_round": ("rounds", False),
+    "per_win": ("wins", False),
+}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric: the sum over games of ``numerator`` divided by the sum of ``denominator``.
+
+    ``numerator`` and ``denominator`` name per-game quantities of the family (each game
+    contributes integers); ``margin`` is the default equivalence margin of a comparison (a
+    difference smaller than this does not matter to a designer): in the metric's unit, or with
+    ``margin_relative`` a share of a's value (0.2: b within 20% of a, on the ratio scale, for
+    rare events whose absolute margin would be meaningless); ``reference`` is the fair value
+    where there is one (0.5 for one seat against another), ``fair_per_seat`` makes it 1/n for n
+    seats (a seat's share of the wins); ``unit`` names what a non-rate metric counts ("points"
+    only for game points; a rate's unit is % and its differences percentage points, ``pp``).
+    """
+
+    name: str
+    kind: str
+    numerator: str
+    denominator: str
+    description: str
+    margin: float
+    reference: float | None = None
+    unit: str = ""
+    margin_relative: bool = False
+    fair_per_seat: bool = False
+    game_word: str = "games"   # the family's plural for a game (P-style: "matches")
+    round_word: str = "rounds"   # the family's plural for a round (riichi2p: "hands")
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"metric {self.name}: unknown kind {self.kind!r}")
+        if not self.is_rate and not self.unit:
+            raise ValueError(f"metric {self.name}: a {self.kind} metric names its unit")
+
+    @property
+    def is_rate(self) -> bool:
+        return KINDS[self.kind][1]
+
+    @property
+    def diff_unit(self) -> str:
+        """The unit of a difference: ``pp`` for rates, else the metric's own."""
+        return "pp" if self.is_rate else self.unit
+
+    def fair(self, n_seats: int | None) -> float | None:
+        """The fair value for a game of ``n_seats`` seats (None: no fair value)."""
+        if self.fair_per_seat:
+            return 1.0 / n_seats if n_seats else None
+        return self.reference
+
+    @property
+    def per(self) -> str:
+        """What the denominator counts, in words ("games", "rounds", "wins"; a family's own words
+        for games and rounds: P-style's "matches", riichi2p's "hands")."""
+        word = KINDS[self.kind][0]
+        return self.game_word if word == "games" else self.round_word if word == "rounds" \
+            else word
+
+
+def singular(words: str) -> str:
+    """A family's word for one game from its plural ("matches" -> "match")."""
+    return words[:-2] if words.endswith("ches") else words[:-1] if words.endswith("s") else words
+
+
+def by_name(catalogue) -> dict:
+    return {m.name: m for m in catalogue}
+
+
+def per_game_sums(game_indices, round_game, per_round):
+    """Each game's sum of per-round quantities.
+
+    Parameters
+    ----------
+    game_indices : int64[n]
+        The chunk's game indices, ascending.
+    round_game : int64[n_rounds]
+        Each round's game index (rounds are in game order).
+    per_round : int64[n_rounds, q]
+        Quantities of each round.
+
+    Returns
+    -------
+    pos : int64[n_rounds]
+        Each round's game position in ``game_indices``.
+    sums : int64[n, q]
+        Per game, the sum over its rounds (exact ints, through a cumulative sum; a game with no
+        round gets 0).
+    """
+    import numpy as np
+    n = len(game_indices)
+    pos = np.searchsorted(game_indices, round_game)
+    cum = np.zeros((len(per_round) + 1, per_round.shape[1]), np.int64)
+    np.cumsum(per_round, axis=0, out=cum[1:])
+    bounds = np.searchsorted(pos, np.arange(n + 1))
+    return pos, cum[bounds[1:]] - cum[bounds[:-1]]
+
+
+def catalogue_values(q: dict, catalogue, n: int):
+    """``(num, den)``, int64[n, k] each: per game, metric j's numerator and denominator taken
+    from the per-game quantities ``q`` (name -> int64[n]) its :class:`Metric` names."""
+    import numpy as np
+    num = np.empty((n, len(catalogue)), np.int64)
+    den = np.empty((n, len(catalogue)), np.int64)
+    for j, m in enumerate(catalogue):
+        num[:, j] = q[m.numerator]
+        den[:, j] = q[m.denominator]
+    return num, den
+
+
+# ---------------------------------------------------------------------------------------------
+# Seat metrics: the harness's, for any number of seats (simcore.family.base adds them)
+# ---------------------------------------------------------------------------------------------
+
+SEAT_MARGIN = 0.01   # one percentage point
+
+
+def share_unit(max_seats: int) -> int:
+    """A game's whole in the seat shares: 6 for up to 3 seats (a game shared by m winners gives
+    each 6/m, exact for m = 1, 2, 3), else the least common multiple of 1..max_seats."""
+    import math
+    return 6 if max_seats <= 3 else math.lcm(*range(1, max_seats + 1))
+
+
+def seat_metric_names(n_seats: int) -> list[str]:
+    """``seat{s}_win_share`` per seat, then ``seat{s}_ahead_of_seat{t}`` per pair of seats."""
+    out = [f"seat{s}_win_share" for s in range(n_seats)]
+    out += [f"seat{s}_ahead_of_seat{t}" for s in range(n_seats) for t in range(s + 1, n_seats)]
+    return out
+
+
+def seat_metrics(max_seats: int, words: tuple = ("game", "games")) -> tuple:
+    """The seat metrics of a family whose scenarios have at most ``max_seats`` seats, described
+    in ``words`` (one unit of play, its plural): each seat's share of the wins (fair: 1/n; out of
+    :func:`share_unit` per game) and, per pair, how often one finished ahead of the other (fair:
+    1/2; out of 6 per game: 6 ahead, 3 level). A tournament reads them; a scenario with fewer
+    seats leaves the others out of its summary."""
+    one, many = words
+    unit = f"games{share_unit(max_seats)}"
+    m = [Metric(f"seat{s}_win_share", "game_rate", f"seat{s}_share", unit,
+                f"share of the {many} won by seat {s} (a tied or shared {one} counts 1/m to "
+                f"each of its m winners)", SEAT_MARGIN, fair_per_seat=True)
+         for s in range(max_seats)]
+    m += [Metric(f"seat{s}_ahead_of_seat{t}", "game_rate", f"seat{s}_ahead_{t}", "games6",
+                 f"{many} seat {s} finished ahead of seat {t} (level: 1/2)", SEAT_MARGIN, 0.5)
+          for s in range(max_seats) for t in range(s + 1, max_seats)]
+    return tuple(m)
+
+
+def round_quantity_sums(game_indices, round_game, per_round: dict) -> dict:
+    """Each game's sums of named per-round quantities (name -> int64[n_rounds]): name ->
+    int64[n] in the order of ``game_indices`` (a family's round-level numerators)."""
+    import numpy as np
+    names = list(per_round)
+    mat = np.empty((len(round_game), len(names)), np.int64)
+    for j, name in enumerate(names):
+        mat[:, j] = per_round[name]
+    _, sums = per_game_sums(game_indices, round_game, mat)
+    return {name: sums[:, j] for j, name in enumerate(names)}
+
+
+def seat_quantities(winners, standing, n_seats, max_seats: int) -> dict:
+    """The per-game quantities behind :func:`seat_metrics`.
+
+    Parameters
+    ----------
+    winners : int64[n]
+        Bit s set when seat s won the game (several bits: a shared win; none: nobody won).
+    standing : int64[n, max_seats]
+        Each seat's final standing, higher ahead (scores; equal values are level).
+    n_seats : int64[n] or int
+        Seats each game had (seats beyond count 0 in every quantity).
+    """
+    import numpy as np
+    winners = np.asarray(winners, np.int64)
+    n = len(winners)
+    seats = np.broadcast_to(np.asarray(n_seats, np.int64), (n,))
+    unit = share_unit(max_seats)
+    n_win = np.zeros(n, np.int64)
+    for s in range(max_seats):
+        n_win += (winners >> s) & 1
+    share = unit // np.maximum(n_win, 1)
+    q = {f"games{unit}": np.full(n, unit, np.int64), "games6": np.full(n, 6, np.int64)}
+    for s in range(max_seats):
+        q[f"seat{s}_share"] = ((winners >> s) & 1) * share * (seats > s)
+        for t in range(s + 1, max_seats):   # pairwise: ahead 6, level 3, behind 0 (of 6)
+            a, b = standing[:, s], standing[:, t]
+            q[f"seat{s}_ahead_{t}"] = np.where(a > b, 6, np.where(a == b, 3, 0)) * (seats > t)
+    return q
+
+
+def with_seat_metrics(own, at: int, max_seats: int, words: tuple,
+                      round_words: tuple = ("round", "rounds")) -> tuple:
+    """A family's catalogue: its own metrics with :func:`seat_metrics` inserted at ``at``;
+    ``words``, ``round_words``: the family's words for a game and a round (singular, plural)."""
+    cat = tuple(own)
+    cat = cat[:at] + seat_metrics(max_seats, words) + cat[at:]
+    return tuple(m if (m.game_word, m.round_word) == (words[1], round_words[1]) else
+                 replace(m, game_word=words[1], round_word=round_words[1]) for m in cat)
+
+
+class Probe(NamedTuple):
+    """One point value to raise and the metric that should rise with it."""
+
+    key: str        # the rule key, e.g. scoring.yaku.ittsu.points
+    raised: object  # its raised value
+    metric: str     # the catalogue metric counting what the value rewards
+    what: str       # a few words for the table: "ittsu (2 -> 5 points)"

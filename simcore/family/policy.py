@@ -1,0 +1,90 @@
+"""The generic policy kit: what a policy declares, and a family's registry of its bots.
+
+Every family keeps its bots in ``policies/<family>/`` and lists them once in a
+:class:`Registry`. The registry gives names (what a seat's ``policy:`` says), ids (what the
+compiled engine receives) and the params row of each seat; the family's ``decide`` branches on
+named id constants (``P_RANDOM = POLICIES.id("random")``) that numba folds, and a test checks the
+branches against the registry's order.
+
+The contract between an engine and its bots (every family):
+
+- a policy is an njit function ``policy(obs, mask, params, rng, tables, ra) -> action``: the
+  deciding seat's view, a bool mask of the legal actions, the seat's params row (float64, in
+  declared order), the seat's own RNG stream of the round, the family's read-only tables and
+  its rules array; it returns one legal action;
+- the engine asks the seat's policy at each of its decisions with at least two legal actions; with
+  exactly one the engine may play it without asking (P-style does; MOMOJAN asks every time, so a
+  ``random`` seat draws even then): which of the two a family does is part of its records and
+  stays fixed;
+- the id :data:`SCRIPTED` (tests only, never a registered name) is a seat that plays the actions
+  listed in its params row: ``params[0]`` is a cursor that the policy advances, ``params[1:]``
+  the actions; an entry of -1, or the end of the row, lets the family's ``baseline`` decide that
+  one.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple
+
+import numpy as np
+
+from simcore.family.params import Param, check_declaration, param_vector
+
+SCRIPTED = -1   # the scripted test seat's policy id, in every family
+
+
+class PolicySpec(NamedTuple):
+    """What the registry knows of a policy besides its kernel."""
+
+    name: str                  # what a seat's ``policy:`` says
+    doc: str                   # one line, for listings
+    params: tuple[Param, ...]  # the parameters it reads, in the order of its params row
+    # Whether its decisions read point values from the rules (yaku points, bonuses, dora, the
+    # doubling threshold): when no seated policy does, a change of point values alone leaves
+    # every decision of a round unchanged (run/compare/sweep say so).
+    reads_point_values: bool = False
+    # Which point values (dotted rule-key prefixes) its decisions read, where it declares them;
+    # empty with reads_point_values: not declared (taken as all of them)
+    reads: tuple = ()
+    # Prefixes inside ``reads`` its decisions leave out (a yaku it cannot plan for)
+    ignores: tuple = ()
+
+    def reads_rule(self, key: str) -> bool:
+        """Whether its decisions read the point value ``key``."""
+        return (self.reads_point_values and (not self.reads or key.startswith(self.reads))
+                and not (self.ignores and key.startswith(self.ignores)))
+
+
+class Registry:
+    """A family's bots: names, ids (positions), specs and params rows."""
+
+    def __init__(self, specs, max_params: int):
+        self.specs = tuple(specs)
+        self.max_params = max_params
+        self.names = tuple(s.name for s in self.specs)
+        self.ids = {name: i for i, name in enumerate(self.names)}
+        self.by_name = {s.name: s for s in self.specs}
+        for spec in self.specs:
+            check_declaration(spec.name, spec.params)
+            if len(spec.params) > max_params:
+                raise ValueError(f"policy {spec.name}: more than {max_params} parameters")
+
+    def id(self, name: str) -> int:
+        """The id the engine receives for policy ``name`` (its position)."""
+        return self.ids[name]
+
+    def param_row(self, policy: str, values: Mapping) -> list[float]:
+        """The ``params`` values the engine passes to ``policy``: declared order, defaults
+        filled."""
+        return param_vector(self.by_name[policy].params, values)
+
+    def seat_arrays(self, seats, rows: int):
+        """``(policy ids int64[rows], params float64[rows, max_params])`` of a scenario's seats
+        (rows beyond the seats stay 0)."""
+        ids = np.zeros(rows, np.int64)
+        params = np.zeros((rows, self.max_params), np.float64)
+        for i, s in enumerate(seats):
+            ids[i] = self.ids[s["policy"]]
+            vals = self.param_row(s["policy"], s.get("params") or {})
+            params[i, :len(vals)] = vals
+        return ids, params

@@ -1,0 +1,199 @@
+"""Playing variants on common game indices and streaming their statistics (any game family).
+
+A *study* is one or more variants of a scenario (``run``: one; ``compare``: two; ``sweep``: the
+base and its grid) played on the same game indices 0, 1, 2, ... Games are cut into chunks of
+fixed indices; a family's pure chunk function turns a :class:`ChunkTask` into the chunk's
+:class:`simcore.stats.moments.MomentSums`, and the sums are merged in chunk order (they are integers, so
+the order does not even matter). Nothing here knows which game is played: the family supplies
+``CATALOGUE`` (its metrics), ``chunk_stats`` (the chunk function, a picklable top-level
+function) and ``payload(scenario)`` (the picklable data a worker rebuilds the scenario from).
+
+Common random numbers: with ``paired=True`` every variant gets the same seed, so game i of each
+variant draws from the same (seed, i) randomness; ``paired=False`` gives variant v an
+independent seed (the calibration of the tests, and what independent runs would do).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simcore.family.chunks import CHUNK_GAMES, ChunkTask
+from simcore.runners import selected_runner
+from simcore.runners.local import clamp_workers, usable_cores
+from simcore.stats.moments import MomentSums, Z95, difference, games_for_half_width, ratio
+
+def variant_seed(seed: int, v: int, paired: bool) -> int:
+    """The base seed of variant ``v``: the study's seed when paired, else an independent one."""
+    if paired or v == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, v]).generate_state(1, np.uint64)[0])
+
+
+@dataclass
+class Target:
+    """Stop once the half-width of the headline metric (a difference, for two or more
+    variants: the widest of variant v minus variant 0) is at most ``half_width``."""
+
+    metric: str
+    half_width: float
+    # The half-width to watch instead of the metric's, from the merged sums (``solve``: the
+    # solution's interval); its ``what`` names it in the stopping record.
+    measure: object = None
+    what: str | None = None
+
+
+@dataclass
+class StudyResult:
+    names: list
+    seed: int
+    sums: MomentSums
+    paired: bool
+    workers: int
+    seconds: float
+    target: Target | None = None
+    reached: dict = field(default_factory=dict)
+    extras: object = None    # the chunks' extras merged (simcore.studies.results.Extras)
+
+    @property
+    def games(self) -> int:
+        return self.sums.n
+
+
+def headline_half_width(catalogue, sums: MomentSums, metric: str, paired: bool = True,
+                        z: float = Z95) -> float:
+    """Half-width of ``metric``'s 95% interval: the value's for one variant, the widest
+    difference's (variant v minus variant 0) for more."""
+    j = [m.name for m in catalogue].index(metric)
+    if sums.variants == 1:
+        r = ratio(sums, j)
+        return z * r.se if r.se is not None else float("inf")
+    widths = []
+    for v in range(1, sums.variants):
+        d = difference(sums, j, 0, v, paired)
+        widths.append(z * d.se if d.se is not None else float("inf"))
+    return max(widths)
+
+
+def _cold_share(family, requested: int) -> bool:
+    """Whether a helper process should compile part of a cold start's kernels: the numba cache
+    is cold, the family has a plan, the user did not ask for one worker and there is a second
+    core. One local worker then compiles the kernel's helpers last-needed first (the family's
+    ``compile_helpers``, :mod:`simcore.nb.compile_plan`) while another compiles the kernel for the
+    first chunk and loads those helpers from the cache as it reaches them."""
+    if not family.has_compile_plan():
+        return False
+    if requested == 1 or usable_cores() < 2:
+        return False
+    return not family.kernels_cached()
+
+
+def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
+              target: Target | None = None, max_games: int | None = None, debug: bool = False,
+              progress=None, notice=None, chunk_games: int = CHUNK_GAMES,
+              sink=None, runner=None, luck: bool | None = None) -> StudyResult:
+    """Play ``games`` games of every variant (or, with ``target``, batches until the target
+    half-width or ``max_games``) and return the merged sums.
+
+    ``progress(games_done, games_planned, chunk_result)`` is called after every chunk; ``notice(text)`` gets
+    one-line remarks for the user (a lowered worker count).
+
+    ``sink`` (a :class:`simcore.studies.results.ResultDir`, or anything with the same methods) keeps
+    the study on disk: ``sink.resume_point()`` gives the sums of the chunks already saved and
+    the stop of the batch they belong to (a resumed run continues exactly where the saved one
+    was, so its numbers are those of an uninterrupted run); every finished chunk goes to
+    ``sink.chunk_done(result)`` in chunk order, each new batch's stop to ``sink.batch(stop)``;
+    ``sink.records`` / ``sink.round_records`` ask the workers for the records.
+
+    With ``luck`` (None: unless a command's ``--no-luck-correction`` switched it off) and a
+    family that measures luck, the result's sums and the half-widths a target watches are
+    luck-corrected (:func:`simcore.stats.luck.corrected`); the plain sums stay in
+    ``result.sums.raw``.
+    """
+    from simcore.stats.luck import corrected, enabled
+    luck = enabled() if luck is None else luck
+
+    def view(merged):
+        return corrected(merged, paired) if luck else merged
+    payloads = tuple(family.payload(sc) for sc in scenarios)
+    seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
+    cap = max(games, max_games or games) if target else games
+    n_workers, note = clamp_workers(workers, -(-cap // chunk_games))
+    if note and notice:
+        notice(note)
+    k = len(family.CATALOGUE)
+    sums = MomentSums.empty(k, 2 * len(scenarios))
+    reached = {}
+    t0 = time.perf_counter()
+    stop = min(games, cap)
+    records = bool(sink and sink.records)
+    round_records = bool(sink and sink.round_records)
+    if sink is not None:
+        saved, saved_stop = sink.resume_point()
+        if saved is not None:
+            sums = saved
+            stop = saved_stop or stop
+        else:
+            sink.batch(stop)
+    # runner: a factory like ChunkRunner (simcore.runners); None = the one --backend selected.
+    from simcore.studies.results import Extras
+    extras = sink.extras if sink is not None else Extras()
+    factory = runner or selected_runner()
+    share = _cold_share(family, workers)
+    # A run of one chunk gets the helper too when its runner is known to take jobs (local
+    # processes): the helper plays nothing, so the numbers stay those of the chunk.
+    pool = max(n_workers, 2) if share and hasattr(factory, "start_job") else n_workers
+    if pool > 1 and not share and getattr(factory, "forks_workers", False):
+        # A chunk of no games builds every variant's simulator here (tables, kernels loaded
+        # from the cache), and the forked workers inherit them: each built its own before,
+        # 1.3 s of CPU per worker for a MOMOJAN scenario. Its result is dropped.
+        family.chunk_stats(ChunkTask(payloads, seeds, 0, 0, debug, records, round_records))
+    with factory(pool) as runner:
+        if share and pool >= 2 and hasattr(runner, "start_job"):
+            runner.start_job(pool - 1, family.compile_helpers)
+        while True:
+            # Lazy: the runners draw tasks as workers free up (memory does not grow with games).
+            tasks = (ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,
+                               round_records)
+                     for s in range(sums.n, stop, chunk_games))
+
+            def tick(task, res, planned=stop):
+                if progress:
+                    progress(task.stop, planned, res)
+
+            for res in runner.map(family.chunk_stats, tasks, tick):
+                if sink is not None:
+                    sink.chunk_done(res)    # merges the extras into sink.extras
+                else:
+                    extras.add(res.extras)
+                sums = sums.merge(res.sums)
+            if target is None:
+                break
+            seen = view(sums)    # the loop ends on these sums: the result reuses this view
+            hw = (target.measure(seen) if target.measure is not None
+                  else headline_half_width(family.CATALOGUE, seen, target.metric, paired))
+            # a half-width of 0 is no interval (the metric never varied): not a target reached,
+            # and more games of the same would not give one
+            reached = {"metric": target.what or target.metric, "target": target.half_width,
+                       "half_width": hw,
+                       "reached": 0 < hw <= target.half_width, "games": sums.n,
+                       "max_games": cap}
+            if hw == 0:
+                reached["no_variation"] = True
+            if hw <= target.half_width or sums.n >= cap:
+                break
+            # The half-width shrinks as 1/sqrt(games): aim 10% past the estimate, and at least
+            # a quarter more games. Never by the worker count: the games played, hence every
+            # number, must not depend on it (so an early batch may not fill a large cluster).
+            need = (int(games_for_half_width(hw / Z95, sums.n, target.half_width) * 1.1)
+                    if math.isfinite(hw) else 2 * sums.n)   # no interval yet: double
+            stop = min(cap, max(need, sums.n + max(chunk_games, sums.n // 4)))
+            stop = min(cap, -(-stop // chunk_games) * chunk_games)
+            if sink is not None:
+                sink.batch(stop)
+    final = seen if target is not None else view(sums)
+    return StudyResult([sc.name for sc in scenarios], seed, final, paired, n_workers,
+                       time.perf_counter() - t0, target, reached, extras)
