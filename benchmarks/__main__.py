@@ -170,7 +170,7 @@ def compare_cmd(quick):
 def scaling(quick):
     from benchmarks import bench_scaling
     from simcore.momojan.family import FAMILY as family
-    bench_scaling.warm_up(family.load("new_edition"))
+    bench_scaling.warm_up(family.SCENARIOS.load("new_edition"))
     return {"local": bench_scaling.local("new_edition", 6000 if quick else 24000, (1, 2))}
 
 

@@ -22,13 +22,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from simcore.family.chunks import game_values, simulator_for
 from simcore.momojan.family import FAMILY as family  # noqa: E402
 from simcore.stats.moments import MomentSums, difference  # noqa: E402
 from simcore.studies.study import Target, run_study  # noqa: E402
 
 
 def overhead(scenarios, chunks: int, chunk_games: int = 2000):
-    sims = [family.simulator_for(family.payload(s)) for s in scenarios]
+    sims = [simulator_for(family, family.SCENARIOS.payload(s)) for s in scenarios]
     for sim in sims:
         sim.play(np.arange(8), 1)  # warm-up
     t_play = t_stats = 0.0
@@ -40,7 +41,7 @@ def overhead(scenarios, chunks: int, chunk_games: int = 2000):
             b = sim.play(idx, 1)
             t_play += time.perf_counter() - t
             t = time.perf_counter()
-            z[:, :, 2 * v], z[:, :, 2 * v + 1] = family.game_values(idx, b.games, b.rounds)
+            z[:, :, 2 * v], z[:, :, 2 * v + 1] = game_values(family, idx, b.games, b.rounds)
             t_stats += time.perf_counter() - t
         t = time.perf_counter()
         MomentSums.from_values(z)
@@ -60,7 +61,7 @@ def main():
     args = ap.parse_args()
     if args.quick:
         args.target, args.overhead_chunks = 0.01, 2
-    a, b = family.load(args.a), family.load(args.b)
+    a, b = family.SCENARIOS.load(args.a), family.SCENARIOS.load(args.b)
     t = time.perf_counter()
     run_study(family, [a, b], seed=1, games=50, workers=1)  # compile / tables, not timed
     print(f"warm-up (compile or cache load, tables): {time.perf_counter() - t:.1f} s")

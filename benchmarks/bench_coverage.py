@@ -26,6 +26,8 @@ from collections import defaultdict
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from simcore.family.chunks import ChunkTask  # noqa: E402
+from simcore.family.chunks import chunk_stats
+from simcore.family.players import with_players
 from simcore.momojan import scenario  # noqa: E402
 from simcore.momojan.family import FAMILY as family  # noqa: E402
 from simcore.stats.moments import MomentSums, difference  # noqa: E402
@@ -47,8 +49,8 @@ def kind_of(name: str, a_value: float) -> str | None:
 
 
 def _sums(a, b, seed, games):
-    payloads = (family.payload(a), family.payload(b))
-    return family.chunk_stats(ChunkTask(payloads, (seed, seed), 0, games)).sums
+    payloads = (family.SCENARIOS.payload(a), family.SCENARIOS.payload(b))
+    return chunk_stats(family, ChunkTask(payloads, (seed, seed), 0, games)).sums
 
 
 def _pool(runs):
@@ -60,9 +62,9 @@ def _pool(runs):
 
 def study(pair: str, sizes, reps: int, progress) -> dict:
     a_name, b_name = PAIRS[pair]
-    a = family.with_players(scenario.load(a_name), "baseline,baseline")
-    b = (family.with_overrides(a, b_name, "no_riichi") if isinstance(b_name, dict) else
-         family.with_players(scenario.load(b_name), "baseline,baseline"))
+    a = with_players(family, scenario.load(a_name), "baseline,baseline")
+    b = (family.SCENARIOS.with_overrides(a, b_name, "no_riichi") if isinstance(b_name, dict) else
+         with_players(family, scenario.load(b_name), "baseline,baseline"))
     runs = {n: [_sums(a, b, 70000 + 1000 * i + rep, n) for rep in range(reps)]
             for i, n in enumerate(sizes)}
     progress(pair)

@@ -28,6 +28,7 @@ import time
 import numpy as np
 
 from simcore.family.chunks import CHUNK_GAMES
+from simcore.family.chunks import chunk_stats
 from simcore.momojan.family import FAMILY as family
 from simcore.momojan.simulate import Simulator
 from simcore.studies.study import run_study
@@ -71,9 +72,9 @@ class _WarmPool:
         from simcore.runners.local import ChunkRunner
         from simcore.studies.study import variant_seed
         self.runner = ChunkRunner(workers).__enter__()
-        warm = [ChunkTask((family.payload(sc),), (variant_seed(1, 0, True),), i, i + 2)
+        warm = [ChunkTask((family.SCENARIOS.payload(sc),), (variant_seed(1, 0, True),), i, i + 2)
                 for i in range(workers)]  # one per worker: every idle worker gets one
-        list(self.runner.map(family.chunk_stats, warm))
+        list(self.runner.map(functools.partial(chunk_stats, family), warm))
 
     def __call__(self, n_workers):
         return contextlib.nullcontext(self.runner)
@@ -86,7 +87,7 @@ _SIM = {}
 
 
 def _sim_init(sc_name):
-    _SIM["sim"] = Simulator(family.load(sc_name))
+    _SIM["sim"] = Simulator(family.SCENARIOS.load(sc_name))
 
 
 def _play_span(job):
@@ -127,7 +128,7 @@ def local(sc_name="new_edition", games=12000, counts=(1, 2), seed=11, repeats=1)
     and both kinds take turns within each repeat: this VM has slow spells of tens of seconds
     that hit every core, and timing all of one count's repeats before the next would charge a
     spell to one count only."""
-    sc = family.load(sc_name)
+    sc = family.SCENARIOS.load(sc_name)
     chunk = chunk_games_for(games, max(counts))
     cold = {w: _time(sc, games, seed, w, chunk_games=chunk)[0] for w in counts}
     pools, bare = {}, {}
@@ -166,7 +167,7 @@ def ray_nodes(sc_name="new_edition", games=12000, nodes=(1, 2), seed=11, cpus_pe
     from simcore.runners.localcluster import LocalCluster
     from simcore.runners.raycluster import RayRunner
 
-    sc = family.load(sc_name)
+    sc = family.SCENARIOS.load(sc_name)
     rows, ref = [], None
     chunk = chunk_games_for(games, max(nodes) * cpus_per_node)
     with LocalCluster(head_cpus=cpus_per_node) as cluster:
@@ -217,7 +218,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     print(f"$ python benchmarks/bench_scaling.py {' '.join(argv or sys.argv[1:])}   "
           f"(cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.2f})", flush=True)
-    print(f"warm-up (compile or cache load, tables): {warm_up(family.load(args.scenario)):.1f} s",
+    print(f"warm-up (compile or cache load, tables): {warm_up(family.SCENARIOS.load(args.scenario)):.1f} s",
           flush=True)
     if args.ray_nodes:
         print_rows(ray_nodes(args.scenario, args.games,

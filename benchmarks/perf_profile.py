@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from simcore.errors import InputError  # noqa: E402
+from simcore.family.players import with_players
 from simcore.family.registry import family_of  # noqa: E402
 
 
@@ -63,12 +64,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         family = family_of(args.scenario)
-        sc = family.load(args.scenario)
-        sc = family.with_players(sc, ",".join([args.players] * family.n_seats(sc)))
+        sc = family.SCENARIOS.load(args.scenario)
+        sc = with_players(family, sc, ",".join([args.players] * len(sc["players"])))
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sim = family.simulator(sc)   # the compiled engine's own entry, without the chunk function
+    sim = family.SIMULATOR(sc)   # the compiled engine's own entry, without the chunk function
     sim.play(np.arange(2), seed=1)  # compile or load every kernel before the map is written
     n = write_perf_map()
     t = time.perf_counter()

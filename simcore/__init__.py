@@ -6,17 +6,20 @@ cheap)::
     import simcore
     fam, sc = simcore.load("new_edition")          # a family and a validated scenario
     summary = simcore.run("new_edition", games=2000, seed=1)
-    print(fam.summary_text(summary))
+    print(simcore.summary_text(fam, summary))
     rows = simcore.compare_scenarios("old_edition", "new_edition", games=2000)
     table = simcore.sweep("new_edition", {"scoring.ron_bonus": [0, 2]}, games=2000)
     fix = simcore.solve("new_edition", "compensation.komi", games=10000)  # the komi for 50%
     result = simcore.load_result("results/run-...")   # a saved result directory
     simcore.check_family(fam)                      # the conformance check a family passes
 
-Game-independent pieces live at this level and in :mod:`simcore.family`; each game family is a
-package of its own (:mod:`simcore.momojan`, :mod:`simcore.ptrump`) with its bots in
-``policies/<family>/``. (``compare_scenarios``, not ``compare``: :mod:`simcore.studies.compare` is the
-module of the comparison statistics.)
+The harness is in layers, lowest first: :mod:`simcore.nb` (numba helpers) and
+:mod:`simcore.stats`, :mod:`simcore.runners`, :mod:`simcore.family` (what a game family is, and
+the kit it builds on), the game families, :mod:`simcore.studies`, :mod:`simcore.report` and
+:mod:`simcore.cli` (docs/engineering.md; tests/harness/test_import_graph.py keeps the order). Each
+game family is a package of its own (``simcore/<name>/``) with its bots in ``policies/<name>/``;
+the registry (:mod:`simcore.family.registry`) is the one list of them. (``compare_scenarios``, not
+``compare``: :mod:`simcore.studies.compare` is the module of the comparison statistics.)
 """
 
 from __future__ import annotations
@@ -36,12 +39,19 @@ def run(ref, games: int | None = None, seed: int | None = None, workers: int = 1
     """Play ``games`` games of a scenario (default: its ``run:`` section) and return its summary
     (every catalogue metric with its 95% interval); ``study`` goes to
     :func:`simcore.studies.study.run_study` (``target=``, ``progress=``, ``runner=``...)."""
+    from simcore.family.summary import summarize
     from simcore.studies.study import run_study
     fam, sc = load(ref)
-    g, s, _ = fam.run_defaults(sc)
+    g, s, _ = fam.SCENARIOS.run_defaults(sc)
     games, seed = games or g, seed if seed is not None else s
     res = run_study(fam, [sc], seed, games, workers, **study)
-    return fam.summarize_variant(sc, seed, res.sums)
+    return summarize(fam, sc, seed, res.sums)
+
+
+def summary_text(fam, summary: dict) -> str:
+    """A run's summary (:func:`run`'s) as the table ``run`` prints."""
+    from simcore.family.summary import summary_table
+    return summary_table(fam, summary)
 
 
 def compare_scenarios(ref_a, ref_b, games: int = 2000, seed: int = 1, workers: int = 1,
@@ -83,7 +93,7 @@ def solve(ref, param: str, metric: str | None = None, target=None, range=None,
     ``design``: ``target_ci=``, ``max_games=`` and :func:`simcore.studies.study.run_study`'s options."""
     from simcore.studies.solve import solve as _solve
     fam, sc = load(ref)
-    g, s, _ = fam.run_defaults(sc)
+    g, s, _ = fam.SCENARIOS.run_defaults(sc)
     return _solve(fam, sc, param, metric, None if target is None else str(target), range,
                   games=games or g, seed=s if seed is None else seed, workers=workers,
                   pilot_games=pilot_games, **design)
@@ -93,7 +103,8 @@ def game_codes(family: str = "momojan") -> dict:
     """What the per-game table's integer codes mean for a family: column -> {code: name}
     (``end_reason``; ``winner`` -1); a saved result has them as ``Result.codes``."""
     from simcore.family.registry import get
-    return get(family).game_codes()
+    from simcore.family.tables import game_codes as codes
+    return codes(get(family))
 
 
 def load_result(path: str, pandas: bool | None = None):

@@ -90,4 +90,5 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 def install() -> None:
     if not any(isinstance(f, _Alias) for f in sys.meta_path):
-        sys.meta_path.append(_Alias())
+        sys.meta_path.insert(0, _Alias())   # before the path finder: an old sub-package
+        # (simcore.backends.localcluster) would else load a second copy from the new folder

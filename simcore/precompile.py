@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+from simcore.family.compiling import has_compile_plan, kernels_cached
+
 GUARD_S = 1800  # not a timing: only stops a hung compile from hanging an install or a test run
 TICK_S = 10.0  # how often a compile says it is still running
 
@@ -32,12 +34,14 @@ def cold_families(names=None) -> list:
     registered one) that can compile ahead and whose kernel is not in the cache."""
     from simcore.family import registry as families
     fams = [families.get(name) for name in (families.names() if names is None else names)]
-    return [f.module for f in fams if f.has_compile_plan() and not f.kernels_cached()]
+    return [type(f).__module__ for f in fams if has_compile_plan(f) and not kernels_cached(f)]
 
 
 def _call(module: str, function: str) -> str:
-    """A line of a child's code: call ``function()`` of family module ``module``."""
-    return f"importlib.import_module({module!r}).FAMILY.{function}()\n"
+    """A line of a child's code: call ``simcore.family.compiling.function`` on the family of
+    module ``module``."""
+    return (f"importlib.import_module('simcore.family.compiling').{function}("
+            f"importlib.import_module({module!r}).FAMILY)\n")
 
 
 def _python(code, stderr):

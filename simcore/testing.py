@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.family.chunks import game_values
 from simcore.family.metrics import seat_metric_names
+from simcore.family.players import with_players
+from simcore.family.replay import game_replay_text
 from simcore.family.scenario.files import nested
+from simcore.family.summary import summarize, summary_table
 from simcore.family.tables import flat
+from simcore.family.tables import game_table, round_table, values_from_tables, waits_table
 
 
 class ConformanceError(AssertionError):
@@ -39,19 +44,19 @@ def check_family(fam, scenarios=None, games: int = 24, seed: int = 11, rule_keys
     say = say or (lambda text: None)
     done = []
     if scenarios is None:
-        scenarios = [fam.load(n) for n in families.bundled_names_of(fam.NAME)]
+        scenarios = [fam.SCENARIOS.load(n) for n in families.bundled_names_of(fam.NAME)]
     _require(scenarios, f"{fam.NAME}: no scenario to check")
     _check_catalogue(fam)
     done.append("catalogue")
     idx = np.arange(games)
     for sc in scenarios:
-        for policy in fam.policy_names():
-            seated = fam.with_players(sc, policy)
-            batch = fam.simulator(seated).play(idx, seed, debug=True)
+        for policy in list(fam.POLICIES.names):
+            seated = with_players(fam, sc, policy)
+            batch = fam.SIMULATOR(seated).play(idx, seed, debug=True)
             _require(len(batch.games) == games, f"{sc.name} {policy}: {len(batch.games)} game "
                      f"records for {games} games")
             _check_tables(fam, batch, f"{sc.name} {policy}")
-        say(f"{fam.NAME}: {sc.name} plays with {', '.join(fam.policy_names())}")
+        say(f"{fam.NAME}: {sc.name} plays with {', '.join(list(fam.POLICIES.names))}")
         _check_payload(fam, sc)
     done += ["debug play", "tables", "payloads"]
     n = _check_rule_keys(fam, scenarios[0], rule_keys)
@@ -75,17 +80,17 @@ def _check_catalogue(fam) -> None:
 
 def _check_tables(fam, batch, what: str) -> None:
     idx = np.arange(len(batch.games), dtype=np.int64)
-    num, den = fam.game_values(idx, batch.games, batch.rounds)
-    games_cols = fam.game_table(batch, 0)
-    rounds_cols = fam.round_table(batch)
-    num2, den2 = fam.values_from_tables(games_cols, rounds_cols)
+    num, den = game_values(fam, idx, batch.games, batch.rounds)
+    games_cols = game_table(fam, batch, 0)
+    rounds_cols = round_table(fam, batch)
+    num2, den2 = values_from_tables(fam, games_cols, rounds_cols)
     _require(np.array_equal(num, num2) and np.array_equal(den, den2),
              f"{what}: the saved tables do not give back the chunk's values")
     _require(np.all(den >= 0), f"{what}: a negative denominator")
 
 
 def _check_payload(fam, sc) -> None:
-    back = fam.from_payload(fam.payload(sc))
+    back = fam.SCENARIOS.from_payload(fam.SCENARIOS.payload(sc))
     _require(back.to_dict() == sc.to_dict(), f"{sc.name}: the payload does not round-trip")
 
 
@@ -101,14 +106,14 @@ def _check_workers(fam, sc, games: int, seed: int):
 
 
 def _check_outputs(fam, sc, seed: int, sums) -> None:
-    text = fam.summary_text(fam.summarize_variant(sc, seed, sums))
+    text = summary_table(fam, summarize(fam, sc, seed, sums))
     _require(sc.name in text, f"{sc.name}: the summary does not name its scenario")
-    _require(fam.replay_text(sc, seed, 0).strip(), f"{sc.name}: empty replay")
+    _require(game_replay_text(fam, sc, seed, 0).strip(), f"{sc.name}: empty replay")
     _require(fam.scenario_yaml(sc, sc.name).strip(), f"{sc.name}: empty scenario YAML")
     for hand, opts in fam.EXAMPLE_HANDS:
         report = fam.waits_json(hand, sc)
         _require(report.get("input") == hand, f"waits {hand}: no report")
-        fam.waits_text(hand, sc)
+        waits_table([fam.waits_json(hand, sc)])
         if opts is not None:
             _require(fam.score_json(hand, sc, **opts), f"score {hand}: no score")
             fam.score_text(hand, sc, **opts)
@@ -129,12 +134,12 @@ def _changed(value, field_choices):
 def _check_rule_keys(fam, sc, limit: int) -> int:
     """Every rule key that can take another value changes what the engine is given."""
     base = fam.engine_inputs(sc)
-    keys = list(flat(fam.rules_data(sc.to_dict())).items())[:limit]
+    keys = list(flat(fam.SCENARIOS.rules_data(sc.to_dict())).items())[:limit]
     checked = 0
     for key, value in keys:
-        for new in _changed(value, fam.rule_choices(key)):
+        for new in _changed(value, fam.SCENARIOS.rule_choices(key)):
             try:
-                other = fam.with_overrides(sc, nested(key, new), sc.name)
+                other = fam.SCENARIOS.with_overrides(sc, nested(key, new), sc.name)
             except Exception:   # the schema refuses this value (out of range, inconsistent)
                 continue
             if _same(base, fam.engine_inputs(other)):

@@ -2,49 +2,71 @@
 
 Each seat's final score is its policy's strength plus noise drawn from (seed, game, seat)
 alone, so every seating of a game sees the same noise per seat and a stronger policy finishes
-ahead more often. It has no compiled kernel: its Simulator plays in NumPy. It is the README's
-worked example of what a family writes (``simcore/family/base.py``), and the conformance check
-and every command run on it (tests/harness/test_conformance.py, tests/harness/test_families.py).
+ahead more often. It has no compiled kernel: its Simulator plays in NumPy. It is the smallest
+whole example of what a family writes (``simcore/family/base.py``; docs/families.md): a scenario
+loader with its schema, a simulator, metrics, bots, a replay; the conformance check and every
+command run on it (tests/harness/test_conformance.py, tests/harness/test_families.py).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-import yaml
 
 from simcore.errors import InputError
 from simcore.family.base import Family
 from simcore.family.chunks import Batch, Simulator
 from simcore.family.metrics import Metric, seat_quantities
 from simcore.family.policy import PolicySpec, Registry
-from simcore.family.scenario.files import ScenarioBase, freeze
+from simcore.family.scenario import ScenarioLoader, seats_leaf
+from simcore.family.scenario.files import Checker, ScenarioBase
+from simcore.family.scenario.schema import Field
 
 MAX_SEATS = 4
 STRENGTH = {"strong": 1.5, "medium": 0.75, "weak": 0.0}
 POLICIES = Registry([PolicySpec(name, f"strength {s}", ()) for name, s in STRENGTH.items()], 1)
 
+SCHEMA = {
+    "game": Field("game", "fake", "the game family", "T"),
+    "name": Field("str", None, "the scenario's name", "T", nullable=True),
+    "description": Field("str", "a fake game", "one line on the scenario", "T"),
+    "players": Field("players", [{"policy": "medium", "params": {}}] * 2,
+                     "2 to 4 seats, each {policy: strong|medium|weak}", "T"),
+    "noise": Field("float", 1.0, "the spread of each seat's score", "X", min=0.0),
+    "edge": Field("float", 0.0, "seat 0's head start (a number rule solve can find)", "X",
+                  min=-5.0, max=5.0),
+    "run": {
+        "games": Field("int", 100, "games per run", "T", min=1, max=2 ** 63 - 1),
+        "seed": Field("int", 1, "base seed", "T", min=0, max=2 ** 64 - 1),
+        "workers": Field("int", 1, "worker processes (0: one per core)", "T", min=0),
+    },
+}
+
 
 class Scenario(ScenarioBase):
-    """A name, a path and the data (``players``, ``run``)."""
+    """A validated fake scenario."""
 
 
-def _scenario(data: dict, name: str, path=None) -> Scenario:
-    players = data.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= MAX_SEATS:
-        raise InputError(f"{path or '<scenario>'}: players: expected 2 to {MAX_SEATS} seats")
-    for i, p in enumerate(players):
-        if not isinstance(p, dict) or p.get("policy") not in STRENGTH:
-            raise InputError(f"{path or '<scenario>'}: players[{i}].policy: expected one of "
-                             f"{', '.join(STRENGTH)}")
-    clean = {"game": "fake", "name": data.get("name") or name,
-             "description": data.get("description") or "a fake game",
-             "players": [{"policy": p["policy"], "params": {}} for p in players],
-             "noise": float(data.get("noise", 1.0)),
-             "edge": float(data.get("edge", 0.0)),
-             "run": {"games": 100, "seed": 1, "workers": 1, **(data.get("run") or {})}}
-    return Scenario(clean["name"], path, freeze(clean))
+class FakeChecker(Checker):
+    error = InputError
+
+    def leaf(self, path: str, f: Field, v):
+        if f.kind == "game":
+            return self.game_leaf(path, v, "fake", "fake game")
+        if f.kind == "players":
+            return seats_leaf(self, path, v, POLICIES.by_name, (2, MAX_SEATS), "the fake game")
+        if f.kind == "float" and isinstance(v, str):
+            # a quoted number is read as the number: a value with two spellings, as a family
+            # that normalises its values has (tests/harness/test_sweeps.py)
+            try:
+                v = float(v)
+            except ValueError:
+                pass
+        return self.basic_leaf(path, f, v)
+
+
+class FakeScenarios(ScenarioLoader):
+    GAME, SCHEMA, SCENARIO, CHECKER = "fake", SCHEMA, Scenario, FakeChecker
+    RUNNER_KEYS = (*ScenarioLoader.RUNNER_KEYS, "game")
 
 
 class FakeSimulator(Simulator):
@@ -79,22 +101,11 @@ class FakeFamily(Family):
     HEADLINE = "seat0_win_share"     # (a seat metric: not its own first metric)
     SIMULATOR = FakeSimulator
     POLICIES = POLICIES
-    NUMERIC_RULES = {"edge": (False, -5.0, 5.0), "noise": (False, 0.0, None)}
+    SCENARIOS = FakeScenarios()
     METRICS = (Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1,
                       unit="rounds"),
                Metric("top_score", "per_game", "top", "games", "the winner's score", 1.0,
                       unit="points"))
-
-    def load(self, ref, every_error=False):
-        path = Path(ref)
-        try:
-            data = yaml.safe_load(path.read_text())
-        except OSError as exc:
-            raise InputError(f"{ref}: cannot read ({exc.strerror})") from None
-        return _scenario(data or {}, path.stem, path)
-
-    def from_dict(self, data: dict, name: str = "inline"):
-        return _scenario(dict(data), name)
 
     def game_quantities(self, idx, games, rounds) -> dict:
         seats = games[:, MAX_SEATS]
@@ -109,17 +120,31 @@ class FakeFamily(Family):
 
     def replay(self, sc, seed: int, game: int):
         from simcore.family.replay import Replay
-        b = self.simulator(sc).play([game], seed)
-        n = self.n_seats(sc)
+        b = self.SIMULATOR(sc).play([game], seed)
+        n = len(sc["players"])
         r = Replay(f"fake replay: seed {seed}, game {game}")
         r.new_round("round 1").add("ledger", f"scores {b.games[0, :n].tolist()}")
         return r
+
+    def engine_inputs(self, sc) -> tuple:
+        sim = self.SIMULATOR(sc)
+        return (sim.strength, sim.noise)
+
+    def metrics_off(self, sc) -> list:
+        return []
+
+    def scenario_yaml(self, sc, title: str) -> str:
+        import yaml
+        return f"# {title}\n" + yaml.safe_dump(sc.to_dict(), sort_keys=False)
 
     def waits_json(self, hand_text: str, sc) -> dict:
         raise InputError("waits: the fake game has no hands")
 
     def score_json(self, hand_text: str, sc, **opts) -> dict:
         raise InputError("score: the fake game has no hands")
+
+    def score_text(self, hand_text: str, sc, **opts) -> str:
+        return str(self.score_json(hand_text, sc, **opts))
 
 
 FAMILY = FakeFamily()

@@ -32,7 +32,7 @@ def digest(scenario_name: str, policy: str) -> str:
     fam, sc = families.load(scenario_name)
     data = sc.to_dict()
     data["players"] = [{"policy": policy, "params": {}} for _ in data["players"]]
-    batch = fam.SIMULATOR(fam.from_dict(data, name=scenario_name)).play(np.arange(GAMES), SEED)
+    batch = fam.SIMULATOR(fam.SCENARIOS.from_dict(data, name=scenario_name)).play(np.arange(GAMES), SEED)
     h = hashlib.sha256()
     for arr in (batch.games, batch.rounds):
         h.update(np.ascontiguousarray(arr, np.int64).tobytes())

@@ -16,6 +16,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from simcore.family import registry as families  # noqa: E402
+from simcore.family.players import with_players
 from simcore.studies.responses import probe_rows, probe_table  # noqa: E402
 
 
@@ -31,7 +32,7 @@ def main(argv=None):
     print(f"$ python benchmarks/momojan/bench_responses.py --scenario {a.scenario} --players "
           f"{a.players} --games {a.games} --seed {a.seed}", flush=True)
     fam, sc = families.load(a.scenario)
-    sc = fam.with_players(sc, a.players)
+    sc = with_players(fam, sc, a.players)
     probes, skipped = fam.response_probes(sc)
     if a.only:
         probes = [p for p in probes if any(w in p.key for w in a.only.split(","))]

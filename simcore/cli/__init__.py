@@ -21,6 +21,9 @@ from simcore.cli.tournament import register as _register_tournament
 from simcore.cli.tune import register as _register_tune
 from simcore.cli.types import FiniteFloat
 from simcore.errors import InputError, a_, one_line
+from simcore.family.players import with_players
+from simcore.family.summary import summarize, summary_table
+from simcore.family.tables import waits_table
 
 SEED_MAX = 2**64 - 1   # the engine takes the base seed as a uint64
 GAME_MAX = 2**63 - 1   # game indices are int64
@@ -301,7 +304,7 @@ def _hand_family(game, rules):
     if rules is not None and families.family_name_of(rules) != fam.NAME:
         raise InputError(f"--rules {rules}: {a_(families.family_name_of(rules))} scenario, "
                          f"not {a_(fam.NAME)} one (--game {game})")
-    return fam, fam.load(rules or fam.DEFAULT_SCENARIO)
+    return fam, fam.SCENARIOS.load(rules or fam.DEFAULT_SCENARIO)
 
 
 def _game_help() -> str:
@@ -338,7 +341,7 @@ def waits(hands, file, rules, game, as_json):
         for r in reports:
             click.echo(json.dumps(r, ensure_ascii=False))
     else:
-        click.echo(fam.waits_table(reports))
+        click.echo(waits_table(reports))
 
 
 def _other_family_hint(text: str, fam, game) -> str:
@@ -467,7 +470,7 @@ def _show_result(path):
                        f"summary yet (finish it with momojan-sim {prov['kind']} --resume "
                        f"{path})")
     if prov["kind"] == "run":
-        body = fam.summary_text(res.summary)
+        body = summary_table(fam, res.summary)
     elif prov["kind"] == "compare":
         from simcore.studies.compare import VERDICTS
         s = res.summary
@@ -665,7 +668,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     result = run_study(family, [sc], seed, games, workers, target=target, max_games=cap,
                        debug=debug, progress=progress, notice=notice, sink=sink)
     progress.done()
-    data = family.summarize_variant(sc, seed, result.sums, result.reached)
+    data = summarize(family, sc, seed, result.sums, result.reached)
     found = result.extras.to_json(family, family.CATALOGUE) if result.extras else {}
     data.update({k: found[k] for k in ("breakdown", "yaku_table", "examples") if k in found})
     summary = finish_study(st, data, result)
@@ -677,7 +680,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     # --json the result directory is a key of the printed JSON (not of summary.json) instead of
     # a line on stderr.
     click.echo(json.dumps({**summary, "result_dir": sink.path} if sink else summary)
-               if as_json else family.summary_text(summary))
+               if as_json else summary_table(family, summary))
     if st.unsaved:   # the numbers are on the screen: say where they could not be saved
         raise InputError(st.unsaved)
     if sink is not None and not quiet and not as_json:
@@ -714,9 +717,9 @@ def replay(target, seed, game, round_no, variant, players, html_file):
     from simcore.report.replays import open_target
 
     family, sc, saved_seed, _ = open_target(target, variant)
-    sc = family.with_players(sc, players)
+    sc = with_players(family, sc, players)
     if seed is None:
-        seed = saved_seed if saved_seed is not None else family.run_defaults(sc)[1]
+        seed = saved_seed if saved_seed is not None else family.SCENARIOS.run_defaults(sc)[1]
     if html_file:
         check_writable(html_file, "--html")
     r = family.replay(sc, seed, game).only_round(round_no, family.GAME_WORDS[0])

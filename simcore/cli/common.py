@@ -16,6 +16,8 @@ import click
 
 from simcore.errors import InputError, one_line
 
+from simcore.family.chunks import rounds_played
+from simcore.family.compiling import kernels_cached
 from simcore.runners import RAY_INSTALL, runner_factory, use_runner
 from simcore.stats.luck import switched
 
@@ -156,7 +158,7 @@ class Progress:
         if self.quiet:
             return
         fam = family or self.family
-        cached = fam.kernels_cached()
+        cached = kernels_cached(fam)
         if not cached:
             notice(COMPILE_NOTE)
             self._said_compiling = True
@@ -199,7 +201,7 @@ class Progress:
             return
         now = time.perf_counter()
         if res is not None and self.family is not None:
-            self.rounds += sum(self.family.rounds_played(res.sums, v)
+            self.rounds += sum(rounds_played(self.family, res.sums, v)
                                for v in range(res.sums.variants))
         if self.first is None:
             self.first = (now, done, self.rounds)
@@ -269,7 +271,7 @@ def notice(text: str):
 
 
 def _settings(fam, sc, games, seed, workers):
-    d_games, d_seed, d_workers = fam.run_defaults(sc)
+    d_games, d_seed, d_workers = fam.SCENARIOS.run_defaults(sc)
     return (games or d_games, d_seed if seed is None else seed,
             d_workers if workers is None else workers)
 

@@ -18,8 +18,10 @@ from simcore.cli.common import (NO_REPORT_HELP, Progress, TARGET_HELP, _settings
 from simcore.cli.output import check_writable, render_report, write_out
 from simcore.cli.types import FiniteFloat
 from simcore.errors import InputError, cut
+from simcore.family.players import with_players
 from simcore.family.scenario.files import load_yaml
 from simcore.family.summary import luck_note
+from simcore.studies.notes import play_note
 from simcore.studies.sweeps import sweep_result, sweep_variants
 
 
@@ -179,8 +181,8 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     if luck:
         data["luck_correction"] = luck
     from simcore.family.players import seat_entries
-    data["seats"] = [seat_entries(sc, fam.policy_specs()) for sc in (sc_a, sc_b)]
-    note = fam.play_note([sc_a, sc_b])
+    data["seats"] = [seat_entries(sc, fam.POLICIES.by_name) for sc in (sc_a, sc_b)]
+    note = play_note(fam, [sc_a, sc_b])
     if note:
         data["note"] = note
     if adapted:
@@ -288,8 +290,8 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
     games, seed, workers = _settings(fam, sc_a, games, seed, workers)
     scenarios = []
     for _, seats in pairs:
-        scenarios += [fam.with_players(sc_a, seats, "--pairings"),
-                      fam.with_players(sc_b, seats, "--pairings")]
+        scenarios += [with_players(fam, sc_a, seats, "--pairings"),
+                      with_players(fam, sc_b, seats, "--pairings")]
     names = pair_metric_names(fam, metrics_spec, sc_a, sc_b)
     margin = parse_margins(margins, fam.CATALOGUE)
     progress = Progress(quiet, family=fam)

@@ -59,7 +59,7 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
             raise InputError("tournament: Missing option '--policies' (e.g. greedy,value)")
         names = [e.strip() for e in entrants.split(",") if e.strip()]
         fam, sc = families.load(scenario_ref)
-        workers = fam.run_defaults(sc)[2] if workers is None else workers
+        workers = fam.SCENARIOS.run_defaults(sc)[2] if workers is None else workers
         chunk = None
         if no_save and out:
             raise InputError("--no-save writes nothing: give no --out with it")

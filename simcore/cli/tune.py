@@ -58,7 +58,7 @@ def tune(scenario_ref, policy, against, budget, games, check_games, names, seed,
     if out is not None and not out.strip():
         raise InputError("--out: an empty path")
     fam, sc = families.load(scenario_ref)
-    workers = fam.run_defaults(sc)[2] if workers is None else workers
+    workers = fam.SCENARIOS.run_defaults(sc)[2] if workers is None else workers
     wanted = None if names is None else [n.strip() for n in names.split(",") if n.strip()]
     if wanted == []:
         raise InputError("--params: an empty list")

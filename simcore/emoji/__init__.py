@@ -1,6 +1,8 @@
 """Emoji mahjong (spec emoji.md): four players who draw and discard at the same time.
 
-Built so far: tiles and notation (:mod:`.tiles`), hand analysis (:mod:`.hand`), scoring
-(:mod:`.scoring`) and their pure-Python reference (:mod:`.reference`). The engine, the bots and
-the family's registration with the harness come next (issue 33).
+Tiles and notation (:mod:`.tiles`), hand analysis (:mod:`.hand`), scoring (:mod:`.scoring`,
+:mod:`.score_text`, :mod:`.calibration`) and their pure-Python reference (:mod:`.reference`); the
+engine (:mod:`.engine`, :mod:`.layout`, :mod:`.rules_array`, :mod:`.simulate`), the scenario files
+(:mod:`.scenario`, :mod:`.schema`), metrics, the replay (:mod:`.report`) and the family
+(:mod:`.family`); its bots are in ``policies/emoji/``.
 """

@@ -31,7 +31,6 @@ class Emoji(Family):
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "dealer_round_win_rate",
                      "draw_rate", "mean_winning_value")
     SEAT_METRICS_AT = 1
-    RUNNER_KEYS = ("name", "description", "extends", "run", "players", "game")
     GAME_DTYPES = storage_types(int32="rounds chips0 chips1 chips2 chips3 pot_left")
     GAME_DTYPE_DEFAULT = "int8"
     ROUND_DTYPES = storage_types(int64="game", int32="round value0 value1 value2 value3 "
@@ -62,7 +61,7 @@ class Emoji(Family):
     # ---- replay and hands -----------------------------------------------------------------------
     def replay(self, sc, seed: int, game: int):
         from .report import build_replay
-        events, batch = self.simulator(sc).replay_events(seed, game)
+        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch)
 
     def waits_json(self, hand_text: str, sc) -> dict:

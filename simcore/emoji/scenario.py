@@ -165,6 +165,8 @@ class Scenario(ScenarioBase):
 
 class Scenarios(ScenarioLoader):
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
+    # its files' `game:` is the family's name, not a rule
+    RUNNER_KEYS = (*ScenarioLoader.RUNNER_KEYS, "game")
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
     WORST_CASES = staticmethod(worst_cases)
     # spec §16: under dora_next: global the next kind id mod 30 names every dora, the honours'

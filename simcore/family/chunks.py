@@ -12,6 +12,7 @@ the rows (the kernel reports it instead of allocating), so a rare long chunk cos
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -155,9 +156,9 @@ def cached_simulator(cache: dict, data: dict, build: Callable[[dict], object]):
     return sim
 
 
-def chunk_stats(task: ChunkTask, simulator_for: Callable, n_metrics: int,
-                game_values: Callable, histograms, extras_of: Callable,
-                luck_of: Callable | None = None, luck_names: tuple = ()) -> ChunkResult:
+def play_chunk(task: ChunkTask, simulator_for: Callable, n_metrics: int,
+               game_values: Callable, histograms, extras_of: Callable,
+               luck_of: Callable | None = None, luck_names: tuple = ()) -> ChunkResult:
     """Play games ``task.start .. task.stop - 1`` of every variant and return their sums.
 
     ``simulator_for(data)`` gives a variant's simulator, ``game_values(idx, games, rounds)`` its
@@ -208,16 +209,89 @@ def examples(idx, num) -> list:
     return ex
 
 
-def run_games(scenario, games: int, seed: int, workers: int, debug: bool, progress,
-              chunk_stats: Callable) -> Batch:
-    """The records of games 0..games-1 of ``scenario``, played in chunks by the family's
-    ``chunk_stats``; they do not depend on ``workers``."""
+# ---------------------------------------------------------------------------------------------
+# A family's chunks: what run_study maps over its workers
+# ---------------------------------------------------------------------------------------------
+
+_SIMULATORS: dict = {}   # family module -> {repr(resolved data): simulator}, per process
+
+
+def simulator_for(fam, data: dict) -> Simulator:
+    """The simulator of a resolved scenario's data, built once per process."""
+    def build(d):
+        return fam.SIMULATOR(fam.SCENARIOS.from_dict(d, name=d.get("name") or "inline"))
+    return cached_simulator(_SIMULATORS.setdefault(type(fam).__module__, {}), data, build)
+
+
+def game_values(fam, idx, games, rounds, catalogue=None):
+    """``(num, den)``, int64[n, k] each: per game, each catalogue metric's numerator and
+    denominator (from the family's ``game_quantities``)."""
+    from simcore.family.metrics import catalogue_values
+    cat = fam.CATALOGUE if catalogue is None else catalogue
+    return catalogue_values(fam.game_quantities(idx, games, rounds), cat, len(idx))
+
+
+def chunk_stats(fam, task: ChunkTask) -> ChunkResult:
+    """Play games ``task.start .. task.stop - 1`` of every variant of a family's scenarios and
+    return their sums (pure: game i of a variant depends on (seed, i) alone; see
+    :func:`play_chunk`). ``functools.partial(chunk_stats, fam)`` pickles as the family's module."""
+    return play_chunk(task, functools.partial(simulator_for, fam), len(fam.CATALOGUE),
+                      functools.partial(game_values, fam), fam.SIMULATOR.HISTOGRAMS,
+                      functools.partial(_extras, fam),
+                      fam.luck_controls if fam.LUCK_CONTROLS else None, fam.LUCK_CONTROLS)
+
+
+def _extras(fam, extras: dict, idx, num, batch, data: dict, first_chunk: bool, den=None) -> None:
+    """One variant's histograms (the simulator's ``HISTOGRAMS``), example games per metric,
+    (chunk 0) score trajectories, the ``BREAKDOWN_METRICS`` by each of ``BREAKDOWNS`` and the
+    ``point_sources``' sums, appended to ``extras``."""
+    from simcore.stats import domains
+    if fam.BREAKDOWNS and den is not None:
+        names = [m.name for m in fam.CATALOGUE]
+        js = [names.index(m) for m in fam.BREAKDOWN_METRICS]
+        codes = fam.breakdown_codes(idx, batch.games, batch.rounds)
+        extras.setdefault("strata", []).append(
+            {b: domains.ratio_sums(num[:, js], den[:, js], codes[b], len(labels)).tolist()
+             for b, (_, labels) in fam.BREAKDOWNS.items()})
+    sources = fam.point_sources(idx, batch, data)
+    if sources is not None:
+        rows, x, fired, wins, total = sources
+        zero = np.zeros(len(idx), np.int64)
+
+        def per(values, of):
+            return domains.ratio_sums(values, np.repeat(of[:, None], x.shape[1], 1), zero,
+                                      1)[0].tolist()
+        extras.setdefault("points", []).append({
+            "fired": per(fired, wins), "per_win": per(x, wins), "of_all": per(x, total),
+            "rows": rows if first_chunk else None})
+    sim = fam.SIMULATOR
+    for name, values in sim.histogram_values(batch).items():
+        extras["hist"][name].append(bincount(values, sim.HISTOGRAMS[name][2]))
+    extras["examples"].append(examples(idx, num))
+    if first_chunk:
+        extras["trajectories"].append(sim.trajectories(idx, batch, data))
+
+
+def rounds_played(fam, sums, v: int = 0) -> int:
+    """Rounds in ``sums`` (variant v), for rounds/s: the numerator of the family's
+    ``ROUNDS_METRIC`` (0 where the catalogue lacks it: a tournament's cut one)."""
+    from simcore.stats.luck import plain
+    names = [m.name for m in fam.CATALOGUE]
+    if fam.ROUNDS_METRIC not in names:
+        return 0
+    return int(plain(sums).s[names.index(fam.ROUNDS_METRIC), 2 * v])   # a count, not corrected
+
+
+def run_games(fam, scenario, games: int, seed: int, workers: int = 0, debug: bool = False,
+              progress=None) -> Batch:
+    """The records of games 0..games-1 of ``scenario``, played in chunks (memory grows with
+    ``games``); they do not depend on ``workers``."""
     tasks = [ChunkTask((scenario.to_dict(),), (seed,), s, min(s + CHUNK_GAMES, games), debug, True)
              for s in range(0, games, CHUNK_GAMES)]
     n_workers, _ = clamp_workers(workers, len(tasks))
     parts = []
     with ChunkRunner(n_workers) as runner:
-        for res in runner.map(chunk_stats, tasks,
+        for res in runner.map(functools.partial(chunk_stats, fam), tasks,
                               progress and (lambda t, r: progress(t.stop - t.start))):
             parts.append(res.batches[0])
     return Batch(np.concatenate([p.games for p in parts]),

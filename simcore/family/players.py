@@ -78,3 +78,23 @@ def seat_entries(sc, specs) -> list:
         out.append(entry_text(seat["policy"], {**defaults, **(seat.get("params") or {})},
                               defaults))
     return out
+
+
+def with_players(fam, sc, text: str | None, option: str = "--players"):
+    """``sc`` with its seats from a ``--players`` string (``greedy,value``,
+    ``value:call=0.8,greedy``; one entry seats everyone), validated like YAML seats."""
+    if not text:
+        return sc
+    data = sc.to_dict()
+    data["players"] = parse_players(text, n_seats=len(sc["players"]), option=option,
+                                    names=list(fam.POLICIES.names))
+    try:
+        return fam.SCENARIOS.from_dict(data, name=sc.name)
+    except InputError as exc:   # a parameter out of range: the option, not the file, said it
+        raise InputError(f"{option} {text}: {str(exc).split(': ', 1)[-1]}") from None
+
+
+def seated(sc) -> list:
+    """The seated policies and their parameters (defaults filled in)."""
+    return [{"seat": i, "policy": s["policy"], "params": dict(s.get("params") or {})}
+            for i, s in enumerate(sc["players"])]

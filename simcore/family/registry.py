@@ -166,7 +166,7 @@ def load(ref, every_error: bool = False):
     """``(family module, scenario)``: the scenario validated by its own family's loader
     (``every_error``: every wrong key at once, as :class:`simcore.errors.InputErrors`)."""
     fam = family_of(ref)
-    return fam, fam.load(ref, every_error) if every_error else fam.load(ref)
+    return fam, fam.SCENARIOS.load(ref, every_error) if every_error else fam.SCENARIOS.load(ref)
 
 
 def load_all(refs, what: str = "compare"):
@@ -179,7 +179,7 @@ def load_all(refs, what: str = "compare"):
             raise InputError(f"{what}: {r0} is {a_(f0)} scenario and {r} {a_(f)} one; "
                              f"{what} needs scenarios of one game family")
     fam = get(f0)
-    return fam, [fam.load(r) for r in refs]
+    return fam, [fam.SCENARIOS.load(r) for r in refs]
 
 
 def of_result(prov: dict):

@@ -46,6 +46,12 @@ class Replay:
                       self.footer if number == len(self.rounds) else [])
 
 
+def game_replay_text(fam, sc, seed: int, game: int, round_no: int | None = None) -> str:
+    """A family's replay of game ``game`` of ``seed`` as text; ``round_no`` (1-based) alone when
+    given."""
+    return replay_text(fam.replay(sc, seed, game).only_round(round_no, fam.GAME_WORDS[0]))
+
+
 def replay_text(r: Replay) -> str:
     out = [r.title, *r.header]
     for rnd in r.rounds:

@@ -12,6 +12,8 @@ import numpy as np
 
 from simcore.stats.luck import narrowing_text
 from simcore.stats.moments import MomentSums
+import functools
+from simcore.family.chunks import game_values, rounds_played
 
 
 def sums_of_batch(batch, game_values: Callable, first_game: int = 0) -> MomentSums:
@@ -62,9 +64,9 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
     "yaku_names"}``; ``n`` is the metric's denominator (games, rounds or wins).
     """
     from simcore.stats.summary import summarize_run
-    sums = data if isinstance(data, MomentSums) else sums_of_batch(data, fam.game_values)
+    sums = data if isinstance(data, MomentSums) else sums_of_batch(data, functools.partial(game_values, fam))
     max_seats = fam.SEATS[1]
-    n_seats = fam.n_seats(sc) if sc is not None else None
+    n_seats = len(sc["players"]) if sc is not None else None
     metrics = summarize_run(fam.CATALOGUE, sums, v, n_seats=n_seats)
     drop_absent_seats(metrics, n_seats or max_seats, max_seats)
     names = fam.metric_display_names(sc) if sc is not None else {}
@@ -76,7 +78,7 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
         return names.get(metric, metric[len("yaku_"):-len("_share")])
     scored = {n: m for n, m in metrics.items() if n.startswith("yaku_") and m["value"]}
     out = {"scenario": sc.name if sc is not None else "", "games": sums.n,
-           "rounds": fam.rounds_played(sums, v), "seed": seed, "metrics": metrics,
+           "rounds": rounds_played(fam, sums, v), "seed": seed, "metrics": metrics,
            "yaku": {yaku_name(n): m["value"] for n, m in scored.items()},
            "end_reasons": end_reasons(metrics, "value"),
            "intervals": {"yaku": {yaku_name(n): m["ci"] for n, m in scored.items()},
@@ -84,7 +86,7 @@ def summarize(fam, sc, seed: int, data, reached: dict | None = None, v: int = 0)
            "yaku_names": dict(names)}
     if sc is not None:
         from simcore.family.players import seat_entries
-        out["seats"] = seat_entries(sc, fam.policy_specs())
+        out["seats"] = seat_entries(sc, fam.POLICIES.by_name)
     luck = luck_note(fam, sums)
     if luck:
         out["luck_correction"] = luck
@@ -165,3 +167,14 @@ def summary_table(fam, summary: dict) -> str:
                      f"is the delta method's on what is left; --no-luck-correction for the "
                      f"plain ones (README: luck correction).")
     return "\n".join(lines)
+
+
+def metric_groups(metric_names) -> dict:
+    """The report's groups, by role: ``headline``, ``seats`` (seat shares and finishing order),
+    ``ends`` (end reasons), ``yaku`` (yaku and bonuses); each a list of names."""
+    names = list(metric_names)
+    seats = [n for n in names if n.startswith("seat")]
+    ends = [n for n in names if n.startswith("end_")]
+    yaku = [n for n in names if n.startswith("yaku_") or n.endswith("_bonus_share")]
+    rest = [n for n in names if n not in ends and n not in yaku and n not in seats]
+    return {"headline": rest, "seats": seats, "ends": ends, "yaku": yaku}

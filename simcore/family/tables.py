@@ -1,7 +1,7 @@
-"""Game-agnostic helpers of :class:`simcore.family.base.Family`: the compact Parquet columns of
-a chunk's records and the numerators rebuilt from them, whether numba's cache holds a kernel,
-which rule keys differ between variants, and the table of ``waits`` reports. Nothing here imports
-a game package or a numba kernel.
+"""A family's records as tables: the compact Parquet columns of a chunk's records (each family's
+``GAME_DTYPES``/``ROUND_DTYPES``), the numerators and luck controls rebuilt from them, what the
+integer codes mean; and which rule keys differ between variants, and the table of ``waits``
+reports. Functions of the family object; nothing here imports a game package or a numba kernel.
 
 What this implementation simplifies: a column's storage type is checked against its values when
 written (an overflow is an error naming the column), not declared against the kernel's ranges.
@@ -9,7 +9,7 @@ written (an overflow is an error naming the column), not declared against the ke
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable
 
 
 # ---------------------------------------------------------------------------------------------
@@ -32,56 +32,68 @@ def typed(values, dtype: str, column: str):
     return values.astype(dtype)
 
 
-def game_table(batch, first_game: int, fields: Sequence[str], types: Mapping[str, str],
-               default: str) -> dict:
-    """The per-game table of a chunk's records: ``game`` (int64) then each of ``fields``
-    (``batch.games`` columns) as ``types[name]``, else ``default``."""
+ROUND_DTYPE_DEFAULT = "int8"   # a round column no family names (GAME_DTYPE_DEFAULT is declared)
+
+
+def game_table(fam, batch, first_game: int) -> dict:
+    """The per-game table of a chunk's records: ``game`` (int64) then each of the simulator's
+    ``GAME_FIELDS`` as the family's ``GAME_DTYPES`` say, else ``GAME_DTYPE_DEFAULT``."""
     import numpy as np
     cols = {"game": np.arange(first_game, first_game + len(batch.games), dtype=np.int64)}
-    for i, name in enumerate(fields):
-        cols[name] = typed(batch.games[:, i], types.get(name, default), name)
+    for i, name in enumerate(fam.SIMULATOR.GAME_FIELDS):
+        cols[name] = typed(batch.games[:, i], fam.GAME_DTYPES.get(name, fam.GAME_DTYPE_DEFAULT),
+                           name)
     return cols
 
 
-def round_table(batch, fields: Sequence[str], types: Mapping[str, str],
-                default: str = "int8") -> dict:
-    """The per-round table of a chunk's records (``batch.rounds`` columns as ``types[name]``,
-    else ``default``)."""
-    return {name: typed(batch.rounds[:, i], types.get(name, default), name)
-            for i, name in enumerate(fields)}
+def round_table(fam, batch) -> dict:
+    """The per-round table of a chunk's records (``--records``): the simulator's
+    ``ROUND_FIELDS`` as the family's ``ROUND_DTYPES`` say, else int8."""
+    return {name: typed(batch.rounds[:, i], fam.ROUND_DTYPES.get(name, ROUND_DTYPE_DEFAULT), name)
+            for i, name in enumerate(fam.SIMULATOR.ROUND_FIELDS)}
 
 
-def values_from_tables(games_cols: dict, rounds_cols: dict, game_fields: Sequence[str],
-                       round_fields: Sequence[str], game_values: Callable):
-    """Per-game numerators and denominators (``game_values`` of the family's metrics) from a
-    chunk's saved per-game and per-round tables. A round column the tables lack (saved before
-    the engine recorded it, as the luck columns) is read as zeros: the metrics never read such a
-    column (it did not exist when their tables were written), and whatever does checks for it
-    first (:meth:`simcore.family.base.Family.luck_from_tables`)."""
+def _records(fam, games_cols: dict, rounds_cols: dict):
     import numpy as np
+    game_fields, round_fields = fam.SIMULATOR.GAME_FIELDS, fam.SIMULATOR.ROUND_FIELDS
     games = np.stack([np.asarray(games_cols[f], np.int64) for f in game_fields], axis=1)
     n_rounds = len(rounds_cols[round_fields[0]])
     rounds = np.stack([np.asarray(rounds_cols[f], np.int64) if f in rounds_cols
                        else np.zeros(n_rounds, np.int64) for f in round_fields], axis=1) \
         if n_rounds else np.zeros((0, len(round_fields)), np.int64)
-    return game_values(np.asarray(games_cols["game"], np.int64), games, rounds)
+    return np.asarray(games_cols["game"], np.int64), games, rounds
+
+
+def values_from_tables(fam, games_cols: dict, rounds_cols: dict):
+    """Per-game numerators and denominators of the family's catalogue from a chunk's saved
+    per-game and per-round tables (what pairs two saved runs game by game). A round column the
+    tables lack (saved before the engine recorded it, as the luck columns) is read as zeros: the
+    metrics never read such a column (it did not exist when their tables were written), and
+    :func:`luck_from_tables` checks for it first."""
+    from simcore.family.chunks import game_values
+    return game_values(fam, *_records(fam, games_cols, rounds_cols))
+
+
+def luck_from_tables(fam, games_cols: dict, rounds_cols: dict):
+    """The family's luck controls (``luck_controls``) from a chunk's saved tables; None where the
+    family measures none or the tables predate them."""
+    if not fam.LUCK_CONTROLS or any(f not in rounds_cols for f in fam.SIMULATOR.ROUND_FIELDS):
+        return None
+    return fam.luck_controls(*_records(fam, games_cols, rounds_cols))
+
+
+def game_codes(fam) -> dict:
+    """What the per-game table's integer codes mean: column -> {code: name}, from the family's
+    ``GAME_CODES`` (column -> names, code = position) plus the winner's -1."""
+    out = {"winner": {-1: "tie (nobody)"}}
+    for column, names in fam.GAME_CODES.items():
+        out[column] = dict(enumerate(names))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
-# numba's cache, rule differences, waits
+# rule differences, waits
 # ---------------------------------------------------------------------------------------------
-
-def kernels_cached(kernel) -> bool:
-    """Whether numba's on-disk cache holds machine code of the dispatcher ``kernel`` (the games
-    loop) that numba would load here: numba's own checks, so an entry of another numba version,
-    of an older source (numba stamps the source's content) or of another CPU does not count."""
-    try:
-        index = kernel._cache._cache_file._load_index()
-        magic = kernel.targetctx.codegen().magic_tuple()
-    except Exception:  # numba's cache internals moved: say "cold", which costs only a message
-        return False
-    return any(key[1] == magic for key in index)
-
 
 def flat(d, prefix=""):
     """A nested mapping as ``{dotted key: value}`` (empty mappings kept as values)."""

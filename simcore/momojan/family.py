@@ -168,7 +168,7 @@ class Momojan(Family):
 
     def replay(self, sc, seed: int, game: int):
         from .report import build_replay
-        sim = self.simulator(sc)
+        sim = self.SIMULATOR(sc)
         events, batch = sim.replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch, sim.ET.rows)
 

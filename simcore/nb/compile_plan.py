@@ -12,8 +12,8 @@ start.
 A *plan* is the list of (module, function, argument types) of the helpers, in the order a natural
 compile finishes them, pickled with the family's package (``compile_plan.pkl``). It must match
 the code: :func:`stale_entries` (a test) says which entries the cache of a natural compile does not
-hold (``python -m simcore.nb.compile_plan check simcore.momojan`` compares both ways against a fresh
-compile), and ``python -m simcore.nb.compile_plan write simcore.momojan`` writes it again. A plan that is
+hold (``python -m simcore.family.compiling check simcore.momojan`` compares both ways against a fresh
+compile), and ``python -m simcore.family.compiling write simcore.momojan`` writes it again. A plan that is
 stale, or that does not unpickle (another numba version), only costs its own compile time: an
 entry whose function is gone or whose types no longer compile is skipped.
 """
@@ -24,7 +24,6 @@ import importlib
 import importlib.util
 import os
 import pickle
-import sys
 
 PLAN_FILE = "compile_plan.pkl"
 
@@ -128,47 +127,3 @@ def stale_entries(package: str) -> list:
         if not any(key[0] == tuple(argtypes) for key in index):
             missing.append(f"{module}.{qualname}{tuple(argtypes)}")
     return missing
-
-
-def _record_fresh(package: str) -> list:
-    """The plan of a natural compile of ``package``'s kernel in a fresh, temporary cache."""
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="mjplan") as cache:
-        os.environ["NUMBA_CACHE_DIR"] = cache  # read when numba's dispatchers are made: first
-        fam = importlib.import_module(package + ".family").FAMILY
-        return record(fam.play_for_compile, ("simcore", "policies"), fam.KERNEL_FUNCTIONS)
-
-
-def main(argv=None) -> int:
-    """``python -m simcore.nb.compile_plan write|check PACKAGE``: compile the package's kernel in a
-    fresh cache (about two minutes) and write its plan, or say how the shipped plan differs (exit
-    1). The test suite's check (:func:`stale_entries`) reads this checkout's cache, which a helper
-    compile also fills with the plan's own signatures; ``check`` is the full comparison."""
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2 or argv[0] not in ("write", "check"):
-        print("usage: python -m simcore.nb.compile_plan write|check PACKAGE (e.g. simcore.momojan)",
-              file=sys.stderr)
-        return 2
-    command, package = argv
-    plan = _record_fresh(package)
-    if command == "check":
-        shipped = load_plan(package)
-        extra = [e for e in shipped if e not in plan]
-        missing = [e for e in plan if e not in shipped]
-        for what, entries in (("not compiled by the kernel", extra), ("missing", missing)):
-            for m, q, a in entries:
-                print(f"{what}: {m}.{q}{a}")
-        print(f"{package}: {len(shipped)} planned, {len(plan)} compiled, {len(extra)} stale, "
-              f"{len(missing)} missing")
-        return 1 if extra or missing else 0
-    if len(plan) < 10:  # e.g. NUMBA_DISABLE_JIT: nothing compiled; keep the shipped plan
-        print(f"only {len(plan)} functions compiled: plan not written", file=sys.stderr)
-        return 1
-    with open(plan_path(package), "wb") as f:
-        pickle.dump(plan, f, protocol=4)
-    print(f"{len(plan)} functions -> {plan_path(package)}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -35,7 +35,6 @@ class PStyle(Family):
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
                      "mean_winning_value", "mean_rounds_per_match")
     SEAT_METRICS_AT = 1   # after the first dealer's share
-    RUNNER_KEYS = ("name", "description", "extends", "run", "players", "game")
     # Parquet storage of the record columns (others: int8)
     GAME_DTYPES = storage_types(int32="rounds score0 score1 score2 pool_left")
     GAME_DTYPE_DEFAULT = "int8"
@@ -91,7 +90,7 @@ class PStyle(Family):
     def replay(self, sc, seed: int, game: int):
         """The play-by-play of match ``game`` of ``seed`` (the same match ``run`` played)."""
         from .report import build_replay
-        events, batch = self.simulator(sc).replay_events(seed, game)
+        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch)
 
     def waits_json(self, hand_text: str, sc) -> dict:

@@ -185,6 +185,8 @@ class Scenarios(ScenarioLoader):
     says ``game: ptrump``, and ``beginner: true`` sets its values before the schema check."""
 
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
+    # its files' `game:` is the family's name, not a rule
+    RUNNER_KEYS = (*ScenarioLoader.RUNNER_KEYS, "game")
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
     WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.scenario.bounds
 

@@ -15,6 +15,7 @@ import json
 import os
 
 from simcore.errors import InputError
+from simcore.family.summary import metric_groups
 from simcore.stats.luck import narrowing_text
 from simcore.studies.results import atomic_write, read_provenance
 
@@ -583,7 +584,7 @@ class _Doc:
         if not hasattr(self, "_payloads"):
             with open(os.path.join(self.path, "variants.json"), encoding="utf-8") as f:
                 self._payloads = json.load(f)
-        return fam.from_payload(self._payloads[variant])
+        return fam.SCENARIOS.from_payload(self._payloads[variant])
 
 
 def _md_cell(c) -> str:
@@ -622,7 +623,7 @@ code{background:#f1f5f9;padding:1px 5px;border-radius:4px;font-size:12px}
 def _render_run(doc, s, prov, fam, cat, variant=None):
     """The sections of one variant's summary (``s``: summarize output + extras)."""
     metrics = s["metrics"]
-    groups = fam.metric_groups(metrics)
+    groups = metric_groups(metrics)
     head, seats, ends, yaku = (groups[k] for k in ("headline", "seats", "ends", "yaku"))
     words = fam.GAME_WORDS[1]   # "games", "matches"
     # cards: the first few headline metrics
@@ -1005,7 +1006,7 @@ def _render_sweep(doc, s, prov, fam, cat):
     try:
         base = doc._scenario(fam, 0)
         base_values = {key: base.get(key) for key, _ in grid}
-        seats = fam.n_seats(base)
+        seats = len(base["players"])
     except (OSError, ValueError, KeyError, IndexError, InputError):
         pass
     figs = []

@@ -59,7 +59,7 @@ def open_target(ref: str, variant: str | None = None):
         payloads = json.load(open(os.path.join(ref, "variants.json"), encoding="utf-8"))
         names = [p.get("name") or f"variant {i}" for i, p in enumerate(payloads)]
         i = _variant_index(names, variant, where)
-        sc = family.from_payload(payloads[i])
+        sc = family.SCENARIOS.from_payload(payloads[i])
     return family, sc, int(prov["seed"]), ref
 
 

@@ -32,7 +32,6 @@ class Riichi2p(Family):
     SWEEP_METRICS = ("first_dealer_win_share", "mean_hands_per_game", "dealer_hand_win_rate",
                      "draw_rate", "mean_winning_pay")
     SEAT_METRICS_AT = 1
-    RUNNER_KEYS = ("name", "description", "extends", "run", "players", "game")
     GAME_DTYPES = storage_types(int32="rounds score0 score1 pool_left")
     GAME_DTYPE_DEFAULT = "int8"
     ROUND_DTYPES = storage_types(int64="game yaku", int32="round pay score0 score1 honba "
@@ -83,7 +82,7 @@ class Riichi2p(Family):
     # ---- replay and hands -----------------------------------------------------------------------
     def replay(self, sc, seed: int, game: int):
         from .report import build_replay
-        events, batch = self.simulator(sc).replay_events(seed, game)
+        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch)
 
     def waits_json(self, hand_text: str, sc) -> dict:

@@ -102,6 +102,8 @@ class Scenario(ScenarioBase):
 
 class Scenarios(ScenarioLoader):
     GAME, DEFAULT_SCENARIO, ERROR = GAME, DEFAULT_SCENARIO, ScenarioError
+    # its files' `game:` is the family's name, not a rule
+    RUNNER_KEYS = (*ScenarioLoader.RUNNER_KEYS, "game")
     CHECKER, SCHEMA, SCENARIO = _Checker, SCHEMA, Scenario
     WORST_CASES = staticmethod(_schema.worst_cases)   # simcore.family.scenario.bounds
     NO_EFFECT = DEPENDS

@@ -110,7 +110,7 @@ def pair_metric_names(fam, spec, sc_a, sc_b) -> list:
     the catalogue for the seats both games have."""
     names = select_metrics(spec, fam.CATALOGUE)
     if not spec:   # a named metric is shown as asked
-        names = seats_present(names, min(fam.n_seats(sc_a), fam.n_seats(sc_b)))
+        names = seats_present(names, min(len(sc_a["players"]), len(sc_b["players"])))
     return names
 
 
@@ -121,9 +121,9 @@ def scenario_pair_rows(fam, sums, sc_a, sc_b, names, margins=None, alpha=0.05, p
     values where both games have the same seats (1/3 against 1/2 is not one fair value)."""
     from simcore.family.scenario.diff import off_in_both
     off = off_in_both(fam, sc_a, sc_b, names, sums, pairs)
-    n = fam.n_seats(sc_a)
+    n = len(sc_a["players"])
     rows = compare_rows(fam.CATALOGUE, sums, list(pairs), [x for x in names if x not in off],
-                        margins, alpha, paired, n if fam.n_seats(sc_b) == n else None)
+                        margins, alpha, paired, n if len(sc_b["players"]) == n else None)
     return rows, off
 
 

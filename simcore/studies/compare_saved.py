@@ -15,6 +15,7 @@ import os
 import numpy as np
 
 from simcore.errors import InputError, a_
+from simcore.family.tables import luck_from_tables, values_from_tables
 from simcore.stats.moments import MomentSums
 from simcore.studies.results import _parts, load, read_provenance, saved_sums, verify_files
 
@@ -37,7 +38,7 @@ def _scenario(fam, path):
     vp = os.path.join(path, "variants.json")
     if not os.path.isfile(vp):
         return None
-    return fam.from_payload(_read_json(vp, "compare")[0])
+    return fam.SCENARIOS.from_payload(_read_json(vp, "compare")[0])
 
 
 def _paired_sums(fam, a, b):
@@ -55,10 +56,10 @@ def _paired_sums(fam, a, b):
         tables = [pq.read_table(p[s]) for p in parts]
         cols = [{n: t.column(n).to_numpy() for n in t.column_names} for t in tables]
         ga, gb, ra, rb = cols
-        num_a, den_a = fam.values_from_tables(ga, ra)
-        num_b, den_b = fam.values_from_tables(gb, rb)
+        num_a, den_a = values_from_tables(fam, ga, ra)
+        num_b, den_b = values_from_tables(fam, gb, rb)
         z = np.stack([num_a, den_a, num_b, den_b], axis=2)
-        la, lb = fam.luck_from_tables(ga, ra), fam.luck_from_tables(gb, rb)
+        la, lb = luck_from_tables(fam, ga, ra), luck_from_tables(fam, gb, rb)
         luck = None
         if la is not None and lb is not None:   # the per-round records hold the draws' luck
             from simcore.stats.luck_sums import LuckSums

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simcore.errors import InputError
+from simcore.family.players import with_players
 
 
 @dataclass
@@ -65,8 +66,8 @@ def open_study(kind: str, refs, *, games: int | None = None, seed: int | None = 
     from simcore.family import registry as families
     from simcore.family.chunks import CHUNK_GAMES
     fam, loaded = families.load_all(list(refs), kind)
-    scenarios = [fam.with_players(sc, players) for sc in loaded]
-    d_games, d_seed, d_workers = fam.run_defaults(scenarios[0])
+    scenarios = [with_players(fam, sc, players) for sc in loaded]
+    d_games, d_seed, d_workers = fam.SCENARIOS.run_defaults(scenarios[0])
     from simcore.stats.luck import enabled
     # every analysis option the result depends on is in its options (provenance.json), the
     # luck correction included: --resume honours them (issue 46)

@@ -21,7 +21,7 @@ def probe_rows(fam, sc, probes, games: int, seed: int, workers: int = 1, progres
     from simcore.studies.study import run_study
     rows = []
     for i, p in enumerate(probes):
-        raised = fam.with_overrides(sc, nested(p.key, p.raised), f"{sc['name']} {p.key}={p.raised}")
+        raised = fam.SCENARIOS.with_overrides(sc, nested(p.key, p.raised), f"{sc['name']} {p.key}={p.raised}")
         res = run_study(fam, [sc, raised], seed, games, workers)
         pair, _off = scenario_pair_rows(fam, res.sums, sc, raised, [p.metric])
         row = pair[0] if pair else {"a": None, "b": None, "diff": None, "ci": (None, None),

@@ -45,6 +45,9 @@ import tempfile
 import numpy as np
 
 from simcore.errors import InputError, cut, shown
+from simcore.family.chunks import rounds_played
+from simcore.family.players import seated
+from simcore.family.tables import game_table, round_table
 from simcore.stats.moments import MomentSums
 
 FORMAT = "momojan-sim result"
@@ -310,14 +313,14 @@ class ResultDir:
         payloads = []
         for v, sc in enumerate(scenarios):
             fname = "scenario.yaml" if len(scenarios) == 1 else f"scenario-{v}.yaml"
-            data = family.payload(sc)
+            data = family.SCENARIOS.payload(sc)
             payloads.append(data)
             prov["variants"].append({
                 "name": sc.name, "label": labels[v][0] if labels else sc.name,
                 "settings": labels[v][1] if labels else {}, "file": fname,
                 "source": str(sc.path) if getattr(sc, "path", None) else None,
-                "rules_sha256": sha256_of(family.rules_data(data)),
-                "scenario_sha256": sha256_of(data), "seats": family.seats(sc)})
+                "rules_sha256": sha256_of(family.SCENARIOS.rules_data(data)),
+                "scenario_sha256": sha256_of(data), "seats": seated(sc)})
             try:
                 atomic_write(os.path.join(path, fname), family.scenario_yaml(
                     sc, f"{sc.name}: the resolved scenario of this result (momojan-sim show "
@@ -460,7 +463,7 @@ class ResultDir:
         if payloads is None:
             payloads = _read_json(os.path.join(self.path, "variants.json"), "--resume")
         try:
-            return [self.family.from_payload(d) for d in payloads]
+            return [self.family.SCENARIOS.from_payload(d) for d in payloads]
         except InputError as exc:
             raise InputError(f"--resume {self.path}/variants.json: {exc}") from None
 
@@ -502,14 +505,14 @@ class ResultDir:
             for v, b in enumerate(res.batches):
                 cols = {"variant": np.full(len(b.games), v, np.int8)} if len(res.batches) > 1 \
                     else {}
-                cols.update(self.family.game_table(b, res.start))
+                cols.update(game_table(self.family, b, res.start))
                 rel = os.path.join("games", _part(res.start, v, res))
                 _write_parquet(os.path.join(self.path, rel), cols)
                 files[rel] = file_sha256(os.path.join(self.path, rel))
                 if self.round_records:
                     rcols = {"variant": np.full(len(b.rounds), v, np.int8)} \
                         if len(res.batches) > 1 else {}
-                    rcols.update(self.family.round_table(b))
+                    rcols.update(round_table(self.family, b))
                     rel = os.path.join("rounds", _part(res.start, v, res))
                     _write_parquet(os.path.join(self.path, rel), rcols)
                     files[rel] = file_sha256(os.path.join(self.path, rel))
@@ -560,7 +563,7 @@ class ResultDir:
 def _all_rounds(family, sums) -> int:
     """Rounds of every variant in ``sums`` (a compare's or a sweep's rounds/s counts them
     all, not only the first variant's)."""
-    return sum(family.rounds_played(sums, v) for v in range(sums.s.shape[1] // 2))
+    return sum(rounds_played(family, sums, v) for v in range(sums.s.shape[1] // 2))
 
 
 def saved_games(path: str) -> int:
@@ -945,7 +948,7 @@ class Extras:
     def to_json(self, family, catalogue, v: int = 0) -> dict:
         out = {"distributions": {}, "examples": {}, "trajectories": []}
         for name, arr in self.hist.items():
-            what, per, _ = family.HISTOGRAMS[name]
+            what, per, _ = family.SIMULATOR.HISTOGRAMS[name]
             out["distributions"][name] = {"what": what, "per": per, "counts": arr[v].tolist(),
                                           "last_bin_is_at_least": int(arr.shape[1] - 1)}
         if self.examples is not None:
@@ -979,7 +982,8 @@ class Result:
         """What the per-game table's integer codes mean: column -> {code: name}
         (``Family.GAME_CODES``; e.g. ``end_reason``)."""
         from simcore.family.registry import of_result
-        return of_result(self.provenance).game_codes()
+        from simcore.family.tables import game_codes
+        return game_codes(of_result(self.provenance))
 
     def game_names(self, column: str):
         """The ``games`` table's ``column`` as names (e.g. ``end_reason``: "bust", ...)."""

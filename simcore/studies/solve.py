@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from simcore.errors import InputError
 from simcore.stats.moments import Z95
 from simcore.studies.solve_design import (PILOT_GAMES, PILOT_VALUES, Curve, RuleParam, pilot_seed, place_design, rule_param, set_half_width, solution, variants)
+from simcore.family.chunks import rounds_played
+from simcore.studies.notes import play_note
 
 
 def parse_target(text: str | None, metric, n_seats: int) -> tuple[float, str]:
@@ -65,7 +67,7 @@ def setup(fam, sc, key: str, metric_name: str | None, target_text: str | None,
     name = select_metrics(metric_name or fam.HEADLINE, fam.CATALOGUE, "--metric")[0]
     names = [m.name for m in fam.CATALOGUE]
     metric = fam.CATALOGUE[names.index(name)]
-    target, source = parse_target(target_text, metric, fam.n_seats(sc))
+    target, source = parse_target(target_text, metric, len(sc["players"]))
     param = rule_param(fam, sc, key, range_text)
     # every value of the range must be a valid scenario (a bound that another key limits)
     for x in (param.lo, param.hi):
@@ -93,7 +95,7 @@ def play_pilot(su: SolveSetup, seed: int, games: int, workers: int, progress=Non
         res = run_study(su.family, scenarios, s, games, workers, progress=progress,
                         notice=notice)
         seeds.append(s)
-        rounds[0] += sum(su.family.rounds_played(res.sums, v) for v in range(len(values)))
+        rounds[0] += sum(rounds_played(su.family, res.sums, v) for v in range(len(values)))
         return Curve.from_sums(values, res.sums, su.metric_index)
 
     curve, window, design, n_rounds = place_design(su.param, su.target, play, say,
@@ -186,7 +188,7 @@ def play_design(su: SolveSetup, pilot: dict, scenarios, seed: int, games: int, w
     luck = narrowing_of(result.sums, j)
     if luck:
         data["luck_narrowing"] = round(luck, 3)
-    note = su.family.play_note(scenarios)
+    note = play_note(su.family, scenarios)
     if note:
         data["note"] = note
     return result, data

@@ -84,7 +84,7 @@ def rule_param(fam, sc, key: str, range_text: str | None = None) -> RuleParam:
     if not key:
         raise InputError("--param: an empty key (a dotted scenario key, e.g. compensation.komi)")
     top = key.split(".")[0]
-    if top in fam.RUNNER_KEYS:
+    if top in fam.SCENARIOS.RUNNER_KEYS:
         raise InputError(f"--param {key}: not a rule (the scenario's {top}: section is not "
                          f"played differently by its value); solve takes a rule")
     try:
@@ -92,7 +92,7 @@ def rule_param(fam, sc, key: str, range_text: str | None = None) -> RuleParam:
     except (KeyError, TypeError):
         raise InputError(f"--param {key}: no such key in {sc.name} (momojan-sim show "
                          f"{sc.name} lists them)") from None
-    spec = fam.numeric_rule(key)
+    spec = fam.SCENARIOS.numeric_rule(key)
     if spec is None or isinstance(value, bool) or not isinstance(value, (int, float)):
         shown = ("a table of keys" if hasattr(value, "keys") else "a list"
                  if isinstance(value, (list, tuple)) else repr(value)[:40])
@@ -146,7 +146,7 @@ def variants(fam, sc, param: RuleParam, values) -> tuple[list, list]:
     scenarios, labels = [], []
     for x in values:
         v = param.value(x)
-        scenarios.append(fam.with_overrides(sc, nested(param.key, v), f"{sc.name} {param.key}={v}"))
+        scenarios.append(fam.SCENARIOS.with_overrides(sc, nested(param.key, v), f"{sc.name} {param.key}={v}"))
         labels.append((param.label(x), {param.key: v}))
     return scenarios, labels
 

@@ -25,6 +25,9 @@ from simcore.family.chunks import CHUNK_GAMES, ChunkTask
 from simcore.runners import selected_runner
 from simcore.runners.local import clamp_workers, usable_cores
 from simcore.stats.moments import MomentSums, Z95, difference, games_for_half_width, ratio
+import functools
+from simcore.family.chunks import chunk_stats
+from simcore.family.compiling import compile_helpers, has_compile_plan, kernels_cached
 
 def variant_seed(seed: int, v: int, paired: bool) -> int:
     """The base seed of variant ``v``: the study's seed when paired, else an independent one."""
@@ -84,22 +87,26 @@ def _cold_share(family, requested: int) -> bool:
     core. One local worker then compiles the kernel's helpers last-needed first (the family's
     ``compile_helpers``, :mod:`simcore.nb.compile_plan`) while another compiles the kernel for the
     first chunk and loads those helpers from the cache as it reaches them."""
-    if not family.has_compile_plan():
+    if not has_compile_plan(family):
         return False
     if requested == 1 or usable_cores() < 2:
         return False
-    return not family.kernels_cached()
+    return not kernels_cached(family)
 
 
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
               target: Target | None = None, max_games: int | None = None, debug: bool = False,
               progress=None, notice=None, chunk_games: int = CHUNK_GAMES,
-              sink=None, runner=None, luck: bool | None = None) -> StudyResult:
+              sink=None, runner=None, luck: bool | None = None,
+              chunk_fn=None) -> StudyResult:
     """Play ``games`` games of every variant (or, with ``target``, batches until the target
     half-width or ``max_games``) and return the merged sums.
 
     ``progress(games_done, games_planned, chunk_result)`` is called after every chunk; ``notice(text)`` gets
     one-line remarks for the user (a lowered worker count).
+
+    ``chunk_fn(task)`` plays a chunk (default: the family's, :func:`simcore.family.chunks.chunk_stats`;
+    a tournament gives its own, which plays each seating).
 
     ``sink`` (a :class:`simcore.studies.results.ResultDir`, or anything with the same methods) keeps
     the study on disk: ``sink.resume_point()`` gives the sums of the chunks already saved and
@@ -118,7 +125,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
 
     def view(merged):
         return corrected(merged, paired) if luck else merged
-    payloads = tuple(family.payload(sc) for sc in scenarios)
+    payloads = tuple(family.SCENARIOS.payload(sc) for sc in scenarios)
     seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
     cap = max(games, max_games or games) if target else games
     n_workers, note = clamp_workers(workers, -(-cap // chunk_games))
@@ -129,6 +136,8 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     reached = {}
     t0 = time.perf_counter()
     stop = min(games, cap)
+    # the chunk function: the family's (a tournament's plays each seating)
+    chunk_fn = chunk_fn or functools.partial(chunk_stats, family)
     records = bool(sink and sink.records)
     round_records = bool(sink and sink.round_records)
     if sink is not None:
@@ -150,10 +159,10 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
         # A chunk of no games builds every variant's simulator here (tables, kernels loaded
         # from the cache), and the forked workers inherit them: each built its own before,
         # 1.3 s of CPU per worker for a MOMOJAN scenario. Its result is dropped.
-        family.chunk_stats(ChunkTask(payloads, seeds, 0, 0, debug, records, round_records))
+        chunk_fn(ChunkTask(payloads, seeds, 0, 0, debug, records, round_records))
     with factory(pool) as runner:
         if share and pool >= 2 and hasattr(runner, "start_job"):
-            runner.start_job(pool - 1, family.compile_helpers)
+            runner.start_job(pool - 1, functools.partial(compile_helpers, family))
         while True:
             # Lazy: the runners draw tasks as workers free up (memory does not grow with games).
             tasks = (ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,
@@ -164,7 +173,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
                 if progress:
                     progress(task.stop, planned, res)
 
-            for res in runner.map(family.chunk_stats, tasks, tick):
+            for res in runner.map(chunk_fn, tasks, tick):
                 if sink is not None:
                     sink.chunk_done(res)    # merges the extras into sink.extras
                 else:

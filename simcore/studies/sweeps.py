@@ -11,6 +11,7 @@ import itertools
 import json
 
 from simcore.family.scenario.files import deep_merge, nested
+from simcore.studies.notes import play_note
 
 
 def sweep_variants(fam, base, grid) -> tuple[list, list]:
@@ -22,7 +23,7 @@ def sweep_variants(fam, base, grid) -> tuple[list, list]:
         for k, v in settings.items():
             over = deep_merge(over, nested(k, v))
         label = " ".join(f"{k}={json.dumps(v)}" for k, v in settings.items())
-        scenarios.append(fam.with_overrides(base, over, f"{base.name} {label}"))
+        scenarios.append(fam.SCENARIOS.with_overrides(base, over, f"{base.name} {label}"))
         labels.append((label, settings))
     _refuse_twins(fam, scenarios, labels)
     return scenarios, labels
@@ -35,7 +36,7 @@ def _refuse_twins(fam, scenarios, labels) -> None:
     from simcore.studies.results import sha256_of
     seen = {}
     for sc, (label, _) in zip(scenarios[1:], labels[1:]):
-        data = {k: v for k, v in fam.payload(sc).items() if k not in ("name", "description")}
+        data = {k: v for k, v in fam.SCENARIOS.payload(sc).items() if k not in ("name", "description")}
         h = sha256_of(data)
         if h in seen:
             raise InputError(f"--set: {seen[h]} and {label} give the same scenario (each "
@@ -51,7 +52,7 @@ def sweep_result(fam, result, scenarios, labels, grid, names, alpha: float = 0.0
     rows = compare_rows(fam.CATALOGUE, result.sums, pairs, names, None, alpha)
     data = sweep_json(result, fam.CATALOGUE, labels, rows, names, alpha)
     data["grid"] = [[k, v] for k, v in grid]
-    note = fam.play_note(scenarios)
+    note = play_note(fam, scenarios)
     if note:
         data["note"] = note
     return rows, data

@@ -1,4 +1,4 @@
-"""Round-robin tournaments between policies in duplicate format, for 2 or 3 seats (issues 9, 13).
+"""Round-robin tournaments between policies in duplicate format, for any seat count (issues 9, 13).
 
 A tournament is a study (:func:`simcore.studies.study.run_study`) whose variants are *seatings*: one
 scenario per arrangement of entrants in the seats, all played on the same game indices from the
@@ -47,7 +47,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcore.errors import InputError
+from simcore.family.chunks import chunk_stats
 from simcore.family.metrics import Metric
+from simcore.family.players import with_players
 from simcore.stats.moments import MomentSums, Z95, wilson
 
 ELO = 400.0 / math.log(10.0)
@@ -196,29 +198,35 @@ class SeatingFamily:
         self.keep = seat_metrics(family, n_seats)
         by = {m.name: m for m in family.CATALOGUE}
         self.CATALOGUE = tuple(by[k] for k in self.keep) + (DEAL_METRIC,)
-        self.chunk_stats = seating_chunk_stats
+        self.SCENARIOS = SeatingScenarios(self)
         self.seating_of: dict = {}    # id(scenario) -> (entrant index per seat, entrants)
 
-    def __getattr__(self, name):   # NAME, TITLE, seats, scenario_yaml, kernels_cached, ...
+    def __getattr__(self, name):   # NAME, TITLE, SIMULATOR, scenario_yaml, ...
         return getattr(self.base, name)
 
+
+class SeatingScenarios:
+    """The family's scenario loader as a tournament sees it: a payload carries the family
+    module, the kept metrics and the seating with the scenario's own payload."""
+
+    def __init__(self, view: SeatingFamily):
+        self.view = view
+
+    def __getattr__(self, name):   # load, from_dict, with_overrides, RUNNER_KEYS, ...
+        return getattr(self.view.base.SCENARIOS, name)
+
     def payload(self, sc) -> dict:
-        seating, n_entrants = self.seating_of[id(sc)]
-        return {"family": self.base.module, "keep": list(self.keep),
+        view = self.view
+        seating, n_entrants = view.seating_of[id(sc)]
+        return {"family": type(view.base).__module__, "keep": list(view.keep),
                 "seating": list(seating), "entrants": n_entrants,
-                "scenario": self.base.payload(sc)}
+                "scenario": view.base.SCENARIOS.payload(sc)}
 
     def from_payload(self, data: dict):
-        return self.base.from_payload(data["scenario"])
+        return self.view.base.SCENARIOS.from_payload(data["scenario"])
 
     def rules_data(self, data: dict) -> dict:
-        return self.base.rules_data(data["scenario"])
-
-    def rounds_played(self, sums, v: int = 0) -> int:
-        rounds = self.base.ROUNDS_METRIC
-        if rounds not in self.keep:
-            return 0
-        return int(sums.s[self.keep.index(rounds), 2 * v])
+        return self.view.base.SCENARIOS.rules_data(data["scenario"])
 
 
 def seating_chunk_stats(task):
@@ -234,7 +242,7 @@ def seating_chunk_stats(task):
     n_games, n_var = task.stop - task.start, len(task.variants)
     z = np.zeros((n_games, len(keep) + 1, 2 * n_var), np.int64)
     for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
-        res = fam.chunk_stats(ChunkTask((data["scenario"],), (seed,), task.start, task.stop,
+        res = chunk_stats(fam, ChunkTask((data["scenario"],), (seed,), task.start, task.stop,
                                         task.debug, values=True))
         z[:, :len(keep), 2 * v:2 * v + 2] = res.values[:, idx, :]
         for e, _, col, sign, const in _deal_parts(keep, data["seating"]):
@@ -271,7 +279,7 @@ def check_entrants(family, entrants: list[str]) -> None:
         raise InputError("--policies: a tournament needs at least two entrants")
     if len(set(entrants)) != len(entrants):
         raise InputError("--policies: an entrant is listed twice")
-    known = list(family.policy_names())
+    known = list(list(family.POLICIES.names))
     for e in entrants:
         name = e.split(":")[0].strip()
         if name not in known:
@@ -290,7 +298,7 @@ def _family_for(scenario):
 def prepare(family, scenario, entrants: list[str]):
     """(SeatingFamily, seatings, their scenarios, result-directory labels)."""
     check_entrants(family, entrants)
-    n_seats = family.n_seats(scenario)
+    n_seats = len(scenario["players"])
     if n_seats < 2:
         raise InputError(f"tournament: {scenario.name} has {n_seats} seat (2 or more needed)")
     view = SeatingFamily(family, n_seats)
@@ -298,7 +306,7 @@ def prepare(family, scenario, entrants: list[str]):
     scenarios, labels = [], []
     for st in order:
         seated = [entrants[i] for i in st]
-        sc = family.with_players(scenario, ",".join(seated), "--policies")
+        sc = with_players(family, scenario, ",".join(seated), "--policies")
         view.seating_of[id(sc)] = (tuple(st), len(entrants))
         scenarios.append(sc)
         labels.append((" / ".join(seated), {"seats": seated}))
@@ -309,7 +317,7 @@ def saved_scenario(family, path: str):
     """The scenario of a saved tournament's first seating (``--resume``)."""
     import os
     from simcore.studies.results import _read_json
-    return family.from_payload(_read_json(os.path.join(path, "variants.json"),
+    return family.SCENARIOS.from_payload(_read_json(os.path.join(path, "variants.json"),
                                           "--resume")[0]["scenario"])
 
 
@@ -368,6 +376,7 @@ def run_tournament(scenario, entrants: list[str], games: int, seed: int, progres
     chunk = chunk_games or chunk_games_for(len(order))
     rd = sink(view, scenarios, labels, chunk) if sink else None
     res = run_study(view, scenarios, seed, games, workers, paired=True, debug=debug,
+                    chunk_fn=seating_chunk_stats,
                     progress=progress, notice=notice, chunk_games=chunk, sink=rd)
     t = from_sums(view, scenario.name, entrants, order, games, seed, res.sums)
     t.study = res

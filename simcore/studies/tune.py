@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from scipy import stats as _st
 
 from simcore.errors import InputError
+from simcore.family.players import with_players
 
 # parameters a tune leaves at their defaults unless asked (randomisation does not win games)
 NOT_TUNED = ("temperature",)
@@ -119,14 +120,14 @@ def _play(fam, sc, a: str, b: str, games: int, seed: int, workers: int):
 def check_inputs(fam, sc, policy: str, against: str, names=None,
                  option: str = "--params") -> tuple:
     """(the policy's spec, the parameters to tune), or one line naming the bad option."""
-    specs = fam.policy_specs()
+    specs = fam.POLICIES.by_name
     if policy not in specs:
         raise InputError(f"--policy: unknown policy {policy!r} (known: {', '.join(specs)})")
     if "," in against:   # --players would read it as seats, the tune's play as one name
         raise InputError(f"--against {against}: one entry (a policy with optional "
                          f":name=value parameters), not a list: tune measures the policy "
                          f"against one field entry (to rank several: tournament --policies)")
-    fam.with_players(sc, against, option="--against")   # an unknown policy or parameter
+    with_players(fam, sc, against, option="--against")   # an unknown policy or parameter
     return specs[policy], tuned_names(specs[policy], names, option)
 
 
@@ -256,7 +257,7 @@ def seat_entry(fam, sc) -> str:
     """The one ``--players`` entry every seat of ``sc`` holds, or an error naming the seats
     (a variant's play is adapted by tuning its one policy)."""
     from simcore.family.players import seat_entries
-    entries = seat_entries(sc, fam.policy_specs())
+    entries = seat_entries(sc, fam.POLICIES.by_name)
     if len(set(entries)) != 1:
         raise InputError(f"--tuned tunes the one policy of every seat, and {sc.name} seats "
                          f"{', '.join(entries)}: give --players with one entry")
@@ -289,7 +290,7 @@ def tune_variant(fam, sc, *, budget: int = 20, games: int = 1000, seed: int = 1,
                seed=seed, workers=workers, names=names, progress=progress)
     adopted = bool(res.tuned_entry != field_entry and res.fresh["ci"][0] > 0.5)
     chosen = res.tuned_entry if adopted else field_entry
-    return TunedVariant(fam.with_players(sc, chosen) if adopted else sc, chosen, adopted, res)
+    return TunedVariant(with_players(fam, sc, chosen) if adopted else sc, chosen, adopted, res)
 
 
 def tuned_variant_text(t: dict) -> str:

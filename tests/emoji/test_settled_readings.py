@@ -232,8 +232,8 @@ def test_replay_events_reconcile_with_the_records(rules):
     summed they give every round's chips and pot and the game's final chips."""
     from simcore.family import registry as families
     fam = families.get("emoji")
-    sc = fam.from_dict({"game": "emoji", **rules})
-    sim = fam.simulator(sc)
+    sc = fam.SCENARIOS.from_dict({"game": "emoji", **rules})
+    sim = fam.SIMULATOR(sc)
     start = sc.get("chips.start")
     seen = set()
     for game in range(25):

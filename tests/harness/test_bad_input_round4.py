@@ -331,7 +331,7 @@ def test_hand_text_of_any_tokens_is_read_or_refused_as_bad_input(family):
     from simcore.errors import InputError
     from simcore.family import registry as families
     fam = families.get(family)
-    sc = fam.load(fam.DEFAULT_SCENARIO)
+    sc = fam.SCENARIOS.load(fam.DEFAULT_SCENARIO)
     opts = {"win": "1o"} if family == "momojan" else {}
 
     @settings(max_examples=150, deadline=None, database=None,

@@ -1,7 +1,8 @@
 """Self-checks of compare: exact zeros, calibration, coverage, a known effect, the pairing's gain.
 
 Pinned seeds, stated tolerances; every study runs in this process (workers=1) and shares one
-built simulator per scenario (family.simulator_for), so the whole file plays about 0.07 M games.
+built simulator per scenario (simcore.family.chunks.simulator_for), so the whole file plays
+about 0.07 M games.
 The calibration plays games of one dealership each (half the rounds of the bundled two; the same
 46 metrics have data): it checks the statistics of identical variants, which hold for any game.
 The coverage, known-effect and pairing checks play the baseline bot in both seats (a third of
@@ -17,6 +18,8 @@ import pytest
 from scipy.stats import binom
 
 from simcore.family.chunks import ChunkTask
+from simcore.family.chunks import chunk_stats, run_games
+from simcore.family.players import with_players
 from simcore.momojan import scenario
 from simcore.momojan.family import FAMILY as family
 from simcore.stats.luck import corrected
@@ -30,9 +33,9 @@ J = {n: j for j, n in enumerate(NAMES)}
 
 
 def _sums(scenarios, seed, games, paired=True):
-    payloads = tuple(family.payload(s) for s in scenarios)
+    payloads = tuple(family.SCENARIOS.payload(s) for s in scenarios)
     seeds = tuple(variant_seed(seed, v, paired) for v in range(len(scenarios)))
-    return family.chunk_stats(ChunkTask(payloads, seeds, 0, games)).sums
+    return chunk_stats(family, ChunkTask(payloads, seeds, 0, games)).sums
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +51,13 @@ def no_ron():
 @pytest.fixture(scope="module")
 def short_new(new):
     """new_edition with one dealership each (half the rounds per game)."""
-    return family.with_overrides(new, {"game": {"dealerships_each": 1}}, "new_edition_short")
+    return family.SCENARIOS.with_overrides(new, {"game": {"dealerships_each": 1}}, "new_edition_short")
 
 
 def _baseline(s):
     """The scenario with the baseline bot in both seats (a third of the default value bots'
     time per game): the checks below are of the intervals, which hold for any bots."""
-    return family.with_players(s, "baseline,baseline")
+    return with_players(family, s, "baseline,baseline")
 
 
 REPS, REP_GAMES = 100, 300
@@ -81,7 +84,7 @@ def large(paired_runs):
 
 
 def test_renamed_copy_gives_exact_zeros_and_no_difference(new):
-    copy = family.with_overrides(new, {}, "new_edition_copy")
+    copy = family.SCENARIOS.with_overrides(new, {}, "new_edition_copy")
     assert copy.name != new.name
     s = _sums([new, copy], seed=3, games=600)
     rows = compare_rows(family.CATALOGUE, s, [(0, 1)])
@@ -139,7 +142,7 @@ def test_no_ron_bonus_lowers_mean_winning_points_by_the_ron_bonus_share(new, lar
     difference must match within 0.05 points."""
     d = difference(large, J["mean_winning_points"])
     share = difference(large, J["ron_bonus_share"]).a.value
-    batch = family.run_games(_baseline(new), 4000, seed=20240, workers=1)  # the bots of `large`
+    batch = run_games(family, _baseline(new), 4000, seed=20240, workers=1)  # the bots of `large`
     from simcore.momojan.engine import OUT_DRAW, RF_OUTCOME, RF_POINTS, RF_RON_BONUS, RF_SUBTOTAL
     wins = batch.rounds[batch.rounds[:, RF_OUTCOME] != OUT_DRAW]
     threshold = new.get("scoring.double_threshold")
@@ -161,9 +164,9 @@ def test_pairing_narrows_the_first_dealer_interval(large):
 
 
 def test_merging_chunks_in_any_order_equals_one_chunk(new, no_ron):
-    payloads, seeds = (family.payload(new), family.payload(no_ron)), (7, 7)
-    whole = family.chunk_stats(ChunkTask(payloads, seeds, 0, 90)).sums
-    parts = [family.chunk_stats(ChunkTask(payloads, seeds, a, a + 30)).sums for a in (60, 0, 30)]
+    payloads, seeds = (family.SCENARIOS.payload(new), family.SCENARIOS.payload(no_ron)), (7, 7)
+    whole = chunk_stats(family, ChunkTask(payloads, seeds, 0, 90)).sums
+    parts = [chunk_stats(family, ChunkTask(payloads, seeds, a, a + 30)).sums for a in (60, 0, 30)]
     merged = MomentSums.empty(len(NAMES), 4)
     for p in parts:
         merged = merged.merge(p)
@@ -336,7 +339,7 @@ def test_variants_with_different_seat_counts_compare_the_seats_both_have():
 def _coverage_pairs():
     a = _baseline(scenario.load("new_edition"))
     return {"point value": (a, _baseline(scenario.load("no_ron_bonus"))),
-            "play": (a, family.with_overrides(a, {"riichi": {"enabled": False}}, "no_riichi")),
+            "play": (a, family.SCENARIOS.with_overrides(a, {"riichi": {"enabled": False}}, "no_riichi")),
             "deck": (_baseline(scenario.load("old_edition")), a)}
 
 

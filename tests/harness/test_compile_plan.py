@@ -6,6 +6,7 @@ import importlib
 
 import pytest
 
+from simcore.family.compiling import compile_helpers, play_for_compile
 from simcore.momojan.family import FAMILY as family
 from simcore.nb import compile_plan
 
@@ -15,16 +16,16 @@ from simcore.nb import compile_plan
 def test_the_shipped_plan_matches_the_code(package, bots):
     """Every entry's signature is in this checkout's cache. A helper compile (tests/conftest.py
     on a cold cache) writes the plan's own signatures there too, so a stale entry can pass here;
-    ``python -m simcore.nb.compile_plan check PACKAGE`` compares both ways with a fresh compile."""
+    ``python -m simcore.family.compiling check PACKAGE`` compares both ways with a fresh compile."""
     fam = importlib.import_module(package + ".family").FAMILY
-    fam.play_for_compile()  # compiles the kernel, or loads it: every helper's index is on disk
+    play_for_compile(fam)  # compiles the kernel, or loads it: every helper's index is on disk
     plan = compile_plan.load_plan(package)
     assert len(plan) > 50
     names = {f"{m}.{q}" for m, q, _ in plan}
     assert bots in names and not names & set(fam.KERNEL_FUNCTIONS)
     stale = compile_plan.stale_entries(package)
     assert not stale, (f"{len(stale)} plan entries are not what the kernel compiles (first: "
-                       f"{stale[0]}): run python -m simcore.nb.compile_plan write {package}")
+                       f"{stale[0]}): run python -m simcore.family.compiling write {package}")
 
 
 def test_the_second_worker_compiles_the_named_subtree_first_then_last_needed_first(monkeypatch):
@@ -89,7 +90,7 @@ class _Runner(_NoJobs):
 def test_run_study_shares_only_a_cold_compile(monkeypatch, cached, workers, games, cores, expected):
     from simcore.momojan import scenario
     from simcore.studies import study
-    monkeypatch.setattr(family, "kernels_cached", lambda: cached)
+    monkeypatch.setattr(study, "kernels_cached", lambda fam: cached)
     monkeypatch.setattr(study, "usable_cores", lambda: cores)
     monkeypatch.setattr("simcore.runners.local.usable_cores", lambda: cores)
     _NoJobs.made = []
@@ -99,7 +100,9 @@ def test_run_study_shares_only_a_cold_compile(monkeypatch, cached, workers, game
     (runner,) = _NoJobs.made
     assert (runner.workers, len(runner.jobs)) == expected
     if runner.jobs:
-        assert runner.jobs[0] == (runner.workers - 1, family.compile_helpers)
+        worker, job = runner.jobs[0]
+        assert worker == runner.workers - 1
+        assert job.func is compile_helpers and job.args == (family,)
 
 
 @pytest.mark.parametrize("games,expected", [(200, (2, 1)), (100, (1, 0))])
@@ -110,7 +113,7 @@ def test_a_factory_not_known_to_take_jobs_gets_the_helper_only_with_two_workers(
     given a second process it may not know what to do with."""
     from simcore.momojan import scenario
     from simcore.studies import study
-    monkeypatch.setattr(family, "kernels_cached", lambda: False)
+    monkeypatch.setattr(study, "kernels_cached", lambda fam: False)
     monkeypatch.setattr(study, "usable_cores", lambda: 2)
     monkeypatch.setattr("simcore.runners.local.usable_cores", lambda: 2)
     for factory, jobs in ((lambda n: _Runner(n), expected[1]), (_NoJobs, 0)):

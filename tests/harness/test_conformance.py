@@ -14,6 +14,10 @@ from simcore.cli import main
 from simcore.family import registry as families
 from simcore.studies.tournament import seatings
 from simcore.testing import check_family
+import functools
+from simcore.family.chunks import chunk_stats, rounds_played
+from simcore.family.players import with_players
+from simcore.family.summary import summarize, summary_table
 
 
 @pytest.fixture
@@ -35,15 +39,15 @@ def test_every_registered_family_conforms(name):
     # the check refuses a key that does not reach the engine; here: that it saw most of them
     # (MOMOJAN and P-style have over 80, emoji mahjong 50)
     from simcore.family.tables import flat
-    n_keys = len(flat(fam.rules_data(fam.load(fam.DEFAULT_SCENARIO).to_dict())))
+    n_keys = len(flat(fam.SCENARIOS.rules_data(fam.SCENARIOS.load(fam.DEFAULT_SCENARIO).to_dict())))
     assert int(keys.split()[0]) >= 0.8 * n_keys - len(fam.CONDITIONAL_KEYS) \
         and "1 and 2 workers" in done
 
 
 def test_the_fake_four_seat_family_conforms(fake):
     fam = families.get("fake")
-    sc = fam.load(fake)
-    three = fam.with_players(sc, "weak,medium,strong,strong")
+    sc = fam.SCENARIOS.load(fake)
+    three = with_players(fam, sc, "weak,medium,strong,strong")
     done = check_family(fam, [sc, three], games=30)
     assert "1 and 2 workers" in done
     names = [m.name for m in fam.CATALOGUE]
@@ -54,7 +58,7 @@ def test_a_family_object_pickles_as_its_module():
     import pickle
     fam = families.get("momojan")
     assert pickle.loads(pickle.dumps(fam)) is fam
-    assert pickle.loads(pickle.dumps(fam.chunk_stats)).__self__ is fam
+    assert pickle.loads(pickle.dumps(functools.partial(chunk_stats, fam))).args == (fam,)
 
 
 @pytest.mark.parametrize("package", ["policies.momojan", "policies.ptrump"])
@@ -120,17 +124,18 @@ def test_an_interrupted_tournament_resumes_to_the_same_result(fake, tmp_path, mo
     args = ["tournament", str(fake), "--policies", "medium,strong,weak", "--games", "400",
             "--workers", "1", "--json"]
     whole = _cli(*args, "--no-save")
-    real = fake_family.FakeFamily.chunk_stats
+    import simcore.studies.tournament as tournament
+    real = tournament.chunk_stats
 
-    def interrupted(self, task):
+    def interrupted(fam, task):
         if task.start > 0:
             raise KeyboardInterrupt
-        return real(self, task)
-    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", interrupted)
+        return real(fam, task)
+    monkeypatch.setattr(tournament, "chunk_stats", interrupted)   # each seating's chunks
     out = tmp_path / "t"
     r = CliRunner().invoke(main, args + ["--out", str(out)])
     assert r.exit_code == 130 and f"tournament --resume {out}" in r.output
-    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", real)
+    monkeypatch.setattr(tournament, "chunk_stats", real)
     resumed = json.loads(_cli("tournament", "--resume", out, "--json", "--workers", 1).stdout)
     assert resumed.pop("result_dir") == str(out)
     assert resumed == json.loads(whole.stdout)
@@ -142,10 +147,10 @@ def test_the_fake_family_on_the_ray_chunk_path(fake):
     import pickle
     from simcore.family.chunks import ChunkTask
     fam = families.get("fake")
-    sc = fam.load(fake)
-    task = ChunkTask((fam.payload(sc),), (5,), 0, 40)
-    fn = pickle.loads(pickle.dumps(fam.chunk_stats))
-    a, b = fn(task).sums, fam.chunk_stats(task).sums
+    sc = fam.SCENARIOS.load(fake)
+    task = ChunkTask((fam.SCENARIOS.payload(sc),), (5,), 0, 40)
+    fn = pickle.loads(pickle.dumps(functools.partial(chunk_stats, fam)))
+    a, b = fn(task).sums, chunk_stats(fam, task).sums
     assert np.array_equal(a.s, b.s) and a.n == 40
 
 
@@ -164,36 +169,37 @@ def test_the_check_names_a_rule_key_that_never_reaches_the_engine(fake):
 
     class Deaf(fake_family.FakeFamily):
         def engine_inputs(self, sc):
-            return (self.simulator(sc).strength,)   # the noise never reaches the engine
+            return (self.SIMULATOR(sc).strength,)   # the noise never reaches the engine
     fam = Deaf()
     with pytest.raises(ConformanceError, match=r"rule key noise \(1\.0 -> 2\.0\) does not reach"):
-        check_family(fam, [fam.load(fake)], games=6)
+        check_family(fam, [fam.SCENARIOS.load(fake)], games=6)
 
 
-def test_the_check_names_tables_that_do_not_give_back_the_values(fake):
+def test_the_check_names_tables_that_do_not_give_back_the_values(fake, monkeypatch):
     from simcore.testing import ConformanceError
 
-    class Narrow(fake_family.FakeFamily):
-        GAME_DTYPES = {"score0": "int8"}
+    from simcore.family.tables import game_table
+    import simcore.testing
 
-        def game_table(self, batch, first_game):
-            cols = super().game_table(batch, first_game)
-            cols["score0"] = cols["score0"] // 2        # a lossy column
-            return cols
-    fam = Narrow()
+    def lossy(fam, batch, first_game):
+        cols = game_table(fam, batch, first_game)
+        cols["score0"] = cols["score0"] // 2        # a lossy column
+        return cols
+    monkeypatch.setattr(simcore.testing, "game_table", lossy)
+    fam = fake_family.FakeFamily()
     with pytest.raises(ConformanceError, match="saved tables do not give back"):
-        check_family(fam, [fam.load(fake)], games=30)
+        check_family(fam, [fam.SCENARIOS.load(fake)], games=30)
 
 
 def test_summaries_speak_each_familys_words_and_show_a_2_seat_order_once():
     import simcore
     fam, sc = simcore.load("ptrump_2p")
-    text = fam.summary_text(simcore.run("ptrump_2p", games=20, seed=1))
+    text = summary_table(fam, simcore.run("ptrump_2p", games=20, seed=1))
     assert "20 matches," in text and "matchs" not in text
     assert "seat0_ahead_of_seat1" not in text and "seat1_win_share" in text   # = seat 0's share
     assert "share of the matches won by seat 0" in fam.CATALOGUE[1].description
     mom, _ = simcore.load("new_edition")
-    text = mom.summary_text(simcore.run("new_edition", games=20, seed=1))
+    text = summary_table(mom, simcore.run("new_edition", games=20, seed=1))
     assert "20 games," in text and "seat0_ahead_of_seat1" not in text
 
 
@@ -224,11 +230,11 @@ def test_save_result_writes_a_directory_the_readers_open(fake, tmp_path):
     from simcore.studies.results import load
     from simcore.studies.study import run_study
     fam = families.get("fake")
-    sc = fam.load(fake)
+    sc = fam.SCENARIOS.load(fake)
     res = run_study(fam, [sc], 3, 50, workers=1)
-    summary = fam.summarize_variant(sc, 3, res.sums)
+    summary = summarize(fam, sc, 3, res.sums)
     path = save_result(fam, "run", [sc], 3, 50, summary, out=str(tmp_path / "saved"),
-                       rounds=fam.rounds_played(res.sums))
+                       rounds=rounds_played(fam, res.sums))
     r = load(path)
     assert r.complete and r.summary["metrics"]["seat2_win_share"] == summary["metrics"][
         "seat2_win_share"]
@@ -247,16 +253,17 @@ def test_a_study_opened_interrupted_and_resumed_from_python(fake, tmp_path, monk
     ref = run_study(whole.family, whole.scenarios, 5, 4000, 1).sums
     st = open_study("compare", [fake, other], games=4000, seed=5, workers=1,
                     out=str(tmp_path / "ab"))
-    real = fake_family.FakeFamily.chunk_stats
+    import simcore.studies.study as study
+    real = study.chunk_stats
 
-    def interrupted(self, task):
+    def interrupted(fam, task):
         if task.start > 0:
             raise KeyboardInterrupt
-        return real(self, task)
-    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", interrupted)
+        return real(fam, task)
+    monkeypatch.setattr(study, "chunk_stats", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_study(st.family, st.scenarios, st.seed, st.games, 1, sink=st.create())
-    monkeypatch.setattr(fake_family.FakeFamily, "chunk_stats", real)
+    monkeypatch.setattr(study, "chunk_stats", real)
     again = resume_study("compare", str(tmp_path / "ab"), workers=1)
     assert [sc.name for sc in again.scenarios] == ["fake4", "other"] and again.games == 4000
     res = run_study(again.family, again.scenarios, again.seed, again.games, 1, sink=again.sink)

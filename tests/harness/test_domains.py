@@ -56,10 +56,10 @@ def test_the_yaku_table_accounts_for_every_point_of_every_win(name):
     fam, sc = families.load(name)
     data = sc.to_dict()
     data["players"] = [{"policy": "greedy", "params": {}}] * 2
-    sc = fam.from_dict(data, name=name)
+    sc = fam.SCENARIOS.from_dict(data, name=name)
     idx = np.arange(600)
-    batch = fam.simulator(sc).play(idx, 11)
-    rows, x, fired, wins, total = fam.point_sources(idx, batch, fam.payload(sc))
+    batch = fam.SIMULATOR(sc).play(idx, 11)
+    rows, x, fired, wins, total = fam.point_sources(idx, batch, fam.SCENARIOS.payload(sc))
     np.testing.assert_array_equal(x.sum(axis=1), total)
     assert np.all(fired <= wins[:, None]) and wins.sum() > 300
     assert {r["name"] for r in rows} >= {"riichi", "dora", "ron_bonus", "tabi", "kerai"}

@@ -2,7 +2,7 @@
 order, and no game-agnostic module naming a game family. Function-level imports are counted: they
 hide a cycle or a climb, they do not remove it.
 
-The layers, lowest first (docs/develop.md, "The harness in layers"); a module may import its own
+The layers, lowest first (docs/engineering.md, "The harness in layers"); a module may import its own
 package and anything in a lower layer, never a higher one or a neighbour of its own layer. The
 one exception is by design: a game family's package and its bots (``simcore/momojan`` and
 ``policies/momojan``) import each other, because the engine compiles the bots' ``decide`` into
@@ -10,6 +10,7 @@ its round loop. The families are read from the registry, never listed here.
 """
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,7 @@ LAYERS = (
 )
 
 
+@functools.cache
 def _modules():
     mods = {}
     for top in ("simcore", "policies"):
@@ -45,6 +47,12 @@ def _modules():
 
 
 def _edges(mods):
+    return _edges_of(tuple(sorted(mods.items())))
+
+
+@functools.cache
+def _edges_of(items):
+    mods = dict(items)
     edges = {m: set() for m in mods}
     for m, p in mods.items():
         pkg = m if p.name == "__init__.py" else m.rpartition(".")[0]

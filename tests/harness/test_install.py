@@ -26,6 +26,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from simcore.family.compiling import kernels_cached
 
 REPO = Path(__file__).resolve().parents[2]
 # numba's cache files are copied, with their times (copytree's copy2): the build starts from them
@@ -95,7 +96,7 @@ def installed(tmp_path_factory):
     root = tmp_path_factory.mktemp("wheel_install")
     src = root / "src"
     from simcore.ptrump.family import FAMILY as other   # the family the build does not compile by default
-    other_in_checkout = other.kernels_cached()
+    other_in_checkout = kernels_cached(other)
     shutil.copytree(REPO, src, ignore=COPY_IGNORE)  # a clean copy: the shared checkout stays as is
     # -v: the build's own lines (setup.py's). No build isolation: the build requirements are
     # resolved in isolation by every `pip install -e` (.ci/run's own), and a fresh build
@@ -129,14 +130,15 @@ def installed(tmp_path_factory):
 # with numba saying what it loads from its cache and what it compiles and saves.
 PROBE = """
 import json
+from simcore.family.compiling import kernels_cached, play_for_compile
 from simcore.momojan import scenario
 from simcore.momojan.family import FAMILY as f; from simcore.ptrump.family import FAMILY as p
 from simcore.nb.compile_plan import load_plan
 facts = dict(bundled_dir=str(scenario.BUNDLED_DIR), bundled=scenario.bundled_names(),
              plans=[len(load_plan("simcore.momojan")), len(load_plan("simcore.ptrump"))],
-             cached=[f.kernels_cached(), p.kernels_cached()])
+             cached=[kernels_cached(f), kernels_cached(p)])
 print("[probe] first play", flush=True)
-f.play_for_compile()
+play_for_compile(f)
 print(json.dumps(facts))
 """
 

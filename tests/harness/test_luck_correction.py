@@ -17,6 +17,7 @@ import pytest
 from scipy.stats import binom, norm
 
 from simcore.family.metrics import Metric
+from simcore.family.players import with_players
 from simcore.stats.luck import corrected, is_corrected, narrowing_of
 from simcore.stats.luck_sums import LuckSums
 from simcore.stats.moments import MomentSums, Z95, difference, ratio
@@ -239,7 +240,7 @@ def test_corrected_numbers_do_not_depend_on_workers_or_chunks():
     from simcore.momojan import scenario
     from simcore.momojan.family import FAMILY as family
     from simcore.studies.study import run_study
-    sc = family.with_players(scenario.load("new_edition"), "baseline,baseline")
+    sc = with_players(family, scenario.load("new_edition"), "baseline,baseline")
     one = run_study(family, [sc], 5, 1200, workers=1, chunk_games=1200).sums
     two = run_study(family, [sc], 5, 1200, workers=2, chunk_games=400).sums
     for key in ("n0", "s0", "c0", "sl", "cll", "czl"):

@@ -10,6 +10,7 @@ from policies.momojan import POLICIES
 from policies.momojan.worth import UNPLANNED_YAKU
 from simcore.family import registry as families
 from simcore.family.scenario.files import deep_merge, nested
+from simcore.studies.notes import play_note
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "commands.md").read_text()
 SECTION = DOC[DOC.index("**Rules the bots cannot see.**"):DOC.index("**Reopening.**")]
@@ -29,7 +30,7 @@ def test_the_pages_example_note_is_the_one_compare_prints():
     over = {}
     for key in ("scoring.yaku.haitei.points", "scoring.yaku.ittsu.points"):
         over = deep_merge(over, nested(key, sc.get(key) + 1))
-    note = fam.play_note([sc, fam.with_overrides(sc, over, "b")])
+    note = play_note(fam, [sc, fam.SCENARIOS.with_overrides(sc, over, "b")])
     shown = re.search(r"```\n(note: .*)\n```", SECTION).group(1)
     assert shown == note
 

@@ -69,8 +69,8 @@ def test_interval_strips_compare_and_show_their_half_widths(drawn):
     s = json.loads((dirs["run"] / "summary.json").read_text())
     from simcore.family import registry as families
     cat = {m.name: m for m in families.get("momojan").CATALOGUE}
-    rates = [n for n in report_html.family_of({"family": "momojan"}).metric_groups(
-        s["metrics"])["headline"] if cat[n].is_rate and s["metrics"][n]["value"]]
+    from simcore.family.summary import metric_groups
+    rates = [n for n in metric_groups(s["metrics"])["headline"] if cat[n].is_rate and s["metrics"][n]["value"]]
     spans = {round(ax.get_xlim()[1] - ax.get_xlim()[0], 6) for ax in axes
              if "%" in ax.texts[-1].get_text()}
     assert len(rates) >= 5 and len(spans) == 1   # every rate strip on one scale

@@ -134,7 +134,7 @@ from simcore.runners import runner_factory, use_runner
 from simcore.studies.study import run_study
 families.register("fake", "fake_family")
 fam = families.get("fake")
-sc = fam.load(sys.argv[2])
+sc = fam.SCENARIOS.load(sys.argv[2])
 with use_runner(runner_factory("ray", sys.argv[1])):
     res = run_study(fam, [sc], 5, 6000, 2, chunk_games=1000)
 print(json.dumps({"n": res.sums.n, "s": res.sums.s.tolist(), "c": res.sums.c.tolist()}))
@@ -167,7 +167,7 @@ def test_the_fake_four_seat_family_runs_on_the_cluster(cluster, tmp_path):
     families.register("fake", "fake_family")
     try:
         fam = families.get("fake")
-        local = run_study(fam, [fam.load(path)], 5, 6000, 1, chunk_games=1000).sums
+        local = run_study(fam, [fam.SCENARIOS.load(path)], 5, 6000, 1, chunk_games=1000).sums
     finally:
         families.unregister("fake")
     assert remote["n"] == 6000
@@ -181,7 +181,7 @@ from simcore import families, solve_study as ss
 from simcore.runners import runner_factory, use_runner
 families.register("fake", "fake_family")
 fam = families.get("fake")
-sc = fam.load(sys.argv[2])
+sc = fam.SCENARIOS.load(sys.argv[2])
 with use_runner(runner_factory("ray", sys.argv[1])):
     print(json.dumps(ss.solve(fam, sc, *SOLVE_ARGS, workers=2, **SOLVE_KW)))
 """
@@ -206,7 +206,7 @@ def test_a_solve_on_the_cluster_gives_the_local_answer(cluster, tmp_path):
     families.register("fake", "fake_family")
     try:
         fam = families.get("fake")
-        local = ss.solve(fam, fam.load(path), *SOLVE_ARGS, workers=1, **SOLVE_KW)
+        local = ss.solve(fam, fam.SCENARIOS.load(path), *SOLVE_ARGS, workers=1, **SOLVE_KW)
     finally:
         families.unregister("fake")
     assert remote["ci"] == local["ci"] and remote["design"] == local["design"]

@@ -20,7 +20,7 @@ def test_momojan_ledger_balances_are_the_engine_scores(name):
     """The ledger's running balance, built from the ante rule and the score changes, meets the
     round records' scores after every round and keeps points plus pot constant."""
     fam, sc = families.load(name)
-    sim = fam.simulator(sc)
+    sim = fam.SIMULATOR(sc)
     for game in range(30):
         r = fam.replay(sc, 7, game)
         _, batch = sim.replay_events(7, game)

@@ -6,6 +6,7 @@ import json
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from simcore.cli import common as cli_common
@@ -18,14 +19,16 @@ NEW_YAKU = ("extends: new_edition\nname: anyset\nscoring:\n  yaku:\n"
 
 
 class _Fam:
+    """A family as the progress display sees it: cached kernels or not, 6 rounds a game."""
+
     def __init__(self, cached):
         self._cached = cached
 
-    def kernels_cached(self):
-        return self._cached
 
-    def rounds_played(self, sums, v=0):
-        return 6 * sums.n
+@pytest.fixture(autouse=True)
+def _fake_family_services(monkeypatch):
+    monkeypatch.setattr(cli_common, "kernels_cached", lambda fam: fam._cached)
+    monkeypatch.setattr(cli_common, "rounds_played", lambda fam, sums, v=0: 6 * sums.n)
 
 
 def _res(n):

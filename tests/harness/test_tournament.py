@@ -83,9 +83,9 @@ def test_three_seat_tournament_on_ptrump():
     except Exception as exc:  # noqa: BLE001  not landed yet
         pytest.skip(f"ptrump family not available: {exc}")
     from simcore.studies.tournament import run_tournament
-    sc = fam.load("ptrump_3p")
-    assert fam.n_seats(sc) == 3
-    a, b = fam.policy_names()[:2]
+    sc = fam.SCENARIOS.load("ptrump_3p")
+    assert len(sc["players"]) == 3
+    a, b = list(fam.POLICIES.names)[:2]
     t = run_tournament(sc, [a, b], 10, seed=1, family=fam)
     assert len(t.seatings) == 6 and t.played[0, 1] == 6 * 10 * 2
     assert np.isclose(t.wins[0, 1] + t.wins[1, 0], t.played[0, 1])

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from simcore.cli import main
 from simcore.family import registry as families
+from simcore.family.players import with_players
 from simcore.studies.tune import entry, fresh_seed, tune
 
 
@@ -29,7 +30,7 @@ def test_a_tune_is_reproducible_and_checks_on_fresh_deals():
     assert lo <= a.fresh["win_share"] <= hi and a.fresh["games"] == 600
     # the tuned entry seats a game
     fam, sc = families.load("new_edition")
-    fam.with_players(sc, f"{a.tuned_entry},greedy")
+    with_players(fam, sc, f"{a.tuned_entry},greedy")
 
 
 def test_only_the_named_parameters_move():

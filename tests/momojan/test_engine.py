@@ -13,6 +13,7 @@ from simcore.momojan.engine import (
     RF_DRAW3_1, RF_DRAW_PAYMENT, RF_GAME, RF_KAN0, RF_KAN1, RF_OUTCOME, RF_POINTS, RF_POT,
     RF_REPEAT, RF_SCORE0, RF_SCORE1, RF_WINNER,
 )
+from simcore.family.chunks import run_games
 from simcore.momojan.family import FAMILY
 from simcore.momojan.simulate import Simulator
 
@@ -90,8 +91,8 @@ def test_same_seed_same_games_in_any_batch_or_order():
 
 def test_run_json_identical_for_one_and_two_workers():
     sc = scenario.load("new_edition")
-    a = FAMILY.run_games(sc, 2500, seed=3, workers=1)
-    b = FAMILY.run_games(sc, 2500, seed=3, workers=2)
+    a = run_games(FAMILY, sc, 2500, seed=3, workers=1)
+    b = run_games(FAMILY, sc, 2500, seed=3, workers=2)
     assert np.array_equal(a.games, b.games) and np.array_equal(a.rounds, b.rounds)
 
 
@@ -106,7 +107,7 @@ def test_forked_workers_inherit_the_simulators_built_before_the_fork(tmp_path, m
     if usable_cores() < 2:
         pytest.skip("one usable core: the study would run in this process")
     log = tmp_path / "builds"
-    build = family.simulator
+    build = family.SIMULATOR
 
     def logged(sc):
         with open(log, "a") as f:
@@ -115,7 +116,7 @@ def test_forked_workers_inherit_the_simulators_built_before_the_fork(tmp_path, m
 
     monkeypatch.setattr(family, "simulator", logged)  # the forked workers have it too
     monkeypatch.setitem(vars(family), "_simulators", {})
-    sc = family.with_overrides(scenario.load("new_edition"), {"scoring": {"ron_bonus": 2}},
+    sc = family.SCENARIOS.with_overrides(scenario.load("new_edition"), {"scoring": {"ron_bonus": 2}},
                                "ron_bonus_2")
     res = run_study(family, [sc, scenario.load("no_ron_bonus")], seed=1, games=4000, workers=2)
     assert res.sums.n == 4000 and res.workers == 2

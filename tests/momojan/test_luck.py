@@ -19,6 +19,8 @@ from simcore.momojan.luck import (
     GAME_CONTROLS, LK_DEALER, LK_OTHER, LK_RON, LK_TSUMO, LUCK_SCALE, N_LUCK, draw_luck,
     ron_kinds, race_table,
 )
+from simcore.family.players import with_players
+from simcore.family.tables import game_table, luck_from_tables, round_table, values_from_tables
 
 RACE = race_table()
 
@@ -101,9 +103,9 @@ def test_ron_kinds_is_can_ron_on_for_every_wait(waits, discards, momo, other):
 def many_games():
     """8,000 games of new_edition between the baseline bots (the terms' mean does not depend on
     the bots; these are the fastest), seed 321."""
-    sc = family.with_players(scenario.load("new_edition"), "baseline,baseline")
+    sc = with_players(family, scenario.load("new_edition"), "baseline,baseline")
     idx = np.arange(8000)
-    batch = family.simulator(sc).play(idx, 321)
+    batch = family.SIMULATOR(sc).play(idx, 321)
     return idx, batch
 
 
@@ -140,14 +142,14 @@ def test_saved_tables_from_before_the_luck_columns_still_pair_and_carry_no_luck(
     """A result saved before the engine recorded the luck (its round tables lack gap_before and
     luck_*): compare of two saved runs reads its metrics as before (regression: it raised
     KeyError 'gap_before') and finds no luck controls to correct with."""
-    sc = family.with_players(scenario.load("new_edition"), "baseline,baseline")
-    batch = family.simulator(sc).play(np.arange(50), 4)
-    games = family.game_table(batch, 0)
-    rounds = family.round_table(batch)
+    sc = with_players(family, scenario.load("new_edition"), "baseline,baseline")
+    batch = family.SIMULATOR(sc).play(np.arange(50), 4)
+    games = game_table(family, batch, 0)
+    rounds = round_table(family, batch)
     old = {k: v for k, v in rounds.items() if k != "gap_before" and not k.startswith("luck_")}
     assert len(old) == len(rounds) - 5
-    num, den = family.values_from_tables(games, rounds)
-    num_old, den_old = family.values_from_tables(games, old)
+    num, den = values_from_tables(family, games, rounds)
+    num_old, den_old = values_from_tables(family, games, old)
     assert np.array_equal(num, num_old) and np.array_equal(den, den_old)
-    assert family.luck_from_tables(games, old) is None
-    assert family.luck_from_tables(games, rounds).shape == (50, len(GAME_CONTROLS))
+    assert luck_from_tables(family, games, old) is None
+    assert luck_from_tables(family, games, rounds).shape == (50, len(GAME_CONTROLS))

@@ -27,7 +27,7 @@ def parse_players(text):
 def with_players(sc, seats):
     data = sc.to_dict()
     data["players"] = seats
-    return FAMILY.from_dict(data, name=sc.name)
+    return FAMILY.SCENARIOS.from_dict(data, name=sc.name)
 from simcore.errors import InputError
 from simcore.momojan import scenario
 from simcore.momojan.actions import (OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE,

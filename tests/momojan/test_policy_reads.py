@@ -3,7 +3,9 @@ names, per differing point value, whether a seated policy reads it."""
 
 from policies.momojan import POLICIES
 from simcore.family import registry as families
+from simcore.family.players import with_players
 from simcore.family.scenario.files import nested
+from simcore.studies.notes import play_note
 
 
 def test_value_declares_what_its_hand_value_reads():
@@ -21,16 +23,16 @@ def _variants(changes):
     fam, sc = families.load("new_edition")
     out = [sc]
     for key, v in changes:
-        out.append(fam.with_overrides(sc, nested(key, v), f"x {key}"))
+        out.append(fam.SCENARIOS.with_overrides(sc, nested(key, v), f"x {key}"))
     return fam, out
 
 
 def test_the_note_says_per_rule_whether_a_seated_policy_reads_it():
     fam, scs = _variants([("scoring.yaku.haitei.points", 4), ("scoring.yaku.kerai.points", 7)])
-    note = fam.play_note(scs)
+    note = play_note(fam, scs)
     assert "no seated policy (value) reads scoring.yaku.haitei.points" in note
     assert "read: scoring.yaku.kerai.points (by value)" in note
     fam, scs = _variants([("scoring.yaku.kerai.points", 7)])
-    assert fam.play_note(scs) is None          # every differing point value is read
-    greedy = [fam.with_players(sc, "greedy") for sc in scs]
-    assert "no seated policy (greedy) reads point values" in fam.play_note(greedy)
+    assert play_note(fam, scs) is None          # every differing point value is read
+    greedy = [with_players(fam, sc, "greedy") for sc in scs]
+    assert "no seated policy (greedy) reads point values" in play_note(fam, greedy)

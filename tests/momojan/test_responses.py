@@ -4,6 +4,8 @@ handful of the README's response table, on pinned seeds, and riichi by value."""
 import pytest
 
 from simcore.family import registry as families
+from simcore.family.players import with_players
+from simcore.family.summary import summarize
 from simcore.studies.responses import probe_rows, probe_table
 
 # (probe key, figures measured with 20,000 games per variant, seed 7: before -> after)
@@ -18,7 +20,7 @@ CHECKED = {
 @pytest.fixture(scope="module")
 def value_seats():
     fam, sc = families.load("new_edition")
-    return fam, fam.with_players(sc, "value")
+    return fam, with_players(fam, sc, "value")
 
 
 def test_raised_values_are_chased(value_seats):
@@ -35,7 +37,7 @@ def test_raised_values_are_chased(value_seats):
 
 def test_greedy_does_not_respond(value_seats):
     fam, sc = value_seats
-    greedy = fam.with_players(sc, "greedy")
+    greedy = with_players(fam, sc, "greedy")
     probes, _ = fam.response_probes(greedy)
     dog = [p for p in probes if p.key == "scoring.yaku.dog.points"]
     (row,) = probe_rows(fam, greedy, dog, 2000, seed=7, workers=1)
@@ -49,8 +51,8 @@ def test_riichi_by_value(value_seats):
     from simcore.family.scenario.files import nested
     from simcore.studies.study import run_study
     fam, sc = value_seats
-    free = fam.with_overrides(sc, nested("scoring.yaku.riichi.points", 0), "riichi worth 0")
+    free = fam.SCENARIOS.with_overrides(sc, nested("scoring.yaku.riichi.points", 0), "riichi worth 0")
     res = run_study(fam, [sc, free], 5, 1500, 1)
-    rates = [fam.summarize_variant(s, 5, res.sums, v=v)["metrics"]["riichi_rate"]["value"]
+    rates = [summarize(fam, s, 5, res.sums, v=v)["metrics"]["riichi_rate"]["value"]
              for v, s in enumerate((sc, free))]
     assert rates[0] > 0.97 and rates[1] < 0.90, rates

@@ -12,6 +12,8 @@ import pytest
 
 from policies.ptrump.bots import GREEDY_PARAMS, MAX_PARAMS, POLICIES
 from simcore.family.params import Param
+from simcore.family.players import with_players
+from simcore.family.summary import summarize
 from simcore.ptrump import scenario
 from simcore.ptrump.engine import GF_N_WINNERS, GF_WINNERS
 from simcore.ptrump.simulate import Simulator
@@ -87,12 +89,12 @@ def test_greedy_reads_the_pon_deduction_and_yaku_points_from_the_rules():
     from simcore.family.scenario.files import nested
     from simcore.studies.study import run_study
     fam, sc = families.load("ptrump_2p")
-    sc = fam.with_players(sc, "greedy")
-    dear = fam.with_overrides(sc, nested("scoring.deductions.pon", 4), "dear pon")
+    sc = with_players(fam, sc, "greedy")
+    dear = fam.SCENARIOS.with_overrides(sc, nested("scoring.deductions.pon", 4), "dear pon")
     res = run_study(fam, [sc, dear], 3, 400, 1)
-    pons = [fam.summarize_variant(s, 3, res.sums, v=v)["metrics"]["pon_per_round"]["value"]
+    pons = [summarize(fam, s, 3, res.sums, v=v)["metrics"]["pon_per_round"]["value"]
             for v, s in enumerate((sc, dear))]
     assert pons[1] < 0.5 * pons[0], pons
-    spec = fam.policy_specs()["greedy"]
+    spec = fam.POLICIES.by_name["greedy"]
     assert spec.reads_rule("scoring.deductions.pon") and spec.reads_rule("scoring.yaku.tanyao.points")
     assert not spec.reads_rule("scoring.yaku.chanta.points")

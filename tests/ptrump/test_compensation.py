@@ -14,7 +14,7 @@ def test_p_style_start_bonus_by_dealing_order_changes_who_wins():
     def first_dealer_wins(**bonus):
         data = sc.to_dict()
         data["match"]["start_bonus"].update(bonus)
-        g = fam.simulator(fam.from_dict(data, name="b")).play(np.arange(300), 5).games
+        g = fam.SIMULATOR(fam.SCENARIOS.from_dict(data, name="b")).play(np.arange(300), 5).games
         return np.mean((g[:, GF_WINNERS] >> g[:, FD]) & 1)
 
     base = first_dealer_wins()

@@ -26,6 +26,7 @@ from simcore.ptrump.engine import (
     RF_PONS0, RF_RIICHI0, RF_ROUND, RF_SCORE0, RF_TENPAI0, RF_VALUE, RF_VALUE0, RF_VALUE1, RF_VALUE2, RF_WINNERS,
     round_balance,
 )
+from simcore.family.replay import game_replay_text
 from simcore.ptrump.simulate import Simulator
 
 _SIMS: dict = {}
@@ -259,7 +260,7 @@ def test_riichi_deposits_and_records():
 
 def test_replay_matches_the_played_match():
     sc = sim("ptrump_3p", ("greedy", "baseline", "random")).scenario
-    text = family.replay_text(sc, 4, 2)
+    text = game_replay_text(family, sc, 4, 2)
     assert "round 1" in text and "match over" in text and "discards" in text
     b = Simulator(sc).play(np.array([2]), seed=4)
     assert f"after {b.games[0, GF_ROUNDS]} rounds" in text

@@ -17,7 +17,9 @@ from simcore.ptrump.hand import is_complete
 from simcore.ptrump.layout import (
     JOKER, OBS_CNT, OBS_DISC_RANKS, OBS_DORA_RANK, OBS_HAND_MASK, OBS_LEN, OBS_N_SEATS, OBS_SEEN,
 )
+from simcore.family.players import with_players
 from simcore.family.scenario.files import nested
+from simcore.family.summary import summarize
 from simcore.ptrump.rules_array import build_hand_rules, build_rules_array
 from simcore.ptrump.scoring import score_text
 
@@ -30,7 +32,7 @@ WORTHLESS = {"scoring.additive.riichi.points": 0, "scoring.additive.double_riich
 def _variant(**overrides):
     sc = SC
     for key, value in overrides.items():
-        sc = FAM.with_overrides(sc, nested(key, value), "variant")
+        sc = FAM.SCENARIOS.with_overrides(sc, nested(key, value), "variant")
     return sc
 
 
@@ -171,9 +173,9 @@ def test_riichi_gain_counts_the_rons_only_riichi_allows_at_their_points():
 
 def _play(sc, seats, games, seed):
     from simcore.studies.study import run_study
-    sc = FAM.with_players(sc, ",".join(seats))
+    sc = with_players(FAM, sc, ",".join(seats))
     res = run_study(FAM, [sc], seed, games, 1)
-    return FAM.summarize_variant(sc, seed, res.sums, v=0)["metrics"]
+    return summarize(FAM, sc, seed, res.sums, v=0)["metrics"]
 
 
 def test_riichi_falls_when_it_is_worth_nothing_and_value_beats_always_riichi():

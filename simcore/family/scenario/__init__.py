@@ -39,6 +39,9 @@ class ScenarioLoader:
     # moot gets one warning on stderr, after every error (a scenario rebuilt from Python data,
     # as every worker does, says nothing)
     NO_EFFECT: dict = {}
+    # top-level keys that say how to run, not what the rules are (left out of the rules hash in
+    # provenance.json and of the rule differences); a family whose ``game:`` is a name adds it
+    RUNNER_KEYS: tuple = ("name", "description", "extends", "run", "players")
 
     # ---- what a family may add -------------------------------------------------------------
     def defaults(self) -> dict:
@@ -171,6 +174,69 @@ class ScenarioLoader:
                              set_by=lambda key: has_key(overrides, key))
         data["name"] = name
         return self.SCENARIO(name, None, freeze(data))
+
+    # ---- what the harness reads of a scenario -------------------------------------------------
+    def payload(self, sc) -> dict:
+        """Resolved scenario data (plain, picklable): a worker rebuilds the scenario from it."""
+        return sc.to_dict()
+
+    def from_payload(self, data: dict):
+        """The scenario back from :meth:`payload`'s data (a saved result's, when resuming)."""
+        return self.from_dict(dict(data), name=data.get("name") or "inline")
+
+    def rules_data(self, data: dict) -> dict:
+        """The rules of a resolved scenario: everything but the ``RUNNER_KEYS`` (what the rules
+        hash in provenance.json covers)."""
+        return {k: v for k, v in data.items() if k not in self.RUNNER_KEYS}
+
+    @staticmethod
+    def run_defaults(sc) -> tuple:
+        """(games, seed, workers) the scenario's ``run:`` section asks for."""
+        return sc.get("run.games"), sc.get("run.seed"), sc.get("run.workers")
+
+    def rule_choices(self, key: str) -> tuple:
+        """The values an enum rule key may take (the conformance check tries another one)."""
+        return getattr(self._fields.get(key), "choices", None) or ()
+
+    def numeric_rule(self, key: str):
+        """``(integer, minimum, maximum)`` of a numeric rule key (bounds None where open), or
+        None when ``key`` is not a number rule (``solve`` and ``sweep`` read it)."""
+        f = self._fields.get(key)
+        if f is None or f.kind not in ("int", "float"):
+            return None
+        return f.kind == "int", f.min, f.max
+
+    @property
+    def _fields(self) -> dict:
+        fields = self.__dict__.get("_field_cache")
+        if fields is None:
+            from simcore.family.scenario.schema import Field, iter_fields
+            fields = self.__dict__["_field_cache"] = dict(iter_fields(self.SCHEMA, Field))
+        return fields
+
+
+def seats_leaf(checker, path: str, v, specs: dict, seats: tuple, game: str) -> list:
+    """A ``players:`` list of ``seats[0]`` to ``seats[1]`` seats, each ``{policy, params}``
+    checked against the family's bots ``specs`` (``POLICIES.by_name``); ``game`` names the game
+    in the message. A family's checker calls it for its ``players`` leaf."""
+    lo, hi = seats
+    if not isinstance(v, list) or not lo <= len(v) <= hi:
+        got = f"{len(v)} seats" if isinstance(v, list) else shown(v)
+        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        checker.fail(path, f"expected a list of {count} seats ({game} is played by {count}), "
+                     f"got {got}")
+    out = []
+    for i, seat in enumerate(v):
+        p = f"{path}[{i}]"
+        checker.seat_mapping(p, seat, " (expected policy, params)")
+        params = seat.get("params", {}) or {}
+        if not isinstance(params, dict):
+            checker.fail(f"{p}.params", f"expected a mapping of parameter names to values, got "
+                         f"{shown(params)}")
+        name, params = check_seat(specs, seat.get("policy"), params,
+                                  lambda key, message, p=p: checker.fail(f"{p}.{key}", message))
+        out.append({"policy": name, "params": params})
+    return out
 
 
 def check_seat(specs: dict, name, params: dict, fail) -> tuple:

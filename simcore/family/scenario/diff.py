@@ -30,7 +30,7 @@ def _seats(data) -> dict:
 
 def scenario_flat(family, data: dict) -> dict:
     """The resolved scenario ``data`` flattened: its rules, then its seats."""
-    return {**flatten(family.rules_data(data)), **_seats(data)}
+    return {**flatten(family.SCENARIOS.rules_data(data)), **_seats(data)}
 
 
 _MISSING = "(not set)"

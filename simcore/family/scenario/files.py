@@ -450,7 +450,8 @@ class Checker:
         return self.basic_leaf(path, f, v)
 
     def basic_leaf(self, path: str, f, v: Any):
-        """A leaf of kind ``int`` (within ``f.min``..``f.max``), ``bool`` or ``str`` (or null)."""
+        """A leaf of kind ``int`` (within ``f.min``..``f.max``), ``float`` (a finite number
+        within them), ``bool`` or ``str`` (or null)."""
         if f.kind == "int":
             if isinstance(v, bool) or not isinstance(v, int):
                 self.fail(path, f"expected {int_range(f)}, got {_kind(v)}")
@@ -460,6 +461,15 @@ class Checker:
                 bound = " (a 64-bit integer)" if abs(v) > INT64_MAX else ""
                 self.fail(path, f"expected {int_range(f)}{bound}, got {_kind(v)}")
             return v
+        if f.kind == "float":
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v \
+                    or v in (float("inf"), float("-inf")) \
+                    or (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
+                lo = "" if f.min is None else f" >= {f.min}"
+                hi = "" if f.max is None else f" <= {f.max}"
+                self.fail(path, f"expected a number{lo}{' and' if lo and hi else ''}{hi}, got "
+                          f"{_kind(v)}")
+            return float(v)
         if f.kind == "bool":
             if not isinstance(v, bool):
                 self.fail(path, f"expected true or false, got {_kind(v)}")

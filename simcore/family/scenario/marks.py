@@ -74,8 +74,8 @@ def show_marks(family, sc, base=None, base_name: str | None = None) -> dict:
         for key in own_keys(sc.path):
             marks[key] = f"[set by {sc.path.name}]"
     if base is not None:
-        ours = flatten(family.rules_data(sc.to_dict()))
-        theirs = flatten(family.rules_data(base.to_dict()))
+        ours = flatten(family.SCENARIOS.rules_data(sc.to_dict()))
+        theirs = flatten(family.SCENARIOS.rules_data(base.to_dict()))
         for key, value in ours.items():
             if key in theirs and theirs[key] != value:
                 was = cut(flow(theirs[key]), 40)

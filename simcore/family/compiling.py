@@ -1,0 +1,110 @@
+"""A family's kernels and numba's compiler: whether the cache holds them, compiling them ahead
+(:mod:`simcore.precompile`, the build) and a second worker's share of a cold start
+(:mod:`simcore.nb.compile_plan`). Functions of the family object, which declares its
+``KERNEL_FUNCTIONS`` and ``COMPILE_FIRST``.
+
+``python -m simcore.family.compiling write|check PACKAGE`` records a family's compile plan in a
+fresh cache (about two minutes) and writes it next to the package, or says how the shipped one
+differs.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import pickle
+import sys
+
+import numpy as np
+
+from simcore.nb.compile_plan import load_plan, plan_path, record
+
+
+def has_compile_plan(fam) -> bool:
+    """Whether the family compiles ahead (a cold start can be split between workers)."""
+    return bool(fam.KERNEL_FUNCTIONS)
+
+
+def kernel_cached(kernel) -> bool:
+    """Whether numba's on-disk cache holds machine code of the dispatcher ``kernel`` (the games
+    loop) that numba would load here: numba's own checks, so an entry of another numba version,
+    of an older source (numba stamps the source's content) or of another CPU does not count."""
+    try:
+        index = kernel._cache._cache_file._load_index()
+        magic = kernel.targetctx.codegen().magic_tuple()
+    except Exception:  # numba's cache internals moved: say "cold", which costs only a message
+        return False
+    return any(key[1] == magic for key in index)
+
+
+def kernels_cached(fam) -> bool:
+    """Whether numba's on-disk cache holds the family's games kernel for this machine and source
+    (else the first chunk compiles it). True for a family with nothing to compile."""
+    if not fam.KERNEL_FUNCTIONS:
+        return True
+    module, _, name = fam.KERNEL_FUNCTIONS[0].rpartition(".")
+    return kernel_cached(getattr(importlib.import_module(module), name))
+
+
+def play_for_compile(fam) -> None:
+    """Play two games of the default scenario: compiles the kernel (one for every scenario and
+    bot: rules and seats are arrays)."""
+    if fam.DEFAULT_SCENARIO:
+        sc = fam.SCENARIOS.load(fam.DEFAULT_SCENARIO)
+        fam.SIMULATOR(sc).play(np.arange(2), seed=1)
+
+
+def compile_helpers(fam, _arg=None) -> int:
+    """A second worker's share of a cold start (:mod:`simcore.nb.compile_plan`): the kernel's
+    helpers, last-needed first, into numba's cache."""
+    from simcore.nb.compile_plan import compile_reversed
+    kernel_module = fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]
+    package = importlib.import_module(kernel_module).__package__   # the plan's: simcore.<name>
+    return compile_reversed(package, first=fam.COMPILE_FIRST)
+
+
+def _record_fresh(package: str) -> list:
+    """The plan of a natural compile of ``package``'s kernel in a fresh, temporary cache."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="mjplan") as cache:
+        os.environ["NUMBA_CACHE_DIR"] = cache  # read when numba's dispatchers are made: first
+        fam = importlib.import_module(package + ".family").FAMILY
+        return record(functools.partial(play_for_compile, fam), ("simcore", "policies"),
+                      fam.KERNEL_FUNCTIONS)
+
+
+def main(argv=None) -> int:
+    """``python -m simcore.family.compiling write|check PACKAGE``: compile the package's kernel in a
+    fresh cache (about two minutes) and write its plan, or say how the shipped plan differs (exit
+    1). The test suite's check (:func:`stale_entries`) reads this checkout's cache, which a helper
+    compile also fills with the plan's own signatures; ``check`` is the full comparison."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2 or argv[0] not in ("write", "check"):
+        print("usage: python -m simcore.family.compiling write|check PACKAGE (e.g. "
+              "simcore.momojan)",
+              file=sys.stderr)
+        return 2
+    command, package = argv
+    plan = _record_fresh(package)
+    if command == "check":
+        shipped = load_plan(package)
+        extra = [e for e in shipped if e not in plan]
+        missing = [e for e in plan if e not in shipped]
+        for what, entries in (("not compiled by the kernel", extra), ("missing", missing)):
+            for m, q, a in entries:
+                print(f"{what}: {m}.{q}{a}")
+        print(f"{package}: {len(shipped)} planned, {len(plan)} compiled, {len(extra)} stale, "
+              f"{len(missing)} missing")
+        return 1 if extra or missing else 0
+    if len(plan) < 10:  # e.g. NUMBA_DISABLE_JIT: nothing compiled; keep the shipped plan
+        print(f"only {len(plan)} functions compiled: plan not written", file=sys.stderr)
+        return 1
+    with open(plan_path(package), "wb") as f:
+        pickle.dump(plan, f, protocol=4)
+    print(f"{len(plan)} functions -> {plan_path(package)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""The seam between the harness and a game: ``Family`` is only what a game declares and writes,
+and the list of families is written once (the registry) and read everywhere else."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from simcore.family import registry
+from simcore.family.base import Family
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILIES = [registry.get(name) for name in registry.names()]
+
+
+def _public(cls) -> list:
+    return sorted(n for n in vars(cls) if not n.startswith("_"))
+
+
+def test_every_public_name_of_family_is_declared_or_written_by_a_game():
+    """A name no game sets or overrides is a harness service hung on the family: it belongs in
+    the layer that uses it (simcore.family.chunks, tables, summary, compiling...)."""
+    unused = [n for n in _public(Family)
+              if not any(n in vars(k) for f in FAMILIES for k in type(f).__mro__
+                         if k not in (Family, object))]
+    assert unused == []
+
+
+def test_the_base_class_stays_small():
+    lines = (ROOT / "simcore" / "family" / "base.py").read_text().count("\n")
+    assert lines <= 220, f"simcore/family/base.py has {lines} lines"
+
+
+def test_the_seam_check_finds_a_service():
+    class WithService(Family):
+        def helper(self):
+            return 1
+    names = _public(WithService)
+    assert "helper" in names and not any("helper" in vars(type(f)) for f in FAMILIES)
+
+
+def _module_lists(paths):
+    """Literal lists, tuples, sets and dict keys naming two or more game packages or family
+    modules (``"simcore.momojan"``, ``"policies.ptrump"``, ``"simcore.emoji.family"``): copies of
+    the family list."""
+    modules = set()
+    for name in registry.names():
+        modules |= {*registry.packages(name), registry.FAMILIES[name]}
+    hits = []
+    for p in paths:
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                items = node.elts
+            elif isinstance(node, ast.Dict):
+                items = node.keys
+            else:
+                continue
+            named = {e.value for e in items if isinstance(e, ast.Constant) and e.value in modules}
+            if len(named) >= 2:
+                hits.append(f"{p.relative_to(ROOT)}:{node.lineno}")
+    return hits
+
+
+def test_the_family_list_is_written_once():
+    paths = [p for top in ("simcore", "policies", "tests", "benchmarks")
+             for p in (ROOT / top).rglob("*.py")
+             if p != ROOT / "simcore" / "family" / "registry.py"] + [ROOT / "setup.py"]
+    assert _module_lists(paths) == []
+    toml = (ROOT / "pyproject.toml").read_text()
+    assert not any(f'"{pkg}"' in toml for name in registry.names()
+                   for pkg in registry.packages(name)), "pyproject.toml lists a family package"
+
+
+def test_the_list_check_finds_a_copy(tmp_path):
+    copy = tmp_path / "copy.py"
+    game, bots = registry.packages(registry.names()[0])
+    copy.write_text(f"PACKAGES = ({game!r}, {bots!r})\n")
+    global ROOT
+    root, ROOT = ROOT, tmp_path
+    try:
+        assert _module_lists([copy]) == ["copy.py:1"]
+    finally:
+        ROOT = root
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_family_is_in_the_readme_and_has_its_page(name):
+    fam = registry.get(name)
+    readme = (ROOT / "README.md").read_text()
+    assert fam.NAME in readme, f"README.md does not name the {fam.NAME} family"
+    assert (ROOT / "docs" / f"{fam.NAME}.md").is_file(), f"docs/{fam.NAME}.md is missing"
