@@ -22,6 +22,7 @@ from simcore.family.policy import PolicySpec, Registry
 from simcore.family.scenario.files import ScenarioBase, freeze
 
 MAX_SEATS = 4
+MAX_NOISE = 1000.0   # a score is 10 x (strength + noise x a normal draw): within 32 bits
 STRENGTH = {"strong": 1.5, "medium": 0.75, "weak": 0.0}
 POLICIES = Registry([PolicySpec(name, f"strength {s}", ()) for name, s in STRENGTH.items()], 1)
 
@@ -38,6 +39,10 @@ def _scenario(data: dict, name: str, path=None) -> Scenario:
         if not isinstance(p, dict) or p.get("policy") not in STRENGTH:
             raise InputError(f"{path or '<scenario>'}: players[{i}].policy: expected one of "
                              f"{', '.join(STRENGTH)}")
+    noise = data.get("noise", 1.0)
+    if not isinstance(noise, (int, float)) or not 0 <= noise <= MAX_NOISE:
+        raise InputError(f"{path or '<scenario>'}: noise: expected a number 0..{MAX_NOISE:g} "
+                         f"(scores are stored as 32-bit integers)")
     clean = {"game": "fake", "name": data.get("name") or name,
              "description": data.get("description") or "a fake game",
              "players": [{"policy": p["policy"], "params": {}} for p in players],
@@ -79,7 +84,7 @@ class FakeFamily(Family):
     HEADLINE = "seat0_win_share"     # (a seat metric: not its own first metric)
     SIMULATOR = FakeSimulator
     POLICIES = POLICIES
-    NUMERIC_RULES = {"edge": (False, -5.0, 5.0), "noise": (False, 0.0, None)}
+    NUMERIC_RULES = {"edge": (False, -5.0, 5.0), "noise": (False, 0.0, MAX_NOISE)}
     METRICS = (Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds", 0.1,
                       unit="rounds"),
                Metric("top_score", "per_game", "top", "games", "the winner's score", 1.0,
