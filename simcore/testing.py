@@ -281,8 +281,7 @@ def check_declarations(fam, sc) -> None:
     keys = list(flat(fam.rules_data(sc.to_dict())))
 
     def known(prefix: str, what: str) -> None:
-        _require(any(k == prefix or k.startswith(prefix.rstrip(".") + ".")
-                     or k.startswith(prefix) for k in keys),
+        _require(any(k.startswith(prefix) for k in keys),   # the families' prefix reading
                  f"{fam.NAME}: {what} names rule key {prefix!r}, which scenario {sc.name} does "
                  f"not have")
     for prefix in fam.CONDITIONAL_KEYS:
