@@ -22,6 +22,7 @@ from simcore.family.scenario.files import Checker, ScenarioBase
 from simcore.family.scenario.schema import Field
 
 MAX_SEATS = 4
+MAX_NOISE = 1000.0   # a score is 10 x (strength + noise x a normal draw): within 32 bits
 STRENGTH = {"strong": 1.5, "medium": 0.75, "weak": 0.0}
 POLICIES = Registry([PolicySpec(name, f"strength {s}", ()) for name, s in STRENGTH.items()], 1)
 
@@ -31,7 +32,8 @@ SCHEMA = {
     "description": Field("str", "a fake game", "one line on the scenario", "T"),
     "players": Field("players", [{"policy": "medium", "params": {}}] * 2,
                      "2 to 4 seats, each {policy: strong|medium|weak}", "T"),
-    "noise": Field("float", 1.0, "the spread of each seat's score", "X", min=0.0),
+    "noise": Field("float", 1.0, "the spread of each seat's score", "X", min=0.0,
+                   max=MAX_NOISE),
     "edge": Field("float", 0.0, "seat 0's head start (a number rule solve can find)", "X",
                   min=-5.0, max=5.0),
     "run": {

@@ -7,6 +7,11 @@ seat the same policy. ``tests/harness/test_record_digests.py`` compares the engi
 kit, a faster kernel) is shown to leave every record bit-identical; a rule change that alters
 play rewrites the file (``--out tests/data/record_digests.json``) and says in its commit which
 digests changed and why.
+
+A new family pins its own digests without recomputing the others:
+``python -m tests.record_digests --family NAME`` (from the repository root; or
+:func:`pin_family`) adds only the entries of family NAME's bundled scenarios to
+``tests/data/record_digests.json`` and leaves every other entry as it is, byte for byte.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import argparse
 import hashlib
 import json
 import sys
+from pathlib import Path
 
 GAMES = 150
 SEED = 7
@@ -39,20 +45,54 @@ def digest(scenario_name: str, policy: str) -> str:
     return h.hexdigest()
 
 
-def all_digests() -> dict[str, str]:
+PINNED_FILE = Path(__file__).parent / "data" / "record_digests.json"
+
+
+def all_digests(family: str | None = None) -> dict[str, str]:
+    """``{"<scenario> <policy>": digest}`` of every bundled scenario (of ``family`` alone when
+    given)."""
     from simcore.family import registry as families
     out = {}
     for name, fam_name, _ in families.bundled():
+        if family is not None and fam_name != family:
+            continue
         for policy in _policy_names(fam_name):
             out[f"{name} {policy}"] = digest(name, policy)
     return out
 
 
+def dumps(digests: dict) -> str:
+    """The pinned file's text (sorted keys, one entry a line)."""
+    return json.dumps(digests, indent=1, sort_keys=True) + "\n"
+
+
+def pin_family(family: str, path=PINNED_FILE) -> list[str]:
+    """Add (or refresh) the digests of ``family``'s bundled scenarios in the pinned file at
+    ``path``, leaving every other family's entries as they are; returns the keys written.
+    Entries of ``family`` no longer bundled are dropped."""
+    from simcore.family import registry as families
+    families.get(family)   # an unknown name: the registry's one-line error
+    path = Path(path)
+    pinned = json.loads(path.read_text()) if path.exists() else {}
+    ours = {n for n, f, _ in families.bundled() if f == family}
+    new = all_digests(family)
+    kept = {k: v for k, v in pinned.items() if k.split()[0] not in ours}
+    path.write_text(dumps({**kept, **new}))
+    return sorted(new)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", help="write the JSON here (default: print it)")
+    ap.add_argument("--family", help="add only this family's digests to the pinned file "
+                    "(--out, default tests/data/record_digests.json); the others stay as they are")
     args = ap.parse_args(argv)
-    text = json.dumps(all_digests(), indent=1, sort_keys=True) + "\n"
+    if args.family:
+        keys = pin_family(args.family, args.out or PINNED_FILE)
+        print(f"pinned {len(keys)} digests of family {args.family} in "
+              f"{args.out or PINNED_FILE}")
+        return 0
+    text = dumps(all_digests())
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

@@ -189,7 +189,9 @@ def worst_cases(d: dict) -> list:
     32-bit) and a seat's chips or the pot (the records' chips and pot columns, 32-bit). Chips
     and pot together stay 4 x start (spec §9.6); a seat at 0 or above before a round loses at
     most the ante, a deposit and three wins in it (each_full, or three winners) before the
-    game ends on its negative balance, so no seat holds more than 4 x start + 3 such losses."""
+    game ends on its negative balance, so no seat holds more than 4 x start + 3 such losses, and
+    the pot, which every seat pays into, no more than 4 x start + 4 (the conformance check's
+    storage play found a pot_taken of 4 antes past 32 bits under a bound of 3; issue 47)."""
     from simcore.family.scenario.bounds import INT32_MAX, Worst
     from .calibration import max_win_value
     value_keys = ("scoring.base", "scoring.dealer_factor", "scoring.dora_points",
@@ -197,7 +199,7 @@ def worst_cases(d: dict) -> list:
 
     def chips(d):
         c = d["chips"]
-        return 4 * c["start"] + 3 * (c["ante"] + c["riichi_deposit"] + 3 * max_win_value(d))
+        return 4 * c["start"] + 4 * (c["ante"] + c["riichi_deposit"] + 3 * max_win_value(d))
 
     return [Worst("a win's value", max_win_value, value_keys, INT32_MAX,
                   "the records' value0..value3 columns", "chips"),

@@ -114,26 +114,57 @@ class Simulator:
         return 1024
 
     def play(self, game_indices, seed: int, debug: bool = False) -> Batch:
-        """The records of games ``game_indices`` (each depends on (seed, index) alone)."""
+        """The records of games ``game_indices`` (each depends on (seed, index) alone).
+
+        The kernel is given views of buffers :data:`GUARD_ROWS` rows longer, the rows past the
+        view filled with :data:`GUARD`: a kernel that writes past its buffer (numba does not
+        check bounds) lands there, and :func:`check_guard` says so by name (else it would
+        corrupt memory and, at best, be reported as a worker that died)."""
         idx = np.asarray(game_indices, np.int64)
         rs = self.new_state(False)
-        games = np.zeros((len(idx), self.N_GF), np.int64)
+        games_buf = guarded((len(idx), self.N_GF))
+        games = games_buf[:len(idx)]
         cap = max(self.ROUNDS_PER_GAME * len(idx), self.MIN_ROUND_ROWS)
         while True:
-            rounds = np.zeros((cap, self.N_RF), np.int64)
+            rounds_buf = guarded((cap, self.N_RF))
+            rounds = rounds_buf[:cap]
             n = self.kernel(idx, np.uint64(seed), rs, debug, rounds, games)
+            check_guard(self, games_buf, len(idx), "game records (games)")
+            check_guard(self, rounds_buf, cap, "round records (rounds)")
+            if n > cap:
+                raise BufferOverrun(f"{self.family_name()}: the kernel reports {n} round records "
+                                    f"in a round buffer (rounds) of {cap} rows")
             if n >= 0:
                 return Batch(games, rounds[:n].copy())
             cap *= 4
+
+    def family_name(self) -> str:
+        """The family this simulator plays, for errors (its scenario's ``game:``, else its
+        module's: ``simcore.<name>.*``)."""
+        game = getattr(getattr(self, "scenario", None), "data", {}).get("game")
+        if isinstance(game, str):
+            return game
+        parts = type(self).__module__.split(".")
+        return parts[1] if len(parts) > 2 and parts[0] == "simcore" else \
+            f"{parts[0]} ({type(self).__name__})"
 
     def replay_events(self, seed: int, game: int) -> tuple[np.ndarray, Batch]:
         """The event log of one game (for ``replay``), and its records."""
         from ..errors import InputError
         rs = self.new_state(True)
         rs.st[self.ST_LOG] = 1
-        games = np.zeros((1, self.N_GF), np.int64)
-        rounds = np.zeros((self.replay_rounds(), self.N_RF), np.int64)
+        games_buf = guarded((1, self.N_GF))
+        games = games_buf[:1]
+        cap = self.replay_rounds()
+        rounds_buf = guarded((cap, self.N_RF))
+        rounds = rounds_buf[:cap]
         n = self.kernel(np.array([game], np.int64), np.uint64(seed), rs, True, rounds, games)
+        check_guard(self, games_buf, 1, "game records (games)")
+        check_guard(self, rounds_buf, cap, "round records (rounds)")
+        if n > cap or int(rs.st[self.ST_N_EV]) > self.MAX_EVENTS:
+            raise BufferOverrun(f"{self.family_name()}: the kernel reports {n} round records for "
+                                f"a round buffer of {cap} rows and {int(rs.st[self.ST_N_EV])} "
+                                f"events for an event log (ev) of {self.MAX_EVENTS} rows")
         if n < 0:
             raise InputError(f"game {game} has more rounds than a replay holds")
         n_ev = int(rs.st[self.ST_N_EV])
@@ -141,6 +172,32 @@ class Simulator:
             raise InputError(f"game {game} is longer than the replay log holds "
                              f"({self.MAX_EVENTS} events)")
         return rs.ev[:n_ev].copy(), Batch(games, rounds[:n].copy())
+
+
+GUARD_ROWS = 64                       # rows past a kernel's buffers that must stay untouched
+GUARD = np.iinfo(np.int64).min + 0x6A5   # what they hold (no record value is ever this)
+
+
+class BufferOverrun(RuntimeError):
+    """A kernel wrote past a buffer it was given, or reported more rows than it holds."""
+
+
+def guarded(shape) -> np.ndarray:
+    """int64 zeros of ``shape`` followed by :data:`GUARD_ROWS` rows of :data:`GUARD` (the kernel
+    is given the first ``shape[0]`` rows, a C-contiguous view of the same type)."""
+    buf = np.zeros((shape[0] + GUARD_ROWS, shape[1]), np.int64)
+    buf[shape[0]:] = GUARD
+    return buf
+
+
+def check_guard(sim, buf: np.ndarray, rows: int, what: str) -> None:
+    """:class:`BufferOverrun` naming the family and the buffer if the kernel wrote into the
+    guard rows past the ``rows`` it was given."""
+    bad = np.nonzero(np.any(buf[rows:] != GUARD, axis=1))[0]
+    if len(bad):
+        raise BufferOverrun(f"{sim.family_name()}: the kernel wrote past its {what} buffer of "
+                            f"{rows} rows (row {rows + int(bad[-1])} written; "
+                            f"{type(sim).__module__}.{type(sim).__name__}.kernel)")
 
 
 def cached_simulator(cache: dict, data: dict, build: Callable[[dict], object]):
@@ -213,22 +270,26 @@ def examples(idx, num) -> list:
 # A family's chunks: what run_study maps over its workers
 # ---------------------------------------------------------------------------------------------
 
-_SIMULATORS: dict = {}   # family module -> {repr(resolved data): simulator}, per process
+_SIMULATORS: dict = {}   # family class -> {repr(resolved data): simulator}, per process
 
 
 def simulator_for(fam, data: dict) -> Simulator:
     """The simulator of a resolved scenario's data, built once per process."""
     def build(d):
         return fam.SIMULATOR(fam.SCENARIOS.from_dict(d, name=d.get("name") or "inline"))
-    return cached_simulator(_SIMULATORS.setdefault(type(fam).__module__, {}), data, build)
+    return cached_simulator(_SIMULATORS.setdefault(type(fam), {}), data, build)
 
 
 def game_values(fam, idx, games, rounds, catalogue=None):
     """``(num, den)``, int64[n, k] each: per game, each catalogue metric's numerator and
     denominator (from the family's ``game_quantities``)."""
-    from simcore.family.metrics import catalogue_values
+    from simcore.family.metrics import MissingQuantity, catalogue_values
     cat = fam.CATALOGUE if catalogue is None else catalogue
-    return catalogue_values(fam.game_quantities(idx, games, rounds), cat, len(idx))
+    try:
+        return catalogue_values(fam.game_quantities(idx, games, rounds), cat, len(idx))
+    except MissingQuantity as exc:
+        raise MissingQuantity(f"{fam.NAME}: {exc}".replace(
+            " (simcore.testing.check_family names the family)", "")) from None
 
 
 def chunk_stats(fam, task: ChunkTask) -> ChunkResult:
@@ -266,6 +327,9 @@ def _extras(fam, extras: dict, idx, num, batch, data: dict, first_chunk: bool, d
             "rows": rows if first_chunk else None})
     sim = fam.SIMULATOR
     for name, values in sim.histogram_values(batch).items():
+        if name not in sim.HISTOGRAMS:
+            raise KeyError(f"{fam.NAME}: the simulator counts histogram {name!r}, which its "
+                           f"HISTOGRAMS does not declare")
         extras["hist"][name].append(bincount(values, sim.HISTOGRAMS[name][2]))
     extras["examples"].append(examples(idx, num))
     if first_chunk:

@@ -123,9 +123,21 @@ def catalogue_values(q: dict, catalogue, n: int):
     num = np.empty((n, len(catalogue)), np.int64)
     den = np.empty((n, len(catalogue)), np.int64)
     for j, m in enumerate(catalogue):
+        for name in (m.numerator, m.denominator):
+            if name not in q:   # a bare KeyError: 'bonus' named neither the metric nor its role
+                raise MissingQuantity(f"metric {m.name} names quantity {name!r}, which the "
+                                      f"family's game_quantities does not return "
+                                      f"(simcore.testing.check_family names the family)")
         num[:, j] = q[m.numerator]
         den[:, j] = q[m.denominator]
     return num, den
+
+
+class MissingQuantity(KeyError):
+    """A metric names a per-game quantity its family's ``game_quantities`` does not return."""
+
+    def __str__(self) -> str:
+        return self.args[0]
 
 
 # ---------------------------------------------------------------------------------------------

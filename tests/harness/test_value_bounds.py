@@ -51,7 +51,7 @@ def test_every_family_declares_its_worst_cases():
     for name in families.names():
         loader = families.get(name).SCENARIOS
         assert loader.WORST_CASES is not None, name
-        sc = families.get(name).load(families.get(name).DEFAULT_SCENARIO)
+        sc = families.get(name).SCENARIOS.load(families.get(name).DEFAULT_SCENARIO)
         assert loader.WORST_CASES(sc.to_dict()), name
 
 
@@ -86,7 +86,7 @@ def test_sweep_set_names_the_option():
 
 def test_emoji_bound_is_the_sources_maximum_for_the_default_table():
     from simcore.emoji.calibration import max_win_value
-    d = families.get("emoji").load("emoji").to_dict()
+    d = families.get("emoji").SCENARIOS.load("emoji").to_dict()
     assert max_win_value(d) == math.ceil(100 * 1.5 * 1215) + 3 * 100
 
 
@@ -103,7 +103,7 @@ def test_emoji_bound_holds_every_win(mults, base, dealer_factor, dora_points, pi
     from simcore.emoji import scoring as S
     from simcore.emoji.calibration import max_win_value, winning_hands
     yaku = {**dict(zip(S.YAKU, mults)), "all_runs": 1.5}   # nakayoshi: all_runs is x1.5
-    d = families.get("emoji").load("emoji").to_dict()   # the bound of this table, loaded or not
+    d = families.get("emoji").SCENARIOS.load("emoji").to_dict()   # the bound of this table, loaded or not
     d["scoring"].update(base=base, dealer_factor=dealer_factor, dora_points=dora_points,
                         yaku=yaku)
     hands = winning_hands(False)

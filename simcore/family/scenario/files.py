@@ -507,6 +507,24 @@ class Checker:
                                                                    otherwise))
 
 
+class RuleKeyError(KeyError):
+    """A rule key the scenario does not have (a typo in a family's code: ``sc.get("dorass")``),
+    named with the family and the scenario on one line (a bare ``KeyError: 'dorass'`` said
+    neither). A KeyError still, for code that catches one."""
+
+    def __init__(self, sc, key: str):
+        family = sc.data.get("game")   # the family's name (MOMOJAN's is a mapping of rules)
+        if not isinstance(family, str):
+            parts = type(sc).__module__.split(".")   # simcore.<family>.scenario
+            family = parts[1] if len(parts) > 2 and parts[0] == "simcore" else parts[0]
+        self.key = key
+        super().__init__(f"{family}: scenario {sc.name} has no rule key {key!r} (a typo in the "
+                         f"family's code or declarations?)")
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
 @dataclass(frozen=True)
 class ScenarioBase:
     """A validated, fully resolved scenario. ``data`` is a read-only nested mapping."""
@@ -516,12 +534,18 @@ class ScenarioBase:
     data: MappingProxyType
 
     def __getitem__(self, key):
-        return self.data[key]
+        try:
+            return self.data[key]
+        except KeyError:
+            raise RuleKeyError(self, key) from None
 
     def get(self, dotted: str):
         v = self.data
-        for k in dotted.split("."):
-            v = v[k]
+        try:
+            for k in dotted.split("."):
+                v = v[k]
+        except (KeyError, TypeError):
+            raise RuleKeyError(self, dotted) from None
         return v
 
     def to_dict(self) -> dict:
