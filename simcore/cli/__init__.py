@@ -354,7 +354,7 @@ def _other_family_hint(text: str, fam, game) -> str:
         if other is fam:
             continue
         try:
-            other.waits_json(text, other.load(other.DEFAULT_SCENARIO))
+            other.waits_json(text, other.SCENARIOS.load(other.DEFAULT_SCENARIO))
         except Exception:  # noqa: BLE001  (any failure: no hint)
             continue
         return f" (a {other.TITLE} hand? add --game {name})"

@@ -159,11 +159,12 @@ def _start_reaper():
 
 
 def _bound_remote(method):
-    """A module-level function calling ``method`` (a family's bound chunk function), named as
-    the method is, so Ray can remote it."""
+    """A module-level function calling ``method`` (a chunk function bound to its family: a
+    ``functools.partial`` or a bound method), named as the function is, so Ray can remote it."""
     def chunk_stats(task):
         return method(task)
-    chunk_stats.__name__ = chunk_stats.__qualname__ = method.__name__
+    name = getattr(getattr(method, "func", method), "__name__", "chunk_stats")
+    chunk_stats.__name__ = chunk_stats.__qualname__ = name
     return chunk_stats
 
 

@@ -107,17 +107,17 @@ def test_forked_workers_inherit_the_simulators_built_before_the_fork(tmp_path, m
     if usable_cores() < 2:
         pytest.skip("one usable core: the study would run in this process")
     log = tmp_path / "builds"
-    build = family.SIMULATOR
+    class Logged(family.SIMULATOR):
+        def __init__(self, sc):
+            with open(log, "a") as f:
+                f.write(f"{os.getpid()}\n")
+            super().__init__(sc)
 
-    def logged(sc):
-        with open(log, "a") as f:
-            f.write(f"{os.getpid()}\n")
-        return build(sc)
-
-    monkeypatch.setattr(family, "simulator", logged)  # the forked workers have it too
-    monkeypatch.setitem(vars(family), "_simulators", {})
-    sc = family.SCENARIOS.with_overrides(scenario.load("new_edition"), {"scoring": {"ron_bonus": 2}},
-                               "ron_bonus_2")
+    monkeypatch.setattr(family, "SIMULATOR", Logged)  # the forked workers have it too
+    from simcore.family import chunks
+    monkeypatch.setitem(chunks._SIMULATORS, type(family), {})
+    sc = family.SCENARIOS.with_overrides(scenario.load("new_edition"),
+                                         {"scoring": {"ron_bonus": 2}}, "ron_bonus_2")
     res = run_study(family, [sc, scenario.load("no_ron_bonus")], seed=1, games=4000, workers=2)
     assert res.sums.n == 4000 and res.workers == 2
     assert log.read_text().split() == [str(os.getpid())] * 2  # two variants, built here only
