@@ -42,12 +42,69 @@ def define_blocks(namespace: dict, prefix: str, blocks: tuple) -> int:
     return pos
 
 
-def state_spec(name: str, fields: tuple, module: str):
+def state_spec(name: str, fields: tuple, module: str, struct: bool = True):
     """A kernel's state written once: ``fields`` is one line per array, ``(name, shape, dtype,
     fill)`` (``shape`` a tuple of ints, or a function of ``log`` for an array sized by whether
-    the replay log is kept). Returns ``(StateTuple, new_state)``: the namedtuple class (pickled as
-    ``module.name``, where the caller binds it, so numba can cache kernels that take it) and
-    ``new_state(log)``, which allocates every array at its fill."""
+    the replay log is kept). Returns ``(State, new_state)``: the state's class, one numba
+    structref holding every array (passed to a helper with one reference count, where a tuple
+    of arrays counts each), and ``new_state(log)``, which allocates every array at its fill.
+    The classes are bound in ``module`` (``name`` and ``name + "Type"``) so numba can cache
+    kernels that take the state; Python reads a field as an attribute (``state.ev``).
+    ``struct=False``: a namedtuple of the arrays instead (P-style's engine, whose play
+    corrupts the heap as a structref: a numba reference-count fault not found yet).
+    """
+    if not struct:
+        return _tuple_state(name, fields, module)
+    import sys
+
+    import numba
+    import numpy as np
+    from numba.core import types
+    from numba.core.extending import overload
+    from numba.experimental import structref
+    names = tuple(f[0] for f in fields)
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate field names in {name}")
+
+    def preprocess_fields(self, fs):
+        return tuple((n, types.unliteral(t)) for n, t in fs)
+    type_cls = structref.register(type(f"{name}Type", (types.StructRef,),
+                                       {"__module__": module,
+                                        "preprocess_fields": preprocess_fields}))
+    getters = {}
+    for n in names:
+        g = {}
+        exec(f"def get(s):\n    return s.{n}\n", g)
+        getters[n] = numba.njit(g["get"])
+    props = {n: property(lambda self, g=getters[n]: g(self)) for n in names}
+    proxy_cls = type(name, (structref.StructRefProxy,),
+                     {"__module__": module, "__doc__": f"The kernel's {name}.", **props})
+    params = ", ".join(f"f_{n}" for n in names)
+    body = "\n".join(f"        __s.{n} = f_{n}" for n in names)
+    src = (f"def ctor({params}):\n"
+           f"    struct_type = type_cls(list(zip({list(names)!r}, [{params}])))\n"
+           f"    def impl({params}):\n        __s = new(struct_type)\n{body}\n"
+           f"        return __s\n    return impl\n")
+    g = {"type_cls": type_cls, "new": structref.new}
+    exec(src, g)
+    overload(proxy_cls)(g["ctor"])
+    structref.define_boxing(type_cls, proxy_cls)
+    mod = sys.modules[module]
+    setattr(mod, f"{name}Type", type_cls)
+    setattr(mod, name, proxy_cls)
+
+    def new_state(log: bool = False):
+        arrays = []
+        for fname, shape, dtype, fill in fields:
+            shp = shape(log) if callable(shape) else shape
+            arrays.append(np.full(shp, fill, dtype))
+        return proxy_cls(*arrays)
+    new_state.__doc__ = (f"A fresh :class:`{name}`; ``log``: room for the replay event log "
+                         f"(else one row).")
+    return proxy_cls, new_state
+
+
+def _tuple_state(name: str, fields: tuple, module: str):
     import collections
 
     import numpy as np
