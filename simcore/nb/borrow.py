@@ -13,7 +13,8 @@ so it does not use it.
 
 ``borrowed(x)`` returns ``x`` (an array, or a tuple or named tuple of arrays, nested) with every
 array's owner pointer set to NULL, which ``NRT_incref``/``NRT_decref`` test for and return at
-once. Call it once at the entry of a compiled loop on arguments the caller keeps alive for the
+once; anything else (a structref state, which callees count once anyway) comes back as itself
+with its reference counted. Call it once at the entry of a compiled loop on arguments the caller keeps alive for the
 whole call (the engines' ``play_games``/``play_matches``): never on an array the function
 allocates and may return or store, whose memory would then never be freed, or freed early.
 Types are unchanged, so callees compile once whatever they receive.
@@ -35,6 +36,10 @@ def _without_owner(context, builder, ty, value):
             member = _without_owner(context, builder, member_ty, builder.extract_value(value, i))
             out = builder.insert_value(out, member, i)
         return out
+    # anything else (a structref state: one owner for all its arrays, counted once a call) is
+    # returned as itself, owning a new reference: the caller's variable now holds it, and numba
+    # releases it when the variable dies (returned without the count, it was freed early)
+    context.nrt.incref(builder, ty, value)
     return value
 
 

@@ -204,7 +204,7 @@ RoundState, new_round_state = state_spec("RoundState", (
     ("conc", (HAND_MAX + 1,), np.int64, 0),    # scratch: one seat's concealed ids for scoring
     ("bd", (2, N_SLOTS), np.int64, 0),         # scoring's breakdown (row BD_POINTS: points)
     ("tmp_cnt", (N_RANKS,), np.int64, 0),      # scratch counts
-), __name__, struct=False)   # a structref state corrupts the heap here (docs/performance.md)
+), __name__)
 
 
 # ---------------------------------------------------------------------------------------------
