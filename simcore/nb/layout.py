@@ -50,8 +50,8 @@ def state_spec(name: str, fields: tuple, module: str, struct: bool = True):
     of arrays counts each), and ``new_state(log)``, which allocates every array at its fill.
     The classes are bound in ``module`` (``name`` and ``name + "Type"``) so numba can cache
     kernels that take the state; Python reads a field as an attribute (``state.ev``).
-    ``struct=False``: a namedtuple of the arrays instead (P-style's engine, whose play
-    corrupts the heap as a structref: a numba reference-count fault not found yet).
+    ``struct=False``: a namedtuple of the arrays instead (every array counted at each call;
+    docs/performance.md, "The engine's state").
     """
     if not struct:
         return _tuple_state(name, fields, module)
