@@ -55,7 +55,7 @@ class FakeChecker(Checker):
         if f.kind == "game":
             return self.game_leaf(path, v, "fake", "fake game")
         if f.kind == "players":
-            return seats_leaf(self, path, v, POLICIES.by_name, (2, MAX_SEATS), "the fake game")
+            return seats_leaf(self, path, v, POLICIES.by_name, (2, MAX_SEATS))
         if f.kind == "float" and isinstance(v, str):
             # a quoted number is read as the number: a value with two spellings, as a family
             # that normalises its values has (tests/harness/test_sweeps.py)

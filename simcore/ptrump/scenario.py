@@ -25,7 +25,7 @@ from typing import Any
 from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
 from simcore.family.scenario.annotated import Annotation
-from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_leaf, has_key
 from simcore.family.scenario.files import ScenarioBase, deep_merge
 from . import schema as _schema
 from .schema import (
@@ -68,22 +68,8 @@ class _Checker(scenario_files.Checker):
         raise AssertionError(f.kind)
 
     def players(self, path: str, v: Any):
-        if not isinstance(v, list) or not MIN_SEATS <= len(v) <= MAX_SEATS:
-            got = f"{len(v)} seats" if isinstance(v, list) else _kind(v)
-            self.fail(path, f"expected a list of {MIN_SEATS} or {MAX_SEATS} seats (the seat "
-                      f"count is the number of players), got {got}")
-        seats = []
-        for i, seat in enumerate(v):
-            p = f"{path}[{i}]"
-            self.seat_mapping(p, seat, " (expected policy, params)")
-            params = seat.get("params", {}) or {}
-            if not isinstance(params, dict):
-                self.fail(f"{p}.params", "expected a mapping of parameter names to values, "
-                          f"got {_kind(params)}")
-            name, params = check_seat(seat.get("policy"), params,
-                                      lambda key, message, p=p: self.fail(f"{p}.{key}", message))
-            seats.append({"policy": name, "params": params})
-        return seats
+        return seats_leaf(self, path, v, policy_specs(), (MIN_SEATS, MAX_SEATS),
+                          " (the seat count is the number of players)")
 
 
 def policy_specs() -> dict:

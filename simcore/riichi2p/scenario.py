@@ -16,7 +16,7 @@ from typing import Any
 from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind
 from simcore.family.scenario.annotated import Annotation
-from ..family.scenario import ScenarioLoader, check_seat as _check_seat
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_leaf
 from simcore.family.scenario.files import ScenarioBase
 from . import schema as _schema
 from .schema import DEPENDS, GAME, SCHEMA, Field, field_at
@@ -65,21 +65,7 @@ class _Checker(scenario_files.Checker):
         raise AssertionError(f.kind)
 
     def players(self, path: str, v: Any):
-        if not isinstance(v, list) or len(v) != N_SEATS:
-            got = f"{len(v)} seats" if isinstance(v, list) else _kind(v)
-            self.fail(path, f"expected a list of {N_SEATS} seats, got {got}")
-        seats = []
-        for i, seat in enumerate(v):
-            p = f"{path}[{i}]"
-            self.seat_mapping(p, seat, " (expected policy, params)")
-            params = seat.get("params", {}) or {}
-            if not isinstance(params, dict):
-                self.fail(f"{p}.params", f"expected a mapping of parameter names to values, got "
-                          f"{_kind(params)}")
-            name, params = check_seat(seat.get("policy"), params,
-                                      lambda key, message, p=p: self.fail(f"{p}.{key}", message))
-            seats.append({"policy": name, "params": params})
-        return seats
+        return seats_leaf(self, path, v, policy_specs(), (N_SEATS, N_SEATS))
 
 
 def policy_specs() -> dict:

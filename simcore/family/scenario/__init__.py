@@ -215,16 +215,16 @@ class ScenarioLoader:
         return fields
 
 
-def seats_leaf(checker, path: str, v, specs: dict, seats: tuple, game: str) -> list:
+def seats_leaf(checker, path: str, v, specs: dict, seats: tuple, why: str = "") -> list:
     """A ``players:`` list of ``seats[0]`` to ``seats[1]`` seats, each ``{policy, params}``
-    checked against the family's bots ``specs`` (``POLICIES.by_name``); ``game`` names the game
-    in the message. A family's checker calls it for its ``players`` leaf."""
+    checked against the family's bots ``specs`` (``POLICIES.by_name``); ``why`` follows the
+    expected count in the message (`` (emoji mahjong is played by four)``). A family's checker
+    calls it for its ``players`` leaf."""
     lo, hi = seats
     if not isinstance(v, list) or not lo <= len(v) <= hi:
         got = f"{len(v)} seats" if isinstance(v, list) else shown(v)
-        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        checker.fail(path, f"expected a list of {count} seats ({game} is played by {count}), "
-                     f"got {got}")
+        count = f"{lo}" if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
+        checker.fail(path, f"expected a list of {count} seats{why}, got {got}")
     out = []
     for i, seat in enumerate(v):
         p = f"{path}[{i}]"
