@@ -111,7 +111,8 @@ def record(play, modules: tuple, kernel: tuple) -> list:
             continue
         d = ev.data or {}
         py = getattr(d.get("dispatcher"), "py_func", None)
-        if py is not None and py.__module__.startswith(modules) and \
+        # (functions made at run time, a structref state's getters, have no module: not cached)
+        if py is not None and (py.__module__ or "").startswith(modules) and \
                 f"{py.__module__}.{py.__qualname__}" not in kernel:
             plan.append((py.__module__, py.__qualname__, tuple(d["args"])))
     return plan
