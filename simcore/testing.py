@@ -50,8 +50,7 @@ from simcore.family.players import with_players
 from simcore.family.replay import game_replay_text
 from simcore.family.scenario.files import nested
 from simcore.family.summary import summarize, summary_table
-from simcore.family.tables import flat
-from simcore.family.tables import (ROUND_DTYPE_DEFAULT, game_table, round_table,
+from simcore.family.tables import (ROUND_DTYPE_DEFAULT, flat, game_table, round_table,
                                    values_from_tables, waits_table)
 
 

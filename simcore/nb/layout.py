@@ -42,19 +42,16 @@ def define_blocks(namespace: dict, prefix: str, blocks: tuple) -> int:
     return pos
 
 
-def state_spec(name: str, fields: tuple, module: str, struct: bool = True):
+def state_spec(name: str, fields: tuple, module: str):
     """A kernel's state written once: ``fields`` is one line per array, ``(name, shape, dtype,
     fill)`` (``shape`` a tuple of ints, or a function of ``log`` for an array sized by whether
     the replay log is kept). Returns ``(State, new_state)``: the state's class, one numba
     structref holding every array (passed to a helper with one reference count, where a tuple
     of arrays counts each), and ``new_state(log)``, which allocates every array at its fill.
     The classes are bound in ``module`` (``name`` and ``name + "Type"``) so numba can cache
-    kernels that take the state; Python reads a field as an attribute (``state.ev``).
-    ``struct=False``: a namedtuple of the arrays instead (every array counted at each call;
-    docs/performance.md, "The engine's state").
+    kernels that take the state; Python reads a field as an attribute (``state.ev``)
+    (docs/performance.md, "The engine's state").
     """
-    if not struct:
-        return _tuple_state(name, fields, module)
     import sys
 
     import numba
@@ -102,23 +99,3 @@ def state_spec(name: str, fields: tuple, module: str, struct: bool = True):
     new_state.__doc__ = (f"A fresh :class:`{name}`; ``log``: room for the replay event log "
                          f"(else one row).")
     return proxy_cls, new_state
-
-
-def _tuple_state(name: str, fields: tuple, module: str):
-    import collections
-
-    import numpy as np
-    names = tuple(f[0] for f in fields)
-    if len(set(names)) != len(names):
-        raise ValueError(f"duplicate field names in {name}")
-    cls = collections.namedtuple(name, names, module=module)
-
-    def new_state(log: bool = False):
-        arrays = {}
-        for fname, shape, dtype, fill in fields:
-            shp = shape(log) if callable(shape) else shape
-            arrays[fname] = np.full(shp, fill, dtype)
-        return cls(**arrays)
-    new_state.__doc__ = (f"A fresh :class:`{name}`; ``log``: room for the replay event log "
-                         f"(else one row).")
-    return cls, new_state

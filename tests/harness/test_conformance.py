@@ -20,16 +20,6 @@ from simcore.family.players import with_players
 from simcore.family.summary import summarize, summary_table
 
 
-@pytest.fixture
-def fake(tmp_path):
-    families.register("fake", "fake_family")
-    path = tmp_path / "fake4.yaml"
-    path.write_text("game: fake\nname: fake4\nplayers: [{policy: weak}, {policy: medium}, "
-                    "{policy: strong}, {policy: weak}]\n")
-    yield path
-    families.unregister("fake")
-
-
 @pytest.mark.parametrize("name", families.names())
 def test_every_registered_family_conforms(name):
     fam = families.get(name)

@@ -13,16 +13,6 @@ from simcore.testing import (ConformanceError, check_contracts, check_declaratio
 from simcore.family.chunks import chunk_stats
 
 
-@pytest.fixture
-def fake(tmp_path):
-    families.register("fake", "fake_family")
-    path = tmp_path / "fake4.yaml"
-    path.write_text("game: fake\nname: fake4\nplayers: [{policy: weak}, {policy: medium}, "
-                    "{policy: strong}, {policy: weak}]\n")
-    yield path
-    families.unregister("fake")
-
-
 def _one_line(exc_info):
     text = str(exc_info.value)
     assert "\n" not in text, text

@@ -13,6 +13,7 @@ stops the check (``validate`` with several files reports each file's first probl
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from simcore.errors import InputError, InputErrors, shown
@@ -206,13 +207,10 @@ class ScenarioLoader:
             return None
         return f.kind == "int", f.min, f.max
 
-    @property
+    @functools.cached_property
     def _fields(self) -> dict:
-        fields = self.__dict__.get("_field_cache")
-        if fields is None:
-            from simcore.family.scenario.schema import Field, iter_fields
-            fields = self.__dict__["_field_cache"] = dict(iter_fields(self.SCHEMA, Field))
-        return fields
+        from simcore.family.scenario.schema import Field, iter_fields
+        return dict(iter_fields(self.SCHEMA, Field))
 
 
 def seats_leaf(checker, path: str, v, specs: dict, seats: tuple, why: str = "") -> list:

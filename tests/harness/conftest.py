@@ -1,0 +1,17 @@
+"""Fixtures the harness tests share."""
+
+import pytest
+
+from simcore.family import registry as families
+
+
+@pytest.fixture
+def fake(tmp_path):
+    """The fake family of tests/fake_family.py registered, and a four-seat scenario of it (a
+    test module with a fake scenario of its own defines its own ``fake``)."""
+    families.register("fake", "fake_family")
+    path = tmp_path / "fake4.yaml"
+    path.write_text("game: fake\nname: fake4\nplayers: [{policy: weak}, {policy: medium}, "
+                    "{policy: strong}, {policy: weak}]\n")
+    yield path
+    families.unregister("fake")
