@@ -8,15 +8,14 @@ every cold family before its workers start (``tests/conftest.py``); ``python -m 
 ``MOMOJAN_SIM_PRECOMPILE=none``), and with ``--check`` only says whether it is needed (CI, after
 its install).
 
-On 2 cores one cold family compiles in two processes, its kernel in one and its helpers in the
-other (:mod:`simcore.nb.compile_plan`); several cold families compile one process each, after the
-functions of the modules they share (:func:`simcore.nb.compile_plan.compile_shared`: numba's cache
-index is not locked).
+On 2 cores a cold family compiles in two processes, its kernel in one and its helpers in the
+other (:mod:`simcore.nb.compile_plan`); several cold families compile one after the other, so two
+compiles never fight over the cores (and numba's cache index, which is not locked, is never
+written by two families at once).
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
@@ -53,22 +52,6 @@ def _python(code, stderr):
                             stdout=subprocess.DEVNULL, stderr=stderr, text=True)
 
 
-def compile_shared(cold) -> None:
-    """Two families share modules (``simcore.nb.rng``): compile their functions here, every
-    signature, before the families compile side by side."""
-    if len(cold) > 1:
-        from simcore.nb.compile_plan import compile_shared as compile_shared_entries
-        compile_shared_entries([importlib.import_module(name).__package__ for name in cold])
-
-
-def start_helper_compile(cold) -> subprocess.Popen:
-    """A background process that compiles the helpers of the family modules ``cold`` into the
-    cache, one family after the other: its caller's own kernel compiles then load them (a run
-    without workers to share with: the test suite in one process). Call :func:`compile_shared`
-    first."""
-    return _python("".join(_call(name, "compile_helpers") for name in cold), subprocess.DEVNULL)
-
-
 def _wait_talking(proc, start: float, guard_s: float, say, every: float = TICK_S):
     """``proc``'s exit status, saying every ``every`` seconds how long the compile has run (a
     compile is a minute or more of silence otherwise); TimeoutExpired past ``guard_s``."""
@@ -85,19 +68,24 @@ def _wait_talking(proc, start: float, guard_s: float, say, every: float = TICK_S
 
 
 def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
-    """Compile the kernels of the family modules ``cold`` in child processes (see the module
-    docstring for how they share the cores); ``say(text)`` reports progress and failures. True
-    when every process ended well; a failed or hung one is reported and stopped, never raised:
-    whatever it did not compile compiles on first use."""
+    """Compile the kernels of the family modules ``cold``, one family at a time: each in two
+    child processes, its kernel in one and its helpers in the other (the module docstring), so
+    two compiles never fight over 2 cores and the first family is ready soonest. ``say(text)``
+    reports progress and failures. True when every process ended well; a failed or hung one is
+    reported and stopped, never raised: whatever it did not compile compiles on first use.
+    ``guard_s`` bounds each family's compile."""
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    if not cold:
-        return True
-    if len(cold) == 1:
-        codes = [_call(cold[0], "compile_helpers"), _call(cold[0], "play_for_compile")]
-    else:
-        codes = [_call(name, "play_for_compile") for name in cold]
+    ok = True
+    for name in cold:
+        if len(cold) > 1:
+            say(f"compiling {name.split('.')[-2]}")
+        ok = _compile_one(name, say, guard_s) and ok
+    return ok
+
+
+def _compile_one(name: str, say, guard_s: float) -> bool:
+    codes = [_call(name, "compile_helpers"), _call(name, "play_for_compile")]
     start = time.monotonic()
-    compile_shared(cold)
     logs = [tempfile.TemporaryFile("w+") for _ in codes]
     procs = []
     ok = True
@@ -159,7 +147,7 @@ def main(argv=None) -> int:
               f"simcore.precompile {' '.join(cold_names)}` compiles)", file=sys.stderr)
         return 1
     print(f"precompile: compiling the {short} kernel{'s' if len(cold) > 1 else ''} into numba's "
-          f"cache (about a minute a family on 2 cores)", file=sys.stderr, flush=True)
+          f"cache (about 40-60 s a family on 2 cores, one family at a time)", file=sys.stderr, flush=True)
     start = time.monotonic()
     ok = compile_families(cold, say=lambda text: print(f"precompile: {text}", file=sys.stderr))
     print(f"precompile: {short}: {'compiled' if ok else 'not all compiled'} in "

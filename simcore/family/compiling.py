@@ -13,12 +13,12 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-import pickle
 import sys
 
 import numpy as np
 
-from simcore.nb.compile_plan import load_plan, plan_path, record
+from simcore.nb.compile_plan import (dispatcher, cached_for, kernel_entries, load_plan,
+                                     record, save_plan)
 
 
 def has_compile_plan(fam) -> bool:
@@ -27,9 +27,8 @@ def has_compile_plan(fam) -> bool:
 
 
 def kernel_cached(kernel) -> bool:
-    """Whether numba's on-disk cache holds machine code of the dispatcher ``kernel`` (the games
-    loop) that numba would load here: numba's own checks, so an entry of another numba version,
-    of an older source (numba stamps the source's content) or of another CPU does not count."""
+    """Whether numba's on-disk cache holds machine code of the dispatcher ``kernel`` for *some*
+    signature that numba would load here (another numba, CPU or source does not count)."""
     try:
         index = kernel._cache._cache_file._load_index()
         magic = kernel.targetctx.codegen().magic_tuple()
@@ -39,12 +38,22 @@ def kernel_cached(kernel) -> bool:
 
 
 def kernels_cached(fam) -> bool:
-    """Whether numba's on-disk cache holds the family's games kernel for this machine and source
-    (else the first chunk compiles it). True for a family with nothing to compile."""
+    """Whether numba's on-disk cache holds the family's kernel functions for this machine and
+    source *and for the argument types the code passes them*: the signatures its compile plan
+    recorded (a change of the state's or the rules' types makes the cache cold even though an
+    entry of the old types is there). A plan without signatures: any entry of the games loop.
+    True for a family with nothing to compile."""
     if not fam.KERNEL_FUNCTIONS:
         return True
     module, _, name = fam.KERNEL_FUNCTIONS[0].rpartition(".")
-    return kernel_cached(getattr(importlib.import_module(module), name))
+    kernels = kernel_entries(importlib.import_module(module).__package__)
+    if not kernels:
+        return kernel_cached(getattr(importlib.import_module(module), name))
+    for mod, qualname, argtypes in kernels:
+        disp = dispatcher(mod, qualname)
+        if disp is None or not cached_for(disp, argtypes):
+            return False
+    return True
 
 
 def play_for_compile(fam) -> None:
@@ -64,8 +73,9 @@ def compile_helpers(fam, _arg=None) -> int:
     return compile_reversed(package, first=fam.COMPILE_FIRST)
 
 
-def _record_fresh(package: str) -> list:
-    """The plan of a natural compile of ``package``'s kernel in a fresh, temporary cache."""
+def _record_fresh(package: str) -> tuple:
+    """The plan of a natural compile of ``package``'s kernel in a fresh, temporary cache:
+    ``(helpers, kernels)`` (:func:`simcore.nb.compile_plan.record`)."""
     import tempfile
     with tempfile.TemporaryDirectory(prefix="mjplan") as cache:
         os.environ["NUMBA_CACHE_DIR"] = cache  # read when numba's dispatchers are made: first
@@ -86,9 +96,10 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return 2
     command, package = argv
-    plan = _record_fresh(package)
+    plan, kernels = _record_fresh(package)
     if command == "check":
-        shipped = load_plan(package)
+        shipped = load_plan(package) + kernel_entries(package)
+        plan = plan + kernels
         extra = [e for e in shipped if e not in plan]
         missing = [e for e in plan if e not in shipped]
         for what, entries in (("not compiled by the kernel", extra), ("missing", missing)):
@@ -100,9 +111,8 @@ def main(argv=None) -> int:
     if len(plan) < 10:  # e.g. NUMBA_DISABLE_JIT: nothing compiled; keep the shipped plan
         print(f"only {len(plan)} functions compiled: plan not written", file=sys.stderr)
         return 1
-    with open(plan_path(package), "wb") as f:
-        pickle.dump(plan, f, protocol=4)
-    print(f"{len(plan)} functions -> {plan_path(package)}")
+    path = save_plan(package, plan, kernels)
+    print(f"{len(plan)} helpers and {len(kernels)} kernel functions -> {path}")
     return 0
 
 

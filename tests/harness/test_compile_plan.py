@@ -1,31 +1,57 @@
 """A cold start's compile shared by two workers (simcore/nb/compile_plan.py): the shipped plan
-matches the code, a second worker compiles it in the intended order, and run_study asks for it
+matches the code (its kernel signatures cheaply here; every entry against a fresh compile in the
+second tier), a second worker compiles it in the intended order, and run_study asks for it
 only on a cold cache with two or more local workers."""
 
 import importlib
+import subprocess
+import sys
 
 import pytest
 
-from simcore.family.compiling import compile_helpers, play_for_compile
+from simcore.family.compiling import (compile_helpers, has_compile_plan, kernels_cached,
+                                      play_for_compile)
 from simcore.momojan.family import FAMILY as family
 from simcore.nb import compile_plan
 
 
-@pytest.mark.parametrize("package,bots", [("simcore.momojan", "policies.momojan.play.play"),
-                                          ("simcore.ptrump", "policies.ptrump.bots.decide")])
-def test_the_shipped_plan_matches_the_code(package, bots):
-    """Every entry's signature is in this checkout's cache. A helper compile (tests/conftest.py
-    on a cold cache) writes the plan's own signatures there too, so a stale entry can pass here;
-    ``python -m simcore.family.compiling check PACKAGE`` compares both ways with a fresh compile."""
-    fam = importlib.import_module(package + ".family").FAMILY
-    play_for_compile(fam)  # compiles the kernel, or loads it: every helper's index is on disk
+def _compiling_families():
+    from simcore.family import registry
+    return [(name, registry.get(name)) for name in registry.names()
+            if has_compile_plan(registry.get(name))]
+
+
+@pytest.mark.parametrize("name,fam", _compiling_families(), ids=lambda v: v if isinstance(v, str) else "")
+def test_the_shipped_kernel_signatures_are_the_types_the_code_passes(name, fam):
+    """The plan's kernel entries (what ``kernels_cached`` looks up) are the signatures a play
+    of the default scenario compiles or loads today: whatever this machine's cache holds, the
+    dispatcher knows only what this process gave it. (A stale plan would say "cold" forever.)"""
+    play_for_compile(fam)
+    package = importlib.import_module(fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]).__package__
+    shipped = compile_plan.kernel_entries(package)
+    assert {f"{m}.{q}" for m, q, _ in shipped} == set(fam.KERNEL_FUNCTIONS), \
+        f"run python -m simcore.family.compiling write {package}"
+    games_loop = fam.KERNEL_FUNCTIONS[0]
+    for module, qualname, argtypes in shipped:
+        if f"{module}.{qualname}" == games_loop:   # the round loop is inside it: not dispatched
+            disp = compile_plan.dispatcher(module, qualname)
+            assert tuple(argtypes) in disp.signatures, (
+                f"{games_loop} is played with other types than the plan's: run python -m "
+                f"simcore.family.compiling write {package}")
+    assert kernels_cached(fam)   # just played: numba's cache holds it for these types
+
+
+@pytest.mark.second_tier
+@pytest.mark.parametrize("name,fam", _compiling_families(), ids=lambda v: v if isinstance(v, str) else "")
+def test_the_shipped_plan_is_what_a_fresh_compile_compiles(name, fam):
+    """Every helper and kernel entry of the shipped plan, against a natural compile in a fresh
+    cache (about a minute of one core a family): ``python -m simcore.family.compiling check``."""
+    package = importlib.import_module(fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]).__package__
     plan = compile_plan.load_plan(package)
-    assert len(plan) > 50
-    names = {f"{m}.{q}" for m, q, _ in plan}
-    assert bots in names and not names & set(fam.KERNEL_FUNCTIONS)
-    stale = compile_plan.stale_entries(package)
-    assert not stale, (f"{len(stale)} plan entries are not what the kernel compiles (first: "
-                       f"{stale[0]}): run python -m simcore.family.compiling write {package}")
+    assert len(plan) > 50 and not {f"{m}.{q}" for m, q, _ in plan} & set(fam.KERNEL_FUNCTIONS)
+    done = subprocess.run([sys.executable, "-m", "simcore.family.compiling", "check", package],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
 def test_the_second_worker_compiles_the_named_subtree_first_then_last_needed_first(monkeypatch):
@@ -42,7 +68,7 @@ def test_the_second_worker_compiles_the_named_subtree_first_then_last_needed_fir
                 raise TypeError("types that no longer compile are skipped")
 
     monkeypatch.setattr(compile_plan, "load_plan", lambda package: plan)
-    monkeypatch.setattr(compile_plan, "_dispatcher", lambda m, q: Disp(q) if q != "a" else None)
+    monkeypatch.setattr(compile_plan, "dispatcher", lambda m, q: Disp(q) if q != "a" else None)
     assert compile_plan.compile_reversed("x", first=("m.b",)) == 2   # b, d (c failed, a gone)
     assert seen == ["b", "d", "c"]
 
@@ -143,23 +169,3 @@ def test_the_plan_warm_up_keeps_the_worker_count_asked_for(monkeypatch, workers)
         plan.plan_games(family, [scenario.load("new_edition")], family.CATALOGUE[0].name, 0.01,
                         0.8, 0.05, 100, 1, workers)
     assert seen == [workers]
-
-
-def test_compile_shared_takes_every_signature_of_the_modules_two_plans_share(monkeypatch):
-    # two families compiled side by side must not add signatures of one function to its cache
-    # index at once (numba's index is not locked): their shared modules are compiled first
-    plans = {"fam_a": [("fam_a.x", "f", (1,)), ("shared", "g", (1,)), ("shared", "h", (1,))],
-             "fam_b": [("shared", "g", (2,)), ("fam_b.y", "k", (1,)), ("shared", "g", (1,))]}
-    monkeypatch.setattr(compile_plan, "load_plan", plans.get)
-    compiled = []
-    monkeypatch.setattr(compile_plan, "_compile", lambda entries: compiled.extend(entries) or 0)
-    compile_plan.compile_shared(["fam_a", "fam_b"])
-    assert compiled == [("shared", "g", (1,)), ("shared", "h", (1,)), ("shared", "g", (2,))]
-    compiled.clear()
-    compile_plan.compile_shared(["fam_a"])
-    assert compiled == []
-    # the real plans: the two families share simcore.nb.rng and simcore.nb.bits
-    monkeypatch.undo()
-    shared = {m for m, _, _ in compile_plan.load_plan("simcore.momojan")} & \
-        {m for m, _, _ in compile_plan.load_plan("simcore.ptrump")}
-    assert {"simcore.nb.rng", "simcore.nb.bits"} <= shared
