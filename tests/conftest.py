@@ -1,7 +1,9 @@
 import os
 from pathlib import Path
+import re
 import sys
 import tempfile
+import threading
 import time
 
 import pytest
@@ -25,43 +27,147 @@ settings.register_profile("default", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
-_COMPILE_SHARE = []
+# Two tiers. The quick one (the README's test command, the default) covers the harness and the
+# default family, MOMOJAN: it compiles one kernel and passes in about three minutes from a fresh
+# clone. The second tier (`--tier second`; `.ci/run` runs both) covers the other families, the
+# long statistical coverage studies, the wheel install, a real Ray cluster and the browser.
+# A test is in the second tier when it carries one of these marks, lives in another family's
+# folder (tests/emoji/...), names another family in its parameters, or says which families it
+# plays with @pytest.mark.plays("emoji", ...).
+SECOND_TIER_MARKS = ("second_tier", "slow", "install", "ray", "browser")
+# The random differential runs of MOMOJAN's hand kernels run in both tiers: the quick tier on
+# 10,000 hands per size and edition, the second on 30,000 (MOMOJAN_DIFF_HANDS sets either).
+BOTH_TIERS = ("momojan/test_hand_random.py", "momojan/test_shanten.py")
+QUICK_DIFF_HANDS = "10000"
+TIERS = ("quick", "second", "all")
 
 
-def _compile_before_the_workers(cold):
-    """Under pytest-xdist every worker would compile the same kernels at once (twice the CPU):
-    the controller compiles them first (simcore/precompile.py: one process per cold family, or a
-    family's kernel beside its helpers when only one is cold)."""
-    print(f"\nconftest: cold numba cache: compiling {', '.join(cold)} before the workers start",
+def pytest_addoption(parser):
+    parser.addoption("--tier", choices=TIERS, default="quick",
+                     help="quick (default): the harness and MOMOJAN, one kernel to compile, "
+                          "about 3 minutes from a fresh clone; second: the other families, the "
+                          "statistical coverage studies, the wheel install, Ray and the browser; "
+                          "all: both")
+
+
+def _other_families():
+    from simcore.family import registry
+    return [name for name in registry.names() if name != registry.DEFAULT]
+
+
+def families_played(item) -> set:
+    """The non-default families a collected test plays, as far as its folder, parameters and
+    ``plays`` mark say."""
+    others = _other_families()
+    here = Path(__file__).resolve().parent
+    try:
+        top = item.path.resolve().relative_to(here).parts[0]
+    except ValueError:
+        top = ""
+    found = {top} & set(others)
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        text = callspec.id + " " + " ".join(str(v) for v in callspec.params.values()
+                                            if isinstance(v, (str, Path)))
+        words = re.split(r"[^a-z0-9]+", text.lower())
+        found |= {name for name in others if any(w.startswith(name) for w in words)}
+    for mark in item.iter_markers("plays"):
+        found |= set(mark.args) & set(others)
+    return found
+
+
+def tier_of(item) -> str:
+    """"quick", "second" or "both"."""
+    if any(item.get_closest_marker(m) for m in SECOND_TIER_MARKS) or families_played(item):
+        return "second"
+    here = Path(__file__).resolve().parent
+    try:
+        if item.path.resolve().relative_to(here).as_posix() in BOTH_TIERS:
+            return "both"
+    except ValueError:
+        pass
+    return "quick"
+
+
+def _tier(config) -> str:
+    return config.getoption("--tier")
+
+
+def _families_to_compile(config) -> list:
+    """The families whose kernels the chosen tier plays: MOMOJAN alone in the quick tier."""
+    from simcore.family import registry
+    return [registry.DEFAULT] if _tier(config) == "quick" else registry.names()
+
+
+def _compile_first(config):
+    """On a cold numba cache (a fresh clone: CI) the kernels the tier plays compile before any
+    test runs, one family at a time (each on both cores: its kernel beside its helpers,
+    simcore/precompile.py), rather than in every xdist worker at once or in several families'
+    compiles fighting over the cores. The compile starts at once; the xdist workers start and
+    collect meanwhile, and no test runs before it ends (:func:`pytest_runtestloop`)."""
+    cold = precompile.cold_families(_families_to_compile(config))
+    if not cold:
+        return
+    print(f"\nconftest: cold numba cache: compiling "
+          f"{', '.join(name.split('.')[-2] for name in cold)}, one family at a time",
           file=sys.stderr, flush=True)
     start = time.monotonic()
-    # a failed or hung compile is said here; the tests then fail where it failed
-    precompile.compile_families(cold, say=lambda text: print(f"conftest: {text}", file=sys.stderr))
-    print(f"conftest: compiled in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+
+    def compile_them():
+        # a failed or hung compile is said here; the tests then fail where it failed
+        precompile.compile_families(cold, say=lambda text: print(f"conftest: {text}",
+                                                                  file=sys.stderr, flush=True))
+        print(f"conftest: compiled in {time.monotonic() - start:.0f} s", file=sys.stderr,
+              flush=True)
+    thread = threading.Thread(target=compile_them, name="conftest-compile", daemon=True)
+    thread.start()
+    _COMPILING.append(thread)
 
 
-def _distributed(config):
-    """Whether pytest-xdist will start workers (``-n N`` with N >= 1, not ``--collect-only``)."""
-    return (config.pluginmanager.getplugin("dsession") is not None
-            and not config.option.collectonly)
+_COLD_AT_START = []
+_COMPILING = []
 
 
 def pytest_sessionstart(session):
-    """On a cold numba cache (a fresh clone: CI) the kernels' compile is shared out. Run alone,
-    a background process compiles every family's kernel helpers into the cache
-    (simcore/nb/compile_plan.py, as a second worker does for `run`), and the tests' first kernel
-    compiles load them instead of compiling them. Under pytest-xdist (``-n``) the controller
-    compiles the kernels before its workers start, and the workers do nothing here."""
-    if hasattr(session.config, "workerinput"):
+    if hasattr(session.config, "workerinput") or session.config.option.collectonly:
         return
-    cold = precompile.cold_families()
-    if not cold:
+    if _tier(session.config) == "quick":   # what the quick tier must not compile (see the end)
+        _COLD_AT_START.extend(precompile.cold_families(_other_families()))
+    _compile_first(session.config)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """No test before the kernels are compiled (the workers have collected meanwhile)."""
+    while _COMPILING:
+        _COMPILING.pop().join()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if hasattr(config, "workerinput"):
         return
-    if _distributed(session.config):
-        _compile_before_the_workers(cold)
-    else:
-        precompile.compile_shared(cold)
-        _COMPILE_SHARE.append(precompile.start_helper_compile(cold))
+    tier = _tier(config)
+    if tier == "quick":
+        terminalreporter.write_line(
+            "tier quick: the harness and MOMOJAN. `python3 -m pytest -n auto --dist loadfile -rs "
+            "--tier second` runs the rest: the other families, the statistical coverage studies, "
+            "the wheel install, Ray and the browser.")
+    elif tier == "second":
+        terminalreporter.write_line("tier second: the other families, the statistical coverage "
+                                    "studies, the wheel install, Ray and the browser.")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The quick tier compiles one family: a test that played another family (its kernel cold at
+    the start, cached now) belongs in the second tier; say which, and fail."""
+    if hasattr(session.config, "workerinput") or not _COLD_AT_START:
+        return
+    compiled = [m for m in _COLD_AT_START if m not in precompile.cold_families(_other_families())]
+    if compiled:
+        names = ", ".join(m.split(".")[-2] for m in compiled)
+        print(f"\nconftest: the quick tier compiled the {names} kernel: a test in it plays "
+              f"{names}; mark it @pytest.mark.plays({names.split(', ')[0]!r})", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 # The files that keep a worker busy longest (seconds of one worker, fresh-clone CI, 2 cores),
@@ -79,22 +185,24 @@ LONGEST_FIRST = ("harness/test_compare.py", "harness/test_install.py", "harness/
 
 
 def pytest_configure(config):
+    if _tier(config) == "quick":   # before the test modules read it
+        os.environ.setdefault("MOMOJAN_DIFF_HANDS", QUICK_DIFF_HANDS)
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False   # keep the order below
 
 
 def pytest_collection_modifyitems(session, config, items):
+    tier = _tier(config)
+    if tier != "all":
+        keep = [item for item in items if tier_of(item) in (tier, "both")]
+        dropped = [item for item in items if tier_of(item) not in (tier, "both")]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     here = Path(__file__).resolve().parent
     items.sort(key=lambda item: rank.get(item.path.resolve().relative_to(here).as_posix(),
                                          len(rank)))  # stable: files stay whole
-
-
-def pytest_sessionfinish(session, exitstatus):
-    for p in _COMPILE_SHARE:
-        if p.poll() is None:
-            p.kill()
-        p.wait()
 
 
 from simcore.momojan.shapes import NEW_EDITION, OLD_EDITION  # noqa: E402

@@ -413,6 +413,7 @@ def test_empty_paths_are_refused(here, option):
     _one_error_line(invoke("run", "new_edition", "--games", 5, option, ""), option)
 
 
+@pytest.mark.ray
 def test_a_ray_address_where_something_else_listens_is_one_line_quickly(here):
     """Not a Ray head (a plain TCP listener): refused within seconds, not after Ray's minute of
     retries with its C++ warnings, and no result directory (spec: issue 26)."""

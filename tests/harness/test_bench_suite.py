@@ -63,3 +63,21 @@ def test_engine_bench_refuses_another_family_in_one_line(capsys):
     assert bench_engine.main(["--scenario", "ptrump_2p"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "ptrump scenario" in err and "benchmarks/ptrump/bench_engine.py" in err
+
+
+def test_every_issue_48_figure_is_printed_beside_its_target():
+    sys.path.insert(0, str(REPO))
+    from benchmarks.__main__ import target_lines
+    record = {"sections": {
+        "pairings": {"ok": True, "data": {"random": {"rounds_per_s": 61_000},
+                                          "greedy": {"rounds_per_s": 39_000}}},
+        "compile": {"ok": True, "data": {"first_run_compile_s": {"momojan": 19.0, "emoji": 38.0},
+                                         "install_compile_all_s": 140.0}},
+        "verdict": {"ok": False, "error": "boom"}}}
+    text = "\n".join(target_lines(record))
+    assert "MOMOJAN random rounds/s" in text and "61,000.0   target >= 60,000: met" in text
+    assert "39,000.0   target >= 40,000: MISSED" in text
+    assert "MOMOJAN value rounds/s" in text and "not measured" in text
+    assert "momojan first-run compile, one core (s)" in text and "19.0   target <= 20: met" in text
+    assert "38.0   target <= 20: MISSED" in text and "140.0   target <= 90: MISSED" in text
+    assert "compare old/new --target-ci 0.002 (s)" in text

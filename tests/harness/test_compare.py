@@ -106,6 +106,7 @@ def test_renamed_copy_gives_exact_zeros_and_no_difference(new):
             assert r["p"] is None and r["ci"] == [None, None]
 
 
+@pytest.mark.second_tier
 def test_calibration_false_different_rate_within_binomial_tolerance(short_new):
     """200 repetitions of 100 short games of new_edition vs itself with independent randomness
     (pairing off): the family-wise rate of any false `different` must not exceed alpha beyond
@@ -120,6 +121,7 @@ def test_calibration_false_different_rate_within_binomial_tolerance(short_new):
     assert false <= limit, f"{false} of {reps} repetitions called a difference (limit {limit})"
 
 
+@pytest.mark.second_tier
 def test_paired_interval_covers_the_true_difference_about_95_percent(paired_runs):
     """A known effect (mean winning points without the ron bonus): 100 paired runs of 300
     games; each run's truth is the other 99 pooled (29,700 games, independent of the run; its
@@ -321,6 +323,7 @@ def test_a_rare_yaku_change_is_compared_as_a_ratio():
         assert rel["ci"][0] <= rel["value"] <= rel["ci"][1]
 
 
+@pytest.mark.plays("ptrump")
 def test_variants_with_different_seat_counts_compare_the_seats_both_have():
     """3 players against 2: no seat-2 metric (it would read 'lowers seat2 share to 0'), and no
     seat-share distance from fair (1/3 against 1/2 is not one fair value). (A pairwise fair
@@ -349,6 +352,7 @@ def _coverage_pairs():
     # issue 32 item 4: the same checks with the luck correction on (the deck change is where
     # it corrects most paired differences; the play change has the same deals)
     ("deck", 300, 60, True), ("play", 3000, 24, True)])
+@pytest.mark.second_tier
 def test_coverage_by_metric_kind_for_each_kind_of_change(pair, games, reps, luck):
     """Issue 27 item 9, the other cells of the README's table at fewer runs (the benchmark
     plays 200 each): per metric kind, the printed intervals cover the leave-one-out truth.

@@ -166,6 +166,7 @@ def test_the_check_names_tables_that_do_not_give_back_the_values(fake, monkeypat
         check_family(fam, [fam.SCENARIOS.load(fake)], games=30)
 
 
+@pytest.mark.plays("ptrump")
 def test_summaries_speak_each_familys_words_and_show_a_2_seat_order_once():
     import simcore
     fam, sc = simcore.load("ptrump_2p")
@@ -178,6 +179,7 @@ def test_summaries_speak_each_familys_words_and_show_a_2_seat_order_once():
     assert "20 games," in text and "seat0_ahead_of_seat1" not in text
 
 
+@pytest.mark.plays("ptrump")
 def test_the_report_draws_each_group_of_metrics_in_its_own_figure(tmp_path, monkeypatch):
     """Bug: the report took the family's groups by position, so a family with a seats group
     (P-style, then every family) drew its seat shares as "How matches end" and its end reasons

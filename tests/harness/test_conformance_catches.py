@@ -3,6 +3,8 @@ while the check still passed (issue 47): each test builds a deliberately broken 
 fake family (tests/broken_families.py) and shows the check, or the harness, naming the mistake
 on one line."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -71,9 +73,12 @@ def test_a_dtype_too_small_for_the_largest_allowed_option_is_named(fake):
         check_family(fam, [sc], games=6)
 
 
+@pytest.mark.plays("riichi2p")
 def test_the_storage_check_pushes_the_keys_the_worst_cases_grow_with():
     fam = families.get("riichi2p")
-    assert check_storage(fam, fam.SCENARIOS.load(fam.DEFAULT_SCENARIO), 11, games=2) >= 3
+    # no time budget: how many keys a budget lets through depends on the machine
+    assert check_storage(fam, fam.SCENARIOS.load(fam.DEFAULT_SCENARIO), 11, games=2,
+                         budget=math.inf) >= 3
 
 
 # ---- 4. a kernel that overruns a buffer ---------------------------------------------------------
@@ -138,12 +143,12 @@ def test_a_rule_key_typo_at_run_time_names_the_family_and_the_key(fake):
         real.SCENARIOS.load("new_edition").get("scoring.dorass")
 
 
-def test_the_declarations_and_contracts_of_every_family_hold():
-    for name in families.names():
-        fam = families.get(name)
-        sc = fam.SCENARIOS.load(fam.DEFAULT_SCENARIO)
-        check_declarations(fam, sc)
-        check_contracts(fam, fam.SIMULATOR(sc).play(np.arange(4), 5), sc.name)
+@pytest.mark.parametrize("name", families.names())
+def test_the_declarations_and_contracts_of_every_family_hold(name):
+    fam = families.get(name)
+    sc = fam.SCENARIOS.load(fam.DEFAULT_SCENARIO)
+    check_declarations(fam, sc)
+    check_contracts(fam, fam.SIMULATOR(sc).play(np.arange(4), 5), sc.name)
 
 
 def test_a_metric_without_its_quantity_at_run_time_names_the_metric(fake):

@@ -4,6 +4,7 @@ missing path could have been, which game a hand belongs to)."""
 import json
 
 from click.testing import CliRunner
+import pytest
 
 from simcore.cli import main
 
@@ -86,6 +87,7 @@ def test_help_shows_no_raw_markup():
         assert "`" not in r.output and ":func:" not in r.output and "\b" not in r.output, name
 
 
+@pytest.mark.plays("ptrump")
 def test_an_interrupted_runs_show_says_how_many_games_are_saved(tmp_path):
     d = tmp_path / "run"
     r = _run("run", "ptrump_2p", "--games", "4000", "--workers", "1", "--out", str(d),
@@ -103,6 +105,7 @@ def test_an_interrupted_runs_show_says_how_many_games_are_saved(tmp_path):
     assert "incomplete: 2,000 of 4,000 matches saved, no summary yet" in r.stdout
 
 
+@pytest.mark.plays("ptrump")
 def test_p_style_summaries_count_matches():
     r = _run("run", "ptrump_2p", "--games", "60", "--workers", "1", "--no-save")
     assert r.exit_code == 0, r.output

@@ -24,19 +24,19 @@ COMMANDS = {
     "sweep1": ["sweep", "new_edition", "--set", "scoring.ron_bonus=0,2,3", "--games", "200"],
     "sweep2": ["sweep", "new_edition", "--set", "scoring.ron_bonus=0,2", "--set",
                "ante.base=2,3", "--games", "200"],
-    "three": ["run", "ptrump_3p", "--games", "200"],
 }
+# a three-player report (P-style: the second tier, which compiles that family)
+THREE = {"three": ["run", "ptrump_3p", "--games", "200"]}
 
 
-@pytest.fixture(scope="module")
-def drawn(tmp_path_factory):
+def _draw(tmp_path_factory, commands):
     """(result dirs by name, the figure spy that saw every figure of their reports)."""
     root = tmp_path_factory.mktemp("plots")
     spy = FigureSpy(report_html)
     report_html._png = spy
     dirs = {}
     try:
-        for name, args in COMMANDS.items():
+        for name, args in commands.items():
             d = root / name
             r = CliRunner().invoke(main, [*args, "--workers", "1", "--out", str(d), "--quiet"])
             assert r.exit_code == 0, r.output
@@ -46,10 +46,22 @@ def drawn(tmp_path_factory):
     return dirs, spy
 
 
-def test_no_figure_has_overlapping_text(drawn):
-    _, spy = drawn
-    assert len(spy.drawn) >= 30 and len(spy.figures) >= 15
-    bad = {t: p for t, p in spy.figures.items() if p}
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory):
+    return _draw(tmp_path_factory, COMMANDS)
+
+
+@pytest.fixture(scope="module")
+def drawn_three(tmp_path_factory):
+    return _draw(tmp_path_factory, THREE)
+
+
+@pytest.mark.second_tier
+@pytest.mark.plays("ptrump")
+def test_no_figure_has_overlapping_text(drawn, drawn_three):
+    (_, spy), (_, three) = drawn, drawn_three
+    assert len(spy.drawn) + len(three.drawn) >= 30 and len(spy.figures) + len(three.figures) >= 15
+    bad = {t: p for t, p in {**spy.figures, **three.figures}.items() if p}
     assert not bad, bad
 
 
@@ -156,9 +168,10 @@ def test_header_rounds_per_second_counts_every_variant(drawn):
     assert abs(prov["rounds_per_s"] / (sum(one) / prov["seconds"]) - 1) < 0.01
 
 
-def test_three_seats_are_fair_at_one_third(drawn):
-    _, spy = drawn
-    three = [a for t, a in spy.drawn if t.startswith("Seats")][-1]   # ptrump_3p, drawn last
+@pytest.mark.plays("ptrump")
+def test_three_seats_are_fair_at_one_third(drawn_three):
+    _, spy = drawn_three
+    three = [a for t, a in spy.drawn if t.startswith("Seats")][-1]
     checked = 0
     for ax in three:
         checked += 1
@@ -185,6 +198,7 @@ def test_all_zero_and_off_rows_are_left_out(drawn):
     assert "never happened |" not in every and "Never happened under either variant" in every
 
 
+@pytest.mark.browser
 def test_pages_render_in_headless_chromium(drawn, tmp_path):
     """The report, a compare report, a 2-key sweep report and an HTML replay in a real browser:
     every image rendered, no text box over another, nothing wider than the window. With

@@ -55,6 +55,7 @@ def test_momojan_lines_show_revealed_sets_and_the_win_shows_them_all():
     assert seen > 100
 
 
+@pytest.mark.plays("ptrump")
 def test_ptrump_ledger_moves_add_up_to_the_scores():
     fam, sc = families.load("ptrump_3p")
     for game in range(15):
@@ -76,6 +77,7 @@ def test_ptrump_ledger_moves_add_up_to_the_scores():
                     assert bal == {k: int(v) for k, v in shown.items()}, text
 
 
+@pytest.mark.plays("ptrump")
 def test_round_option_and_its_bounds():
     r = CliRunner().invoke(main, ["replay", "new_edition", "--seed", "1", "--game", "3",
                                   "--round", "2"])

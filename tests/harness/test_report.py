@@ -80,6 +80,7 @@ def test_no_report_keeps_every_kind_of_result_without_figures(args, tmp_path):
     assert not list(d.glob("report.*")) and not (d / "figures").exists()
 
 
+@pytest.mark.browser
 def test_report_renders_in_headless_chromium(run_dir, tmp_path):
     browser = _chromium()
     page = tmp_path / "page.html"

@@ -105,6 +105,7 @@ def test_resume_with_no_luck_correction_of_a_corrected_result_is_refused(tmp_pat
     assert sorted(os.listdir(os.path.join(part, "chunks"))) == before   # nothing played
 
 
+@pytest.mark.second_tier
 def test_a_resumed_compare_keeps_no_luck_correction(tmp_path, stop_after_chunks):
     args = ["compare", "old_edition", "new_edition", "--games", "2000", "--seed", "5",
             "--workers", "1", "--quiet", "--no-report", "--json", "--no-luck-correction"]
@@ -197,7 +198,7 @@ def test_a_tune_that_cannot_save_prints_its_tuned_parameters(tmp_path, monkeypat
     assert not os.path.exists(out)       # nothing half-written left behind
 
 
-@pytest.mark.parametrize("cmd", ["run", "compare"])
+@pytest.mark.parametrize("cmd", ["run", pytest.param("compare", marks=pytest.mark.second_tier)])
 def test_a_full_disk_mid_play_is_one_line_and_keeps_the_saved_chunks(tmp_path, monkeypatch,
                                                                      cmd):
     whole, part = str(tmp_path / "whole"), str(tmp_path / "part")
@@ -298,6 +299,7 @@ def test_resume_removes_stale_leftovers_but_not_while_another_process_writes(
 # item 4: another result's summary, a damaged result, replay of a tune, a resumed solve's name
 # ---------------------------------------------------------------------------------------------
 
+@pytest.mark.plays("emoji", "riichi2p")
 @pytest.mark.parametrize("older", [False, True], ids=["hashed", "older_directory"])
 def test_show_and_report_refuse_another_results_summary(tmp_path, older):
     emoji, riichi = str(tmp_path / "e"), str(tmp_path / "r")
@@ -334,6 +336,7 @@ def test_replay_of_a_tune_directory_is_refused(tmp_path):
     _one_line_exit_2(_invoke(["replay", out, "--game", "1"]), "a tune result")
 
 
+@pytest.mark.second_tier
 def test_a_resumed_solve_keeps_its_scenario_name(tmp_path, stop_after_chunks):
     part = str(tmp_path / "s")
     disarm = stop_after_chunks(0)
@@ -418,6 +421,7 @@ def test_a_lone_stale_lock_file_does_not_take_an_out_directory(tmp_path):
     assert _provenance(str(d))["status"] == "complete"
 
 
+@pytest.mark.second_tier
 @pytest.mark.parametrize("cmd", ["sweep", "solve"])
 def test_a_resumed_sweep_or_solve_keeps_no_luck_correction(tmp_path, stop_after_chunks, cmd,
                                                            monkeypatch):

@@ -76,7 +76,9 @@ def _kill_after_chunks(d, sig, chunks=2):
     return p.returncode, err
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+# Ctrl-C's own stop is tests/harness/test_interrupt.py's: its resume runs in the second tier
+@pytest.mark.parametrize("sig", [signal.SIGKILL, pytest.param(signal.SIGINT,
+                                                              marks=pytest.mark.second_tier)])
 def test_interrupted_run_resumes_to_identical_numbers(reference, tmp_path, sig):
     d = str(tmp_path / "run")
     rc, err = _kill_after_chunks(d, sig)

@@ -231,7 +231,9 @@ def test_sigkill_of_a_command_leaves_no_worker_and_no_open_pipe(command, tmp_pat
         assert json.load(f)["status"] == "incomplete"
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, pytest.param(signal.SIGHUP,
+                                                               marks=pytest.mark.second_tier)],
+                         ids=["SIGTERM", "SIGHUP"])
 def test_sigterm_and_sighup_stop_a_run_as_ctrl_c_does(sig, tmp_path):
     """Sent to the main process alone (``kill PID``, a supervisor, a closed terminal's shell):
     the workers are stopped, the chunks played are kept, one line says how to resume, exit

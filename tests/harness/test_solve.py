@@ -89,6 +89,7 @@ def _solve_once(sc, seed, games, pilot_games, target):
                     seed=seed, pilot_games=pilot_games)
 
 
+@pytest.mark.second_tier
 def test_the_solution_interval_covers_the_known_root(fake):
     """60 solves of the edge that gives seat 0 a 65% share (400 games per design value): the
     95% interval holds the exact root in at least 90% of them (binomial sd at 95%: 2.8%)."""
@@ -198,6 +199,7 @@ def test_solve_command_end_to_end_and_resume(fake, tmp_path):
     assert ResultDir is not None and shutil is not None
 
 
+@pytest.mark.second_tier
 def test_solve_on_an_integer_rule_names_compatible_whole_values(fake):
     """MOMOJAN's komi (an integer): the design is whole values and the answer lists those
     compatible with the target."""

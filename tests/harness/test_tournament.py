@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from simcore.cli import main
@@ -73,6 +74,7 @@ def test_tournament_and_plan_take_the_backend_options():
         assert r.exit_code == 2 and "--address needs --backend ray" in r.output, r.output
 
 
+@pytest.mark.plays("ptrump")
 def test_three_seat_tournament_on_ptrump():
     """The real 3-seat family (skipped until simcore.ptrump.family exists): two entrants in the
     6 seatings where both play, every comparison counted once per side."""

@@ -363,6 +363,7 @@ def test_a_relative_margin_applies_while_the_share_is_rare():
     assert r["margin"] == 0.01 and r["margin_relative"] is False
 
 
+@pytest.mark.plays("ptrump")
 def test_ptrump_lists_rules_off_that_count_nothing():
     from simcore.family import registry as families
     fam, sc = families.load("ptrump_confirmed_only")

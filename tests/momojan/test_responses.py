@@ -23,6 +23,7 @@ def value_seats():
     return fam, with_players(fam, sc, "value")
 
 
+@pytest.mark.second_tier
 def test_raised_values_are_chased(value_seats):
     fam, sc = value_seats
     probes, skipped = fam.response_probes(sc)
