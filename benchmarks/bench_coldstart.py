@@ -32,7 +32,7 @@ def cpu():
     return r.ru_utime + r.ru_stime
 t0 = time.perf_counter()
 import importlib
-from simcore import families
+from simcore.family import registry as families
 fam = families.family_name_of(sys.argv[1])  # each family has scenario.load and simulate.Simulator
 scenario = importlib.import_module(f"simcore.{fam}.scenario")
 Simulator = importlib.import_module(f"simcore.{fam}.simulate").Simulator

@@ -27,3 +27,8 @@ def random_policy(obs, mask, params, rng, core, ra):
                 return a
             pick -= 1
     return -1
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -149,3 +149,8 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
 
 
 assert N_ACTIONS == 2 * N_KINDS
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -63,3 +63,8 @@ def decide(policy_id, obs, mask, params, rng, core, ra):
     if policy_id == P_DEFENSIVE:
         return defensive_policy(obs, mask, params, rng, core, ra)
     return scripted_policy(obs, mask, params, rng, core, ra)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -112,3 +112,8 @@ def baseline_policy(obs, mask, params, rng, core, ra):
     if k >= 0:
         return DISCARD_RIICHI + k if mask[DISCARD_RIICHI + k] else DISCARD + k
     return DISCARD + _loosest_card(obs, mask, core)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

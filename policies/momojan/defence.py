@@ -71,3 +71,8 @@ def danger(obs, core, ra, k):
         elif entry & G_HEAD:
             d += 0.5
     return d
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

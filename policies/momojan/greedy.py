@@ -33,3 +33,8 @@ _CALL, _DRAW3, _RIICHI, _FOLD, _TEMP = (param_index(GREEDY_PARAMS, n) for n in (
 def greedy_policy(obs, mask, params, rng, core, ra):
     return play(obs, mask, rng, core, ra, params[_CALL], params[_DRAW3], params[_RIICHI],
                 params[_FOLD], 0.0, params[_TEMP], 0.0, 0.0)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

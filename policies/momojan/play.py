@@ -456,3 +456,8 @@ def play(obs, mask, rng, core, ra, call, draw_three, riichi, fold, value_weight,
         elif uniform(rng) < riichi:
             return DISCARD_RIICHI + k
     return DISCARD + k
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

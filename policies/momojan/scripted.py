@@ -23,3 +23,8 @@ def scripted_policy(obs, mask, params, rng, T, ra):
         if params[i] >= 0:
             return np.int64(params[i])
     return baseline_policy(obs, mask, params, rng, T, ra)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

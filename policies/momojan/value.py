@@ -51,3 +51,8 @@ _CALL, _DRAW3, _RIICHI, _GAIN, _FOLD, _VALUE, _TEMP, _CAUTION = (
 def value_policy(obs, mask, params, rng, core, ra):
     return play(obs, mask, rng, core, ra, params[_CALL], params[_DRAW3], params[_RIICHI],
                 params[_FOLD], params[_VALUE], params[_TEMP], params[_GAIN], params[_CAUTION])
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

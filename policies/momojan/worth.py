@@ -206,3 +206,8 @@ def estimated_points(cards, n_sets, n_dora, ra, riichi):
     :func:`points_before_doubling`, then the doubling."""
     v, _ = points_before_doubling(cards, n_sets, n_dora, ra, riichi)
     return doubled(v, ra)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

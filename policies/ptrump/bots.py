@@ -377,3 +377,8 @@ def decide(policy_id, obs, mask, params, rng, hr, ra):
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, hr, ra)
     return scripted_policy(obs, mask, params, rng, hr, ra)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

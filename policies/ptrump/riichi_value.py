@@ -201,3 +201,8 @@ def riichi_pays(obs, riichi_card, cnt_after, hr, ra, need):
                     return True
                 break
     return riichi_gain(obs, riichi_card, cnt_after, hr, ra) >= need
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

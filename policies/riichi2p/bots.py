@@ -278,3 +278,8 @@ def decide(policy_id, obs, mask, params, rng, ts, th):
 
 
 _ = (A_KAKAN, A_MINKAN, D_ON_KAN, N_ACTIONS)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -160,3 +160,8 @@ def _max_product(mult, off, wrap, chanta_four_pairs, half_needs_number, per_set,
     situation = max(float(product_of(np.int64(sum(1 << y for y in s) & ~off_mask), 0, sr))
                     for s in sets)
     return shape * situation
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

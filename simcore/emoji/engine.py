@@ -853,3 +853,8 @@ def play_games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_
         if n < 0:
             return -1
     return n
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

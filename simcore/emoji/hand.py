@@ -493,3 +493,8 @@ def distances_after(c, t, sign, out):
             elif after == 1:
                 s1 += 1
             out[k] = min(b, _fp_distance(p, s1))
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -281,3 +281,8 @@ def score_win(c, win_kind, tsumo, riichi_turn, turn, last_turn, dealer, dora_kin
     for j in range(DECOMP_COLS):
         out[j] = rows[best_i, j]
     return best_v, best_p, best_m
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

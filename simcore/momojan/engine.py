@@ -1427,3 +1427,8 @@ def play_games(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, r
         if n < 0:
             return -1
     return n
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -627,3 +627,8 @@ def complete_batch(hands, n_revealed, T, out):
 def shanten_batch(hands, n_revealed, T, out):
     for i in range(hands.shape[0]):
         out[i] = shanten(hands[i], n_revealed[i], T)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

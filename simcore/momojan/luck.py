@@ -220,3 +220,8 @@ def game_controls(idx, games, rounds, gf_first_dealer: int, rf: dict) -> np.ndar
     for i, t in enumerate(terms):
         out[:, i] = np.bincount(g, weights=t, minlength=n)
     return out
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -529,3 +529,8 @@ def _describe(self: ScoreResult) -> str:
 
 
 ScoreResult.describe = _describe
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

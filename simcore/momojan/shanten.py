@@ -736,3 +736,8 @@ def discard_distances(hand, n_revealed, core, kinds, out):
 def shanten_batch(hands, n_revealed, core, out):
     for i in range(hands.shape[0]):
         out[i] = shanten(hands[i], n_revealed[i], core)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -24,3 +24,8 @@ def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero uint64."""
     x = np.uint64(x)
     return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -85,3 +85,8 @@ def lookup_filtered_at(arr, table_base, filter_base, log2_capacity, key):
         if k == EMPTY:
             return np.uint64(0)
         i = (i + 1) & mask
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

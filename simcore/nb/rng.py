@@ -65,3 +65,8 @@ def shuffle(state, arr, n):
     for i in range(n - 1, 0, -1):
         j = randint(state, i + 1)
         arr[i], arr[j] = arr[j], arr[i]
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

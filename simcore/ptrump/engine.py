@@ -1550,3 +1550,8 @@ def play_matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, roun
         if k < 0:
             return -1
     return k
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -771,3 +771,8 @@ def analyse(hand, hr) -> dict:
         out.update(complete=bool(is_complete(cnt, k, hr)), shanten=int(shanten(cnt, k, hr)),
                    readings=[reading_text(r) for r in readings(cnt, k, hr)])
     return out
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -681,3 +681,8 @@ def score_text(text: str, sc, dealer: bool | None = None, open_riichi: bool = Fa
     parsed = parse_hand(text)
     return score_parsed(parsed, sc, dealer=bool(dealer), open_riichi=open_riichi,
                         nuki_replacement=nuki_replacement)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -75,3 +75,8 @@ def win_cards(cards, n, skip, cnt, k, hr, ra, suitless=False):
         if (wm >> r) & 1 and (not (only >> r) & 1 or _colour_of(c, mode) == colour):
             out |= np.int64(1) << c
     return out
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -1142,3 +1142,8 @@ def play_games(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug, ro
         if n < 0:
             return -1
     return n
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -407,3 +407,8 @@ def _fifth_completes(c, n_melds: int, k: int, ts, th) -> bool:
             if done:
                 break
     return done
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

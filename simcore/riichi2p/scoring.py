@@ -1033,3 +1033,8 @@ def _puutaa(c) -> bool:
             if r + 2 < 9 and c[k + 2] > 0:
                 return False
     return True
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)
