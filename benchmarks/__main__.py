@@ -83,7 +83,7 @@ def scoring(quick):
 
 def pairings(quick):
     from benchmarks.momojan import bench_engine
-    names = ["baseline", "random", "greedy"] if quick else \
+    names = ["baseline", "random", "greedy", "value"] if quick else \
         ["baseline", "random", "greedy", "value", "defensive", "value:greedy", "defensive:greedy"]
     games, repeats = (150, 3) if quick else (500, 9)
     out = {}
@@ -125,6 +125,19 @@ def riichi2p_rounds(quick):
         med, best, rpg = bench_riichi2p_engine.rounds_per_second(p, games, repeats)
         out[p] = {"rounds_per_s": med, "best_rounds_per_s": best, "rounds_per_game": rpg,
                   "games": games, "repeats": repeats}
+    return out
+
+
+def emoji_rounds(quick):
+    """Emoji rounds/s on one core, the same bot in all four seats (issue 48's target: greedy
+    >= 25,000)."""
+    from benchmarks.emoji import bench_engine as bench_emoji_engine
+    games, repeats = (300, 3) if quick else (2000, 5)
+    out = {}
+    for p in ("random", "greedy"):
+        med, best = bench_emoji_engine.rounds_per_second(p, games, repeats)
+        out[p] = {"rounds_per_s": med, "best_rounds_per_s": best, "games": games,
+                  "repeats": repeats}
     return out
 
 
@@ -242,11 +255,87 @@ def cold_start(quick):
             "compile_by_function": bench_coldstart.measure(top=25)}
 
 
+def compile_families(quick):
+    """Each family's cold compile in one process (a fresh numba cache: its first run's compile
+    on one idle core, issue 48's target <= 20 s), then the install-time compile of all four
+    (``python -m simcore.precompile --all`` into a fresh cache, 2 cores; target <= 90 s)."""
+    from simcore.family import registry
+    code = ("import importlib, sys; from simcore.family import registry; "
+            "from simcore.family.compiling import play_for_compile; "
+            "play_for_compile(registry.get(sys.argv[1]))")
+    out = {}
+    for name in registry.names():
+        with tempfile.TemporaryDirectory(prefix="mjcold") as cache:
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code, name], check=True, capture_output=True,
+                           env=dict(os.environ, NUMBA_CACHE_DIR=cache), timeout=3600, cwd=ROOT)
+            out[name] = round(time.perf_counter() - t, 1)
+    with tempfile.TemporaryDirectory(prefix="mjcold") as cache:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "simcore.precompile", "--all"], check=True,
+                       capture_output=True, env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+                       timeout=3600, cwd=ROOT)
+        install = round(time.perf_counter() - t, 1)
+    return {"first_run_compile_s": out, "install_compile_all_s": install}
+
+
+def verdict(quick):
+    """Time to the designer's first question: ``compare old_edition new_edition --target-ci
+    0.002`` (first dealer to +-0.2 pp) on every core (issue 48's target: <= 120 s on 2)."""
+    args = ["compare", "old_edition", "new_edition", "--target-ci", "0.01" if quick else "0.002",
+            "--json", "--quiet", "--no-save"]
+    wall, data = _cli(args)
+    return {"command": "momojan-sim " + " ".join(args), "wall_s": round(wall, 1),
+            "games": data.get("games"), "target_ci": data.get("target_ci")}
+
+
+# issue 48's targets: (section, key path, target, unit); a figure at least the target is "met"
+# (seconds: at most)
+TARGETS = [("pairings", ("random", "rounds_per_s"), 60_000, "MOMOJAN random rounds/s"),
+           ("pairings", ("greedy", "rounds_per_s"), 40_000, "MOMOJAN greedy rounds/s"),
+           ("pairings", ("value", "rounds_per_s"), 30_000, "MOMOJAN value rounds/s"),
+           ("ptrump_rounds", ("ptrump_2p", "cpu_rounds_per_s"), 40_000,
+            "P-style 2p greedy rounds/s (CPU)"),
+           ("emoji_rounds", ("greedy", "rounds_per_s"), 25_000, "emoji greedy x4 rounds/s"),
+           ("riichi2p_rounds", ("greedy", "rounds_per_s"), 8_000, "riichi2p greedy hands/s"),
+           ("compile", ("install_compile_all_s",), -90, "install compile, all families (s)"),
+           ("verdict", ("wall_s",), -120, "compare old/new --target-ci 0.002 (s)")]
+
+
+def target_lines(record) -> list:
+    """Each issue-48 figure beside its target (a negative target: at most that many seconds)."""
+    S = record["sections"]
+    lines = ["  targets (issue 48):"]
+    rows = list(TARGETS)
+    if S.get("compile", {}).get("ok"):
+        for name in S["compile"]["data"]["first_run_compile_s"]:
+            rows.append(("compile", ("first_run_compile_s", name), -20,
+                         f"{name} first-run compile, one core (s)"))
+    for section, path, target, what in rows:
+        entry = S.get(section)
+        if not entry or not entry["ok"]:
+            lines.append(f"    {what:44s} {'not measured':>12s}   target {abs(target):,}")
+            continue
+        v = entry["data"]
+        try:
+            for k in path:
+                v = v[k]
+        except (KeyError, TypeError):
+            lines.append(f"    {what:44s} {'not measured':>12s}   target {abs(target):,}")
+            continue
+        met = v <= -target if target < 0 else v >= target
+        lines.append(f"    {what:44s} {v:12,.1f}   target {'<=' if target < 0 else '>='} "
+                     f"{abs(target):,}: {'met' if met else 'MISSED'}")
+    return lines
+
+
 SECTIONS = [("hand", hand), ("ptrump_hand", ptrump_hand), ("scoring", scoring),
             ("pairings", pairings), ("ptrump_rounds", ptrump_rounds),
-            ("riichi2p_hand", riichi2p_hand), ("riichi2p_rounds", riichi2p_rounds), ("run", run_cmd),
-            ("compare", compare_cmd), ("scaling", scaling)]
-FULL_ONLY = [("ray_scaling", ray_scaling), ("memory", memory), ("cold_start", cold_start)]
+            ("riichi2p_hand", riichi2p_hand), ("riichi2p_rounds", riichi2p_rounds),
+            ("emoji_rounds", emoji_rounds), ("run", run_cmd), ("compare", compare_cmd),
+            ("scaling", scaling)]
+FULL_ONLY = [("ray_scaling", ray_scaling), ("memory", memory), ("cold_start", cold_start),
+             ("compile", compile_families), ("verdict", verdict)]
 
 
 def main(argv=None):
@@ -354,6 +443,11 @@ def summary(record) -> str:
                      f"{d['fresh_cache_2_workers_s']} s; the install's compile "
                      f"{d['install_compile_s']} s, then the README's main command "
                      f"{d['main_command_after_install_s']} s")
+    if ok("emoji_rounds"):
+        for k, v in S["emoji_rounds"]["data"].items():
+            lines.append(f"  rounds emoji {k + ' x4':12s} {v['rounds_per_s']:9.0f} rounds/s median "
+                         f"(one core)")
+    lines += target_lines(record)
     for n, e in S.items():
         if not e["ok"]:
             lines.append(f"  {n}: CRASHED: {e['error']}")
