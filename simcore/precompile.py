@@ -1,6 +1,6 @@
 """Compile game kernels into numba's on-disk cache ahead of their first use.
 
-A family's kernel is 65-90 s of CPU to compile (README, "Performance"); once in the cache it loads
+A family's kernel is 25-55 s of CPU to compile (docs/performance.md); once in the cache it loads
 in a few seconds. The install does this for the default family (``setup.py``: the build compiles
 it, so the README's main command starts at once after ``pip install``); the test suite does it for
 every cold family before its workers start (``tests/conftest.py``); ``python -m simcore.precompile
