@@ -194,8 +194,9 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(session, config, items):
     tier = _tier(config)
     if tier != "all":
-        keep = [item for item in items if tier_of(item) in (tier, "both")]
-        dropped = [item for item in items if tier_of(item) not in (tier, "both")]
+        runs = {id(item): tier_of(item) in (tier, "both") for item in items}
+        keep = [item for item in items if runs[id(item)]]
+        dropped = [item for item in items if not runs[id(item)]]
         if dropped:
             config.hook.pytest_deselected(items=dropped)
         items[:] = keep
