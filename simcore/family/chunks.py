@@ -103,11 +103,24 @@ class Simulator:
         """name -> int64 values counted into each of the family's ``HISTOGRAMS``."""
         return {}
 
-    @staticmethod
-    def trajectories(idx, batch, data: dict) -> list:
+    # the kit's score trajectories: the round records' column of seat 0's score after the round
+    # (the other seats' follow it) and the dotted rule key of every seat's starting score
+    ROUND_SCORE0: str | None = None
+    START_SCORE: str | None = None
+
+    @classmethod
+    def trajectories(cls, idx, batch, data: dict) -> list:
         """``[{"game": g, "scores": [[score per seat], ...]}]`` of the first games (reports
-        draw them); none by default."""
-        return []
+        draw them), from ``ROUND_SCORE0`` and ``START_SCORE``; none when a family sets
+        neither."""
+        if cls.ROUND_SCORE0 is None:
+            return []
+        from simcore.family.scenario.bounds import get
+        c, n = cls.ROUND_FIELDS.index(cls.ROUND_SCORE0), len(data["players"])
+        start = [int(get(data, cls.START_SCORE))] * n
+        return [{"game": int(g), "scores": [start] + batch.rounds[
+            batch.rounds[:, cls.ROUND_FIELDS.index("game")] == g, c:c + n].tolist()}
+                for g in idx[:TRAJECTORY_GAMES]]
 
     def replay_rounds(self) -> int:
         """Round rows a replayed game may need."""

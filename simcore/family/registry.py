@@ -31,6 +31,7 @@ FAMILIES = {
     "ptrump": "simcore.ptrump.family",
     "emoji": "simcore.emoji.family",
     "riichi2p": "simcore.riichi2p.family",
+    "sparrow": "simcore.sparrow.family",
 }
 DEFAULT = "momojan"
 

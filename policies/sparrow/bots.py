@@ -1,0 +1,77 @@
+"""Sparrow mahjong's bots, deciding inside the compiled round loop (contract:
+:mod:`simcore.family.policy`). A discard is a hand slot (0-5); asked about a win (only under
+``wins.may_decline``) a bot answers TAKE or DECLINE.
+
+- ``random``: uniform over the legal actions (so it declines half the wins it may decline).
+- ``greedy``: the discard that leaves the hand closest to two sets; on ties, the one with the
+  most unseen tiles that bring it closer, then one that keeps red and dora tiles; it declines a
+  win worth fewer than ``decline_below`` points.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from policies.random_policy import random_policy
+from simcore.family.params import Param
+from simcore.family.policy import PolicySpec, Registry
+from simcore.sparrow.hand import N_KINDS, RED, distance
+from simcore.sparrow.layout import (DECLINE, RA_DECK_RED_BAMBOO, OBS_DORA, OBS_HAND, OBS_OWN, OBS_PHASE, OBS_UNSEEN,
+                                    OBS_WIN_POINTS, PHASE_WIN, TAKE)
+
+POLICIES = Registry((
+    PolicySpec("random", "uniform over the legal actions", ()),
+    PolicySpec("greedy", "closest to a win, then the most unseen useful tiles, then keeps red "
+               "and dora", (Param("decline_below", "int", 0, "declines a win worth fewer "
+                                  "points (under wins.may_decline)", 0, 1000),),
+               reads_point_values=True),
+), max_params=1)
+P_RANDOM, P_GREEDY = POLICIES.id("random"), POLICIES.id("greedy")
+
+
+@nb.njit(cache=True)
+def greedy_policy(obs, mask, params, rng, t, ra):
+    if obs[OBS_PHASE] == PHASE_WIN:
+        return DECLINE if obs[OBS_WIN_POINTS] < params[0] else TAKE
+    c = obs[OBS_OWN:OBS_OWN + N_KINDS].copy()
+    best, best_key = 0, 1 << 62
+    for slot in range(6):
+        tile = obs[OBS_HAND + slot]
+        k = tile >> 2
+        c[k] -= 1
+        d = distance(c, t)
+        useful = 0
+        for j in range(N_KINDS):
+            if c[j] < 4:
+                c[j] += 1
+                if distance(c, t) < d:
+                    useful += obs[OBS_UNSEEN + j]
+                c[j] -= 1
+        c[k] += 1
+        worth = int(k == obs[OBS_DORA]) + int(k == RED or (k < 9 and (tile & 3) < ra[RA_DECK_RED_BAMBOO]))
+        key = d * 1000 - useful * 4 + worth
+        if key < best_key:
+            best, best_key = slot, key
+    return best
+
+
+@nb.njit(cache=True)
+def decide(policy_id, obs, mask, params, rng, t, ra):
+    """The action of policy ``policy_id`` (an id of :data:`POLICIES`); a scripted test seat
+    otherwise: ``params[0]`` a cursor into the actions ``params[1:]`` (-1 or past the end:
+    greedy)."""
+    if policy_id == P_GREEDY:
+        return greedy_policy(obs, mask, params, rng, t, ra)
+    if policy_id == P_RANDOM:
+        return random_policy(obs, mask, params, rng, t, ra)
+    i = int(params[0]) + 1
+    if i < params.shape[0]:
+        params[0] += 1
+        if params[i] >= 0:
+            return int(params[i])
+    return greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

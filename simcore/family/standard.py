@@ -1,0 +1,115 @@
+"""What a family's scenarios share, written once: the standard schema keys, a checker for the
+standard leaf kinds, a loader built from them, and the rules array a schema declares.
+
+A new family writes only its rule options, each one :class:`~simcore.family.scenario.schema.Field`
+(its kind, default, meaning, tag and range or choices). From that one declaration:
+
+- :func:`schema` adds the keys every family has (``game``, ``name``, ``description``, ``players``
+  and ``run.games|seed|workers``);
+- :func:`loader` gives the family's :class:`~simcore.family.scenario.ScenarioLoader`, whose checker
+  (:class:`StandardChecker`) reads the kinds ``int``, ``float``, ``bool``, ``str``, ``enum``,
+  ``game`` and ``players``;
+- :class:`RuleSlots` gives each rule option its slot in the engine's int64 rules array
+  (``RA_WINS_MIN_POINTS``), each enum choice its code (``WINS_FURITEN_TILE``), and the array of a
+  scenario; the annotated YAML of ``show`` documents each option from the same Field.
+
+What this implementation simplifies: a rules array holds integers, so a ``float`` option is stored
+times :data:`FLOAT_SCALE` (a family whose engine needs exact floats keeps its own array).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simcore.errors import InputError
+from simcore.family.scenario import ScenarioLoader, seats_leaf
+from simcore.family.scenario.files import Checker, ScenarioBase
+from simcore.family.scenario.schema import Field, iter_fields
+
+FLOAT_SCALE = 1_000_000
+STANDARD_TOP = ("game", "name", "description", "players", "run")
+
+
+def schema(game: str, description: str, players: list, rules: dict, games: int = 10000) -> dict:
+    """A family's whole schema: the standard keys around its own ``rules`` (a tree of Fields)."""
+    return {
+        "game": Field("game", game, "the game family", "T"),
+        "name": Field("str", None, "the scenario's name (default: the file's)", "T",
+                      nullable=True),
+        "description": Field("str", description, "one line on the scenario", "T"),
+        "players": Field("players", players, "the seats, each {policy, params}", "T"),
+        **rules,
+        "run": {
+            "games": Field("int", games, "games per run", "T", min=1, max=2 ** 63 - 1),
+            "seed": Field("int", 0, "base seed: everything of game i derives from (seed, i)",
+                          "T", min=0, max=2 ** 64 - 1),
+            "workers": Field("int", 0, "worker processes (0: one per core)", "T", min=0),
+        },
+    }
+
+
+class StandardChecker(Checker):
+    """The standard leaf kinds; a family's subclass (made by :func:`loader`) sets ``game``,
+    ``title``, ``policies`` (``POLICIES.by_name``) and ``seats`` (fewest, most)."""
+
+    error = InputError
+    game = title = ""
+    policies: dict = {}
+    seats = (1, 1)
+
+    def leaf(self, path: str, f: Field, v: Any):
+        if f.kind == "game":
+            return self.game_leaf(path, v, self.game, self.title)
+        if f.kind == "players":
+            return seats_leaf(self, path, v, self.policies, self.seats)
+        if f.kind == "enum":
+            return self.enum_leaf(path, f, v)
+        return self.basic_leaf(path, f, v)
+
+
+def loader(game: str, title: str, default_scenario: str, schema: dict, policies, seats: tuple,
+           worst_cases, error: type = InputError, **attrs) -> ScenarioLoader:
+    """The family's scenario loader (``attrs``: more class attributes, such as ``NO_EFFECT`` or
+    a ``consistency`` method)."""
+    checker = type(f"{game.title()}Checker", (StandardChecker,),
+                   {"error": error, "game": game, "title": title,
+                    "policies": policies.by_name, "seats": seats})
+    scenario = type(f"{game.title()}Scenario", (ScenarioBase,), {"__module__": __name__})
+    cls = type(f"{game.title()}Scenarios", (ScenarioLoader,), {
+        "GAME": game, "DEFAULT_SCENARIO": default_scenario, "ERROR": error, "SCHEMA": schema,
+        "SCENARIO": scenario, "CHECKER": checker, "WORST_CASES": staticmethod(worst_cases),
+        "RUNNER_KEYS": (*ScenarioLoader.RUNNER_KEYS, "game"), **attrs})
+    return cls()
+
+
+class RuleSlots:
+    """Every rule option of a schema (the standard keys left out) as one slot of an int64
+    array, in schema order: ``names`` (``wins_min_points``), ``keys`` (``wins.min_points``)."""
+
+    def __init__(self, schema: dict):
+        self.fields = [(k, f) for k, f in iter_fields(schema, Field)
+                       if k.split(".")[0] not in STANDARD_TOP]
+        self.keys = tuple(k for k, _ in self.fields)
+        self.names = tuple(k.replace(".", "_") for k in self.keys)
+
+    def define(self, namespace: dict, prefix: str = "RA") -> int:
+        """Bind ``PREFIX_NAME`` (the slot) and ``NAME_CHOICE`` (an enum choice's code) in
+        ``namespace`` (an engine module's ``globals()``); return the array's length."""
+        for i, (name, (_, f)) in enumerate(zip(self.names, self.fields)):
+            namespace[f"{prefix}_{name.upper()}"] = i
+            for code, choice in enumerate(f.choices):
+                namespace[f"{name.upper()}_{str(choice).upper()}"] = code
+        return len(self.names)
+
+    def value(self, f: Field, v) -> int:
+        if f.kind == "enum":
+            return f.choices.index(v)
+        if f.kind == "float":
+            return int(round(v * FLOAT_SCALE))
+        return int(v)
+
+    def array(self, sc) -> np.ndarray:
+        """The rules array of a loaded scenario."""
+        return np.array([self.value(f, sc.get(k)) for k, f in self.fields], np.int64)

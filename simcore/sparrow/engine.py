@@ -1,0 +1,310 @@
+"""The Sparrow mahjong round and game engine (spec sparrow.md §2-§6), whole games compiled.
+
+A round: shuffle the 44 tiles, deal five to each seat from the dealer, reveal the dora
+indicator; from the dealer, each seat in turn draws (a tsumo if its six tiles win), discards,
+and every other seat in turn order from the discarder may ron the discard (one under
+``head_bump``, all under ``all``); the wall running out is an exhaustive draw. A game: the deal
+passes on (or repeats, by ``match.dealer_repeat``) until the dealers have gone round
+``match.laps`` times, or a seat is below 0 (``match.bust_ends``). Each round's randomness is
+keyed by (seed, game, round): stream 0 shuffles, stream 1 + s is seat s's.
+
+Rules arrive as ``ra``, the rules array of :data:`simcore.sparrow.rules.SLOTS`; ``t`` is the bamboo
+table (:func:`simcore.sparrow.hand.tables`).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from policies.sparrow import decide
+from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log_event  # noqa: F401
+from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.rng import randint, seed_keyed
+from .hand import N_KINDS, RED, best_win, distance, waits
+from .layout import DECLINE, MAX_SEATS, N_ACTIONS, PHASE_DISCARD, PHASE_WIN, TAKE
+from .layout import (OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEFT, OBS_LEN, OBS_OWN, OBS_PHASE,
+                     OBS_POINTS, OBS_SEAT, OBS_SEATS, OBS_UNSEEN, OBS_WIN_POINTS)
+from .rules import SLOTS
+
+N_RA = SLOTS.define(globals())
+N_TILES, HAND, MAX_ROUNDS = 44, 5, 256
+OUTCOMES = ("tsumo", "ron", "draw")
+define_fields(globals(), "OUT", OUTCOMES)
+END_REASON_NAMES = ("laps", "bust", "round_limit")
+define_fields(globals(), "END", END_REASON_NAMES)
+_SEATS = tuple(range(MAX_SEATS))
+ROUND_FIELDS = ("game", "round", "dealer", "outcome", "turns", "winners", "from_seat", "dora",
+                *(f"value{s}" for s in _SEATS), *(f"yaku{s}" for s in _SEATS),
+                *(f"points{s}" for s in _SEATS))
+N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
+GAME_FIELDS = ("winners", "end_reason", "rounds", "seats", "first_dealer",
+               *(f"points{s}" for s in _SEATS))
+N_GF = define_fields(globals(), "GF", GAME_FIELDS)
+# a win's yaku word: the yaku bits of simcore.sparrow.hand.YAKU, then reds << 8, doras << 12,
+# runs << 16 (what the report needs to split its points by source)
+EV_TYPES = ("round_start",  # dealer; a dora kind, b indicator tile
+            "deal",         # seat; a the five tiles, 6 bits each
+            "draw",         # seat; a tile
+            "discard",      # seat; a tile
+            "win",          # seat; a tile, b points, c from (-1: tsumo), d yaku word
+            "decline",      # seat; a tile, b points, c from (-1: tsumo)
+            "payment",      # payer; a receiver, b amount
+            "exhaustive",   # -1; a tenpai bits
+            "game_end")     # -1; a winners bits, b end reason
+define_fields(globals(), "EV", EV_TYPES)
+MAX_EVENTS = 128 * MAX_ROUNDS
+N_ST = define_fields(globals(), "ST", ("log", "n_ev", "n", "dealer", "dora"))
+assert (ST_LOG, ST_N_EV) == (0, 1) and RA_SCORING_DEALER_BONUS == RA_SCORING_RUN + 9  # noqa
+
+State, new_state = state_spec("State", (
+    ("wall", (N_TILES,), np.int64, 0),
+    ("hand", (MAX_SEATS, HAND + 1), np.int64, -1),   # tile ids; slot 5 holds the draw
+    ("counts", (MAX_SEATS, N_KINDS), np.int64, 0),
+    ("waits", (MAX_SEATS,), np.int64, 0),            # each 5-tile hand's winning kinds
+    ("discarded", (MAX_SEATS,), np.int64, 0),        # bit k: the seat discarded kind k
+    ("seen", (N_KINDS,), np.int64, 0),               # public: discards and the indicator
+    ("points", (MAX_SEATS,), np.int64, 0),
+    ("delta", (MAX_SEATS,), np.int64, 0),
+    ("obs", (OBS_LEN,), np.int64, 0),
+    ("mask", (N_ACTIONS,), np.bool_, False),
+    ("st", (N_ST,), np.int64, 0),
+    ("ev", ev_shape(MAX_EVENTS), np.int64, -1),
+), __name__)
+
+
+@nb.njit(cache=True)
+def is_red(tile, ra) -> bool:
+    k = tile >> 2
+    return k == RED or (k < 9 and (tile & 3) < ra[RA_DECK_RED_BAMBOO])
+
+
+@nb.njit(cache=True)
+def dora_of(k, ra) -> int:
+    if ra[RA_WALL_DORA] == WALL_DORA_SAME:
+        return k
+    return (k + 1) % 9 if k < 9 else 19 - k   # 9s -> 1s; G -> R -> G
+
+
+@nb.njit(cache=True)
+def _ask(s, seat, phase, value, ra, t, pol_ids, params, rngs) -> int:
+    """Seat's action: its view and legal actions, then its policy."""
+    o, n = s.obs, s.st[ST_N]
+    for j in range(HAND + 1):
+        o[OBS_HAND + j] = s.hand[seat, j]
+    for k in range(N_KINDS):
+        o[OBS_OWN + k] = s.counts[seat, k]
+        o[OBS_UNSEEN + k] = 4 - s.counts[seat, k] - s.seen[k]
+    o[OBS_PHASE], o[OBS_WIN_POINTS], o[OBS_DORA] = phase, value, s.st[ST_DORA]
+    o[OBS_SEAT], o[OBS_DEALER], o[OBS_SEATS] = seat, s.st[ST_DEALER], n
+    for p in range(MAX_SEATS):
+        o[OBS_POINTS + p] = s.points[p]
+    for a in range(N_ACTIONS):
+        s.mask[a] = (a < HAND + 1) if phase == PHASE_DISCARD else a >= TAKE
+    return decide(pol_ids[seat], o, s.mask, params[seat], rngs[1 + seat], t, ra)
+
+
+@nb.njit(cache=True)
+def _win(s, seat, tile, ron, ra):
+    """(points, yaku word) of seat's hand with ``tile`` (a ron's tile is not in it yet)."""
+    c = s.counts[seat]
+    reds = 1 if ron and is_red(tile, ra) else 0
+    for j in range(HAND + 1):
+        if s.hand[seat, j] >= 0 and is_red(s.hand[seat, j], ra):
+            reds += 1
+    c[tile >> 2] += ron
+    doras = c[s.st[ST_DORA]]
+    p, bits, runs = best_win(c, reds, doras, seat == s.st[ST_DEALER],
+                             ra[RA_SCORING_SPECIALS] == SCORING_SPECIALS_ALONE,
+                             ra[RA_SCORING_RUN:RA_SCORING_DEALER_BONUS + 1])
+    c[tile >> 2] -= ron
+    return p, bits | reds << 8 | doras << 12 | runs << 16
+
+
+@nb.njit(cache=True)
+def _takes(s, seat, tile, frm, p, ra, t, pol_ids, params, rngs) -> bool:
+    """Whether a legal win of ``p`` points is taken (always, unless ``wins.may_decline``)."""
+    if p < ra[RA_WINS_MIN_POINTS]:
+        return False
+    if ra[RA_WINS_MAY_DECLINE] == 0 or \
+            _ask(s, seat, PHASE_WIN, p, ra, t, pol_ids, params, rngs) != DECLINE:
+        return True
+    log_event(s.st, s.ev, EV_DECLINE, seat, tile, p, frm, 0)
+    return False
+
+
+@nb.njit(cache=True)
+def _pay(s, payer, receiver, amount):
+    s.delta[payer] -= amount
+    s.delta[receiver] += amount
+    log_event(s.st, s.ev, EV_PAYMENT, payer, receiver, amount, 0, 0)
+
+
+@nb.njit(cache=True)
+def _won(s, seat, tile, p, word, frm, rec):
+    rec[RF_WINNERS] |= 1 << seat
+    rec[RF_VALUE0 + seat], rec[RF_YAKU0 + seat] = p, word
+    log_event(s.st, s.ev, EV_WIN, seat, tile, p, frm, word)
+
+
+@nb.njit(cache=True)
+def _deal(s, ra, rng):
+    n, d = s.st[ST_N], s.st[ST_DEALER]
+    for i in range(N_TILES):
+        s.wall[i] = i
+    for i in range(N_TILES - 1, 0, -1):
+        j = randint(rng, i + 1)
+        s.wall[i], s.wall[j] = s.wall[j], s.wall[i]
+    s.seen[:] = 0
+    for p in range(MAX_SEATS):
+        s.hand[p, :] = -1
+        s.counts[p, :] = 0
+        s.discarded[p], s.delta[p], s.waits[p] = 0, 0, 0
+    ind = s.wall[HAND * n]
+    s.seen[ind >> 2] += 1
+    s.st[ST_DORA] = dora_of(ind >> 2, ra)
+    log_event(s.st, s.ev, EV_ROUND_START, d, s.st[ST_DORA], ind, 0, 0)
+    for i in range(n):
+        seat, packed = (d + i) % n, 0
+        for j in range(HAND):
+            tile = s.wall[HAND * i + j]
+            s.hand[seat, j] = tile
+            s.counts[seat, tile >> 2] += 1
+            packed |= tile << (6 * j)
+        log_event(s.st, s.ev, EV_DEAL, seat, packed, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
+    """One round from the shuffle to its settlement (into ``s.points``); its outcome."""
+    n = s.st[ST_N]
+    _deal(s, ra, rngs[0])
+    for p in range(n):
+        s.waits[p] = waits(s.counts[p], t)
+    rec[RF_DEALER], rec[RF_DORA], rec[RF_FROM_SEAT] = s.st[ST_DEALER], s.st[ST_DORA], -1
+    seat, out = s.st[ST_DEALER], OUT_DRAW
+    for pos in range(HAND * n + 1, N_TILES):
+        tile = s.wall[pos]
+        rec[RF_TURNS] += 1
+        s.hand[seat, HAND] = tile
+        s.counts[seat, tile >> 2] += 1
+        log_event(s.st, s.ev, EV_DRAW, seat, tile, 0, 0, 0)
+        if distance(s.counts[seat], t) == 0:
+            p, word = _win(s, seat, tile, 0, ra)
+            if _takes(s, seat, tile, -1, p, ra, t, pol_ids, params, rngs):
+                _won(s, seat, tile, p, word, -1, rec)
+                for off in range(1, n):
+                    q = (seat + off) % n
+                    each = p if ra[RA_SETTLEMENT_TSUMO] == SETTLEMENT_TSUMO_EACH_FULL else \
+                        p // (n - 1) if ra[RA_SETTLEMENT_TSUMO] == SETTLEMENT_TSUMO_SPLIT_FLOOR \
+                        else -(-p // (n - 1))
+                    _pay(s, q, seat, each)
+                out = OUT_TSUMO
+                break
+        slot = _ask(s, seat, PHASE_DISCARD, 0, ra, t, pol_ids, params, rngs)
+        tile = s.hand[seat, slot]
+        s.hand[seat, slot], s.hand[seat, HAND] = s.hand[seat, HAND], -1
+        k = tile >> 2
+        s.counts[seat, k] -= 1
+        s.discarded[seat] |= 1 << k
+        s.seen[k] += 1
+        s.waits[seat] = waits(s.counts[seat], t)
+        log_event(s.st, s.ev, EV_DISCARD, seat, tile, 0, 0, 0)
+        for off in range(1, n):
+            q = (seat + off) % n
+            f = ra[RA_WINS_FURITEN]
+            if (s.waits[q] >> k) & 1 == 0 or (f == WINS_FURITEN_WAITS and s.waits[q] &
+                                               s.discarded[q]) or \
+                    (f == WINS_FURITEN_TILE and (s.discarded[q] >> k) & 1):
+                continue
+            p, word = _win(s, q, tile, 1, ra)
+            if _takes(s, q, tile, seat, p, ra, t, pol_ids, params, rngs):
+                _won(s, q, tile, p, word, seat, rec)
+                _pay(s, seat, q, p)
+                out = OUT_RON
+                if ra[RA_WINS_MULTIPLE_RON] == WINS_MULTIPLE_RON_HEAD_BUMP:
+                    break
+        if out == OUT_RON:
+            rec[RF_FROM_SEAT] = seat
+            break
+        seat = (seat + 1) % n
+    if out == OUT_DRAW:
+        tenpai = 0
+        for p in range(n):
+            if s.waits[p] != 0:
+                tenpai |= 1 << p
+        log_event(s.st, s.ev, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
+        for p in range(n):
+            for q in range(n):
+                if ra[RA_DRAW_NOTEN_PAYMENT] > 0 and not (tenpai >> p) & 1 and (tenpai >> q) & 1:
+                    _pay(s, p, q, ra[RA_DRAW_NOTEN_PAYMENT])
+    rec[RF_OUTCOME] = out
+    for p in range(n):
+        s.points[p] += s.delta[p]
+        rec[RF_POINTS0 + p] = s.points[p]
+    return out
+
+
+@nb.njit(cache=True)
+def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_rec):
+    """One whole game into ``game_rec`` and rows ``n_out..`` of ``rounds_out``; returns the new
+    row count, or -1 when ``rounds_out`` is full."""
+    rngs = np.zeros((1 + MAX_SEATS, 4), np.uint64)
+    s.st[ST_N] = n
+    s.points[:] = 0
+    s.points[:n] = ra[RA_START_POINTS]
+    seed_keyed(seed, game, np.int64(-1), 0, rngs[0])
+    first = randint(rngs[0], n)
+    s.st[ST_DEALER], passes, rnd, end = first, 0, 0, END_LAPS
+    while True:
+        if n_out >= rounds_out.shape[0]:
+            return -1
+        for purpose in range(1 + n):
+            seed_keyed(seed, game, np.int64(rnd), purpose, rngs[purpose])
+        rec = rounds_out[n_out]
+        rec[:] = 0
+        rec[RF_GAME], rec[RF_ROUND] = game, rnd
+        out = play_round(s, ra, t, pol_ids, params, rngs, rec)
+        n_out += 1
+        rnd += 1
+        dealer_won = (rec[RF_WINNERS] >> s.st[ST_DEALER]) & 1
+        rep = ra[RA_MATCH_DEALER_REPEAT]
+        if not ((rep == MATCH_DEALER_REPEAT_ON_WIN and dealer_won) or
+                (rep == MATCH_DEALER_REPEAT_ON_WIN_OR_DRAW and (dealer_won or out == OUT_DRAW))):
+            s.st[ST_DEALER] = (s.st[ST_DEALER] + 1) % n
+            passes += 1
+        if ra[RA_MATCH_BUST_ENDS] and s.points[:n].min() < 0:
+            end = END_BUST
+            break
+        if passes >= ra[RA_MATCH_LAPS] * n:
+            break
+        if rnd >= MAX_ROUNDS:
+            end = END_ROUND_LIMIT
+            break
+    top, winners = s.points[:n].max(), 0
+    for p in range(n):
+        if s.points[p] == top:
+            winners |= 1 << p
+        game_rec[GF_POINTS0 + p] = s.points[p]
+    game_rec[GF_WINNERS], game_rec[GF_END_REASON], game_rec[GF_ROUNDS] = winners, end, rnd
+    game_rec[GF_SEATS], game_rec[GF_FIRST_DEALER] = n, first
+    log_event(s.st, s.ev, EV_GAME_END, -1, winners, end, 0, 0)
+    return n_out
+
+
+@nb.njit(cache=True)
+def play_games(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out):
+    """Games ``game_indices`` of ``seed`` (each depends on (seed, index) alone); the round rows
+    written, or -1 when ``rounds_out`` is too short (the caller grows it)."""
+    rows = 0
+    for i in range(game_indices.shape[0]):
+        rows = play_game(game_indices[i], seed, s, n, ra, t, pol_ids, params.copy(),
+                         rounds_out, rows, games_out[i])
+        if rows < 0:
+            return -1
+    return rows
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

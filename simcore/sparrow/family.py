@@ -1,0 +1,113 @@
+"""Sparrow mahjong as the harness sees it (spec sparrow.md): 2-6 seats; what is Sparrow's here is
+its catalogue, its replay and what ``waits`` and ``score`` print. Everything else is the kit's."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from policies.sparrow import POLICIES
+from simcore.errors import InputError
+from simcore.family.base import Family
+from simcore.family.scenario.annotated import Annotation
+from simcore.family.standard import loader
+from simcore.family.tables import storage_types
+from . import engine as E, metrics
+from .rules import SCHEMA, SEATS, SLOTS, worst_cases
+from .simulate import Simulator
+
+
+class Sparrow(Family):
+    NAME, TITLE, DEFAULT_SCENARIO, SEATS = "sparrow", "Sparrow mahjong", "sparrow", SEATS
+    SCENARIOS = loader("sparrow", "Sparrow mahjong", "sparrow", SCHEMA, POLICIES, SEATS,
+                       worst_cases)
+    SIMULATOR, POLICIES, METRICS, SEAT_METRICS_AT = Simulator, POLICIES, metrics.OWN_METRICS, 1
+    game_quantities = staticmethod(metrics.game_quantities)
+    GAME_CODES = {"end_reason": E.END_REASON_NAMES}
+    SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
+                     "mean_winning_points")
+    GAME_DTYPES = storage_types(int32=" ".join(f"points{s}" for s in range(E.MAX_SEATS)))
+    GAME_DTYPE_DEFAULT = "int16"
+    ROUND_DTYPES = storage_types(int64="game", int32=" ".join(
+        f"value{s} yaku{s} points{s}" for s in range(E.MAX_SEATS)))
+    KERNEL_FUNCTIONS = ("simcore.sparrow.engine.play_games", "simcore.sparrow.engine.play_round")
+    COMPILE_FIRST = ("policies.sparrow.bots.decide",)
+    POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
+    EXAMPLE_HANDS = (("123s 45s", None), ("123s 456s", {"win": "6s"}))
+
+    def scenario_yaml(self, sc, title: str) -> str:
+        return Annotation(SCHEMA, POLICIES.by_name).yaml(sc.to_dict(), title)
+
+    def metrics_off(self, sc) -> list:
+        return [f"yaku_{y}_share" for y in ("tanyao", "chanta", "chinyao", "all_green",
+                                            "super_red") if sc.get(f"scoring.{y}") == 0]
+
+    def engine_inputs(self, sc) -> tuple:
+        return (SLOTS.array(sc), len(sc["players"]))
+
+    def point_sources(self, idx, batch, data: dict):
+        return metrics.point_sources(idx, batch.rounds, data)
+
+    def replay(self, sc, seed: int, game: int):
+        from .report import build_replay
+        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
+        return build_replay(sc, seed, game, events, batch)
+
+    def _hand(self, text: str, sc, win: str | None = None):
+        from .tiles import parse_tiles
+        red = sc.get("deck.red_bamboo")
+        tiles = parse_tiles(text, red) + (parse_tiles(win, red, "--win") if win else [])
+        if len(set(tiles)) < len(tiles):
+            raise InputError(f"hand: {text!r}: more copies than the deck has")
+        c = np.zeros(11, np.int64)
+        for t in tiles:
+            c[t >> 2] += 1
+        return tiles, c
+
+    def waits_json(self, hand_text: str, sc) -> dict:
+        """5 tiles: the waits and the distance; 6: whether it is a win."""
+        from .hand import distance, tables, waits
+        from .tiles import kind_str
+        tiles, c = self._hand(hand_text, sc)
+        if len(tiles) not in (5, 6):
+            raise InputError(f"hand: {len(tiles)} tiles (5 between turns, 6 with the win)")
+        d = int(distance(c, tables()))
+        w = int(waits(c, tables())) if len(tiles) == 5 else 0
+        return {"input": hand_text.strip(), "concealed": len(tiles), "revealed": 0,
+                "tenpai": w != 0, "waits": [kind_str(k) for k in range(11) if (w >> k) & 1],
+                "complete": len(tiles) == 6 and d == 0, "distance": d, "shanten": d - 1}
+
+    def score_json(self, hand_text: str, sc, win=None, dora=None, by="tsumo", **opts) -> dict:
+        """HAND is the six tiles (or five and ``--win``); ``--dora-indicator`` (default none),
+        and ``dealer`` in the hand text for a dealer's win."""
+        from .hand import YAKU, best_win
+        from .tiles import kind_str, parse_tiles
+        if opts:
+            raise InputError(f"score: sparrow has no {', '.join('--' + k for k in opts)}")
+        dealer = "dealer" in hand_text.split()
+        text = " ".join(w for w in hand_text.split() if w != "dealer")
+        tiles, c = self._hand(text, sc, win)
+        if len(tiles) != 6:
+            raise InputError(f"hand: {len(tiles)} tiles (a win is 6, or 5 and --win)")
+        ra = SLOTS.array(sc)
+        dk = -1 if dora is None else int(E.dora_of(parse_tiles(dora, 4, "--dora-indicator")[0]
+                                                   >> 2, ra))
+        reds = sum(bool(E.is_red(t, ra)) for t in tiles)
+        n_dora = int(c[dk]) if dk >= 0 else 0
+        p, bits, runs = best_win(c, reds, n_dora, dealer, sc.get("scoring.specials") == "alone",
+                                 ra[E.RA_SCORING_RUN:E.RA_SCORING_DEALER_BONUS + 1])
+        if p < 0:
+            raise InputError(f"hand: {hand_text.strip()!r} is not two sets")
+        return {"hand": text, "win": win, "points": int(p), "legal": int(p) >= sc.get(
+            "wins.min_points"), "yaku": [y for i, y in enumerate(YAKU) if (bits >> i) & 1],
+            "by": by, "runs": int(runs), "red": reds, "dora": n_dora,
+            "dora_kind": kind_str(dk) if dk >= 0 else None}
+
+    def score_text(self, hand_text: str, sc, **opts) -> str:
+        r = self.score_json(hand_text, sc, **opts)
+        return (f"{r['hand']}{'  (win ' + r['win'] + ')' if r['win'] else ''}\n  {r['points']} "
+                f"points: {r['runs']} runs, {2 - r['runs']} triplets, {r['red']} red, {r['dora']}"
+                f" dora{'; ' + ', '.join(r['yaku']) if r['yaku'] else ''}"
+                f"\n  {'a legal win' if r['legal'] else 'below wins.min_points: no win'}")
+
+
+FAMILY = Sparrow()

@@ -1,0 +1,85 @@
+"""Every rule option of Sparrow mahjong (spec sparrow.md), declared once: its kind, default,
+meaning, tag and range or choices. The kit (:mod:`simcore.family.standard`) makes from it the
+schema, the checker, the engine's rules array and the annotated YAML of ``show``."""
+
+from __future__ import annotations
+
+from simcore.family.scenario.schema import Field
+from simcore.family.standard import RuleSlots, schema
+
+POINTS = ("run", "triplet", "tanyao", "chanta", "chinyao", "all_green", "super_red", "red",
+          "dora", "dealer_bonus")
+DEFAULT_POINTS = (1, 2, 1, 2, 15, 10, 20, 1, 1, 0)
+POINT_DOCS = ("each run", "each triplet", "tanyao: no 1, 9 or dragon",
+              "chanta: every set holds a 1, 9 or dragon", "chinyao: only 1s, 9s and dragons "
+              "(then no chanta)", "all green: only 2 3 4 6 8 bamboo and green dragons",
+              "super red: all six tiles red", "each red tile", "each dora tile",
+              "a dealer's win")
+
+
+def _int(default, doc, tag, lo, hi):
+    return Field("int", default, doc, tag, min=lo, max=hi)
+
+
+def _enum(choices, doc, tag="I"):
+    return Field("enum", choices[0], doc, tag, choices=tuple(choices))
+
+
+RULES = {
+    "start_points": _int(40, "each seat's points at the start", "R", 1, 1_000_000),
+    "deck": {"red_bamboo": _int(1, "red copies of each bamboo rank (0: none)", "X", 0, 4)},
+    "wall": {"dora": _enum(("same", "next"), "same: the indicator's own kind is dora; next: "
+                           "the next kind (9s -> 1s, G -> R -> G)", "X")},
+    "wins": {
+        "min_points": _int(5, "the fewest points a win needs", "R", 0, 1000),
+        "furiten": _enum(("waits", "tile", "none"), "no ron while any winning kind is among "
+                         "one's discards (waits), only on a discarded kind (tile), or never"),
+        "multiple_ron": _enum(("head_bump", "all"), "several rons on one discard: the first "
+                              "after the discarder wins, or all do"),
+        "may_decline": Field("bool", False, "a seat may decline a legal win (bots decide)",
+                             "I"),
+    },
+    "draw": {"noten_payment": _int(0, "at an exhaustive draw, each seat not tenpai pays each "
+                                   "tenpai seat this", "I", 0, 1000)},
+    "scoring": {
+        **{name: _int(v, f"points: {doc}", "X", 0, 1000)
+           for name, v, doc in zip(POINTS, DEFAULT_POINTS, POINT_DOCS)},
+        "specials": _enum(("add", "alone"), "chinyao, all green and super red add to the rest, "
+                          "or score alone"),
+    },
+    "settlement": {"tsumo": _enum(("split_ceil", "split_floor", "each_full"), "a tsumo's "
+                                  "points: split among the others (rounded up or down), or "
+                                  "paid in full by each")},
+    "match": {
+        "dealer_repeat": _enum(("none", "on_win", "on_win_or_draw"), "when the dealer deals "
+                               "again: never, after its win, or after its win or a draw"),
+        "laps": _int(4, "laps of dealers in a game", "R", 1, 8),
+        "bust_ends": Field("bool", True, "a seat below 0 after a round ends the game", "I"),
+    },
+}
+SEATS = (2, 6)
+SCHEMA = schema("sparrow", "Sparrow mahjong, four seats", [{"policy": "greedy", "params": {}}] * 4,
+                RULES)
+SLOTS = RuleSlots(SCHEMA)
+
+
+def max_win(d: dict) -> int:
+    """An upper bound of a win's points (every source at once)."""
+    p = d["scoring"]
+    return (2 * max(p["run"], p["triplet"]) + sum(p[k] for k in POINTS[2:7])
+            + 6 * (p["red"] + p["dora"]) + p["dealer_bonus"])
+
+
+def worst_cases(d: dict) -> list:
+    """A win's points (the records' 32-bit value columns) and a seat's points: at most the
+    start of every seat plus, per round, five winners' points or five noten payments, over the
+    engine's round limit (the records' 32-bit points columns)."""
+    from simcore.family.scenario.bounds import INT32_MAX, Worst
+    from .engine import MAX_ROUNDS
+    keys = tuple(f"scoring.{k}" for k in POINTS)
+    return [Worst("a win's points", max_win, keys, INT32_MAX, "the records' value columns",
+                  "points"),
+            Worst("a seat's points", lambda d: 6 * d["start_points"] + MAX_ROUNDS * 5 * max(
+                max_win(d), d["draw"]["noten_payment"]), (*keys, "start_points",
+                                                           "draw.noten_payment"),
+                  INT32_MAX, "the records' points columns", "points")]
