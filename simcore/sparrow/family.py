@@ -32,7 +32,7 @@ class Sparrow(Family):
     KERNEL_FUNCTIONS = ("simcore.sparrow.engine.play_games", "simcore.sparrow.engine.play_round")
     COMPILE_FIRST = ("policies.sparrow.bots.decide",)
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
-    EXAMPLE_HANDS = (("123s 45s", None), ("123s 456s", {"win": "6s"}))
+    EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))
 
     def scenario_yaml(self, sc, title: str) -> str:
         return Annotation(SCHEMA, POLICIES.by_name).yaml(sc.to_dict(), title)
@@ -55,9 +55,8 @@ class Sparrow(Family):
     def _hand(self, text: str, sc, win: str | None = None):
         from .tiles import parse_tiles
         red = sc.get("deck.red_bamboo")
-        tiles = parse_tiles(text, red) + (parse_tiles(win, red, "--win") if win else [])
-        if len(set(tiles)) < len(tiles):
-            raise InputError(f"hand: {text!r}: more copies than the deck has")
+        tiles = parse_tiles(f"{text} {win or ''}", red, "hand" if win is None else
+                            "hand and --win")
         c = np.zeros(11, np.int64)
         for t in tiles:
             c[t >> 2] += 1
@@ -89,8 +88,10 @@ class Sparrow(Family):
         if len(tiles) != 6:
             raise InputError(f"hand: {len(tiles)} tiles (a win is 6, or 5 and --win)")
         ra = SLOTS.array(sc)
-        dk = -1 if dora is None else int(E.dora_of(parse_tiles(dora, 4, "--dora-indicator")[0]
-                                                   >> 2, ra))
+        ind = parse_tiles(dora, 1, "--dora-indicator") if dora is not None else []
+        if dora is not None and len(ind) != 1:
+            raise InputError(f"--dora-indicator: {dora!r}: expected one tile")
+        dk = int(E.dora_of(ind[0] >> 2, ra)) if ind else -1
         reds = sum(bool(E.is_red(t, ra)) for t in tiles)
         n_dora = int(c[dk]) if dk >= 0 else 0
         p, bits, runs = best_win(c, reds, n_dora, dealer, sc.get("scoring.specials") == "alone",

@@ -34,7 +34,7 @@ OWN_METRICS = (
     Metric("mean_winning_points", "per_win", "win_points", "wins", "points per win", 0.5,
            unit="points"),
     *(Metric(f"yaku_{y}_share", "win_rate", f"yaku_{y}", "wins", f"wins with {y}", 0.2,
-             margin_relative=True) for y in YAKU),
+             margin_relative=True) for y in YAKU[:5]),
 )
 
 
@@ -52,7 +52,7 @@ def game_quantities(idx, games, rounds) -> dict:
         "dealer_wins": (r[:, RF_WINNERS] >> r[:, RF_DEALER]) & 1, "wins": won.sum(axis=1),
         "win_points": (r[:, RF_VALUE0:RF_VALUE0 + MAX_SEATS] * won).sum(axis=1),
         **{f"yaku_{y}": (won & ((r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS] >> i) & 1 != 0)).sum(axis=1)
-           for i, y in enumerate(YAKU)}})
+           for i, y in enumerate(YAKU[:5])}})
     winners = g[:, GF_WINNERS]
     q.update(seat_quantities(winners, g[:, GF_POINTS0:GF_POINTS0 + MAX_SEATS], g[:, GF_SEATS],
                              MAX_SEATS))

@@ -18,7 +18,7 @@ def build_replay(sc, seed: int, game: int, events, batch) -> Replay:
     r = Replay(f"Sparrow mahjong replay: scenario {sc.name}, seed {seed}, game {game}",
                [f"players: {names}", f"first dealer {seats[int(batch.games[0, GF_FIRST_DEALER])]}"
                 f"; every seat starts with {sc.get('start_points')} points"])
-    hands, rnd, n_round, line = [[] for _ in range(n)], None, -1, []
+    hands, rnd, n_round, line, dealer = [[] for _ in range(n)], None, -1, [], 0
 
     def show(tiles):
         return " ".join(tile_str(t, red) for t in sorted(tiles))
@@ -35,7 +35,7 @@ def build_replay(sc, seed: int, game: int, events, batch) -> Replay:
         who = seats[s] if 0 <= s < n else ""
         if typ == EV_ROUND_START:
             end_round()
-            n_round, line = n_round + 1, []
+            n_round, line, dealer = n_round + 1, [], s
             hands = [[] for _ in range(n)]
             rnd = r.new_round(f"round {n_round + 1}: dealer {who}, indicator {tile_str(b, red)}, "
                               f"dora {kind_str(a)}")
@@ -47,23 +47,25 @@ def build_replay(sc, seed: int, game: int, events, batch) -> Replay:
             line.append(f"{who} +{tile_str(a, red)}")
         elif typ == EV_DISCARD:
             hands[s].remove(a)
-            line[-1] += f" -{tile_str(a, red)}"
-            if len(line) == n:
+            if line and line[-1].startswith(f"{who} +"):
+                line[-1] += f" -{tile_str(a, red)}"
+            else:
+                line.append(f"{who} -{tile_str(a, red)}")
+            if s == (dealer + n - 1) % n:   # the turn's last seat
                 rnd.add("discard", "   " + "  ".join(line))
                 line = []
-        elif typ in (EV_WIN, EV_DECLINE):
+        elif typ == EV_DECLINE:
+            how = f"ron on {tile_str(a, red)} from {seats[c]}" if c >= 0 else "tsumo"
+            line.append(f"({who} declines {how}: {b} points)")
+        elif typ == EV_WIN:
             if line:
                 rnd.add("discard", "   " + "  ".join(line))
                 line = []
-            tiles = show(hands[s] + ([a] if c >= 0 else []))
             how = f"RON {tile_str(a, red)} from {seats[c]}" if c >= 0 else \
                 f"TSUMO {tile_str(a, red)}"
-            if typ == EV_DECLINE:
-                rnd.add("win", f"{who} declines {how.lower()}, {b} points: {tiles}")
-                continue
             yk = [y for i, y in enumerate(YAKU) if (d >> i) & 1]
             runs = (d >> 16) & 3
-            rnd.add("win", f"{who} {how}: {tiles}")
+            rnd.add("win", f"{who} {how}: {show(hands[s] + ([a] if c >= 0 else []))}")
             rnd.add("win", f"   {b} points: {runs} runs, {2 - runs} triplets, {(d >> 8) & 15} "
                     f"red, {(d >> 12) & 15} dora{'; ' + ', '.join(yk) if yk else ''}")
         elif typ == EV_PAYMENT:
