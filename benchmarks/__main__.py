@@ -141,6 +141,19 @@ def emoji_rounds(quick):
     return out
 
 
+def sparrow_rounds(quick):
+    """Sparrow rounds/s on one core, the same bot in all four seats (issue 49: at least emoji's
+    greedy x4 per round)."""
+    from benchmarks.sparrow import bench_engine as bench_sparrow_engine
+    games, repeats = (1000, 3) if quick else (4000, 5)
+    out = {}
+    for p in ("random", "greedy"):
+        med, best = bench_sparrow_engine.rounds_per_second(p, games, repeats)
+        out[p] = {"rounds_per_s": med, "best_rounds_per_s": best, "games": games,
+                  "repeats": repeats}
+    return out
+
+
 def _cli(args, timeout=3600):
     t = time.perf_counter()
     r = subprocess.run(CLI + args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
@@ -332,7 +345,7 @@ def target_lines(record) -> list:
 SECTIONS = [("hand", hand), ("ptrump_hand", ptrump_hand), ("scoring", scoring),
             ("pairings", pairings), ("ptrump_rounds", ptrump_rounds),
             ("riichi2p_hand", riichi2p_hand), ("riichi2p_rounds", riichi2p_rounds),
-            ("emoji_rounds", emoji_rounds), ("run", run_cmd), ("compare", compare_cmd),
+            ("emoji_rounds", emoji_rounds), ("sparrow_rounds", sparrow_rounds), ("run", run_cmd), ("compare", compare_cmd),
             ("scaling", scaling)]
 FULL_ONLY = [("ray_scaling", ray_scaling), ("memory", memory), ("cold_start", cold_start),
              ("compile", compile_families), ("verdict", verdict)]
@@ -447,6 +460,10 @@ def summary(record) -> str:
         for k, v in S["emoji_rounds"]["data"].items():
             lines.append(f"  rounds emoji {k + ' x4':12s} {v['rounds_per_s']:9.0f} rounds/s median "
                          f"(one core)")
+    if ok("sparrow_rounds"):
+        for k, v in S["sparrow_rounds"]["data"].items():
+            lines.append(f"  rounds sparrow {k + ' x4':10s} {v['rounds_per_s']:9.0f} rounds/s "
+                         f"median (one core)")
     lines += target_lines(record)
     for n, e in S.items():
         if not e["ok"]:

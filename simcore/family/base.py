@@ -112,12 +112,19 @@ class Family:
         raise NotImplementedError
 
     def scenario_yaml(self, sc, title: str) -> str:
-        """The resolved scenario as YAML with each value's tag and meaning (loads back)."""
-        raise NotImplementedError
+        """The resolved scenario as YAML with each value's tag and meaning (loads back); by
+        default each schema Field's."""
+        from simcore.family.scenario.annotated import Annotation
+        return Annotation(self.SCENARIOS.SCHEMA, self.POLICIES.by_name).yaml(sc.to_dict(), title)
 
     def replay(self, sc, seed: int, game: int):
         """The :class:`simcore.family.replay.Replay` of game ``game`` of ``seed`` (the same game
-        ``run`` played): rounds of tagged lines."""
+        ``run`` played): rounds of tagged lines; by default ``build_replay(sc, seed, game,
+        events, batch)`` of the simulator's event log."""
+        return self.build_replay(sc, seed, game, *self.SIMULATOR(sc).replay_events(seed, game))
+
+    def build_replay(self, sc, seed: int, game: int, events, batch):
+        """The replay from the engine's event log (int64 rows) and the game's records."""
         raise NotImplementedError
 
     def waits_json(self, hand_text: str, sc) -> dict:

@@ -84,8 +84,16 @@ class Simulator:
     # the last bin holds everything larger); histogram_values() gives their values
     HISTOGRAMS: dict = {}
 
+    # the engine module, if the subclass names one: its GAME_FIELDS, ROUND_FIELDS, MAX_EVENTS,
+    # ST_LOG, ST_N_EV, new_state(log) and MAX_ROUNDS (a replay's rows) are taken from it
+    ENGINE = None
+
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
+        if cls.ENGINE is not None and "ENGINE" in cls.__dict__:
+            for name in ("GAME_FIELDS", "ROUND_FIELDS", "MAX_EVENTS", "ST_LOG", "ST_N_EV"):
+                if name not in cls.__dict__:
+                    setattr(cls, name, getattr(cls.ENGINE, name))
         cls.N_GF, cls.N_RF = len(cls.GAME_FIELDS), len(cls.ROUND_FIELDS)
 
     def __init__(self, scenario):
@@ -93,7 +101,9 @@ class Simulator:
 
     def new_state(self, log: bool):
         """The kernel's per-round state (with an event log when ``log``)."""
-        raise NotImplementedError
+        if self.ENGINE is None:
+            raise NotImplementedError
+        return self.ENGINE.new_state(log)
 
     def kernel(self, idx, seed, state, debug: bool, rounds, games) -> int:
         raise NotImplementedError
@@ -123,8 +133,8 @@ class Simulator:
                 for g in idx[:TRAJECTORY_GAMES]]
 
     def replay_rounds(self) -> int:
-        """Round rows a replayed game may need."""
-        return 1024
+        """Round rows a replayed game may need (the engine's ``MAX_ROUNDS`` where it has one)."""
+        return getattr(self.ENGINE, "MAX_ROUNDS", 1024)
 
     def play(self, game_indices, seed: int, debug: bool = False) -> Batch:
         """The records of games ``game_indices`` (each depends on (seed, index) alone).

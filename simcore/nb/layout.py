@@ -42,6 +42,12 @@ def define_blocks(namespace: dict, prefix: str, blocks: tuple) -> int:
     return pos
 
 
+def per_seat(*names: str, seats: int) -> tuple[str, ...]:
+    """Per-seat column names: ``per_seat("value", "points", seats=2)`` is ``("value0",
+    "value1", "points0", "points1")``."""
+    return tuple(f"{name}{s}" for name in names for s in range(seats))
+
+
 def state_spec(name: str, fields: tuple, module: str):
     """A kernel's state written once: ``fields`` is one line per array, ``(name, shape, dtype,
     fill)`` (``shape`` a tuple of ints, or a function of ``log`` for an array sized by whether

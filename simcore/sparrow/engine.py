@@ -1,14 +1,11 @@
 """The Sparrow mahjong round and game engine (spec sparrow.md §2-§6), whole games compiled.
 
-A round: shuffle the 44 tiles, deal five to each seat from the dealer, reveal the dora
-indicator; from the dealer, each seat in turn draws (a tsumo if its six tiles win), discards,
-and every other seat in turn order from the discarder may ron the discard (one under
-``head_bump``, all under ``all``); the wall running out is an exhaustive draw. A game: the deal
-passes on (or repeats, by ``match.dealer_repeat``) until the dealers have gone round
-``match.laps`` times, or a seat is below 0 (``match.bust_ends``). Each round's randomness is
-keyed by (seed, game, round): stream 0 shuffles, stream 1 + s is seat s's.
-
-Rules arrive as ``ra``, the rules array of :data:`simcore.sparrow.rules.SLOTS`; ``t`` is the bamboo
+A round: shuffle the 44 tiles (ids: kind x 4 + copy), deal five to each seat from the dealer,
+reveal the dora indicator; each seat in turn draws (a tsumo if its six tiles win), discards, and
+the others in turn order from the discarder may ron it; an empty wall is an exhaustive draw. A
+game: the deal passes (or repeats) until the dealers have gone round ``match.laps`` times, or a
+seat is below 0. Round r of game g draws from streams keyed by (seed, g, r): 0 shuffles, 1 + s
+is seat s's. ``ra``: the rules array (:data:`simcore.sparrow.rules.SLOTS`); ``t``: the bamboo
 table (:func:`simcore.sparrow.hand.tables`).
 """
 
@@ -19,27 +16,22 @@ import numpy as np
 
 from policies.sparrow import decide
 from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log_event  # noqa: F401
-from simcore.nb.layout import define_fields, state_spec
-from simcore.nb.rng import randint, seed_keyed
+from simcore.nb.layout import define_fields, per_seat, state_spec
+from simcore.nb.rng import randint, seed_keyed, shuffle
 from .hand import N_KINDS, RED, best_win, distance, waits
-from .layout import DECLINE, MAX_SEATS, N_ACTIONS, PHASE_DISCARD, PHASE_WIN, TAKE
-from .layout import (OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEFT, OBS_LEN, OBS_OWN, OBS_PHASE,
-                     OBS_POINTS, OBS_SEAT, OBS_SEATS, OBS_UNSEEN, OBS_WIN_POINTS)
-from .rules import SLOTS
+from .layout import (DECLINE, MAX_SEATS, N_ACTIONS, OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEN,
+                     OBS_OWN, OBS_PHASE, OBS_POINTS, OBS_SEAT, OBS_SEATS, OBS_UNSEEN,
+                     OBS_WIN_POINTS, PHASE_DISCARD, PHASE_WIN, SLOTS, TAKE)
 
 N_RA = SLOTS.define(globals())
 N_TILES, HAND, MAX_ROUNDS = 44, 5, 256
-OUTCOMES = ("tsumo", "ron", "draw")
-define_fields(globals(), "OUT", OUTCOMES)
-END_REASON_NAMES = ("laps", "bust", "round_limit")
-define_fields(globals(), "END", END_REASON_NAMES)
-_SEATS = tuple(range(MAX_SEATS))
+define_fields(globals(), "OUT", OUTCOMES := ("tsumo", "ron", "draw"))
+define_fields(globals(), "END", END_REASON_NAMES := ("laps", "bust", "round_limit"))
 ROUND_FIELDS = ("game", "round", "dealer", "outcome", "turns", "winners", "from_seat", "dora",
-                *(f"value{s}" for s in _SEATS), *(f"yaku{s}" for s in _SEATS),
-                *(f"points{s}" for s in _SEATS))
+                *per_seat("value", "yaku", "points", seats=MAX_SEATS))
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
 GAME_FIELDS = ("winners", "end_reason", "rounds", "seats", "first_dealer",
-               *(f"points{s}" for s in _SEATS))
+               *per_seat("points", seats=MAX_SEATS))
 N_GF = define_fields(globals(), "GF", GAME_FIELDS)
 # a win's yaku word: the yaku bits of simcore.sparrow.hand.YAKU, then reds << 8, doras << 12,
 # runs << 16 (what the report needs to split its points by source)
@@ -54,7 +46,8 @@ EV_TYPES = ("round_start",  # dealer; a dora kind, b indicator tile
             "game_end")     # -1; a winners bits, b end reason
 define_fields(globals(), "EV", EV_TYPES)
 MAX_EVENTS = 128 * MAX_ROUNDS
-N_ST = define_fields(globals(), "ST", ("log", "n_ev", "n", "dealer", "dora"))
+# st: the log's two slots, the seats, the dealer, the dora kind, 1: a test stacked the wall
+N_ST = define_fields(globals(), "ST", ("log", "n_ev", "n", "dealer", "dora", "stacked"))
 assert (ST_LOG, ST_N_EV) == (0, 1) and RA_SCORING_DEALER_BONUS == RA_SCORING_RUN + 9  # noqa
 
 State, new_state = state_spec("State", (
@@ -150,16 +143,10 @@ def _won(s, seat, tile, p, word, frm, rec):
 @nb.njit(cache=True)
 def _deal(s, ra, rng):
     n, d = s.st[ST_N], s.st[ST_DEALER]
-    for i in range(N_TILES):
-        s.wall[i] = i
-    for i in range(N_TILES - 1, 0, -1):
-        j = randint(rng, i + 1)
-        s.wall[i], s.wall[j] = s.wall[j], s.wall[i]
-    s.seen[:] = 0
-    for p in range(MAX_SEATS):
-        s.hand[p, :] = -1
-        s.counts[p, :] = 0
-        s.discarded[p], s.delta[p], s.waits[p] = 0, 0, 0
+    if s.st[ST_STACKED] == 0:
+        s.wall[:] = np.arange(N_TILES)
+        shuffle(rng, s.wall, N_TILES)
+    s.hand[:], s.counts[:], s.seen[:], s.discarded[:], s.delta[:] = -1, 0, 0, 0, 0
     ind = s.wall[HAND * n]
     s.seen[ind >> 2] += 1
     s.st[ST_DORA] = dora_of(ind >> 2, ra)
@@ -180,7 +167,7 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
     n = s.st[ST_N]
     _deal(s, ra, rngs[0])
     for p in range(n):
-        s.waits[p] = waits(s.counts[p], t)
+        s.waits[p] = waits(s.counts[p], t)   # a seat may ron before its first draw
     rec[RF_DEALER], rec[RF_DORA], rec[RF_FROM_SEAT] = s.st[ST_DEALER], s.st[ST_DORA], -1
     seat, out = s.st[ST_DEALER], OUT_DRAW
     for pos in range(HAND * n + 1, N_TILES):
@@ -193,12 +180,11 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
             p, word = _win(s, seat, tile, 0, ra)
             if _takes(s, seat, tile, -1, p, ra, t, pol_ids, params, rngs):
                 _won(s, seat, tile, p, word, -1, rec)
+                how = ra[RA_SETTLEMENT_TSUMO]
+                each = p if how == SETTLEMENT_TSUMO_EACH_FULL else p // (n - 1) \
+                    if how == SETTLEMENT_TSUMO_SPLIT_FLOOR else -(-p // (n - 1))
                 for off in range(1, n):
-                    q = (seat + off) % n
-                    each = p if ra[RA_SETTLEMENT_TSUMO] == SETTLEMENT_TSUMO_EACH_FULL else \
-                        p // (n - 1) if ra[RA_SETTLEMENT_TSUMO] == SETTLEMENT_TSUMO_SPLIT_FLOOR \
-                        else -(-p // (n - 1))
-                    _pay(s, q, seat, each)
+                    _pay(s, (seat + off) % n, seat, each)
                 out = OUT_TSUMO
                 break
         slot = _ask(s, seat, PHASE_DISCARD, 0, ra, t, pol_ids, params, rngs)
@@ -210,12 +196,12 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
         s.seen[k] += 1
         s.waits[seat] = waits(s.counts[seat], t)
         log_event(s.st, s.ev, EV_DISCARD, seat, tile, 0, 0, 0)
+        f = ra[RA_WINS_FURITEN]
         for off in range(1, n):
             q = (seat + off) % n
-            f = ra[RA_WINS_FURITEN]
-            if (s.waits[q] >> k) & 1 == 0 or (f == WINS_FURITEN_WAITS and s.waits[q] &
-                                               s.discarded[q]) or \
-                    (f == WINS_FURITEN_TILE and (s.discarded[q] >> k) & 1):
+            mine = s.waits[q] if f == WINS_FURITEN_WAITS else 1 << k if f == WINS_FURITEN_TILE \
+                else 0   # the kinds whose discard by q forbids q's ron
+            if (s.waits[q] >> k) & 1 == 0 or mine & s.discarded[q]:
                 continue
             p, word = _win(s, q, tile, 1, ra)
             if _takes(s, q, tile, seat, p, ra, t, pol_ids, params, rngs):
@@ -231,17 +217,14 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
     if out == OUT_DRAW:
         tenpai = 0
         for p in range(n):
-            if s.waits[p] != 0:
-                tenpai |= 1 << p
+            tenpai |= int(s.waits[p] != 0) << p
         log_event(s.st, s.ev, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
-        for p in range(n):
-            for q in range(n):
-                if ra[RA_DRAW_NOTEN_PAYMENT] > 0 and not (tenpai >> p) & 1 and (tenpai >> q) & 1:
-                    _pay(s, p, q, ra[RA_DRAW_NOTEN_PAYMENT])
+        for p in range(n * n * (ra[RA_DRAW_NOTEN_PAYMENT] > 0)):   # noten seat p // n pays p % n
+            if (tenpai >> (p % n)) & ~(tenpai >> (p // n)) & 1:
+                _pay(s, p // n, p % n, ra[RA_DRAW_NOTEN_PAYMENT])
     rec[RF_OUTCOME] = out
-    for p in range(n):
-        s.points[p] += s.delta[p]
-        rec[RF_POINTS0 + p] = s.points[p]
+    s.points[:n] += s.delta[:n]
+    rec[RF_POINTS0:RF_POINTS0 + n] = s.points[:n]
     return out
 
 
@@ -281,11 +264,10 @@ def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_
         if rnd >= MAX_ROUNDS:
             end = END_ROUND_LIMIT
             break
-    top, winners = s.points[:n].max(), 0
+    winners = 0
     for p in range(n):
-        if s.points[p] == top:
-            winners |= 1 << p
-        game_rec[GF_POINTS0 + p] = s.points[p]
+        winners |= int(s.points[p] == s.points[:n].max()) << p
+    game_rec[GF_POINTS0:GF_POINTS0 + n] = s.points[:n]
     game_rec[GF_WINNERS], game_rec[GF_END_REASON], game_rec[GF_ROUNDS] = winners, end, rnd
     game_rec[GF_SEATS], game_rec[GF_FIRST_DEALER] = n, first
     log_event(s.st, s.ev, EV_GAME_END, -1, winners, end, 0, 0)

@@ -7,13 +7,36 @@ import numpy as np
 
 from policies.sparrow import POLICIES
 from simcore.errors import InputError
+from simcore.family import chunks
 from simcore.family.base import Family
-from simcore.family.scenario.annotated import Annotation
 from simcore.family.standard import loader
 from simcore.family.tables import storage_types
 from . import engine as E, metrics
+from .hand import tables
 from .rules import SCHEMA, SEATS, SLOTS, worst_cases
-from .simulate import Simulator
+
+
+class Simulator(chunks.Simulator):
+    """Chunks of games around the compiled engine (kit: :mod:`simcore.family.chunks`)."""
+    ENGINE, ROUND_SCORE0, START_SCORE = E, "points0", "start_points"
+    HISTOGRAMS = {"winning_points": ("points per win", "wins", 41),
+                  "rounds_per_game": ("rounds per game", "games", 41)}
+
+    def __init__(self, scenario):
+        super().__init__(scenario)
+        self.ra, self.t, self.n = SLOTS.array(scenario), tables(), len(scenario["players"])
+        self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.MAX_SEATS)
+
+    def kernel(self, idx, seed, state, debug, rounds, games) -> int:
+        return E.play_games(idx, seed, state, self.n, self.ra, self.t, self.policy_ids,
+                            self.params, rounds, games)
+
+    @classmethod
+    def histogram_values(cls, batch) -> dict:
+        r = batch.rounds
+        won = np.stack([(r[:, E.RF_WINNERS] >> s) & 1 for s in range(E.MAX_SEATS)], 1) != 0
+        return {"winning_points": r[:, E.RF_VALUE0:E.RF_VALUE0 + E.MAX_SEATS][won],
+                "rounds_per_game": batch.games[:, E.GF_ROUNDS]}
 
 
 class Sparrow(Family):
@@ -25,17 +48,12 @@ class Sparrow(Family):
     GAME_CODES = {"end_reason": E.END_REASON_NAMES}
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
                      "mean_winning_points")
-    GAME_DTYPES = storage_types(int32=" ".join(f"points{s}" for s in range(E.MAX_SEATS)))
-    GAME_DTYPE_DEFAULT = "int16"
-    ROUND_DTYPES = storage_types(int64="game", int32=" ".join(
-        f"value{s} yaku{s} points{s}" for s in range(E.MAX_SEATS)))
+    GAME_DTYPES, GAME_DTYPE_DEFAULT = storage_types(int32=" ".join(E.GAME_FIELDS[5:])), "int16"
+    ROUND_DTYPES = storage_types(int64="game", int32=" ".join(E.ROUND_FIELDS[8:]))
     KERNEL_FUNCTIONS = ("simcore.sparrow.engine.play_games", "simcore.sparrow.engine.play_round")
     COMPILE_FIRST = ("policies.sparrow.bots.decide",)
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
     EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))
-
-    def scenario_yaml(self, sc, title: str) -> str:
-        return Annotation(SCHEMA, POLICIES.by_name).yaml(sc.to_dict(), title)
 
     def metrics_off(self, sc) -> list:
         return [f"yaku_{y}_share" for y in ("tanyao", "chanta", "chinyao", "all_green",
@@ -47,9 +65,8 @@ class Sparrow(Family):
     def point_sources(self, idx, batch, data: dict):
         return metrics.point_sources(idx, batch.rounds, data)
 
-    def replay(self, sc, seed: int, game: int):
+    def build_replay(self, sc, seed: int, game: int, events, batch):
         from .report import build_replay
-        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch)
 
     def _hand(self, text: str, sc, win: str | None = None):

@@ -18,8 +18,11 @@ import numpy as np
 
 N_KINDS, N_BAMBOO, GREEN, RED = 11, 9, 9, 10
 POW5 = np.array([5 ** k for k in range(N_BAMBOO)], np.int64)
-# the sets: runs 1-7 (0-6), then triplets of every kind (7-17); a set's kind and whether a run
-SETS = np.array([(k, 1) for k in range(7)] + [(k, 0) for k in range(N_KINDS)], np.int64)
+# the sets, as counts: runs 1-7 (rows 0-6), then triplets of every kind (rows 7-17)
+SETS = np.array([[int(k <= j < k + 3) for j in range(N_KINDS)] for k in range(7)]
+                + [[3 * int(j == k) for j in range(N_KINDS)] for k in range(N_KINDS)], np.int64)
+TERMINAL = np.array([k in (0, 8, GREEN, RED) for k in range(N_KINDS)])   # 1, 9, dragons
+GREENS = np.array([k in (1, 2, 3, 5, 7, GREEN) for k in range(N_KINDS)])  # 2 3 4 6 8, G
 YAKU = ("tanyao", "chanta", "chinyao", "all_green", "super_red", "dealer")
 
 
@@ -27,48 +30,19 @@ YAKU = ("tanyao", "chanta", "chinyao", "all_green", "super_red", "dealer")
 def build_bamboo_table():
     """``t[code, m]``: bamboo tiles missing for m = 0, 1, 2 bamboo sets (127: more than six)."""
     t = np.full((5 ** N_BAMBOO, 3), 127, np.int8)
+    b = SETS[:16, :N_BAMBOO]   # the bamboo sets
     c = np.zeros(N_BAMBOO, np.int64)
     for code in range(5 ** N_BAMBOO):
-        x, n = code, 0
         for k in range(N_BAMBOO):
-            c[k] = x % 5
-            x //= 5
-            n += c[k]
-        if n > 6:
-            continue
-        t[code, 0] = 0
-        best1, best2 = 99, 99
-        for i in range(16):   # bamboo sets: runs 0-6, triplets 7-15
-            need = np.zeros(N_BAMBOO, np.int64)
-            _add_set(need, i)
-            best1 = min(best1, _deficit(c, need))
-            for j in range(i, 16):
-                need2 = need.copy()
-                _add_set(need2, j)
-                if need2.max() <= 4:
-                    best2 = min(best2, _deficit(c, need2))
-        t[code, 1] = best1
-        t[code, 2] = best2
+            c[k] = code // POW5[k] % 5
+        if c.sum() <= 6:
+            t[code, 0], t[code, 1], t[code, 2] = 0, 99, 99
+            for i in range(16):
+                t[code, 1] = min(t[code, 1], np.maximum(b[i] - c, 0).sum())
+                for j in range(i, 16):
+                    if (b[i] + b[j]).max() <= 4:
+                        t[code, 2] = min(t[code, 2], np.maximum(b[i] + b[j] - c, 0).sum())
     return t
-
-
-@nb.njit(cache=True)
-def _add_set(need, i):
-    k, run = SETS[i, 0], SETS[i, 1]
-    if run == 1:
-        need[k] += 1
-        need[k + 1] += 1
-        need[k + 2] += 1
-    else:
-        need[k] += 3
-
-
-@nb.njit(cache=True)
-def _deficit(c, need) -> int:
-    d = 0
-    for k in range(need.shape[0]):
-        d += max(need[k] - c[k], 0)
-    return d
 
 
 @functools.lru_cache(maxsize=1)
@@ -102,50 +76,22 @@ def waits(c, t) -> int:
 
 
 @nb.njit(cache=True)
-def _terminal(k) -> bool:
-    return k == 0 or k == 8 or k >= GREEN
-
-
-@nb.njit(cache=True)
-def reading_points(c, i, j, reds, dora_count, dealer, alone, pt):
+def reading_points(c, i, j, reds, doras, dealer, alone, pt):
     """(points, yaku bits) of the reading: sets ``i`` and ``j`` of :data:`SETS`. ``pt``: the
     point values in the order run, triplet, tanyao, chanta, chinyao, all_green, super_red, red,
-    dora, dealer_bonus; ``alone``: a hand with specials scores only them."""
-    runs = SETS[i, 1] + SETS[j, 1]
-    base = runs * pt[0] + (2 - runs) * pt[1] + reds * pt[7] + dora_count * pt[8]
-    bits = 0
-    tanyao, chinyao, green = True, True, True
-    for k in range(N_KINDS):
-        if c[k] > 0:
-            tanyao &= not _terminal(k)
-            chinyao &= _terminal(k)
-            green &= k == 1 or k == 2 or k == 3 or k == 5 or k == 7 or k == GREEN
-    chanta = True
-    for s in (i, j):
-        k = SETS[s, 0]
-        chanta &= _terminal(k) or (SETS[s, 1] == 1 and k + 2 == 8)
-    special = 0
-    if chinyao:
-        bits |= 1 << 2
-        special += pt[4]
-    elif chanta:
-        bits |= 1 << 1
-        base += pt[3]
-    if tanyao:
-        bits |= 1
-        base += pt[2]
-    if green:
-        bits |= 1 << 3
-        special += pt[5]
-    if reds == 6:
-        bits |= 1 << 4
-        special += pt[6]
-    if dealer:
-        bits |= 1 << 5
-        base += pt[9]
+    dora, dealer_bonus; ``alone``: a hand with specials scores only them (spec §4)."""
+    held = c > 0
+    chinyao = not (held & ~TERMINAL).any()
+    chanta = ((SETS[i] > 0) & TERMINAL).any() and ((SETS[j] > 0) & TERMINAL).any()
+    bits = (int(not (held & TERMINAL).any()) | int(chanta and not chinyao) << 1
+            | int(chinyao) << 2 | int(not (held & ~GREENS).any()) << 3 | int(reds == 6) << 4
+            | int(dealer) << 5)
+    runs = int(i < 7) + int(j < 7)
+    special = (bits >> 2 & 1) * pt[4] + (bits >> 3 & 1) * pt[5] + (bits >> 4 & 1) * pt[6]
     if alone and bits & 0b11100:
         return special, bits & 0b11100
-    return base + special, bits
+    return (special + runs * pt[0] + (2 - runs) * pt[1] + reds * pt[7] + doras * pt[8]
+            + (bits & 1) * pt[2] + (bits >> 1 & 1) * pt[3] + (bits >> 5 & 1) * pt[9]), bits
 
 
 @nb.njit(cache=True)
@@ -154,43 +100,12 @@ def best_win(c, reds, dora_count, dealer, alone, pt):
     when it is not two sets."""
     best, best_bits, best_runs = -1, 0, 0
     for i in range(SETS.shape[0]):
-        if not _fits(c, i):
-            continue
-        _take(c, i, -1)
         for j in range(i, SETS.shape[0]):
-            if _fits(c, j):
-                _take(c, j, -1)
-                empty = True
-                for k in range(N_KINDS):
-                    empty &= c[k] == 0
-                _take(c, j, 1)
-                if empty:
-                    _take(c, i, 1)
-                    p, b = reading_points(c, i, j, reds, dora_count, dealer, alone, pt)
-                    _take(c, i, -1)
-                    if p > best:
-                        best, best_bits, best_runs = p, b, SETS[i, 1] + SETS[j, 1]
-        _take(c, i, 1)
+            if (SETS[i] + SETS[j] == c).all():
+                p, b = reading_points(c, i, j, reds, dora_count, dealer, alone, pt)
+                if p > best:
+                    best, best_bits, best_runs = p, b, int(i < 7) + int(j < 7)
     return best, best_bits, best_runs
-
-
-@nb.njit(cache=True)
-def _fits(c, i) -> bool:
-    k = SETS[i, 0]
-    if SETS[i, 1] == 1:
-        return c[k] > 0 and c[k + 1] > 0 and c[k + 2] > 0
-    return c[k] >= 3
-
-
-@nb.njit(cache=True)
-def _take(c, i, sign):
-    k = SETS[i, 0]
-    if SETS[i, 1] == 1:
-        c[k] += sign
-        c[k + 1] += sign
-        c[k + 2] += sign
-    else:
-        c[k] += 3 * sign
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

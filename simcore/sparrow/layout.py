@@ -8,6 +8,6 @@ TAKE, DECLINE, N_ACTIONS = 6, 7, 8
 PHASE_DISCARD, PHASE_WIN = 0, 1
 OBS_LEN = define_blocks(globals(), "OBS", (
     ("hand", 6), ("own", 11), ("unseen", 11), ("phase", 1), ("win_points", 1), ("dora", 1),
-    ("seat", 1), ("dealer", 1), ("seats", 1), ("left", 1), ("points", MAX_SEATS)))
+    ("seat", 1), ("dealer", 1), ("seats", 1), ("points", MAX_SEATS)))
 from .rules import SLOTS  # noqa: E402
 N_RA = SLOTS.define(globals())   # RA_<KEY> slots and <KEY>_<CHOICE> codes of the rules array
