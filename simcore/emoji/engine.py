@@ -25,6 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.events import log
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.rng import randint, seed_keyed
 from .hand import N_KINDS, N_NUMBER_KINDS, N_RANKS, distance, is_winning, waits
@@ -142,21 +143,6 @@ State, new_state = state_spec("State", (
 ), __name__)
 
 RNG_SHUFFLE = 0                     # then one stream per seat: 1 + seat
-
-
-@nb.njit(cache=True)
-def _log(s, typ, seat, a, b, c, d):
-    if s.st[ST_LOG] == 0:
-        return
-    i = s.st[ST_N_EV]
-    if i < s.ev.shape[0]:
-        s.ev[i, 0] = typ
-        s.ev[i, 1] = seat
-        s.ev[i, 2] = a
-        s.ev[i, 3] = b
-        s.ev[i, 4] = c
-        s.ev[i, 5] = d
-        s.st[ST_N_EV] = i + 1
 
 
 @nb.njit(cache=True)
@@ -298,7 +284,7 @@ def _pay(s, payer, receiver, amount, ra, delta):
         return
     delta[payer] -= amount
     delta[receiver] += amount
-    _log(s, EV_PAYMENT, payer, receiver, amount, 0, 0)
+    log(s, EV_PAYMENT, payer, receiver, amount, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -333,7 +319,7 @@ def _pay_owed(s, delta):
             if s.owed[p, r] > 0:
                 delta[p] -= share[r]
                 delta[r] += share[r]
-                _log(s, EV_PAYMENT, p, r, share[r], 0, 0)
+                log(s, EV_PAYMENT, p, r, share[r], 0, 0)
             s.owed[p, r] = 0
 
 
@@ -358,7 +344,7 @@ def _share_pot(s, receivers, ra, delta, allow_carry):
             break
     if ra[RA_MULTI_WINNER_POT] == 1:
         delta[first] += pot
-        _log(s, EV_POT_SHARE, first, pot, 0, 0, 0)
+        log(s, EV_POT_SHARE, first, pot, 0, 0, 0)
         s.st[ST_POT] = 0
         return pot
     each = pot // n
@@ -370,7 +356,7 @@ def _share_pot(s, receivers, ra, delta, allow_carry):
                           else 0)
             delta[p] += amt
             paid += amt
-            _log(s, EV_POT_SHARE, p, amt, 0, 0, 0)
+            log(s, EV_POT_SHARE, p, amt, 0, 0, 0)
     s.st[ST_POT] = pot - paid
     return paid
 
@@ -385,13 +371,13 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
     turns = n_turns(ra)
     for seat in range(N_SEATS):
         s.waits[seat] = waits(s.hand[seat], t)
-    _log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
+    log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
     for seat in range(N_SEATS):   # the ante the game driver put into the pot (spec §3.3)
-        _log(s, EV_ANTE, seat, ra[RA_ANTE], 0, 0, 0)
+        log(s, EV_ANTE, seat, ra[RA_ANTE], 0, 0, 0)
     for seat in range(N_SEATS):
         for k in range(N_KINDS):
             for _ in range(s.hand[seat, k]):
-                _log(s, EV_DEAL, seat, k, 0, 0, 0)
+                log(s, EV_DEAL, seat, k, 0, 0, 0)
     delta = np.zeros(N_SEATS, np.int64)
     decomp = np.zeros(DECOMP_COLS, np.int64)
     values = np.zeros(N_SEATS, np.float64)
@@ -410,7 +396,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             k = s.wall[_draw_pos(ra, turn, i)]
             s.hand[seat, k] += 1
             s.drawn[seat] = k
-            _log(s, EV_DRAW, seat, k, 0, 0, 0)
+            log(s, EV_DRAW, seat, k, 0, 0, 0)
         # 2. tsumo check
         tsumo_won = 0
         for i in range(N_SEATS):
@@ -461,13 +447,13 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             s.n_disc[seat] = j + 1
             s.disc_count[k] += 1
             s.waits[seat] = waits(s.hand[seat], t)
-            _log(s, EV_DISCARD, seat, k, 1 if riichi else 0, 0, 0)
+            log(s, EV_DISCARD, seat, k, 1 if riichi else 0, 0, 0)
             if riichi:
                 s.riichi_turn[seat] = turn
                 declared |= 1 << seat
                 delta[seat] -= ra[RA_RIICHI_DEPOSIT]
                 s.st[ST_POT] += ra[RA_RIICHI_DEPOSIT]
-                _log(s, EV_DEPOSIT, seat, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
+                log(s, EV_DEPOSIT, seat, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
                 if s.chips[seat] + delta[seat] < 0:
                     s.st[ST_WENT_NEGATIVE] = 1
         # 5. ron check: p's 7 tiles + q's discard of this turn
@@ -506,7 +492,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                     s.riichi_turn[q] = 0
                     delta[q] += ra[RA_RIICHI_DEPOSIT]
                     s.st[ST_POT] -= ra[RA_RIICHI_DEPOSIT]
-                    _log(s, EV_REFUND, q, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
+                    log(s, EV_REFUND, q, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
                     if (ron_won >> q) & 1:
                         b2, v, m, _ = _ron_candidates(s, q, tsumo_won, actions, ra, sr, t, turn,
                                                       turns, drawn_last, decomp)
@@ -541,17 +527,17 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         for p in range(N_SEATS):
             if s.riichi_turn[p] > 0 or _is_tenpai(s, p, ra, t):
                 tenpai |= 1 << p
-        _log(s, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
+        log(s, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
         if tenpai != 0:
             _share_pot(s, tenpai, ra, delta, True)
         elif ra[RA_DRAW_NO_TENPAI_POT] == 1:
-            _log(s, EV_POT_DISCARDED, -1, s.st[ST_POT], 0, 0, 0)
+            log(s, EV_POT_DISCARDED, -1, s.st[ST_POT], 0, 0, 0)
             s.st[ST_POT] = 0
         elif ra[RA_DRAW_NO_TENPAI_POT] == 2:
             _share_pot(s, 15, ra, delta, True)
     for p in range(N_SEATS):
         s.chips[p] += delta[p]
-    _log(s, EV_ROUND_END, -1, s.st[ST_POT], 0, 0, 0)
+    log(s, EV_ROUND_END, -1, s.st[ST_POT], 0, 0, 0)
     rec[RF_DEALER] = d
     rec[RF_OUTCOME] = outcome
     rec[RF_TURNS] = turn
@@ -633,7 +619,7 @@ def _settle_tsumos(s, tsumo_won, values, yaku, ra, delta):
         if not (tsumo_won >> w) & 1:
             continue
         v = np.int64(values[w])
-        _log(s, EV_TSUMO, w, s.drawn[w], v, -1, yaku[w])
+        log(s, EV_TSUMO, w, s.drawn[w], v, -1, yaku[w])
         third = v // 3
         rem = v - 3 * third
         for off in range(1, N_SEATS):
@@ -659,7 +645,7 @@ def _settle_rons(s, ron_won, best_from, actions, values, yaku, ra, sr, t, turn, 
             continue
         src = ra[RA_RON_SOURCE]
         if src <= 1:
-            _log(s, EV_RON, p, actions[best_from[p]] % N_KINDS, np.int64(values[p]),
+            log(s, EV_RON, p, actions[best_from[p]] % N_KINDS, np.int64(values[p]),
                  best_from[p], yaku[p])
             _pay(s, best_from[p], p, np.int64(values[p]), ra, delta)
             continue
@@ -683,7 +669,7 @@ def _settle_rons(s, ron_won, best_from, actions, values, yaku, ra, sr, t, turn, 
                     own[n] = v
                     n += 1
             s.hand[p, k] -= 1
-        _log(s, EV_RON, p, actions[best_from[p]] % N_KINDS, np.int64(values[p]), best_from[p],
+        log(s, EV_RON, p, actions[best_from[p]] % N_KINDS, np.int64(values[p]), best_from[p],
              yaku[p])
         if src == 3:   # each_full: every qualifying discarder pays its own tile's value
             for i in range(n):
@@ -813,11 +799,11 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
             p = (first + i) % N_SEATS
             if (winners >> p) & 1:
                 s.chips[p] += each + rem
-                _log(s, EV_POT_SHARE, p, each + rem, 0, 0, 0)
+                log(s, EV_POT_SHARE, p, each + rem, 0, 0, 0)
                 rem = 0
         pot_left = 0
     elif pot_left > 0:
-        _log(s, EV_POT_DISCARDED, -1, pot_left, 0, 0, 0)
+        log(s, EV_POT_DISCARDED, -1, pot_left, 0, 0, 0)
     s.st[ST_POT] = pot_left
     game_rec[GF_WINNERS] = winners
     game_rec[GF_END_REASON] = end
@@ -826,7 +812,7 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
         game_rec[GF_CHIPS0 + p] = s.chips[p]
     game_rec[GF_FIRST_DEALER] = first
     game_rec[GF_POT_LEFT] = pot_left
-    _log(s, EV_GAME_END, -1, winners, end, 0, 0)
+    log(s, EV_GAME_END, -1, winners, end, 0, 0)
     return n_out
 
 

@@ -59,9 +59,8 @@ class Emoji(Family):
         return (from_scenario(sc), scoring_from_scenario(sc))
 
     # ---- replay and hands -----------------------------------------------------------------------
-    def replay(self, sc, seed: int, game: int):
+    def build_replay(self, sc, seed: int, game: int, events, batch):
         from .report import build_replay
-        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch)
 
     def waits_json(self, hand_text: str, sc) -> dict:

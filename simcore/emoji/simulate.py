@@ -12,10 +12,7 @@ from .rules_array import from_scenario, scoring_from_scenario
 
 
 class Simulator(chunks.Simulator):
-    GAME_FIELDS, ROUND_FIELDS = E.GAME_FIELDS, E.ROUND_FIELDS
-    ROUNDS_PER_GAME = 12
-    ST_LOG, ST_N_EV = E.ST_LOG, E.ST_N_EV
-    MAX_EVENTS = E.MAX_EVENTS
+    ENGINE, ROUNDS_PER_GAME = E, 12
     HISTOGRAMS = {"winning_value": ("value per win, in hundreds of chips", "wins", 41),
                   "rounds_per_game": ("rounds per game", "games", 13)}
     VALUE_BIN = 100   # winning_value bins of 100 chips
@@ -28,15 +25,9 @@ class Simulator(chunks.Simulator):
         self.t = tables(scenario.get("shapes.wrap_runs"))
         self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.N_SEATS)
 
-    def new_state(self, log: bool):
-        return E.new_state(log)
-
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
         return E.play_games(idx, seed, state, self.ra, self.sr, self.t, self.policy_ids,
                             self.params, debug, rounds, games)
-
-    def replay_rounds(self) -> int:
-        return E.MAX_ROUNDS
 
     @classmethod
     def histogram_values(cls, batch) -> dict:

@@ -33,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.bits import popcount
+from simcore.nb.events import log_event
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.rng import seed_keyed, shuffle
 from .actions import (
@@ -168,12 +169,12 @@ N_RNG = RNG_SEAT0 + 2
 
 # Round scalars (``RoundState.st``): ST_STOCK_POS, ..., N_ST.
 ST_FIELDS = (
+    "log", "n_ev",             # 1: log events; events written to ``ev`` (simcore.nb.events)
     "stock_pos", "stock_end",  # wall[stock_pos:stock_end] is the stock
     "dead_pos", "dead_end",    # wall[dead_pos:dead_end]: the dead wall's replacement draws
     "dora",                    # the dora indicator's kind
     "last_discard",            # kind of the discard on offer to the next seat (-1: none)
     "turns",                   # turns begun this round
-    "n_ev", "log",             # events written to ``ev``; 1: log events
     "drawn",                   # kind drawn this turn (-1: none)
     "last_discard_idx",        # its index in the discarder's pile
     "last_was_empty",          # 1: the stock was empty after that discard (houtei)
@@ -320,14 +321,6 @@ def _clear_mask(mask, legal, st):
     for i in range(st[ST_N_LEGAL]):
         mask[legal[i]] = False
     st[ST_N_LEGAL] = 0
-
-
-@nb.njit(cache=True, inline="always")
-def _log(st, ev, typ, seat, a, b, c, d):
-    if st[ST_LOG] and st[ST_N_EV] < ev.shape[0]:
-        i = st[ST_N_EV]
-        ev[i, 0], ev[i, 1], ev[i, 2], ev[i, 3], ev[i, 4], ev[i, 5] = typ, seat, a, b, c, d
-        st[ST_N_EV] = i + 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -795,7 +788,7 @@ def _apply_call(rs, et, ra, seat, a, d):
         _add_group(rs, seat, c[0], c[1], c[2], d, 4, ORIGIN_KAN_OPEN)
         g = rs.n_rev[seat] - 1
         _sort_group(rs, seat, g)
-        _log(st, rs.ev, EV_KAN, seat, d, KAN_KIND_OPEN, g, _cards_mask(c))
+        log_event(st, rs.ev, EV_KAN, seat, d, KAN_KIND_OPEN, g, _cards_mask(c))
         _replacement(rs, seat)
         return PH_AFTER_DRAW
     r = a - CALL
@@ -808,7 +801,7 @@ def _apply_call(rs, et, ra, seat, a, d):
             rs.hands[seat] -= _card_unit(row[j])
     origin = ORIGIN_CHI if et.row_is_run[r] else ORIGIN_PON
     _add_group(rs, seat, row[0], row[1], row[2], -1, 3, origin)
-    _log(st, rs.ev, EV_CHI if origin == ORIGIN_CHI else EV_PON, seat, r, d, 0, 0)
+    log_event(st, rs.ev, EV_CHI if origin == ORIGIN_CHI else EV_PON, seat, r, d, 0, 0)
     return PH_AFTER_REVEAL
 
 
@@ -823,7 +816,7 @@ def _apply_draw_three(rs, seat):
     c2 = _draw_card(st, rs.wall, rs.hands, seat)
     st[ST_DRAWN] = c2
     rs.draw3[seat] += 1
-    _log(st, rs.ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
+    log_event(st, rs.ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -833,7 +826,7 @@ def _apply_kai(rs, et, seat, r):
     for j in range(3):
         rs.hands[seat] -= _card_unit(row[j])
     _add_group(rs, seat, row[0], row[1], row[2], -1, 3, ORIGIN_KAI)
-    _log(rs.st, rs.ev, EV_KAI, seat, r, 0, 0, 0)
+    log_event(rs.st, rs.ev, EV_KAI, seat, r, 0, 0, 0)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -843,7 +836,7 @@ def _apply_closed_kan(rs, et, ra, seat, k):
     _add_group(rs, seat, c[0], c[1], c[2], c[3], 4, ORIGIN_KAN_CLOSED)
     g = rs.n_rev[seat] - 1
     _sort_group(rs, seat, g)
-    _log(rs.st, rs.ev, EV_KAN, seat, k, KAN_KIND_CLOSED, g, _cards_mask(c))
+    log_event(rs.st, rs.ev, EV_KAN, seat, k, KAN_KIND_CLOSED, g, _cards_mask(c))
     _replacement(rs, seat)
 
 
@@ -858,7 +851,7 @@ def _apply_added_kan(rs, et, ra, seat, g, k):
     rs.rev_origin[seat, g] = ORIGIN_KAN_CLOSED if rs.rev_origin[seat, g] == ORIGIN_KAI \
         else ORIGIN_KAN_OPEN
     _sort_group(rs, seat, g)
-    _log(rs.st, rs.ev, EV_KAN, seat, k, KAN_KIND_ADDED, g, np.int64(_card_unit(k)))
+    log_event(rs.st, rs.ev, EV_KAN, seat, k, KAN_KIND_ADDED, g, np.int64(_card_unit(k)))
     _replacement(rs, seat)
 
 
@@ -886,7 +879,7 @@ def _apply_discard(rs, seat, a):
     st[ST_LAST_DISCARD] = k
     st[ST_LAST_DISCARD_IDX] = i
     st[ST_LAST_WAS_EMPTY] = 1 if _stock_left(st) == 0 else 0
-    _log(st, rs.ev, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
+    log_event(st, rs.ev, EV_DISCARD, seat, k, 1 if riichi_now else 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -939,7 +932,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     race, luck, luck_waits = et.race, rs.luck, rs.luck_waits
     momo_exempt, furiten_on = ra[RA_MOMO_EXEMPT] != 0, ra[RA_FURITEN_ENABLED] != 0
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
-    _log(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
+    log_event(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
     seat = dealer
     while True:
         opp = 1 - seat
@@ -1000,7 +993,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                       riichi_furiten, seat, dealer, momo_exempt, furiten_on, core, race, luck,
                       luck_waits)
             st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
-            _log(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
+            log_event(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
             drawn_by = PH_AFTER_DRAW
         else:
             phase = _apply_call(rs, et, ra, seat, a, d)
@@ -1157,7 +1150,7 @@ def _replacement(rs, seat):
     rs.st[ST_DEAD_POS] += 1
     rs.hands[seat] += _card_unit(k)
     rs.st[ST_DRAWN] = k
-    _log(rs.st, rs.ev, EV_REPLACEMENT, seat, k, 0, 0, 0)
+    log_event(rs.st, rs.ev, EV_REPLACEMENT, seat, k, 0, 0, 0)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -1214,7 +1207,7 @@ def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan):
         bits |= 1 << (SLOT_SET_COUNT + min(n_sets, 7) - 4)
     rec[RF_YAKU_BITS] = bits
     _record_sets(rs, rec)
-    _log(rs.st, rs.ev, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)
+    log_event(rs.st, rs.ev, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)
     return points
 
 
@@ -1258,7 +1251,7 @@ def _finish_draw(rs, ra, tables, rec):
         rec[RF_WINNER] = 0 if pts[0] > pts[1] else 1
     rec[RF_DRAW_PAYMENT] = pay
     _record_sets(rs, rec)
-    _log(rs.st, rs.ev, EV_EXHAUSTIVE, rec[RF_WINNER], pay, pts[0], pts[1], rec[RF_TENPAI0] + 2 * rec[RF_TENPAI1])
+    log_event(rs.st, rs.ev, EV_EXHAUSTIVE, rec[RF_WINNER], pay, pts[0], pts[1], rec[RF_TENPAI0] + 2 * rec[RF_TENPAI1])
     return pay
 
 
@@ -1347,7 +1340,7 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
         rec[RF_POT] = pot
         rec[RF_SCORE0] = scores[0]
         rec[RF_SCORE1] = scores[1]
-        _log(rs.st, rs.ev, EV_ROUND_END, w, scores[0], scores[1], pot, rec[RF_OUTCOME])
+        log_event(rs.st, rs.ev, EV_ROUND_END, w, scores[0], scores[1], pot, rec[RF_OUTCOME])
         n_rounds_out += 1
         rnd += 1
         if debug and scores[0] + scores[1] + pot != total:
@@ -1396,7 +1389,7 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
     game_rec[GF_SCORE1] = scores[1]
     game_rec[GF_FIRST_DEALER] = first_dealer
     game_rec[GF_POT_LEFT] = pot_left
-    _log(rs.st, rs.ev, EV_GAME_END, winner, end_reason, scores[0], scores[1], pot_left)
+    log_event(rs.st, rs.ev, EV_GAME_END, winner, end_reason, scores[0], scores[1], pot_left)
     return n_rounds_out
 
 

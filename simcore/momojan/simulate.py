@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from policies.momojan import MAX_PARAMS, POLICIES  # noqa: F401  (MAX_PARAMS: tests read it here)
 
-from ..family.chunks import TRAJECTORY_GAMES, Simulator as _Simulator
+from ..family.chunks import Simulator as _Simulator
 from .engine import (
-    GAME_FIELDS, GF_ROUNDS, MAX_EVENTS, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_POINTS, RF_SCORE0,
-    RF_SCORE1, ROUND_FIELDS, ST_LOG, ST_N_EV, build_engine_tables, new_round_state, play_games,
+    GAME_FIELDS, GF_ROUNDS, MAX_EVENTS, OUT_DRAW, RF_OUTCOME, RF_POINTS, ROUND_FIELDS, ST_LOG,
+    ST_N_EV, build_engine_tables, new_round_state, play_games,
 )
 from .tables import build_hand_tables
 from .rules_array import build_rules_array
@@ -19,6 +19,7 @@ class Simulator(_Simulator):
 
     GAME_FIELDS, ROUND_FIELDS = GAME_FIELDS, ROUND_FIELDS
     ST_LOG, ST_N_EV, MAX_EVENTS = ST_LOG, ST_N_EV, MAX_EVENTS
+    ROUND_SCORE0, START_SCORE = "score0", "starting_points"   # the kit's trajectories
     # what a chunk counts besides its sums: see the base's HISTOGRAMS
     HISTOGRAMS = {"winning_points": ("points paid per win", "wins", 65),
                   "rounds_per_game": ("rounds per game", "games", 41)}
@@ -43,14 +44,3 @@ class Simulator(_Simulator):
         return {"winning_points": r[r[:, RF_OUTCOME] != OUT_DRAW][:, RF_POINTS],
                 "rounds_per_game": batch.games[:, GF_ROUNDS]}
 
-    @staticmethod
-    def trajectories(idx, batch, data: dict) -> list:
-        """Both scores after each round of the first games (chunk 0's), from the start."""
-        r = batch.rounds
-        start = int(data["starting_points"])
-        out = []
-        for g in idx[:TRAJECTORY_GAMES]:
-            rows = r[r[:, RF_GAME] == g]
-            out.append({"game": int(g), "scores": [[start, start]]
-                        + rows[:, [RF_SCORE0, RF_SCORE1]].tolist()})
-        return out

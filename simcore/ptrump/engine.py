@@ -40,6 +40,7 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.borrow import borrowed
+from simcore.nb.events import log_event
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.rng import randint, seed_keyed, shuffle
 from .layout import (
@@ -147,6 +148,7 @@ RNG_SHUFFLE, RNG_SEAT0 = 0, 1
 N_RNG = RNG_SEAT0 + MAX_SEATS
 
 ST_FIELDS = (
+    "log", "n_ev",          # 1: log events; rows written (simcore.nb.events)
     "n",                    # seats
     "pos", "stock_end",     # ordinary draws: wall[pos:stock_end], then the indicators if in stock
     "ind_pos", "ind_end",   # indicators still drawable: wall[ind_pos:ind_end] (ind_end 52 if not)
@@ -157,7 +159,6 @@ ST_FIELDS = (
     "discards",             # discards this round (all seats)
     "turns",
     "drawn", "drawn_kind",  # the card drawn last this turn and its DK_* (-1 / DK_NONE)
-    "log", "n_ev",          # 1: log events; rows written
     "n_legal",
     "reshuffles",
     "dealer",
@@ -220,14 +221,6 @@ def rank_of(c):
 @nb.njit(cache=True, inline="always")
 def copies_of(r):
     return 2 if r == JOKER else 4
-
-
-@nb.njit(cache=True, inline="always")
-def _log(st, ev, typ, seat, a, b, c, d):
-    if st[ST_LOG] and st[ST_N_EV] < ev.shape[0]:
-        i = st[ST_N_EV]
-        ev[i, 0], ev[i, 1], ev[i, 2], ev[i, 3], ev[i, 4], ev[i, 5] = typ, seat, a, b, c, d
-        st[ST_N_EV] = i + 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -719,7 +712,7 @@ def _draw_ordinary(rs, s):
     rs.n_draws[s] += 1
     st[ST_DRAWN] = c
     st[ST_DRAWN_KIND] = DK_ORDINARY
-    _log(st, rs.ev, EV_DRAW, s, c, DK_ORDINARY, 0, 0)
+    log_event(st, rs.ev, EV_DRAW, s, c, DK_ORDINARY, 0, 0)
     return c
 
 
@@ -741,7 +734,7 @@ def _draw_replacement(rs, s, kind):
     rs.n_draws[s] += 1
     st[ST_DRAWN] = c
     st[ST_DRAWN_KIND] = kind
-    _log(st, rs.ev, EV_DRAW, s, c, kind, 0, 0)
+    log_event(st, rs.ev, EV_DRAW, s, c, kind, 0, 0)
     return c
 
 
@@ -771,7 +764,7 @@ def _discard(rs, s, c, riichi_kind, ra):
         rs.riichi[s] = riichi_kind
         rs.ippatsu[s] = 1
     st[ST_DISCARDS] += 1
-    _log(st, rs.ev, EV_DISCARD, s, c, riichi_kind, 0, 0)
+    log_event(st, rs.ev, EV_DISCARD, s, c, riichi_kind, 0, 0)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -805,7 +798,7 @@ def _reveal_from_discard(rs, s, d, c, n, kind):
 def _apply_pon(rs, s, d, c):
     g = _reveal_from_discard(rs, s, d, c, np.int64(3), np.int64(SK_PON))
     rs.pons[s] += 1
-    _log(rs.st, rs.ev, EV_PON, s, c, d, _set_mask(rs, s, g), 0)
+    log_event(rs.st, rs.ev, EV_PON, s, c, d, _set_mask(rs, s, g), 0)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -813,7 +806,7 @@ def _apply_open_kan(rs, s, d, c):
     g = _reveal_from_discard(rs, s, d, c, np.int64(4), np.int64(SK_KAN))
     rs.kans[s] += 1
     rs.st[ST_KANS] += 1
-    _log(rs.st, rs.ev, EV_KAN, s, SK_KAN, rank_of(c), _set_mask(rs, s, g), d)
+    log_event(rs.st, rs.ev, EV_KAN, s, SK_KAN, rank_of(c), _set_mask(rs, s, g), d)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -828,7 +821,7 @@ def _apply_ankan(rs, s, r):
     rs.n_sets[s] = g + 1
     rs.kans[s] += 1
     rs.st[ST_KANS] += 1
-    _log(rs.st, rs.ev, EV_KAN, s, SK_ANKAN, r, _set_mask(rs, s, g), -1)
+    log_event(rs.st, rs.ev, EV_KAN, s, SK_ANKAN, r, _set_mask(rs, s, g), -1)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -840,7 +833,7 @@ def _apply_kakan(rs, s, g):
     rs.set_kind[s, g] = SK_KAKAN
     rs.kans[s] += 1
     rs.st[ST_KANS] += 1
-    _log(rs.st, rs.ev, EV_KAN, s, SK_KAKAN, r, _set_mask(rs, s, g), -1)
+    log_event(rs.st, rs.ev, EV_KAN, s, SK_KAKAN, r, _set_mask(rs, s, g), -1)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -859,7 +852,7 @@ def _apply_nuki(rs, s, c):
     _remove_card(rs, s, c)
     rs.nuki[s, rs.n_nuki[s]] = c
     rs.n_nuki[s] += 1
-    _log(rs.st, rs.ev, EV_NUKI, s, c, 0, 0, 0)
+    log_event(rs.st, rs.ev, EV_NUKI, s, c, 0, 0, 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1124,8 +1117,8 @@ def _settle_win(rs, ra, hr, scores, rec, winners, first_winner, discarder, c, ki
         rec[RF_YAKU_BITS0 + t] = bits
         scores[t] += v
         total += v
-        _log(st, rs.ev, EV_WIN, t, c, v, 1 if discarder >= 0 else 0, kind)
-        _log(st, rs.ev, EV_WIN_DETAIL, t, bits, _hand_mask(rs, t), discarder, 1 if y else 0)
+        log_event(st, rs.ev, EV_WIN, t, c, v, 1 if discarder >= 0 else 0, kind)
+        log_event(st, rs.ev, EV_WIN_DETAIL, t, bits, _hand_mask(rs, t), discarder, 1 if y else 0)
     rec[RF_VALUE] = total
     pool = scores[MAX_SEATS]
     rec[RF_DEPOSITS_TAKEN] = pool
@@ -1178,7 +1171,7 @@ def _settle_draw(rs, ra, hr, scores, rec):
     rec[RF_NOTEN_PENALTY] = lost
     rec[RF_NOTEN_PAID] = paid
     rec[RF_NAGASHI_BONUS] = bonus
-    _log(st, rs.ev, EV_EXHAUSTIVE, -1, tenpai_bits, lost, nagashi_bits, paid)
+    log_event(st, rs.ev, EV_EXHAUSTIVE, -1, tenpai_bits, lost, nagashi_bits, paid)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -1246,10 +1239,10 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
     rec[RF_N_SEATS] = n
     values = np.zeros(MAX_SEATS, np.int64)
     has_yaku = np.zeros(MAX_SEATS, np.int64)
-    _log(st, rs.ev, EV_ROUND_START, dealer, st[ST_DORA_IND], st[ST_URA_IND], st[ST_RESHUFFLES],
+    log_event(st, rs.ev, EV_ROUND_START, dealer, st[ST_DORA_IND], st[ST_URA_IND], st[ST_RESHUFFLES],
          rec[RF_ROUND])
     for s in range(n):
-        _log(st, rs.ev, EV_DEAL, s, _hand_mask(rs, s), 0, 0, 0)
+        log_event(st, rs.ev, EV_DEAL, s, _hand_mask(rs, s), 0, 0, 0)
     seat = dealer
     start = START_DRAW
     kuikae_rank = np.int64(-1)
@@ -1372,7 +1365,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
             dep = ra[R.RA_RIICHI_DEPOSIT]
             scores[seat] -= dep
             scores[MAX_SEATS] += dep
-            _log(st, rs.ev, EV_DEPOSIT, seat, dep, scores[MAX_SEATS], 0, 0)
+            log_event(st, rs.ev, EV_DEPOSIT, seat, dep, scores[MAX_SEATS], 0, 0)
         caller, call = -1, A_PASS
         if not last_discard or ra[R.RA_CALL_LAST_DISCARD]:
             caller, call = _offer_calls(rs, seat, c, ra, hr, scores, pol_ids, params, rngs)
@@ -1467,7 +1460,7 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
                 after += scores[s]
             if after - before != round_balance(rec):
                 raise AssertionError("score bookkeeping broken (spec §8)")
-        _log(rs.st, rs.ev, EV_ROUND_END, rec[RF_WINNER], rec[RF_WINNERS], scores[MAX_SEATS],
+        log_event(rs.st, rs.ev, EV_ROUND_END, rec[RF_WINNER], rec[RF_WINNERS], scores[MAX_SEATS],
              _pack_scores(scores, n), rnd)
         n_rounds_out += 1
         rnd += 1
@@ -1506,7 +1499,7 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
     for s in range(n):
         game_rec[GF_SCORE0 + s] = scores[s]
     game_rec[GF_POOL_LEFT] = scores[MAX_SEATS]
-    _log(rs.st, rs.ev, EV_GAME_END, game_rec[GF_WINNER], winners, end_reason, rnd,
+    log_event(rs.st, rs.ev, EV_GAME_END, game_rec[GF_WINNER], winners, end_reason, rnd,
          scores[MAX_SEATS])
     return n_rounds_out
 

@@ -87,10 +87,8 @@ class PStyle(Family):
         return not any(sc.get("scoring.negative_win") == "forbidden" for sc in scenarios)
 
     # ---- replay and hands ------------------------------------------------------------------------
-    def replay(self, sc, seed: int, game: int):
-        """The play-by-play of match ``game`` of ``seed`` (the same match ``run`` played)."""
+    def build_replay(self, sc, seed: int, game: int, events, batch):
         from .report import build_replay
-        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch)
 
     def waits_json(self, hand_text: str, sc) -> dict:

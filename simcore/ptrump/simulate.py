@@ -7,9 +7,9 @@ import numpy as np
 
 from policies.ptrump import POLICIES
 
-from ..family.chunks import TRAJECTORY_GAMES, Simulator as _Simulator
+from ..family.chunks import Simulator as _Simulator
 from .engine import (
-    GAME_FIELDS, GF_ROUNDS, MAX_EVENTS, OUT_DRAW, RF_GAME, RF_OUTCOME, RF_SCORE0, RF_VALUE0,
+    GAME_FIELDS, GF_ROUNDS, MAX_EVENTS, OUT_DRAW, RF_OUTCOME, RF_VALUE0,
     RF_WINNERS, ROUND_FIELDS, ST_LOG, ST_N_EV, new_round_state, play_matches,
 )
 from .layout import MAX_SEATS
@@ -21,6 +21,7 @@ class Simulator(_Simulator):
 
     GAME_FIELDS, ROUND_FIELDS = GAME_FIELDS, ROUND_FIELDS
     ST_LOG, ST_N_EV, MAX_EVENTS = ST_LOG, ST_N_EV, MAX_EVENTS
+    ROUND_SCORE0, START_SCORE = "score0", "match.start_score"   # the kit's trajectories
     # what a chunk counts besides its sums: see the base's HISTOGRAMS
     HISTOGRAMS = {"winning_value": ("points per win", "wins", 41),
                   "rounds_per_match": ("rounds per match", "games", 61)}
@@ -51,15 +52,3 @@ class Simulator(_Simulator):
         return {"winning_value": np.concatenate(vals).astype(np.int64),
                 "rounds_per_match": batch.games[:, GF_ROUNDS]}
 
-    @staticmethod
-    def trajectories(idx, batch, data: dict) -> list:
-        """Every seat's score after each round of the first matches (chunk 0's), from the start."""
-        r = batch.rounds
-        n = len(data["players"])
-        start = int(data["match"]["start_score"])
-        out = []
-        for g in idx[:TRAJECTORY_GAMES]:
-            rows = r[r[:, RF_GAME] == g]
-            out.append({"game": int(g), "scores": [[start] * n]
-                        + rows[:, RF_SCORE0:RF_SCORE0 + n].tolist()})
-        return out

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.events import log
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.rng import randint, seed_keyed
 from .hand import AFTER_LEN, distance, distances_after, is_complete, waits
@@ -179,18 +180,6 @@ RNG_SHUFFLE = 0                     # then one stream per seat: 1 + seat
 
 
 @nb.njit(cache=True)
-def _log(s, typ, seat, a, b, c, d, e, f):
-    if s.st[ST_LOG] == 0:
-        return
-    i = s.st[ST_N_EV]
-    if i < s.ev.shape[0]:
-        row = s.ev[i]
-        row[0], row[1], row[2], row[3] = typ, seat, a, b
-        row[4], row[5], row[6], row[7] = c, d, e, f
-        s.st[ST_N_EV] = i + 1
-
-
-@nb.njit(cache=True)
 def dora_of(k: int) -> int:
     """The kind an indicator of kind ``k`` makes dora (spec §9.3)."""
     if k < 27:
@@ -259,7 +248,7 @@ def _turn_indicator(s):
     tile = s.wall[DORA0 + i]
     s.st[ST_N_IND] = i + 1
     s.visible[tile // 4] += 1
-    _log(s, EV_INDICATOR, -1, tile, 0, 0, 0, 0, 0)
+    log(s, EV_INDICATOR, -1, tile, 0, 0, 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -610,7 +599,7 @@ def _settle_win(s, p, tsumo, tile, ra, rec):
     rec[RF_LIMIT] = s.res[R_LIMIT]
     rec[RF_YAKU] = s.res[R_YAKU]
     rec[RF_POOL_TAKEN] = pool
-    _log(s, EV_WIN, p, 1 if tsumo else 0, pay, s.res[R_HAN], s.res[R_FU], s.res[R_YAKU], tile)
+    log(s, EV_WIN, p, 1 if tsumo else 0, pay, s.res[R_HAN], s.res[R_FU], s.res[R_YAKU], tile)
 
 
 @nb.njit(cache=True)
@@ -624,7 +613,7 @@ def _declare_kan(s, p, ra, rec) -> bool:
     _cancel_ippatsu(s)
     if ra[RA_SUUKAIKAN] and s.st[ST_N_KANS] == 4 and s.kans[p] != 4:
         rec[RF_OUTCOME] = OUT_FOUR_KANS
-        _log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
+        log(s, EV_ABORT, -1, OUT_FOUR_KANS, 0, 0, 0, 0, 0)
         return True
     if ra[RA_KAN_DORA]:
         _turn_indicator(s)
@@ -660,7 +649,7 @@ def _replacement_draw(s, p, ra, ts, th) -> int:
     s.st[ST_N_RINSHAN] += 1
     s.furiten[p] &= ~1
     _add_tile(s, p, drawn, ra)
-    _log(s, EV_DRAW, p, drawn, 1, 0, 0, 0, 0)
+    log(s, EV_DRAW, p, drawn, 1, 0, 0, 0, 0)
     return drawn
 
 
@@ -697,12 +686,12 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
     s.st[ST_ANY_CALL] = 0
     s.st[ST_CALLS] = 0
     s.st[ST_N_RINSHAN] = 0
-    _log(s, EV_HAND_START, d, s.st[ST_KYOKU], s.st[ST_HONBA], s.st[ST_POOL], s.wall[DORA0],
+    log(s, EV_HAND_START, d, s.st[ST_KYOKU], s.st[ST_HONBA], s.st[ST_POOL], s.wall[DORA0],
          s.scores[0], s.scores[1])
     for i in range(DEAL):
         p = d if i < 13 else 1 - d
         _add_tile(s, p, s.wall[i], ra)
-        _log(s, EV_DEAL, p, s.wall[i], 0, 0, 0, 0, 0)
+        log(s, EV_DEAL, p, s.wall[i], 0, 0, 0, 0, 0)
     _turn_indicator(s)
     for p in range(N_SEATS):
         _update_waits(s, p, ra, ts, th)
@@ -730,7 +719,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                 rinshan = False
                 s.furiten[p] &= ~1                       # temporary furiten ends at a draw
                 _add_tile(s, p, drawn, ra)
-                _log(s, EV_DRAW, p, drawn, 0, 0, 0, 0, 0)
+                log(s, EV_DRAW, p, drawn, 0, 0, 0, 0, 0)
             need_draw = True
             can_tsumo = _own_mask(s, p, drawn, rinshan, sr, ra, ts, th)
             fallback = A_DISCARD + drawn // 4
@@ -744,7 +733,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                 break
             if a == A_KYUUSHU:
                 rec[RF_OUTCOME] = OUT_KYUUSHU
-                _log(s, EV_ABORT, -1, OUT_KYUUSHU, 0, 0, 0, 0, 0)
+                log(s, EV_ABORT, -1, OUT_KYUUSHU, 0, 0, 0, 0, 0)
                 break
             if A_ANKAN <= a < A_ANKAN + N_KINDS:
                 k = a - A_ANKAN
@@ -753,7 +742,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                 _add_meld(s, p, MELD_ANKAN, k, -1)
                 s.visible[k] += 4
                 s.st[ST_CALLS] += 1
-                _log(s, EV_CALL, p, MELD_ANKAN, k, -1, 0, 0, 0)
+                log(s, EV_CALL, p, MELD_ANKAN, k, -1, 0, 0, 0)
                 q = 1 - p
                 # a kokushi waiting on it may rob an ankan (kokushi_ankan_ron, §4.3)
                 if ra[RA_KOKUSHI_ANKAN_RON] and s.n_melds[q] == 0 and (s.waits[q] >> k) & 1:
@@ -776,7 +765,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
                         s.melds[p, i, 0] = MELD_KAKAN
                 s.visible[k] += 1
                 s.st[ST_CALLS] += 1
-                _log(s, EV_CALL, p, MELD_KAKAN, k, tile, 0, 0, 0)
+                log(s, EV_CALL, p, MELD_KAKAN, k, tile, 0, 0, 0)
                 q = 1 - p
                 if (s.waits[q] >> k) & 1:       # chankan (§4.3)
                     if not _may_ron(s, q, tile, True, sr, ra):
@@ -829,7 +818,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
         double = riichi_now and s.n_disc[p] == 1 and s.st[ST_ANY_CALL] == 0
         if s.ippatsu[p] and not riichi_now:
             s.ippatsu[p] = 0                      # the declarer's window ends at its next discard
-        _log(s, EV_DISCARD, p, tile, 1 if riichi_now else 0, 1 if tsumogiri else 0, 0, 0, 0)
+        log(s, EV_DISCARD, p, tile, 1 if riichi_now else 0, 1 if tsumogiri else 0, 0, 0, 0)
         _update_waits(s, p, ra, ts, th)
         if riichi_now:
             s.riichi[p] = 2 if double else 1      # void again below if the discard is ronned
@@ -860,7 +849,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
             s.scores[p] -= ra[RA_RIICHI_DEPOSIT]
             s.st[ST_POOL] += ra[RA_RIICHI_DEPOSIT]
             s.ippatsu[p] = 1 if ra[RA_IPPATSU] else 0
-            _log(s, EV_RIICHI_PAID, p, ra[RA_RIICHI_DEPOSIT], 0, 0, 0, 0, 0)
+            log(s, EV_RIICHI_PAID, p, ra[RA_RIICHI_DEPOSIT], 0, 0, 0, 0, 0)
         if b == A_PASS:
             if s.st[ST_LIVE_POS] >= s.st[ST_LIVE_END]:
                 break                             # the houtei discard passed: exhaustive draw
@@ -885,7 +874,7 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
             _add_meld(s, q, MELD_CHI, low, k)
             after_call, call_low, call_kind = MELD_CHI, low, k
             s.visible[k] += 1
-            _log(s, EV_CALL, q, MELD_CHI, low, tile, 0, 0, 0)
+            log(s, EV_CALL, q, MELD_CHI, low, tile, 0, 0, 0)
             p = q
             continue
         n = 2 if b == A_PON else 3
@@ -897,11 +886,11 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
         if b == A_PON:
             _add_meld(s, q, MELD_PON, k, k)
             after_call, call_low, call_kind = MELD_PON, k, k
-            _log(s, EV_CALL, q, MELD_PON, k, tile, 0, 0, 0)
+            log(s, EV_CALL, q, MELD_PON, k, tile, 0, 0, 0)
             p = q
             continue
         _add_meld(s, q, MELD_MINKAN, k, k)
-        _log(s, EV_CALL, q, MELD_MINKAN, k, tile, 0, 0, 0)
+        log(s, EV_CALL, q, MELD_MINKAN, k, tile, 0, 0, 0)
         p = q
         if _declare_kan(s, p, ra, rec):
             break
@@ -951,7 +940,7 @@ def _end_hand(s, ra, ts, th, rec):
             if ra[RA_NOTEN_PENALTY_TO] == 0:
                 s.scores[winner] += pen
             noten_paid = pen
-        _log(s, EV_EXHAUSTIVE, -1, tenpai, noten_paid, nagashi, 0, 0, 0)
+        log(s, EV_EXHAUSTIVE, -1, tenpai, noten_paid, nagashi, 0, 0, 0)
     # the next hand
     if outcome == OUT_TSUMO or outcome == OUT_RON:
         keep = rec[RF_WINNER] == d
@@ -1003,7 +992,7 @@ def _end_hand(s, ra, ts, th, rec):
     rec[RF_SCORE0] = s.scores[0]
     rec[RF_SCORE1] = s.scores[1]
     rec[RF_DEALER_KEPT] = 1 if keep else 0
-    _log(s, EV_HAND_END, -1, s.scores[0], s.scores[1], s.st[ST_POOL], 0, 0, 0)
+    log(s, EV_HAND_END, -1, s.scores[0], s.scores[1], s.st[ST_POOL], 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -1125,7 +1114,7 @@ def play_game(game, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
     game_rec[GF_SCORE1] = s.scores[1]
     game_rec[GF_FIRST_DEALER] = first
     game_rec[GF_POOL_LEFT] = s.st[ST_POOL]
-    _log(s, EV_GAME_END, -1, winners, end, 0, 0, 0, 0)
+    log(s, EV_GAME_END, -1, winners, end, 0, 0, 0, 0)
     return n_out
 
 

@@ -6,7 +6,6 @@ catalogue and per-game quantities, which rule keys are point values, and what ``
 
 from __future__ import annotations
 
-import numpy as np
 
 from policies.riichi2p import POLICIES as _POLICIES
 
@@ -80,9 +79,8 @@ class Riichi2p(Family):
         return (from_scenario(sc), scoring_from_scenario(sc))
 
     # ---- replay and hands -----------------------------------------------------------------------
-    def replay(self, sc, seed: int, game: int):
+    def build_replay(self, sc, seed: int, game: int, events, batch):
         from .report import build_replay
-        events, batch = self.SIMULATOR(sc).replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch)
 
     def waits_json(self, hand_text: str, sc) -> dict:

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..family import chunks
 from . import engine as E
 from .hand import tables
@@ -12,10 +10,7 @@ from .rules_array import from_scenario, scoring_from_scenario
 
 
 class Simulator(chunks.Simulator):
-    GAME_FIELDS, ROUND_FIELDS = E.GAME_FIELDS, E.ROUND_FIELDS
-    ROUNDS_PER_GAME = 16
-    ST_LOG, ST_N_EV = E.ST_LOG, E.ST_N_EV
-    MAX_EVENTS = E.MAX_EVENTS
+    ENGINE, ROUNDS_PER_GAME = E, 16
     HISTOGRAMS = {"winning_pay": ("points lost per win, in thousands", "wins", 50),
                   "hands_per_game": ("hands per game", "games", 61)}
 
@@ -26,9 +21,6 @@ class Simulator(chunks.Simulator):
         self.sr = scoring_from_scenario(scenario)
         self.ts, self.th = tables()
         self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.N_SEATS)
-
-    def new_state(self, log: bool):
-        return E.new_state(log)
 
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
         return E.play_games(idx, seed, state, self.sr, self.ra, self.ts, self.th,

@@ -15,16 +15,17 @@ import numba as nb
 import numpy as np
 
 from policies.sparrow import decide
-from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log_event  # noqa: F401
+from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log  # noqa: F401
 from simcore.nb.layout import define_fields, per_seat, state_spec
 from simcore.nb.rng import randint, seed_keyed, shuffle
 from .hand import N_KINDS, RED, best_win, distance, waits
 from .layout import (DECLINE, MAX_SEATS, N_ACTIONS, OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEN,
                      OBS_OWN, OBS_PHASE, OBS_POINTS, OBS_SEAT, OBS_SEATS, OBS_UNSEEN,
                      OBS_WIN_POINTS, PHASE_DISCARD, PHASE_WIN, SLOTS, TAKE)
+from .rules import MAX_ROUNDS
 
 N_RA = SLOTS.define(globals())
-N_TILES, HAND, MAX_ROUNDS = 44, 5, 256
+N_TILES, HAND = 44, 5
 define_fields(globals(), "OUT", OUTCOMES := ("tsumo", "ron", "draw"))
 define_fields(globals(), "END", END_REASON_NAMES := ("laps", "bust", "round_limit"))
 ROUND_FIELDS = ("game", "round", "dealer", "outcome", "turns", "winners", "from_seat", "dora",
@@ -122,7 +123,7 @@ def _takes(s, seat, tile, frm, p, ra, t, pol_ids, params, rngs) -> bool:
     if ra[RA_WINS_MAY_DECLINE] == 0 or \
             _ask(s, seat, PHASE_WIN, p, ra, t, pol_ids, params, rngs) != DECLINE:
         return True
-    log_event(s.st, s.ev, EV_DECLINE, seat, tile, p, frm, 0)
+    log(s, EV_DECLINE, seat, tile, p, frm, 0)
     return False
 
 
@@ -130,14 +131,14 @@ def _takes(s, seat, tile, frm, p, ra, t, pol_ids, params, rngs) -> bool:
 def _pay(s, payer, receiver, amount):
     s.delta[payer] -= amount
     s.delta[receiver] += amount
-    log_event(s.st, s.ev, EV_PAYMENT, payer, receiver, amount, 0, 0)
+    log(s, EV_PAYMENT, payer, receiver, amount, 0, 0)
 
 
 @nb.njit(cache=True)
 def _won(s, seat, tile, p, word, frm, rec):
     rec[RF_WINNERS] |= 1 << seat
     rec[RF_VALUE0 + seat], rec[RF_YAKU0 + seat] = p, word
-    log_event(s.st, s.ev, EV_WIN, seat, tile, p, frm, word)
+    log(s, EV_WIN, seat, tile, p, frm, word)
 
 
 @nb.njit(cache=True)
@@ -150,7 +151,7 @@ def _deal(s, ra, rng):
     ind = s.wall[HAND * n]
     s.seen[ind >> 2] += 1
     s.st[ST_DORA] = dora_of(ind >> 2, ra)
-    log_event(s.st, s.ev, EV_ROUND_START, d, s.st[ST_DORA], ind, 0, 0)
+    log(s, EV_ROUND_START, d, s.st[ST_DORA], ind, 0, 0)
     for i in range(n):
         seat, packed = (d + i) % n, 0
         for j in range(HAND):
@@ -158,7 +159,7 @@ def _deal(s, ra, rng):
             s.hand[seat, j] = tile
             s.counts[seat, tile >> 2] += 1
             packed |= tile << (6 * j)
-        log_event(s.st, s.ev, EV_DEAL, seat, packed, 0, 0, 0)
+        log(s, EV_DEAL, seat, packed, 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -175,7 +176,7 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
         rec[RF_TURNS] += 1
         s.hand[seat, HAND] = tile
         s.counts[seat, tile >> 2] += 1
-        log_event(s.st, s.ev, EV_DRAW, seat, tile, 0, 0, 0)
+        log(s, EV_DRAW, seat, tile, 0, 0, 0)
         if distance(s.counts[seat], t) == 0:
             p, word = _win(s, seat, tile, 0, ra)
             if _takes(s, seat, tile, -1, p, ra, t, pol_ids, params, rngs):
@@ -195,7 +196,7 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
         s.discarded[seat] |= 1 << k
         s.seen[k] += 1
         s.waits[seat] = waits(s.counts[seat], t)
-        log_event(s.st, s.ev, EV_DISCARD, seat, tile, 0, 0, 0)
+        log(s, EV_DISCARD, seat, tile, 0, 0, 0)
         f = ra[RA_WINS_FURITEN]
         for off in range(1, n):
             q = (seat + off) % n
@@ -218,7 +219,7 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
         tenpai = 0
         for p in range(n):
             tenpai |= int(s.waits[p] != 0) << p
-        log_event(s.st, s.ev, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
+        log(s, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
         for p in range(n * n * (ra[RA_DRAW_NOTEN_PAYMENT] > 0)):   # noten seat p // n pays p % n
             if (tenpai >> (p % n)) & ~(tenpai >> (p // n)) & 1:
                 _pay(s, p // n, p % n, ra[RA_DRAW_NOTEN_PAYMENT])
@@ -270,7 +271,7 @@ def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_
     game_rec[GF_POINTS0:GF_POINTS0 + n] = s.points[:n]
     game_rec[GF_WINNERS], game_rec[GF_END_REASON], game_rec[GF_ROUNDS] = winners, end, rnd
     game_rec[GF_SEATS], game_rec[GF_FIRST_DEALER] = n, first
-    log_event(s.st, s.ev, EV_GAME_END, -1, winners, end, 0, 0)
+    log(s, EV_GAME_END, -1, winners, end, 0, 0)
     return n_out
 
 

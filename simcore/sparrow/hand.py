@@ -21,8 +21,8 @@ POW5 = np.array([5 ** k for k in range(N_BAMBOO)], np.int64)
 # the sets, as counts: runs 1-7 (rows 0-6), then triplets of every kind (rows 7-17)
 SETS = np.array([[int(k <= j < k + 3) for j in range(N_KINDS)] for k in range(7)]
                 + [[3 * int(j == k) for j in range(N_KINDS)] for k in range(N_KINDS)], np.int64)
-TERMINAL = np.array([k in (0, 8, GREEN, RED) for k in range(N_KINDS)])   # 1, 9, dragons
-GREENS = np.array([k in (1, 2, 3, 5, 7, GREEN) for k in range(N_KINDS)])  # 2 3 4 6 8, G
+TERMINAL = np.array([int(k in (0, 8, GREEN, RED)) for k in range(N_KINDS)])   # 1, 9, dragons
+GREENS = np.array([int(k in (1, 2, 3, 5, 7, GREEN)) for k in range(N_KINDS)])  # 2 3 4 6 8, G
 YAKU = ("tanyao", "chanta", "chinyao", "all_green", "super_red", "dealer")
 
 
@@ -80,12 +80,15 @@ def reading_points(c, i, j, reds, doras, dealer, alone, pt):
     """(points, yaku bits) of the reading: sets ``i`` and ``j`` of :data:`SETS`. ``pt``: the
     point values in the order run, triplet, tanyao, chanta, chinyao, all_green, super_red, red,
     dora, dealer_bonus; ``alone``: a hand with specials scores only them (spec §4)."""
-    held = c > 0
-    chinyao = not (held & ~TERMINAL).any()
-    chanta = ((SETS[i] > 0) & TERMINAL).any() and ((SETS[j] > 0) & TERMINAL).any()
-    bits = (int(not (held & TERMINAL).any()) | int(chanta and not chinyao) << 1
-            | int(chinyao) << 2 | int(not (held & ~GREENS).any()) << 3 | int(reds == 6) << 4
-            | int(dealer) << 5)
+    terminals, greens, chanta_i, chanta_j = 0, 0, False, False
+    for k in range(N_KINDS):
+        terminals += c[k] * TERMINAL[k]
+        greens += c[k] * GREENS[k]
+        chanta_i |= SETS[i, k] > 0 and TERMINAL[k]
+        chanta_j |= SETS[j, k] > 0 and TERMINAL[k]
+    chinyao = terminals == 6
+    bits = (int(terminals == 0) | int(chanta_i and chanta_j and not chinyao) << 1
+            | int(chinyao) << 2 | int(greens == 6) << 3 | int(reds == 6) << 4 | int(dealer) << 5)
     runs = int(i < 7) + int(j < 7)
     special = (bits >> 2 & 1) * pt[4] + (bits >> 3 & 1) * pt[5] + (bits >> 4 & 1) * pt[6]
     if alone and bits & 0b11100:
@@ -101,7 +104,10 @@ def best_win(c, reds, dora_count, dealer, alone, pt):
     best, best_bits, best_runs = -1, 0, 0
     for i in range(SETS.shape[0]):
         for j in range(i, SETS.shape[0]):
-            if (SETS[i] + SETS[j] == c).all():
+            same = True
+            for k in range(N_KINDS):
+                same &= SETS[i, k] + SETS[j, k] == c[k]
+            if same:
                 p, b = reading_points(c, i, j, reds, dora_count, dealer, alone, pt)
                 if p > best:
                     best, best_bits, best_runs = p, b, int(i < 7) + int(j < 7)

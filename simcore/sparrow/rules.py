@@ -58,6 +58,7 @@ RULES = {
     },
 }
 SEATS = (2, 6)
+MAX_ROUNDS = 256   # the engine cuts a game here (only dealer repeats can reach it)
 SCHEMA = schema("sparrow", "Sparrow mahjong, four seats", [{"policy": "greedy", "params": {}}] * 4,
                 RULES)
 SLOTS = RuleSlots(SCHEMA)
@@ -75,7 +76,6 @@ def worst_cases(d: dict) -> list:
     start of every seat plus, per round, five winners' points or five noten payments, over the
     engine's round limit (the records' 32-bit points columns)."""
     from simcore.family.scenario.bounds import INT32_MAX, Worst
-    from .engine import MAX_ROUNDS
     keys = tuple(f"scoring.{k}" for k in POINTS)
     return [Worst("a win's points", max_win, keys, INT32_MAX, "the records' value columns",
                   "points"),
