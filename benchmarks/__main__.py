@@ -128,30 +128,28 @@ def riichi2p_rounds(quick):
     return out
 
 
-def emoji_rounds(quick):
-    """Emoji rounds/s on one core, the same bot in all four seats (issue 48's target: greedy
-    >= 25,000)."""
-    from benchmarks.emoji import bench_engine as bench_emoji_engine
-    games, repeats = (300, 3) if quick else (2000, 5)
+def _rounds_x4(family, quick, sizes):
+    """Rounds/s of ``family`` on one core, the same bot in all four seats."""
+    from benchmarks.engine_rate import rounds_per_second
+    games, repeats = sizes[0] if quick else sizes[1]
     out = {}
     for p in ("random", "greedy"):
-        med, best = bench_emoji_engine.rounds_per_second(p, games, repeats)
+        med, best = rounds_per_second(family, p, 4, games, repeats)
         out[p] = {"rounds_per_s": med, "best_rounds_per_s": best, "games": games,
                   "repeats": repeats}
     return out
+
+
+def emoji_rounds(quick):
+    """Emoji rounds/s on one core, the same bot in all four seats (issue 48's target: greedy
+    >= 25,000)."""
+    return _rounds_x4("emoji", quick, ((300, 3), (2000, 5)))
 
 
 def sparrow_rounds(quick):
     """Sparrow rounds/s on one core, the same bot in all four seats (issue 49: at least emoji's
     greedy x4 per round)."""
-    from benchmarks.sparrow import bench_engine as bench_sparrow_engine
-    games, repeats = (1000, 3) if quick else (4000, 5)
-    out = {}
-    for p in ("random", "greedy"):
-        med, best = bench_sparrow_engine.rounds_per_second(p, games, repeats)
-        out[p] = {"rounds_per_s": med, "best_rounds_per_s": best, "games": games,
-                  "repeats": repeats}
-    return out
+    return _rounds_x4("sparrow", quick, ((1000, 3), (4000, 5)))
 
 
 def _cli(args, timeout=3600):

@@ -1,7 +1,7 @@
 """Emoji engine throughput: rounds per second on one core for each bot on all four seats
 (issue 33's target: greedy at least half of MOMOJAN's greedy figure).
 
-Run: ``python benchmarks/emoji/bench_engine.py [--games 2000] [--repeats 3]``
+Run: ``python -m benchmarks.emoji.bench_engine [--games 2000] [--repeats 3]``
 
 Steady state: each pairing plays once to compile, then ``--repeats`` batches; the median and
 the best batch are printed (a shared machine has slow periods).
@@ -10,28 +10,12 @@ the best batch are printed (a shared machine has slow periods).
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import time
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-
-import numpy as np  # noqa: E402
-
-from simcore.emoji.scenario import LOADER  # noqa: E402
-from simcore.emoji.simulate import Simulator  # noqa: E402
+from benchmarks.engine_rate import rounds_per_second as _rate
 
 
 def rounds_per_second(policy, games, repeats):
-    sc = LOADER.from_dict({"game": "emoji", "players": [{"policy": policy}] * 4})
-    sim = Simulator(sc)
-    sim.play(np.arange(20), 0)
-    rates = []
-    for r in range(repeats):
-        t = time.perf_counter()
-        b = sim.play(np.arange(r * games, (r + 1) * games), 0)
-        rates.append(len(b.rounds) / (time.perf_counter() - t))
-    return statistics.median(rates), max(rates)
+    return _rate("emoji", policy, 4, games, repeats)
 
 
 def main():

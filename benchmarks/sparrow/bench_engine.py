@@ -9,27 +9,12 @@ Steady state: one small play to compile, then ``--repeats`` batches; median and 
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import time
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-
-import numpy as np  # noqa: E402
-
-from simcore.sparrow.family import FAMILY  # noqa: E402
+from benchmarks.engine_rate import rounds_per_second as _rate
 
 
 def rounds_per_second(policy, games, repeats, seats=4):
-    sc = FAMILY.SCENARIOS.from_dict({"game": "sparrow", "players": [{"policy": policy}] * seats})
-    sim = FAMILY.SIMULATOR(sc)
-    sim.play(np.arange(20), 0)
-    rates = []
-    for r in range(repeats):
-        t = time.perf_counter()
-        b = sim.play(np.arange(r * games, (r + 1) * games), 0)
-        rates.append(len(b.rounds) / (time.perf_counter() - t))
-    return statistics.median(rates), max(rates)
+    return _rate("sparrow", policy, seats, games, repeats)
 
 
 def main():

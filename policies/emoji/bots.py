@@ -29,6 +29,7 @@ import numba as nb
 import numpy as np
 
 from policies.random_policy import random_policy, uniform
+from policies.scripted import scripted_action
 from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after
 from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN
 from simcore.family.params import Param
@@ -124,14 +125,10 @@ def scripted_policy(obs, mask, params, rng, t, ra):
     """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
     the end of the row) lets ``baseline`` decide that one (:mod:`simcore.family.policy`); -2 plays
     the default (the drawn tile)."""
-    i = np.int64(params[0]) + 1
-    if i < params.shape[0]:
-        params[0] += 1
-        if params[i] >= 0:
-            return np.int64(params[i])
-        if params[i] == -2:
-            return np.int64(obs[OBS_DRAWN])
-    return baseline_policy(obs, mask, params, rng, t, ra)
+    a = scripted_action(params)
+    if a == -2:
+        return np.int64(obs[OBS_DRAWN])
+    return a if a >= 0 else baseline_policy(obs, mask, params, rng, t, ra)
 
 
 @nb.njit(cache=True)

@@ -8,8 +8,8 @@ to it on the policy id ``SCRIPTED``, outside the registry, so no scenario can se
 """
 
 import numba as nb
-import numpy as np
 
+from policies.scripted import scripted_action
 from simcore.family.policy import SCRIPTED  # noqa: F401  (the id; tests import it from here too)
 
 from .baseline import baseline_policy
@@ -17,12 +17,8 @@ from .baseline import baseline_policy
 
 @nb.njit(cache=True)
 def scripted_policy(obs, mask, params, rng, T, ra):
-    i = np.int64(params[0]) + 1
-    if i < params.shape[0]:
-        params[0] += 1
-        if params[i] >= 0:
-            return np.int64(params[i])
-    return baseline_policy(obs, mask, params, rng, T, ra)
+    a = scripted_action(params)
+    return a if a >= 0 else baseline_policy(obs, mask, params, rng, T, ra)
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

@@ -31,6 +31,7 @@ import numba as nb
 import numpy as np
 
 from policies.random_policy import random_policy, uniform
+from policies.scripted import scripted_action
 from simcore.family.params import Param
 from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 from simcore.riichi2p.hand import AFTER_LEN, distance, distances_after
@@ -257,12 +258,8 @@ def greedy_policy(obs, mask, params, rng, ts, th):
 def scripted_policy(obs, mask, params, rng, ts, th):
     """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
     the end of the row) lets ``baseline`` decide that one (:mod:`simcore.family.policy`)."""
-    i = np.int64(params[0]) + 1
-    if i < params.shape[0]:
-        params[0] += 1
-        if params[i] >= 0:
-            return np.int64(params[i])
-    return baseline_policy(obs, mask, params, rng, ts, th)
+    a = scripted_action(params)
+    return a if a >= 0 else baseline_policy(obs, mask, params, rng, ts, th)
 
 
 @nb.njit(cache=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba as nb
 
 from policies.random_policy import random_policy
+from policies.scripted import scripted_action
 from simcore.family.params import Param
 from simcore.family.policy import PolicySpec, Registry
 from simcore.sparrow.hand import N_KINDS, RED, distance
@@ -64,12 +65,8 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
         return greedy_policy(obs, mask, params, rng, t, ra)
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, t, ra)
-    i = int(params[0]) + 1
-    if i < params.shape[0]:
-        params[0] += 1
-        if params[i] >= 0:
-            return int(params[i])
-    return greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
+    a = scripted_action(params)
+    return a if a >= 0 else greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

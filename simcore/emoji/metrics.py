@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.family.metrics import Metric, round_quantity_sums, seat_quantities, share_unit
+from simcore.family.metrics import (Metric, round_quantity_sums, share_unit,
+                                    standard_game_quantities)
 from .engine import (
     END_REASON_NAMES, GF_CHIPS0, GF_END_REASON, GF_FIRST_DEALER, GF_POT_LEFT, GF_ROUNDS,
     GF_WINNERS, N_SEATS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_GAME, RF_OUTCOME,
@@ -101,23 +102,12 @@ def _round_quantities(r: np.ndarray) -> dict:
 
 
 def _game_quantities(g: np.ndarray) -> dict:
-    n = len(g)
-    winners = g[:, GF_WINNERS]
     chips = g[:, GF_CHIPS0:GF_CHIPS0 + N_SEATS]
-    q = seat_quantities(winners, chips, N_SEATS, N_SEATS)
-    n_win = sum((winners >> s) & 1 for s in range(N_SEATS))
-    q.update({
-        "games": np.ones(n, np.int64),
-        "rounds": g[:, GF_ROUNDS],
-        "shared": n_win > 1,
-        "pot_left": g[:, GF_POT_LEFT],
-        "first_dealer_share": ((winners >> g[:, GF_FIRST_DEALER]) & 1)
-                              * (UNIT // np.maximum(n_win, 1)),
-    })
+    q = standard_game_quantities(g[:, GF_WINNERS], chips, N_SEATS, N_SEATS,
+                                 g[:, GF_FIRST_DEALER], g[:, GF_ROUNDS], g[:, GF_END_REASON],
+                                 END_REASON_NAMES)
     srt = np.sort(chips, axis=1)
-    q["final_margin"] = srt[:, -1] - srt[:, -2]
-    for code, reason in enumerate(END_REASON_NAMES):
-        q[f"end_{reason}"] = g[:, GF_END_REASON] == code
+    q.update(pot_left=g[:, GF_POT_LEFT], final_margin=srt[:, -1] - srt[:, -2])
     return q
 
 

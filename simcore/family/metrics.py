@@ -221,6 +221,23 @@ def seat_quantities(winners, standing, n_seats, max_seats: int) -> dict:
     return q
 
 
+def standard_game_quantities(winners, standing, seats, max_seats: int, first_dealer, rounds,
+                              end_reason, end_names) -> dict:
+    """What every family's catalogue names from its game records: ``games`` (1 each), ``rounds``,
+    the :func:`seat_quantities`, ``first_dealer_share`` (the first dealer's share of the game, out
+    of ``share_unit(max_seats)``), ``shared`` (a game won by several seats) and ``end_<name>``
+    (the game ended by reason ``end_names[code]``)."""
+    import numpy as np
+    q = seat_quantities(winners, standing, seats, max_seats)
+    n_win = sum((winners >> s) & 1 for s in range(max_seats))
+    q.update(games=np.ones(len(winners), np.int64), rounds=rounds, shared=n_win > 1,
+             first_dealer_share=((winners >> first_dealer) & 1)
+             * (share_unit(max_seats) // np.maximum(n_win, 1)))
+    for code, name in enumerate(end_names):
+        q[f"end_{name}"] = end_reason == code
+    return q
+
+
 def with_seat_metrics(own, at: int, max_seats: int, words: tuple,
                       round_words: tuple = ("round", "rounds")) -> tuple:
     """A family's catalogue: its own metrics with :func:`seat_metrics` inserted at ``at``;

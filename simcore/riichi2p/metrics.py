@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.family.metrics import Metric, round_quantity_sums, seat_quantities, share_unit
+from simcore.family.metrics import (Metric, round_quantity_sums, share_unit,
+                                    standard_game_quantities)
 from .engine import (
     END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_POOL_LEFT, GF_ROUNDS, GF_SCORE0,
     GF_WINNERS, N_SEATS, OUT_DRAW, OUT_FOUR_KANS, OUT_KYUUSHU, OUT_RON, OUT_TSUMO, RF_CALLS,
@@ -115,22 +116,12 @@ def _round_quantities(r: np.ndarray) -> dict:
 
 
 def _game_quantities(g: np.ndarray) -> dict:
-    n = len(g)
-    winners = g[:, GF_WINNERS]
     scores = g[:, GF_SCORE0:GF_SCORE0 + N_SEATS]
-    q = seat_quantities(winners, scores, N_SEATS, N_SEATS)
-    n_win = sum((winners >> s) & 1 for s in range(N_SEATS))
-    q.update({
-        "games": np.ones(n, np.int64),
-        "rounds": g[:, GF_ROUNDS],
-        "drawn": n_win > 1,
-        "pool_left": g[:, GF_POOL_LEFT],
-        "final_margin": np.abs(scores[:, 0] - scores[:, 1]),
-        "first_dealer_share": ((winners >> g[:, GF_FIRST_DEALER]) & 1)
-                              * (UNIT // np.maximum(n_win, 1)),
-    })
-    for code, reason in enumerate(END_REASON_NAMES):
-        q[f"end_{reason}"] = g[:, GF_END_REASON] == code
+    q = standard_game_quantities(g[:, GF_WINNERS], scores, N_SEATS, N_SEATS,
+                                 g[:, GF_FIRST_DEALER], g[:, GF_ROUNDS], g[:, GF_END_REASON],
+                                 END_REASON_NAMES)
+    q.update(drawn=q["shared"], pool_left=g[:, GF_POOL_LEFT],
+             final_margin=np.abs(scores[:, 0] - scores[:, 1]))
     return q
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.family.metrics import Metric, per_game_sums, round_quantity_sums, seat_quantities
-from simcore.family.metrics import share_unit
+from simcore.family.metrics import (Metric, per_game_sums, round_quantity_sums, share_unit,
+                                    standard_game_quantities)
 from .engine import (END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_POINTS0,
                      GF_SEATS, GF_WINNERS, MAX_SEATS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER,
                      RF_GAME, RF_OUTCOME, RF_TURNS, RF_VALUE0, RF_WINNERS, RF_YAKU0)
@@ -53,14 +53,9 @@ def game_quantities(idx, games, rounds) -> dict:
         "win_points": (r[:, RF_VALUE0:RF_VALUE0 + MAX_SEATS] * won).sum(axis=1),
         **{f"yaku_{y}": (won & ((r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS] >> i) & 1 != 0)).sum(axis=1)
            for i, y in enumerate(YAKU[:5])}})
-    winners = g[:, GF_WINNERS]
-    q.update(seat_quantities(winners, g[:, GF_POINTS0:GF_POINTS0 + MAX_SEATS], g[:, GF_SEATS],
-                             MAX_SEATS))
-    n_win = sum((winners >> s) & 1 for s in range(MAX_SEATS))
-    q["games"] = np.ones(len(g), np.int64)
-    q["first_dealer_share"] = ((winners >> g[:, GF_FIRST_DEALER]) & 1) * (UNIT // np.maximum(n_win, 1))
-    for code, reason in enumerate(END_REASON_NAMES):
-        q[f"end_{reason}"] = g[:, GF_END_REASON] == code
+    q.update(standard_game_quantities(
+        g[:, GF_WINNERS], g[:, GF_POINTS0:GF_POINTS0 + MAX_SEATS], g[:, GF_SEATS], MAX_SEATS,
+        g[:, GF_FIRST_DEALER], q["rounds"], g[:, GF_END_REASON], END_REASON_NAMES))
     return q
 
 
