@@ -1,2 +1,3 @@
-"""Sparrow mahjong (スズメ雀): 44 tiles of bamboo and two dragons, hands of five, two sets to win
-(spec sparrow.md; docs/sparrow.md). The fifth family, and the one docs/families.md walks through."""
+"""Sparrow mahjong (スズメ雀): 44 tiles of bamboo and two dragons, hands of five, two sets
+to win (spec sparrow.md; docs/sparrow.md). The fifth family, and the one docs/families.md
+walks through."""

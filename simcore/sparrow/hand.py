@@ -1,5 +1,5 @@
-"""Sparrow hands (spec sparrow.md §1, §3, §4): kinds, the distance to a win, waits, and the points
-of a win, compiled.
+"""Sparrow hands (spec sparrow.md §1, §3, §4): kinds, the distance to a win, waits, and the
+points of a win, compiled.
 
 Kinds 0-8 are bamboo 1-9, 9 the green dragon, 10 the red dragon; tile ids 0-43 are kind x 4 +
 copy. A win is six tiles in two sets (three consecutive bamboo, or three of a kind). The distance

@@ -68,7 +68,7 @@ def point_sources(idx, rounds, data: dict):
     alone = (p["specials"] == "alone") & ((word & 0b11100) != 0)
     runs, reds, doras = (word >> 16) & 3, (word >> 8) & 15, (word >> 12) & 15
     counts = {"run": runs, "triplet": 2 - runs, "red": reds, "dora": doras,
-              **{y if y != "dealer" else "dealer_bonus": (word >> i) & 1 for i, y in enumerate(YAKU)}}
+              **{y.replace("dealer", "dealer_bonus"): (word >> i) & 1 for i, y in enumerate(YAKU)}}
     rows, cols, hits = [], [], []
     for name in POINTS:
         special = name in ("chinyao", "all_green", "super_red")

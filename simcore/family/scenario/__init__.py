@@ -220,7 +220,7 @@ def seats_leaf(checker, path: str, v, specs: dict, seats: tuple, why: str = "") 
     calls it for its ``players`` leaf."""
     lo, hi = seats
     if not isinstance(v, list) or not lo <= len(v) <= hi:
-        got = f"{len(v)} seats" if isinstance(v, list) else shown(v)
+        got = f"{len(v)} seat{'' if len(v) == 1 else 's'}" if isinstance(v, list) else shown(v)
         count = f"{lo}" if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
         checker.fail(path, f"expected a list of {count} seats{why}, got {got}")
     out = []
