@@ -48,7 +48,8 @@ def test_the_shipped_plan_is_what_a_fresh_compile_compiles(name, fam):
     cache (about a minute of one core a family): ``python -m simcore.family.compiling check``."""
     package = importlib.import_module(fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]).__package__
     plan = compile_plan.load_plan(package)
-    assert len(plan) > 50 and not {f"{m}.{q}" for m, q, _ in plan} & set(fam.KERNEL_FUNCTIONS)
+    # a real plan (compiling.write keeps none of fewer than 10 functions; Sparrow's has 23)
+    assert len(plan) >= 10 and not {f"{m}.{q}" for m, q, _ in plan} & set(fam.KERNEL_FUNCTIONS)
     done = subprocess.run([sys.executable, "-m", "simcore.family.compiling", "check", package],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
