@@ -99,9 +99,11 @@ def _ask(s, seat, phase, value, ra, t, pol_ids, params, rngs) -> int:
 
 
 @nb.njit(cache=True)
-def _win(s, seat, tile, ron, ra):
-    """(points, yaku word) of seat's hand with ``tile`` (a ron's tile is not in it yet)."""
-    c = s.counts[seat]
+def _wins(s, seat, tile, frm, ra, t, pol_ids, params, rngs, rec) -> int:
+    """Seat's win on ``tile`` (a ron of seat ``frm``'s discard, or -1: a tsumo, the tile in its
+    hand): its points when it is a win worth ``wins.min_points`` and taken (unless
+    ``wins.may_decline``, always), recorded and logged; else -1."""
+    c, ron = s.counts[seat], int(frm >= 0)
     reds = 1 if ron and is_red(tile, ra) else 0
     for j in range(HAND + 1):
         if s.hand[seat, j] >= 0 and is_red(s.hand[seat, j], ra):
@@ -112,19 +114,17 @@ def _win(s, seat, tile, ron, ra):
                              ra[RA_SCORING_SPECIALS] == SCORING_SPECIALS_ALONE,
                              ra[RA_SCORING_RUN:RA_SCORING_DEALER_BONUS + 1])
     c[tile >> 2] -= ron
-    return p, bits | reds << 8 | doras << 12 | runs << 16
-
-
-@nb.njit(cache=True)
-def _takes(s, seat, tile, frm, p, ra, t, pol_ids, params, rngs) -> bool:
-    """Whether a legal win of ``p`` points is taken (always, unless ``wins.may_decline``)."""
     if p < ra[RA_WINS_MIN_POINTS]:
-        return False
-    if ra[RA_WINS_MAY_DECLINE] == 0 or \
-            _ask(s, seat, PHASE_WIN, p, ra, t, pol_ids, params, rngs) != DECLINE:
-        return True
-    log(s, EV_DECLINE, seat, tile, p, frm, 0)
-    return False
+        return -1
+    if ra[RA_WINS_MAY_DECLINE] and _ask(s, seat, PHASE_WIN, p, ra, t, pol_ids, params,
+                                        rngs) == DECLINE:
+        log(s, EV_DECLINE, seat, tile, p, frm, 0)
+        return -1
+    word = bits | reds << 8 | doras << 12 | runs << 16   # the yaku word of EV_WIN
+    rec[RF_WINNERS] |= 1 << seat
+    rec[RF_VALUE0 + seat], rec[RF_YAKU0 + seat] = p, word
+    log(s, EV_WIN, seat, tile, p, frm, word)
+    return p
 
 
 @nb.njit(cache=True)
@@ -132,13 +132,6 @@ def _pay(s, payer, receiver, amount):
     s.delta[payer] -= amount
     s.delta[receiver] += amount
     log(s, EV_PAYMENT, payer, receiver, amount, 0, 0)
-
-
-@nb.njit(cache=True)
-def _won(s, seat, tile, p, word, frm, rec):
-    rec[RF_WINNERS] |= 1 << seat
-    rec[RF_VALUE0 + seat], rec[RF_YAKU0 + seat] = p, word
-    log(s, EV_WIN, seat, tile, p, frm, word)
 
 
 @nb.njit(cache=True)
@@ -178,9 +171,8 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
         s.counts[seat, tile >> 2] += 1
         log(s, EV_DRAW, seat, tile, 0, 0, 0)
         if distance(s.counts[seat], t) == 0:
-            p, word = _win(s, seat, tile, 0, ra)
-            if _takes(s, seat, tile, -1, p, ra, t, pol_ids, params, rngs):
-                _won(s, seat, tile, p, word, -1, rec)
+            p = _wins(s, seat, tile, -1, ra, t, pol_ids, params, rngs, rec)
+            if p >= 0:
                 how = ra[RA_SETTLEMENT_TSUMO]
                 each = p if how == SETTLEMENT_TSUMO_EACH_FULL else p // (n - 1) \
                     if how == SETTLEMENT_TSUMO_SPLIT_FLOOR else -(-p // (n - 1))
@@ -204,9 +196,8 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
                 else 0   # the kinds whose discard by q forbids q's ron
             if (s.waits[q] >> k) & 1 == 0 or mine & s.discarded[q]:
                 continue
-            p, word = _win(s, q, tile, 1, ra)
-            if _takes(s, q, tile, seat, p, ra, t, pol_ids, params, rngs):
-                _won(s, q, tile, p, word, seat, rec)
+            p = _wins(s, q, tile, seat, ra, t, pol_ids, params, rngs, rec)
+            if p >= 0:
                 _pay(s, seat, q, p)
                 out = OUT_RON
                 if ra[RA_WINS_MULTIPLE_RON] == WINS_MULTIPLE_RON_HEAD_BUMP:

@@ -12,6 +12,7 @@ from simcore.family.base import Family
 from simcore.family.standard import loader
 from simcore.family.tables import storage_types
 from . import engine as E, metrics
+from .report import build_replay
 from .hand import tables
 from .rules import SCHEMA, SEATS, SLOTS, worst_cases
 
@@ -45,6 +46,7 @@ class Sparrow(Family):
                        worst_cases)
     SIMULATOR, POLICIES, METRICS, SEAT_METRICS_AT = Simulator, POLICIES, metrics.OWN_METRICS, 1
     game_quantities = staticmethod(metrics.game_quantities)
+    point_sources, build_replay = staticmethod(metrics.point_sources), staticmethod(build_replay)
     GAME_CODES = {"end_reason": E.END_REASON_NAMES}
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
                      "mean_winning_points")
@@ -61,13 +63,6 @@ class Sparrow(Family):
 
     def engine_inputs(self, sc) -> tuple:
         return (SLOTS.array(sc), len(sc["players"]))
-
-    def point_sources(self, idx, batch, data: dict):
-        return metrics.point_sources(idx, batch.rounds, data)
-
-    def build_replay(self, sc, seed: int, game: int, events, batch):
-        from .report import build_replay
-        return build_replay(sc, seed, game, events, batch)
 
     def _hand(self, text: str, sc, win: str | None = None):
         from .tiles import parse_tiles

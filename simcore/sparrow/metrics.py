@@ -59,10 +59,10 @@ def game_quantities(idx, games, rounds) -> dict:
     return q
 
 
-def point_sources(idx, rounds, data: dict):
+def point_sources(idx, batch, data: dict):
     """Each source of points (spec §4) in each game's wins: the points it added and the wins it
     scored in (``Family.point_sources``)."""
-    r, p = rounds, data["scoring"]
+    r, p = batch.rounds, data["scoring"]
     won = _won(r)
     word = r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS]
     alone = (p["specials"] == "alone") & ((word & 0b11100) != 0)

@@ -7,14 +7,15 @@ from __future__ import annotations
 from simcore.family.scenario.schema import Field
 from simcore.family.standard import RuleSlots, schema
 
-POINTS = ("run", "triplet", "tanyao", "chanta", "chinyao", "all_green", "super_red", "red",
-          "dora", "dealer_bonus")
-DEFAULT_POINTS = (1, 2, 1, 2, 15, 10, 20, 1, 1, 0)
-POINT_DOCS = ("each run", "each triplet", "tanyao: no 1, 9 or dragon",
-              "chanta: every set holds a 1, 9 or dragon", "chinyao: only 1s, 9s and dragons "
-              "(then no chanta)", "all green: only 2 3 4 6 8 bamboo and green dragons",
-              "super red: all six tiles red", "each red tile", "each dora tile",
-              "a dealer's win")
+POINT_VALUES = {   # (default, what earns it)
+    "run": (1, "each run"), "triplet": (2, "each triplet"),
+    "tanyao": (1, "tanyao: no 1, 9 or dragon"),
+    "chanta": (2, "chanta: every set holds a 1, 9 or dragon"),
+    "chinyao": (15, "chinyao: only 1s, 9s and dragons (then no chanta)"),
+    "all_green": (10, "all green: only 2 3 4 6 8 bamboo and green dragons"),
+    "super_red": (20, "super red: all six tiles red"), "red": (1, "each red tile"),
+    "dora": (1, "each dora tile"), "dealer_bonus": (0, "a dealer's win")}
+POINTS = tuple(POINT_VALUES)
 
 
 def _int(default, doc, tag, lo, hi):
@@ -43,7 +44,7 @@ RULES = {
                                    "tenpai seat this", "I", 0, 1000)},
     "scoring": {
         **{name: _int(v, f"points: {doc}", "X", 0, 1000)
-           for name, v, doc in zip(POINTS, DEFAULT_POINTS, POINT_DOCS)},
+           for name, (v, doc) in POINT_VALUES.items()},
         "specials": _enum(("add", "alone"), "chinyao, all green and super red add to the rest, "
                           "or score alone"),
     },

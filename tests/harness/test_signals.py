@@ -348,7 +348,7 @@ def test_ctrl_c_or_sigterm_in_tune_is_one_line_not_optunas_traceback(sig):
         lines = err.join(GONE_S)
     finally:
         _cleanup(p)
-    assert p.returncode == 128 + sig
+    assert p.returncode == 128 + sig, "\n".join(lines)   # what it said, when it says otherwise
     assert out == ""
     text = "\n".join(lines)
     assert "Traceback" not in text and "failed" not in text, text
