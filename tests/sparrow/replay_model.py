@@ -1,5 +1,6 @@
 """An independent replay checker for Sparrow mahjong games, written from the specification
-(/work/shared/rules/sparrow.md) and the readings of docs/sparrow.md alone (not from the engine).
+(../shared/rules/sparrow.md, beside the project) and the readings of docs/sparrow.md alone (not
+from the engine).
 
 :func:`check_game` walks one recorded game (its event log and its batch of round and game records)
 event by event, keeping its own model of the hands, discards, wall and points, and raises

@@ -1,5 +1,5 @@
 """The hand-derived checks of the Sparrow reference model (tests/sparrow/reference.py), worked out
-from the spec (/work/shared/rules/sparrow.md), as pytest tests."""
+from the spec (../shared/rules/sparrow.md beside the project), as pytest tests."""
 import pytest
 
 from tests.sparrow.reference import (distance, furiten, hand, is_win, next_dora, parse, points,
