@@ -69,15 +69,13 @@ State, new_state = state_spec("State", (
 
 @nb.njit(cache=True)
 def is_red(tile, ra) -> bool:
-    k = tile >> 2
-    return k == RED or (k < 9 and (tile & 3) < ra[RA_DECK_RED_BAMBOO])
+    return tile >> 2 == RED or (tile >> 2 < 9 and (tile & 3) < ra[RA_DECK_RED_BAMBOO])
 
 
 @nb.njit(cache=True)
 def dora_of(k, ra) -> int:
-    if ra[RA_WALL_DORA] == WALL_DORA_SAME:
-        return k
-    return (k + 1) % 9 if k < 9 else 19 - k   # 9s -> 1s; G -> R -> G
+    """The dora kind of indicator kind ``k``: itself, or the next (9s -> 1s, G -> R -> G)."""
+    return k if ra[RA_WALL_DORA] == WALL_DORA_SAME else (k + 1) % 9 if k < 9 else 19 - k
 
 
 @nb.njit(cache=True)
@@ -240,12 +238,10 @@ def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_
         rec[:] = 0
         rec[RF_GAME], rec[RF_ROUND] = game, rnd
         out = play_round(s, ra, t, pol_ids, params, rngs, rec)
-        n_out += 1
-        rnd += 1
-        dealer_won = (rec[RF_WINNERS] >> s.st[ST_DEALER]) & 1
-        rep = ra[RA_MATCH_DEALER_REPEAT]
-        if not ((rep == MATCH_DEALER_REPEAT_ON_WIN and dealer_won) or
-                (rep == MATCH_DEALER_REPEAT_ON_WIN_OR_DRAW and (dealer_won or out == OUT_DRAW))):
+        n_out, rnd, rep = n_out + 1, rnd + 1, ra[RA_MATCH_DEALER_REPEAT]
+        won = (rec[RF_WINNERS] >> s.st[ST_DEALER]) & 1   # the dealer won
+        if not ((rep == MATCH_DEALER_REPEAT_ON_WIN and won) or
+                (rep == MATCH_DEALER_REPEAT_ON_WIN_OR_DRAW and (won or out == OUT_DRAW))):
             s.st[ST_DEALER] = (s.st[ST_DEALER] + 1) % n
             passes += 1
         if ra[RA_MATCH_BUST_ENDS] and s.points[:n].min() < 0:

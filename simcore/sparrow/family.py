@@ -12,9 +12,10 @@ from simcore.family.base import Family
 from simcore.family.standard import loader
 from simcore.family.tables import storage_types
 from . import engine as E, metrics
+from .hand import YAKU, best_win, distance, tables, waits
 from .report import build_replay
-from .hand import tables
 from .rules import SCHEMA, SEATS, SLOTS, worst_cases
+from .tiles import kind_str, parse_tiles
 
 
 class Simulator(chunks.Simulator):
@@ -58,26 +59,19 @@ class Sparrow(Family):
     EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))
 
     def metrics_off(self, sc) -> list:
-        return [f"yaku_{y}_share" for y in ("tanyao", "chanta", "chinyao", "all_green",
-                                            "super_red") if sc.get(f"scoring.{y}") == 0]
+        return [f"yaku_{y}_share" for y in YAKU[:5] if sc.get(f"scoring.{y}") == 0]
 
     def engine_inputs(self, sc) -> tuple:
         return (SLOTS.array(sc), len(sc["players"]))
 
     def _hand(self, text: str, sc, win: str | None = None):
-        from .tiles import parse_tiles
         red = sc.get("deck.red_bamboo")
         tiles = parse_tiles(f"{text} {win or ''}", red, "hand" if win is None else
                             "hand and --win")
-        c = np.zeros(11, np.int64)
-        for t in tiles:
-            c[t >> 2] += 1
-        return tiles, c
+        return tiles, np.bincount(np.array(tiles, np.int64) >> 2, minlength=11)
 
     def waits_json(self, hand_text: str, sc) -> dict:
         """5 tiles: the waits and the distance; 6: whether it is a win."""
-        from .hand import distance, tables, waits
-        from .tiles import kind_str
         tiles, c = self._hand(hand_text, sc)
         if len(tiles) not in (5, 6):
             raise InputError(f"hand: {len(tiles)} tiles (5 between turns, 6 with the win)")
@@ -90,8 +84,6 @@ class Sparrow(Family):
     def score_json(self, hand_text: str, sc, win=None, dora=None, by="tsumo", **opts) -> dict:
         """HAND is the six tiles (or five and ``--win``); ``--dora-indicator`` (default none),
         and ``dealer`` in the hand text for a dealer's win."""
-        from .hand import YAKU, best_win
-        from .tiles import kind_str, parse_tiles
         if opts:
             raise InputError(f"score: sparrow has no {', '.join('--' + k for k in opts)}")
         dealer = "dealer" in hand_text.split()

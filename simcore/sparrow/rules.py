@@ -78,9 +78,8 @@ def worst_cases(d: dict) -> list:
     engine's round limit (the records' 32-bit points columns)."""
     from simcore.family.scenario.bounds import INT32_MAX, Worst
     keys = tuple(f"scoring.{k}" for k in POINTS)
-    return [Worst("a win's points", max_win, keys, INT32_MAX, "the records' value columns",
-                  "points"),
-            Worst("a seat's points", lambda d: 6 * d["start_points"] + MAX_ROUNDS * 5 * max(
-                max_win(d), d["draw"]["noten_payment"]), (*keys, "start_points",
-                                                           "draw.noten_payment"),
-                  INT32_MAX, "the records' points columns", "points")]
+    def seat(d):
+        return 6 * d["start_points"] + MAX_ROUNDS * 5 * max(max_win(d), d["draw"]["noten_payment"])
+    return [Worst("a win's points", max_win, keys, INT32_MAX, "the value columns", "points"),
+            Worst("a seat's points", seat, (*keys, "start_points", "draw.noten_payment"),
+                  INT32_MAX, "the points columns", "points")]
