@@ -16,7 +16,7 @@ from policies.random_policy import random_policy
 from policies.scripted import scripted_action
 from simcore.family.params import Param
 from simcore.family.policy import PolicySpec, Registry
-from simcore.sparrow.hand import N_KINDS, RED, distance
+from simcore.sparrow.hand import N_KINDS, distance, is_red
 from simcore.sparrow.layout import (DECLINE, OBS_DORA, OBS_HAND, OBS_OWN, OBS_PHASE, OBS_UNSEEN,
                                     OBS_WIN_POINTS, PHASE_WIN, RA_DECK_RED_BAMBOO, TAKE)
 
@@ -49,8 +49,7 @@ def greedy_policy(obs, mask, params, rng, t, ra):
                     useful += obs[OBS_UNSEEN + j]
                 c[j] -= 1
         c[k] += 1
-        red = k == RED or (k < 9 and (tile & 3) < ra[RA_DECK_RED_BAMBOO])
-        worth = int(k == obs[OBS_DORA]) + int(red)   # keep what scores
+        worth = int(k == obs[OBS_DORA]) + int(is_red(tile, ra[RA_DECK_RED_BAMBOO]))   # it scores
         key = d * 1000 - useful * 4 + worth
         if key < best_key:
             best, best_key = slot, key

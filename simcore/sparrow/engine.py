@@ -18,7 +18,7 @@ from policies.sparrow import decide
 from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log  # noqa: F401
 from simcore.nb.layout import define_fields, per_seat, state_spec
 from simcore.nb.rng import randint, seed_keyed, shuffle
-from .hand import N_KINDS, RED, best_win, distance, waits
+from .hand import N_KINDS, best_win, distance, is_red, waits
 from .layout import (DECLINE, MAX_SEATS, N_ACTIONS, OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEN,
                      OBS_OWN, OBS_PHASE, OBS_POINTS, OBS_SEAT, OBS_SEATS, OBS_UNSEEN,
                      OBS_WIN_POINTS, PHASE_DISCARD, PHASE_WIN, SLOTS, TAKE)
@@ -68,11 +68,6 @@ State, new_state = state_spec("State", (
 
 
 @nb.njit(cache=True)
-def is_red(tile, ra) -> bool:
-    return tile >> 2 == RED or (tile >> 2 < 9 and (tile & 3) < ra[RA_DECK_RED_BAMBOO])
-
-
-@nb.njit(cache=True)
 def dora_of(k, ra) -> int:
     """The dora kind of indicator kind ``k``: itself, or the next (9s -> 1s, G -> R -> G)."""
     return k if ra[RA_WALL_DORA] == WALL_DORA_SAME else (k + 1) % 9 if k < 9 else 19 - k
@@ -102,9 +97,10 @@ def _wins(s, seat, tile, frm, ra, t, pol_ids, params, rngs, rec) -> int:
     hand): its points when it is a win worth ``wins.min_points`` and taken (unless
     ``wins.may_decline``, always), recorded and logged; else -1."""
     c, ron = s.counts[seat], int(frm >= 0)
-    reds = 1 if ron and is_red(tile, ra) else 0
+    red_bamboo = ra[RA_DECK_RED_BAMBOO]
+    reds = 1 if ron and is_red(tile, red_bamboo) else 0
     for j in range(HAND + 1):
-        if s.hand[seat, j] >= 0 and is_red(s.hand[seat, j], ra):
+        if s.hand[seat, j] >= 0 and is_red(s.hand[seat, j], red_bamboo):
             reds += 1
     c[tile >> 2] += ron
     doras = c[s.st[ST_DORA]]

@@ -12,7 +12,7 @@ from simcore.family.base import Family
 from simcore.family.standard import loader
 from simcore.family.tables import storage_types
 from . import engine as E, metrics
-from .hand import YAKU, best_win, distance, tables, waits
+from .hand import YAKU, best_win, distance, is_red, tables, waits
 from .report import build_replay
 from .rules import SCHEMA, SEATS, SLOTS, worst_cases
 from .tiles import kind_str, parse_tiles
@@ -36,7 +36,7 @@ class Simulator(chunks.Simulator):
     @classmethod
     def histogram_values(cls, batch) -> dict:
         r = batch.rounds
-        won = np.stack([(r[:, E.RF_WINNERS] >> s) & 1 for s in range(E.MAX_SEATS)], 1) != 0
+        won = metrics.winners_mask(r)
         return {"winning_points": r[:, E.RF_VALUE0:E.RF_VALUE0 + E.MAX_SEATS][won],
                 "rounds_per_game": batch.games[:, E.GF_ROUNDS]}
 
@@ -96,7 +96,7 @@ class Sparrow(Family):
         if dora is not None and len(ind) != 1:
             raise InputError(f"--dora-indicator: {dora!r}: expected one tile")
         dk = int(E.dora_of(ind[0] >> 2, ra)) if ind else -1
-        reds = sum(bool(E.is_red(t, ra)) for t in tiles)
+        reds = sum(bool(is_red(t, sc.get("deck.red_bamboo"))) for t in tiles)
         n_dora = int(c[dk]) if dk >= 0 else 0
         p, bits, runs = best_win(c, reds, n_dora, dealer, sc.get("scoring.specials") == "alone",
                                  ra[E.RA_SCORING_RUN:E.RA_SCORING_DEALER_BONUS + 1])

@@ -45,6 +45,13 @@ def build_bamboo_table():
     return t
 
 
+@nb.njit(cache=True)
+def is_red(tile, red_bamboo) -> bool:
+    """Whether tile id ``tile`` is red: a red dragon, or one of the first ``red_bamboo`` copies
+    of a bamboo rank (``deck.red_bamboo``)."""
+    return tile >> 2 == RED or (tile >> 2 < N_BAMBOO and (tile & 3) < red_bamboo)
+
+
 @functools.lru_cache(maxsize=1)
 def tables() -> np.ndarray:
     """The bamboo table, built once per process (well under a second)."""

@@ -38,13 +38,14 @@ OWN_METRICS = (
 )
 
 
-def _won(r):
+def winners_mask(r):
+    """bool[rounds, MAX_SEATS]: seat s won the round."""
     return np.stack([(r[:, RF_WINNERS] >> s) & 1 for s in range(MAX_SEATS)], axis=1).astype(bool)
 
 
 def game_quantities(idx, games, rounds) -> dict:
     r, g = rounds, games
-    won = _won(r)
+    won = winners_mask(r)
     q = round_quantity_sums(idx, r[:, RF_GAME], {
         "rounds": np.ones(len(r), np.int64), "won": r[:, RF_OUTCOME] != OUT_DRAW,
         "tsumo": r[:, RF_OUTCOME] == OUT_TSUMO, "ron": r[:, RF_OUTCOME] == OUT_RON,
@@ -63,7 +64,7 @@ def point_sources(idx, batch, data: dict):
     """Each source of points (spec §4) in each game's wins: the points it added and the wins it
     scored in (``Family.point_sources``)."""
     r, p = batch.rounds, data["scoring"]
-    won = _won(r)
+    won = winners_mask(r)
     word = r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS]
     alone = (p["specials"] == "alone") & ((word & 0b11100) != 0)
     runs, reds, doras = (word >> 16) & 3, (word >> 8) & 15, (word >> 12) & 15

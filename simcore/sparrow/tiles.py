@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from simcore.errors import InputError
+from .hand import is_red
 
 _TOKEN = re.compile(r"((?:[1-9]\*?)+s|[GR]+)")
 
@@ -16,7 +17,7 @@ def kind_str(k: int) -> str:
 
 def tile_str(tile: int, red_bamboo: int) -> str:
     k = tile >> 2
-    return f"{k + 1}*s" if k < 9 and (tile & 3) < red_bamboo else kind_str(k)
+    return f"{k + 1}*s" if k < 9 and is_red(tile, red_bamboo) else kind_str(k)
 
 
 def parse_tiles(text: str, red_bamboo: int, what: str = "hand") -> list[int]:
@@ -24,8 +25,7 @@ def parse_tiles(text: str, red_bamboo: int, what: str = "hand") -> list[int]:
     :class:`InputError` names the token."""
     pools = {}   # (kind, red) -> the ids left
     for t in range(44):
-        red = t >> 2 == 10 or (t >> 2 < 9 and t & 3 < red_bamboo)
-        pools.setdefault((t >> 2, red), []).append(t)
+        pools.setdefault((t >> 2, bool(is_red(t, red_bamboo))), []).append(t)
     tiles = []
     for token in text.split():
         if _TOKEN.fullmatch(token) is None:
