@@ -454,14 +454,11 @@ def summary(record) -> str:
                      f"{d['fresh_cache_2_workers_s']} s; the install's compile "
                      f"{d['install_compile_s']} s, then the README's main command "
                      f"{d['main_command_after_install_s']} s")
-    if ok("emoji_rounds"):
-        for k, v in S["emoji_rounds"]["data"].items():
-            lines.append(f"  rounds emoji {k + ' x4':12s} {v['rounds_per_s']:9.0f} rounds/s median "
-                         f"(one core)")
-    if ok("sparrow_rounds"):
-        for k, v in S["sparrow_rounds"]["data"].items():
-            lines.append(f"  rounds sparrow {k + ' x4':10s} {v['rounds_per_s']:9.0f} rounds/s "
-                         f"median (one core)")
+    for family in ("emoji", "sparrow"):   # the _rounds_x4 sections
+        if ok(f"{family}_rounds"):
+            for k, v in S[f"{family}_rounds"]["data"].items():
+                lines.append(f"  rounds {family + ' ' + k + ' x4':22s} {v['rounds_per_s']:9.0f} "
+                             f"rounds/s median (one core)")
     lines += target_lines(record)
     for n, e in S.items():
         if not e["ok"]:

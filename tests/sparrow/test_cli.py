@@ -6,12 +6,7 @@ import json
 from click.testing import CliRunner
 
 from simcore.cli import main
-
-
-def _ok(*args):
-    r = CliRunner().invoke(main, [str(a) for a in args])
-    assert r.exit_code == 0, r.output
-    return r
+from tests.cli_run import cli_ok as _ok
 
 
 def test_run_show_report_replay(tmp_path):
