@@ -10,8 +10,8 @@ the pot split among the winners, the draw's pot to the tenpai seats; every payme
 computed from the same state and applied at once. The game (§10): rounds E1-S4, the West
 extension when the chips are close, the bust rule, the ranking.
 
-Rules arrive as two arrays: ``ra`` (int64, the ``RA_*`` layout of :data:`RULE_FIELDS`, built by
-:mod:`simcore.emoji.rules_array`) and ``sr`` (float64, the scoring rules of
+Rules arrive as two arrays: ``ra`` (int64: the ``RA_*`` slot of every option
+of the schema, :data:`simcore.emoji.schema.SLOTS`) and ``sr`` (float64, the scoring rules of
 :mod:`simcore.emoji.scoring`); ``t`` is the hand table (:func:`simcore.emoji.hand.tables`).
 
 What this implementation simplifies:
@@ -34,6 +34,7 @@ from .layout import (  # noqa: F401  (the layout's names, for importers)
     OBS_DISC_RIICHI, OBS_DORA, OBS_DRAWN, OBS_LEN, OBS_N_DISC, OBS_OWN, OBS_POT,
     OBS_RIICHI_TURN, OBS_SEAT, OBS_TURN, OBS_TURNS, OBS_UNSEEN,
 )
+from .schema import SLOTS
 from .scoring import DECOMP_COLS, score_win
 from policies.emoji import decide
 
@@ -44,38 +45,7 @@ MAX_TURNS = 15
 MAX_ROUNDS = 12
 
 # ---- the rules array ra ---------------------------------------------------------------------
-RULE_FIELDS = (
-    "start_chips", "ante", "riichi_deposit", "regular_rounds", "west_rounds", "west_gap",
-    "first_dealer",          # 0 seat0, 1 random
-    "indicator",             # 0 removed, 1 in_wall
-    "dora_next",             # 0 per_suit, 1 global
-    "honor_cycle0", "honor_cycle1", "honor_cycle2",   # the honour after cat, fish, bird
-    "turns",                 # 0 auto, else that many
-    "tsumo_ends_turn",
-    "simultaneous_wins",     # 0 all, 1 first_from_dealer
-    "tsumo_payment",         # 0 split, 1 each_full
-    "tsumo_split_rounding",  # 0 exact, 1 ceil
-    "tsumo_winners_pay_each_other",
-    "ron_source",            # 0 best_for_winner, 1 nearest_seat, 2 split, 3 each_full
-    "multi_winner_pot",      # 0 split, 1 first_in_dealer_order
-    "pot_remainder",         # 0 dealer_order, 1 carry
-    "draw_no_tenpai_pot",    # 0 carry, 1 discard, 2 split_all
-    "pot_at_game_end",       # 0 discard, 1 to_top
-    "payments",              # 0 uncapped, 1 cap_at_balance
-    "require_yaku",
-    "tenpai",                # 0 shape, 1 live_wait
-    "furiten",               # 0 none, 1 discards
-    "riichi_min_chips", "riichi_last_turn",
-    "riichi_if_ronned",      # 0 stands, 1 void
-    "tenhou_seats",          # 0 any, 1 dealer_only
-    "last_tile_scope",       # 0 whole_turn, 1 drawn_tile
-    "bust_check",            # 0 round_end, 1 any_time
-    "west_mode",             # 0 all_four, 1 sudden_death
-    "rank_ties",             # 0 shared, 1 dealer_order
-    "invalid_action",        # 0 default, 1 error
-    "wait_count_info",       # 0 public, 1 wall
-)
-N_RA = define_fields(globals(), "RA", RULE_FIELDS)
+N_RA = SLOTS.define(globals())   # RA_<KEY> for every option of the schema (RA_CHIPS_ANTE)
 
 # ---- records ----------------------------------------------------------------------------------
 OUTCOMES = ("tsumo", "ron", "draw")
@@ -149,18 +119,18 @@ RNG_SHUFFLE = 0                     # then one stream per seat: 1 + seat
 def next_kind(k, ra) -> int:
     """The dora after indicator kind ``k`` (§3.5): per suit (9 -> 1) or the next id mod 30;
     honours by ``honor_cycle``."""
-    if ra[RA_DORA_NEXT] == 1:
+    if ra[RA_WALL_DORA_NEXT] == 1:
         return (k + 1) % N_KINDS
     if k >= N_NUMBER_KINDS:
-        return ra[RA_HONOR_CYCLE0 + k - N_NUMBER_KINDS]
+        return ra[RA_WALL_HONOR_CYCLE0 + k - N_NUMBER_KINDS]
     return k - k % N_RANKS + (k % N_RANKS + 1) % N_RANKS
 
 
 @nb.njit(cache=True)
 def n_turns(ra) -> int:
-    live = N_TILES - DEAL - (1 if ra[RA_INDICATOR] == 0 else 0)
+    live = N_TILES - DEAL - (1 if ra[RA_WALL_INDICATOR] == 0 else 0)
     auto = live // N_SEATS
-    return auto if ra[RA_TURNS] == 0 else min(ra[RA_TURNS], auto)
+    return auto if ra[RA_WALL_TURNS] == 0 else min(ra[RA_WALL_TURNS], auto)
 
 
 @nb.njit(cache=True)
@@ -184,14 +154,14 @@ def deal(s, ra):
         seat = (d + i) % N_SEATS
         for j in range(HAND):
             s.hand[seat, s.wall[HAND * i + j]] += 1
-    if ra[RA_INDICATOR] == 0:
+    if ra[RA_WALL_INDICATOR] == 0:
         s.st[ST_INDICATOR] = s.wall[DEAL]
     s.st[ST_DORA] = next_kind(s.st[ST_INDICATOR], ra)
 
 
 @nb.njit(cache=True)
 def _draw_pos(ra, turn, i) -> int:
-    base = DEAL + (1 if ra[RA_INDICATOR] == 0 else 0)
+    base = DEAL + (1 if ra[RA_WALL_INDICATOR] == 0 else 0)
     return base + N_SEATS * (turn - 1) + i
 
 
@@ -200,7 +170,7 @@ def _unseen(s, seat, ra, out):
     """unseen[k] = 3 - the seat's own copies - every discard - the removed indicator (§5)."""
     for k in range(N_KINDS):
         out[k] = 3 - s.hand[seat, k] - s.disc_count[k]
-    if ra[RA_INDICATOR] == 0:
+    if ra[RA_WALL_INDICATOR] == 0:
         out[s.st[ST_INDICATOR]] -= 1
 
 
@@ -211,7 +181,7 @@ def build_observation(s, seat, ra, t, turns, delta):
     for k in range(N_KINDS):
         o[OBS_OWN + k] = s.hand[seat, k]
     un = o[OBS_UNSEEN:OBS_UNSEEN + N_KINDS]
-    if ra[RA_WAIT_COUNT_INFO] == 1:   # wall: the copies left to draw (leaks others' hands)
+    if ra[RA_TURN_WAIT_COUNT_INFO] == 1:   # wall: the copies left to draw (leaks others' hands)
         for k in range(N_KINDS):
             un[k] = 0
         for pos in range(_draw_pos(ra, s.st[ST_TURN] + 1, 0), _draw_pos(ra, turns + 1, 0)):
@@ -263,13 +233,13 @@ def _winning_value(s, seat, c, win_kind, tsumo, turn, turns, drawn_last, ra, sr,
     """(value, yaku mask) of seat's win on ``c`` (8 tiles), or (-1, 0) when it is no win
     (``require_yaku`` and no yaku; ``tenhou_seats: dealer_only`` keeps a non-dealer's turn-1
     tsumo a plain tsumo)."""
-    last = turns if (ra[RA_LAST_TILE_SCOPE] == 0 or drawn_last) else -1
-    tenhou_ok = ra[RA_TENHOU_SEATS] == 0 or seat == s.st[ST_DEALER]
+    last = turns if (ra[RA_SCORING_LAST_TILE_SCOPE] == 0 or drawn_last) else -1
+    tenhou_ok = ra[RA_SCORING_TENHOU_SEATS] == 0 or seat == s.st[ST_DEALER]
     v, p, m = score_win(c, win_kind, tsumo, riichi_turn, turn, last, seat == s.st[ST_DEALER],
                         s.st[ST_DORA], sr, decomp, tenhou_ok)
     if v < 0:
         return -1.0, np.int64(0)
-    if ra[RA_REQUIRE_YAKU] != 0 and m == 0:
+    if ra[RA_SHAPES_REQUIRE_YAKU] != 0 and m == 0:
         return -1.0, np.int64(0)
     return v, m
 
@@ -279,7 +249,7 @@ def _pay(s, payer, receiver, amount, ra, delta):
     """A payment into ``delta`` (applied at once at the round's end); under ``payments:
     cap_at_balance`` only owed here, and capped by :func:`_pay_owed` once every payment of the
     round is known."""
-    if ra[RA_PAYMENTS] == 1:
+    if ra[RA_SETTLEMENT_PAYMENTS] == 1:
         s.owed[payer, receiver] += amount
         return
     delta[payer] -= amount
@@ -342,7 +312,7 @@ def _share_pot(s, receivers, ra, delta, allow_carry):
         if (receivers >> p) & 1:
             first = p
             break
-    if ra[RA_MULTI_WINNER_POT] == 1:
+    if ra[RA_SETTLEMENT_MULTI_WINNER_POT] == 1:
         delta[first] += pot
         log(s, EV_POT_SHARE, first, pot, 0, 0, 0)
         s.st[ST_POT] = 0
@@ -352,7 +322,7 @@ def _share_pot(s, receivers, ra, delta, allow_carry):
     paid = 0
     for p in range(N_SEATS):
         if (receivers >> p) & 1:
-            amt = each + (rem if (p == first and (ra[RA_POT_REMAINDER] == 0 or not allow_carry))
+            amt = each + (rem if (p == first and (ra[RA_SETTLEMENT_POT_REMAINDER] == 0 or not allow_carry))
                           else 0)
             delta[p] += amt
             paid += amt
@@ -373,7 +343,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         s.waits[seat] = waits(s.hand[seat], t)
     log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
     for seat in range(N_SEATS):   # the ante the game driver put into the pot (spec §3.3)
-        log(s, EV_ANTE, seat, ra[RA_ANTE], 0, 0, 0)
+        log(s, EV_ANTE, seat, ra[RA_CHIPS_ANTE], 0, 0, 0)
     for seat in range(N_SEATS):
         for k in range(N_KINDS):
             for _ in range(s.hand[seat, k]):
@@ -404,11 +374,11 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             if (s.waits[seat] >> s.drawn[seat]) & 1:   # the 7 tiles waited on the drawn kind
                 v, m = _winning_value(s, seat, s.hand[seat], s.drawn[seat], True, turn, turns,
                                       True, ra, sr, t, s.riichi_turn[seat], decomp)
-                if v >= 0 and not (ra[RA_SIMULTANEOUS_WINS] == 1 and tsumo_won != 0):
+                if v >= 0 and not (ra[RA_TURN_SIMULTANEOUS_WINS] == 1 and tsumo_won != 0):
                     tsumo_won |= 1 << seat
                     values[seat] = v
                     yaku[seat] = m
-        if tsumo_won != 0 and ra[RA_TSUMO_ENDS_TURN] != 0:
+        if tsumo_won != 0 and ra[RA_TURN_TSUMO_ENDS_TURN] != 0:
             winners = tsumo_won
             outcome = OUT_TSUMO
             break
@@ -428,7 +398,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             s.pmask[:] = s.mask[seat]
             a = decide(pol_ids[seat], s.obs[seat], s.pmask, params[seat], rngs[1 + seat], t, ra)
             if a < 0 or a >= N_ACTIONS or not s.mask[seat, a]:
-                if ra[RA_INVALID_ACTION] == 1 and a != DEFAULT_ACTION:
+                if ra[RA_TURN_INVALID_ACTION] == 1 and a != DEFAULT_ACTION:
                     raise ValueError("a policy returned an illegal action")
                 a = s.drawn[seat]
             actions[seat] = a
@@ -451,9 +421,9 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             if riichi:
                 s.riichi_turn[seat] = turn
                 declared |= 1 << seat
-                delta[seat] -= ra[RA_RIICHI_DEPOSIT]
-                s.st[ST_POT] += ra[RA_RIICHI_DEPOSIT]
-                log(s, EV_DEPOSIT, seat, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
+                delta[seat] -= ra[RA_CHIPS_RIICHI_DEPOSIT]
+                s.st[ST_POT] += ra[RA_CHIPS_RIICHI_DEPOSIT]
+                log(s, EV_DEPOSIT, seat, ra[RA_CHIPS_RIICHI_DEPOSIT], 0, 0, 0)
                 if s.chips[seat] + delta[seat] < 0:
                     s.st[ST_WENT_NEGATIVE] = 1
         # 5. ron check: p's 7 tiles + q's discard of this turn
@@ -467,7 +437,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             if q >= 0:
                 best_from[p], values[p], yaku[p] = q, v, m
                 ron_won |= 1 << p
-        if ron_won != 0 and ra[RA_SIMULTANEOUS_WINS] == 1:
+        if ron_won != 0 and ra[RA_TURN_SIMULTANEOUS_WINS] == 1:
             for i in range(N_SEATS):
                 p = (d + i) % N_SEATS
                 if (tsumo_won | ron_won) >> p & 1:
@@ -490,9 +460,9 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             for q in range(N_SEATS):
                 if (declared >> q) & 1 and (ronned >> q) & 1:
                     s.riichi_turn[q] = 0
-                    delta[q] += ra[RA_RIICHI_DEPOSIT]
-                    s.st[ST_POT] -= ra[RA_RIICHI_DEPOSIT]
-                    log(s, EV_REFUND, q, ra[RA_RIICHI_DEPOSIT], 0, 0, 0)
+                    delta[q] += ra[RA_CHIPS_RIICHI_DEPOSIT]
+                    s.st[ST_POT] -= ra[RA_CHIPS_RIICHI_DEPOSIT]
+                    log(s, EV_REFUND, q, ra[RA_CHIPS_RIICHI_DEPOSIT], 0, 0, 0)
                     if (ron_won >> q) & 1:
                         b2, v, m, _ = _ron_candidates(s, q, tsumo_won, actions, ra, sr, t, turn,
                                                       turns, drawn_last, decomp)
@@ -509,7 +479,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                          drawn_last, decomp, delta)
             for p in range(N_SEATS):
                 if (ron_won >> p) & 1:
-                    if ra[RA_RON_SOURCE] >= 2:   # split / each_full: every qualifying discarder
+                    if ra[RA_SETTLEMENT_RON_SOURCE] >= 2:   # split / each_full: every qualifying discarder
                         ron_from |= _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn,
                                                     turns, drawn_last, decomp)[3]
                     else:
@@ -517,7 +487,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             break
     if outcome == OUT_TSUMO or (outcome == OUT_RON and tsumo_won != 0):
         _settle_tsumos(s, tsumo_won, values, yaku, ra, delta)
-    if ra[RA_PAYMENTS] == 1:
+    if ra[RA_SETTLEMENT_PAYMENTS] == 1:
         _pay_owed(s, delta)
     pot_before = s.st[ST_POT]
     tenpai = 0
@@ -530,10 +500,10 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         log(s, EV_EXHAUSTIVE, -1, tenpai, 0, 0, 0)
         if tenpai != 0:
             _share_pot(s, tenpai, ra, delta, True)
-        elif ra[RA_DRAW_NO_TENPAI_POT] == 1:
+        elif ra[RA_SETTLEMENT_DRAW_NO_TENPAI_POT] == 1:
             log(s, EV_POT_DISCARDED, -1, s.st[ST_POT], 0, 0, 0)
             s.st[ST_POT] = 0
-        elif ra[RA_DRAW_NO_TENPAI_POT] == 2:
+        elif ra[RA_SETTLEMENT_DRAW_NO_TENPAI_POT] == 2:
             _share_pot(s, 15, ra, delta, True)
     for p in range(N_SEATS):
         s.chips[p] += delta[p]
@@ -553,7 +523,7 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         rec[RF_YAKU0 + p] = yaku[p] if (winners >> p) & 1 else 0
         rec[RF_CHIPS0 + p] = s.chips[p]
     rec[RF_RIICHI] = riichi
-    discarded_pot = winners == 0 and tenpai == 0 and ra[RA_DRAW_NO_TENPAI_POT] == 1
+    discarded_pot = winners == 0 and tenpai == 0 and ra[RA_SETTLEMENT_DRAW_NO_TENPAI_POT] == 1
     rec[RF_POT_TAKEN] = 0 if discarded_pot else pot_before - s.st[ST_POT]
     rec[RF_POT_LEFT] = s.st[ST_POT]
     if debug:
@@ -571,7 +541,7 @@ def _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn, turns, drawn_last
     p_waits = s.waits[p]   # computed at the reveal: a bit per discard
     if p_waits == 0:
         return best_q, best_v, best_m, qualifying
-    if ra[RA_FURITEN] == 1:   # no ron while a wait is among one's own discards
+    if ra[RA_SHAPES_FURITEN] == 1:   # no ron while a wait is among one's own discards
         for j in range(s.n_disc[p]):
             if (p_waits >> s.disc[p, j]) & 1:
                 return best_q, best_v, best_m, qualifying
@@ -589,7 +559,7 @@ def _ron_candidates(s, p, tsumo_won, actions, ra, sr, t, turn, turns, drawn_last
         s.hand[p, k] -= 1
         if v >= 0:
             qualifying |= 1 << q
-            if best_q < 0 or (ra[RA_RON_SOURCE] != 1 and v > best_v):
+            if best_q < 0 or (ra[RA_SETTLEMENT_RON_SOURCE] != 1 and v > best_v):
                 best_q, best_v, best_m = q, v, m
     return best_q, best_v, best_m, qualifying
 
@@ -601,7 +571,7 @@ def _is_tenpai(s, p, ra, t) -> bool:
     w = waits(s.hand[p], t)
     if w == 0:
         return False
-    if ra[RA_TENPAI] == 0:
+    if ra[RA_SHAPES_TENPAI] == 0:
         return True
     un = np.zeros(N_KINDS, np.int64)
     _unseen(s, p, ra, un)
@@ -624,11 +594,11 @@ def _settle_tsumos(s, tsumo_won, values, yaku, ra, delta):
         rem = v - 3 * third
         for off in range(1, N_SEATS):
             q = (w + off) % N_SEATS
-            if (tsumo_won >> q) & 1 and ra[RA_TSUMO_WINNERS_PAY_EACH_OTHER] == 0:
+            if (tsumo_won >> q) & 1 and ra[RA_SETTLEMENT_TSUMO_WINNERS_PAY_EACH_OTHER] == 0:
                 continue
-            if ra[RA_TSUMO_PAYMENT] == 1:
+            if ra[RA_SETTLEMENT_TSUMO_PAYMENT] == 1:
                 amt = v
-            elif ra[RA_TSUMO_SPLIT_ROUNDING] == 1:
+            elif ra[RA_SETTLEMENT_TSUMO_SPLIT_ROUNDING] == 1:
                 amt = -((-v) // 3)
             else:
                 amt = third + (1 if off <= rem else 0)
@@ -643,7 +613,7 @@ def _settle_rons(s, ron_won, best_from, actions, values, yaku, ra, sr, t, turn, 
     for p in range(N_SEATS):
         if not (ron_won >> p) & 1:
             continue
-        src = ra[RA_RON_SOURCE]
+        src = ra[RA_SETTLEMENT_RON_SOURCE]
         if src <= 1:
             log(s, EV_RON, p, actions[best_from[p]] % N_KINDS, np.int64(values[p]),
                  best_from[p], yaku[p])
@@ -711,7 +681,7 @@ def shuffle_wall(s, ra, rng):
     for i in range(N_TILES - 1, 0, -1):
         j = randint(rng, i + 1)
         s.wall[i], s.wall[j] = s.wall[j], s.wall[i]
-    if ra[RA_INDICATOR] == 1:
+    if ra[RA_WALL_INDICATOR] == 1:
         s.st[ST_INDICATOR] = s.wall[DEAL + randint(rng, N_TILES - DEAL)]
 
 
@@ -721,17 +691,17 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
     round-row count, or -1 when ``rounds_out`` is full."""
     rngs = np.zeros((1 + N_SEATS, 4), np.uint64)
     for p in range(N_SEATS):
-        s.chips[p] = ra[RA_START_CHIPS]
+        s.chips[p] = ra[RA_CHIPS_START]
     s.st[ST_POT] = 0
     first = 0
-    if ra[RA_FIRST_DEALER] == 1:
+    if ra[RA_GAME_LENGTH_FIRST_DEALER] == 1:
         seed_keyed(seed, game, np.int64(-1), 0, rngs[0])
         first = randint(rngs[0], N_SEATS)
     s.st[ST_FIRST_DEALER] = first
     end = -1
     rnd = 0
-    regular = ra[RA_REGULAR_ROUNDS]
-    limit = regular + ra[RA_WEST_ROUNDS]
+    regular = ra[RA_GAME_LENGTH_REGULAR_ROUNDS]
+    limit = regular + ra[RA_GAME_LENGTH_WEST_ROUNDS]
     west = False
     while True:
         if n_out >= rounds_out.shape[0]:
@@ -742,8 +712,8 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
         shuffle_wall(s, ra, rngs[RNG_SHUFFLE])
         s.st[ST_WENT_NEGATIVE] = 0
         for p in range(N_SEATS):
-            s.chips[p] -= ra[RA_ANTE]
-            s.st[ST_POT] += ra[RA_ANTE]
+            s.chips[p] -= ra[RA_CHIPS_ANTE]
+            s.st[ST_POT] += ra[RA_CHIPS_ANTE]
             if s.chips[p] < 0:
                 s.st[ST_WENT_NEGATIVE] = 1
         rec = rounds_out[n_out]
@@ -759,17 +729,17 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
                 neg = True
         # below 0 after the settlement ends the game (exactly 0 is safe); any_time: at any
         # moment of the round (an ante, a deposit) as well
-        if neg or (ra[RA_BUST_CHECK] == 1 and s.st[ST_WENT_NEGATIVE] != 0):
+        if neg or (ra[RA_GAME_LENGTH_BUST_CHECK] == 1 and s.st[ST_WENT_NEGATIVE] != 0):
             end = END_BUST
             break
         gap = _gap(s)
         if rnd == regular:
-            if gap > ra[RA_WEST_GAP] or ra[RA_WEST_ROUNDS] == 0:
+            if gap > ra[RA_GAME_LENGTH_WEST_GAP] or ra[RA_GAME_LENGTH_WEST_ROUNDS] == 0:
                 end = END_REGULAR
                 break
             west = True
         elif west:
-            if rnd >= limit or (ra[RA_WEST_MODE] == 1 and gap > ra[RA_WEST_GAP]):
+            if rnd >= limit or (ra[RA_GAME_LENGTH_WEST_MODE] == 1 and gap > ra[RA_GAME_LENGTH_WEST_GAP]):
                 end = END_WEST
                 break
         if rnd >= MAX_ROUNDS:
@@ -784,9 +754,9 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
         p = (first + i) % N_SEATS
         if s.chips[p] == top:
             winners |= 1 << p
-            if ra[RA_RANK_TIES] == 1:
+            if ra[RA_GAME_LENGTH_RANK_TIES] == 1:
                 break
-    if pot_left > 0 and ra[RA_POT_AT_GAME_END] == 1:
+    if pot_left > 0 and ra[RA_GAME_LENGTH_POT_AT_GAME_END] == 1:
         # to_top: the top seats share it (the remainder to the first in E1's seat order); none
         # of it is left, so the record's pot_left is 0 (spec §10, §9.6)
         n = 0

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from simcore.family.scenario import schema as schema_common
 from simcore.family.scenario.schema import Field
-from . import rules_array as RA
+from simcore.family.standard import RuleSlots
 from .scoring import DEFAULT_MULTIPLIERS, YAKU
+from .tiles import HONOUR_NAMES, N_NUMBER_KINDS
 
 GAME = "emoji"
 _int = schema_common.int_field
 _bool = schema_common.bool_field
 
 
-def _enum(name, doc, tag="I"):
-    choices = RA.CHOICES[name]
+def _enum(choices, doc, tag="I"):
+    """An [I] reading: its choices, the default first (the engine reads the index)."""
     return Field("enum", choices[0], doc, tag, choices=tuple(choices))
 
 
@@ -69,23 +70,28 @@ SCHEMA = {
                             min=0, max=4),
         "west_gap": _int(1000, "top minus bottom at most this many chips: West is played (S74)",
                          min=0, max=10 ** 9),
-        "west_mode": _enum("west_mode", "all_four: W1-W4 all played; sudden_death: end after "
-                           "a West round once the gap is over west_gap"),
-        "bust_check": _enum("bust_check", "round_end: below 0 after the settlement makes that "
-                            "round the last; any_time: at any moment of the round (an ante, a "
-                            "deposit)"),
-        "first_dealer": _enum("first_dealer", "seat0: round r's dealer is seat r mod 4; random: "
-                              "E1's dealer drawn from the game's seed"),
-        "rank_ties": _enum("rank_ties", "shared: equal top chips share the win; dealer_order: "
-                           "the first of them in E1's seat order wins"),
-        "pot_at_game_end": _enum("pot_at_game_end", "a pot left at the end: discarded, or to "
+        "west_mode": _enum(("all_four", "sudden_death"),
+                           "all_four: W1-W4 all played; sudden_death: end after a West round once "
+                           "the gap is over west_gap"),
+        "bust_check": _enum(("round_end", "any_time"),
+                            "round_end: below 0 after the settlement makes that round the last; "
+                            "any_time: at any moment of the round (an ante, a deposit)"),
+        "first_dealer": _enum(("seat0", "random"),
+                              "seat0: round r's dealer is seat r mod 4; random: E1's dealer drawn "
+                              "from the game's seed"),
+        "rank_ties": _enum(("shared", "dealer_order"),
+                           "shared: equal top chips share the win; dealer_order: the first of them "
+                           "in E1's seat order wins"),
+        "pot_at_game_end": _enum(("discard", "to_top"), "a pot left at the end: discarded, or to "
                                  "the first-ranked seat"),
     },
     "wall": {
-        "indicator": _enum("indicator", "removed: wall[28] is set aside (61 live tiles); "
-                           "in_wall: a uniformly chosen live tile that stays drawable"),
-        "dora_next": _enum("dora_next", "per_suit: rank + 1 within the suit, 9 -> 1; global: "
-                           "the next kind id mod 30"),
+        "indicator": _enum(("removed", "in_wall"),
+                           "removed: wall[28] is set aside (61 live tiles); in_wall: a uniformly "
+                           "chosen live tile that stays drawable"),
+        "dora_next": _enum(("per_suit", "global"),
+                           "per_suit: rank + 1 within the suit, 9 -> 1; global: the next kind id "
+                           "mod 30"),
         "honor_cycle": Field("honours", ["cat", "fish", "bird"], "the honours' dora order "
                              "(the one after the last is the first)", "I"),
         "turns": Field("turns", "auto", "auto: floor(live tiles / 4) = 15; or fewer turns "
@@ -96,46 +102,52 @@ SCHEMA = {
         "decomposition": _choice("best", ("best", "basic_first"), "best: the decomposition of "
                                  "highest value counts; basic_first: a basic one whenever one "
                                  "exists"),
-        "tenpai": _enum("tenpai", "at the draw, shape: a wait by shape; live_wait: a wait with "
-                        "an unseen copy"),
+        "tenpai": _enum(("shape", "live_wait"),
+                        "at the draw, shape: a wait by "
+                        "shape; live_wait: a wait with an unseen copy"),
         "require_yaku": _bool(False, "a completion with no yaku is no win", "I"),
-        "furiten": _enum("furiten", "none: the source has none; discards: no ron while a wait "
-                         "is among one's own discards"),
+        "furiten": _enum(("none", "discards"),
+                         "none: the source has none; discards: no ron while a wait is among one's "
+                         "own discards"),
     },
     "turn": {
         "tsumo_ends_turn": _bool(True, "a tsumo ends the turn before the discards (false: the "
                                  "others' discards and rons settle with it)", "I"),
-        "simultaneous_wins": _enum("simultaneous_wins", "all: every completing seat wins; "
+        "simultaneous_wins": _enum(("all", "first_from_dealer"), "all: every completing seat wins; "
                                    "first_from_dealer: only the first in dealer order"),
-        "invalid_action": _enum("invalid_action", "default: an illegal or no answer is the "
+        "invalid_action": _enum(("default", "error"), "default: an illegal or no answer is the "
                                 "drawn tile; error: raise (tests)"),
-        "wait_count_info": _enum("wait_count_info", "public: the bots count unseen copies from "
+        "wait_count_info": _enum(("public", "wall"), "public: the bots count unseen copies from "
                                  "public information; wall: the copies left in the live wall "
                                  "(experiments only: it leaks the others' hands)"),
     },
     "riichi": {
         "min_chips": _int(0, "chips a seat needs to declare riichi", "I", min=0, max=10 ** 9),
         "last_turn": _bool(True, "riichi may be declared in the last turn", "I"),
-        "if_ronned": _enum("riichi_if_ronned", "stands: a ronned riichi discard keeps its "
+        "if_ronned": _enum(("stands", "void"), "stands: a ronned riichi discard keeps its "
                            "deposit in the pot; void: cancelled, the deposit returned"),
     },
     "settlement": {
-        "tsumo_payment": _enum("tsumo_payment", "split: the three others pay a third each; "
+        "tsumo_payment": _enum(("split", "each_full"), "split: the three others pay a third each; "
                                "each_full: each pays the whole value"),
-        "tsumo_split_rounding": _enum("tsumo_split_rounding", "exact: floor thirds, the first "
+        "tsumo_split_rounding": _enum(("exact", "ceil"), "exact: floor thirds, the first "
                                       "payers after the winner pay the remainder; ceil"),
         "tsumo_winners_pay_each_other": _bool(True, "several tsumo winners pay each other",
                                               "I"),
-        "ron_source": _enum("ron_source", "a seat that could ron several discards: "
-                            "best_for_winner, nearest_seat, split, each_full"),
-        "multi_winner_pot": _enum("multi_winner_pot", "split among the winners, or all to the "
-                                  "first in dealer order"),
-        "pot_remainder": _enum("pot_remainder", "a split pot's remainder: to the first winner in "
-                               "dealer order, or carried"),
-        "draw_no_tenpai_pot": _enum("draw_no_tenpai_pot", "a draw with nobody tenpai: the pot "
-                                    "carries, is discarded, or splits among all four"),
-        "payments": _enum("payments", "uncapped: chips may go negative; cap_at_balance: a payer "
-                          "pays at most its balance"),
+        "ron_source": _enum(("best_for_winner", "nearest_seat", "split", "each_full"),
+                            "a seat that could ron several discards: best_for_winner, "
+                            "nearest_seat, split, each_full"),
+        "multi_winner_pot": _enum(("split", "first_in_dealer_order"),
+                                  "split among the winners, or all to the first in dealer order"),
+        "pot_remainder": _enum(("dealer_order", "carry"),
+                               "a split pot's remainder: to the first winner in dealer order, or "
+                               "carried"),
+        "draw_no_tenpai_pot": _enum(("carry", "discard", "split_all"),
+                                    "a draw with nobody tenpai: the pot carries, is discarded, or "
+                                    "splits among all four"),
+        "payments": _enum(("uncapped", "cap_at_balance"),
+                          "uncapped: chips may go negative; cap_at_balance: a payer pays at most "
+                          "its balance"),
     },
     "scoring": {
         "base": _number(100, "chips of a x1 win (S30)"),
@@ -151,11 +163,12 @@ SCHEMA = {
                                        "triplet", "I"),
         "chanta_four_pairs": _bool(False, "chanta also on four pairs that all hold a 1 or 9",
                                    "I"),
-        "tenhou_seats": _enum("tenhou_seats", "any seat's turn-1 tsumo is tenhou, or the "
+        "tenhou_seats": _enum(("any", "dealer_only"), "any seat's turn-1 tsumo is tenhou, or the "
                               "dealer's only"),
         "tenhou_is_tsumo": _bool(True, "a tenhou counts the tsumo yaku too", "I"),
-        "last_tile_scope": _enum("last_tile_scope", "whole_turn: any win in the last turn; "
-                                 "drawn_tile: the winning tile itself was drawn in it"),
+        "last_tile_scope": _enum(("whole_turn", "drawn_tile"),
+                                 "whole_turn: any win in the last turn; drawn_tile: the winning "
+                                 "tile itself was drawn in it"),
         "supersedes": Field("supersedes", {}, "literal stacking ({}) or a map of yaku to the "
                             "yaku each supersedes, e.g. {debana_machibuse: [machibuse]}", "I"),
         "nakayoshi": _choice("all_runs", ("all_runs", "four_pairs", "twin_runs"), "which yaku "
@@ -174,6 +187,21 @@ SCHEMA = {
         "workers": _int(0, "worker processes (0: one per core)", "T", min=0),
     },
 }
+
+
+
+def _honour_cycle(cycle) -> list:
+    """wall.honor_cycle's three slots: slot i holds the kind of the honour after honour i."""
+    out = [0, 0, 0]
+    for i, h in enumerate(cycle):
+        out[HONOUR_NAMES.index(h)] = N_NUMBER_KINDS + HONOUR_NAMES.index(cycle[(i + 1) % 3])
+    return out
+
+
+# the engine's rules array: a slot per option (wall.turns: 0 for auto); the scoring options of
+# kinds number, multiplier and supersedes are the scoring array's (rules_array's sr)
+SLOTS = RuleSlots(SCHEMA, encode={"wall.honor_cycle": (3, _honour_cycle),
+                                  "wall.turns": (1, lambda v: [0 if v == "auto" else v])})
 
 
 def field_at(path: str) -> Field:

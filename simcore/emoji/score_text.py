@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError, cut
-from .engine import RA_INDICATOR, RA_REQUIRE_YAKU, RA_TENHOU_SEATS, n_turns, next_kind
+from .engine import RA_WALL_INDICATOR, RA_SHAPES_REQUIRE_YAKU, RA_SCORING_TENHOU_SEATS, n_turns, next_kind
 from .rules_array import from_scenario, scoring_from_scenario
 from .scoring import DECOMP_COLS, YAKU, score_win
 from .tiles import N_COPIES, N_KINDS, counts_of, format_counts, format_tiles, parse_tiles, \
@@ -78,7 +78,7 @@ def score_hand(text: str, sc, win=None, by=None, riichi=False, dora=None, last_c
         where = f"--dora-indicator {tile_str(indicator)}"
     else:
         dora_kind = indicator = -1
-    if indicator >= 0 and ra[RA_INDICATOR] == 0 and c[indicator] >= N_COPIES:
+    if indicator >= 0 and ra[RA_WALL_INDICATOR] == 0 and c[indicator] >= N_COPIES:
         # indicator: removed sets the indicator tile aside: the hand cannot hold all 3 of it
         raise InputError(f"score: {where}: the hand holds all {N_COPIES} {tile_str(indicator)} "
                          f"and the indicator is set aside from the wall (wall.indicator: "
@@ -104,7 +104,7 @@ def score_hand(text: str, sc, win=None, by=None, riichi=False, dora=None, last_c
                          f"(wall.turns)")
     riichi_turn = 1 if "riichi1" in words else (2 if ("riichi" in words or riichi) else 0)
     dealer = "dealer" in words
-    tenhou_ok = int(ra[RA_TENHOU_SEATS]) == 0 or dealer   # tenhou_seats: dealer_only
+    tenhou_ok = int(ra[RA_SCORING_TENHOU_SEATS]) == 0 or dealer   # tenhou_seats: dealer_only
     out = np.zeros(DECOMP_COLS, np.int64)
     sr = scoring_from_scenario(sc)
     v, p, m = score_win(c, win_kind, tsumo, riichi_turn, turn, last, dealer,
@@ -112,7 +112,7 @@ def score_hand(text: str, sc, win=None, by=None, riichi=False, dora=None, last_c
     if v < 0:
         raise InputError(f"score: {format_counts(c)} is not a winning hand (2 sets and a pair, "
                          f"or four pairs)")
-    if int(ra[RA_REQUIRE_YAKU]) != 0 and m == 0:
+    if int(ra[RA_SHAPES_REQUIRE_YAKU]) != 0 and m == 0:
         raise InputError(f"score: {format_counts(c)} has no yaku, and shapes.require_yaku: "
                          f"true makes a completion without one no win")
     n_dora = int(c[dora_kind]) if dora_kind >= 0 else 0

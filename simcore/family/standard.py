@@ -85,31 +85,59 @@ def loader(game: str, title: str, default_scenario: str, schema: dict, policies,
 
 
 class RuleSlots:
-    """Every rule option of a schema (the standard keys left out) as one slot of an int64
-    array, in schema order: ``names`` (``wins_min_points``), ``keys`` (``wins.min_points``)."""
+    """Every rule option of a schema (the standard keys left out) as slots of an int64 array,
+    in schema order: ``names`` (``wins_min_points``), ``keys`` (``wins.min_points``). An option
+    whose default is a list takes one slot per item (``start_points`` of two seats:
+    ``RA_START_POINTS0``, ``RA_START_POINTS1``).
 
-    def __init__(self, schema: dict):
-        self.fields = [(k, f) for k, f in iter_fields(schema, Field)
-                       if k.split(".")[0] not in STANDARD_TOP]
+    ``encode`` maps a key to ``(width, function)`` for an option whose value is not a number,
+    a bool, an enum choice or a list of numbers (emoji's ``wall.turns``: ``auto`` or a count);
+    an option of another kind without one (a table of yaku values) has no slot: the family
+    reads it through an array of its own (``elsewhere`` lists them)."""
+
+    SLOT_KINDS = ("int", "bool", "enum", "float", "points")
+
+    def __init__(self, schema: dict, encode: dict | None = None):
+        self.encode = dict(encode or {})
+        rules = [(k, f) for k, f in iter_fields(schema, Field)
+                 if k.split(".")[0] not in STANDARD_TOP]
+        self.fields = [(k, f) for k, f in rules if self._slotted(k, f)]
+        self.elsewhere = tuple(k for k, f in rules if not self._slotted(k, f))
         self.keys = tuple(k for k, _ in self.fields)
         self.names = tuple(k.replace(".", "_") for k in self.keys)
+        self.widths = tuple(self.encode[k][0] if k in self.encode
+                            else len(f.default) if isinstance(f.default, list) else 1
+                            for k, f in self.fields)
+
+    def _slotted(self, key: str, f: Field) -> bool:
+        return (key in self.encode or f.kind in self.SLOT_KINDS
+                or isinstance(f.default, list) and all(isinstance(x, int) for x in f.default))
 
     def define(self, namespace: dict, prefix: str = "RA") -> int:
-        """Bind ``PREFIX_NAME`` (the slot) and ``NAME_CHOICE`` (an enum choice's code) in
-        ``namespace`` (an engine module's ``globals()``); return the array's length."""
-        for i, (name, (_, f)) in enumerate(zip(self.names, self.fields)):
-            namespace[f"{prefix}_{name.upper()}"] = i
+        """Bind ``PREFIX_NAME`` (the slot; ``PREFIX_NAME0`` ... for a list) and ``NAME_CHOICE``
+        (an enum choice's code) in ``namespace`` (an engine module's ``globals()``); return the
+        array's length."""
+        i = 0
+        for name, width, (_, f) in zip(self.names, self.widths, self.fields):
+            for j in range(width):
+                namespace[f"{prefix}_{name.upper()}{j if width > 1 else ''}"] = i + j
+            i += width
             for code, choice in enumerate(f.choices):
                 namespace[f"{name.upper()}_{str(choice).upper()}"] = code
-        return len(self.names)
+        return i
 
-    def value(self, f: Field, v) -> int:
+    def value(self, key: str, f: Field, v) -> list:
+        if key in self.encode:
+            return [int(x) for x in self.encode[key][1](v)]
+        if isinstance(f.default, list):
+            return [int(x) for x in v]
         if f.kind == "enum":
-            return f.choices.index(v)
+            return [f.choices.index(v)]
         if f.kind == "float":
-            return int(round(v * FLOAT_SCALE))
-        return int(v)
+            return [int(round(v * FLOAT_SCALE))]
+        return [int(v)]
 
     def array(self, sc) -> np.ndarray:
-        """The rules array of a loaded scenario."""
-        return np.array([self.value(f, sc.get(k)) for k, f in self.fields], np.int64)
+        """The rules array of a loaded scenario (or of anything with ``get(key)``: a dict of
+        option values under their keys)."""
+        return np.array([x for k, f in self.fields for x in self.value(k, f, sc.get(k))], np.int64)

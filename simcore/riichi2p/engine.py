@@ -13,8 +13,8 @@ kakan (chankan). A policy is asked only when it has a choice besides passing. Se
 §10): damage only, the winner takes the pool; the exhaustive draw's noten penalty and the
 dealer's repeat; the abortive draws; sudden death (§11) after every settlement.
 
-Rules arrive as ``ra`` (int64, the ``RA_*`` layout of :data:`RULE_FIELDS`, built by
-:mod:`simcore.riichi2p.rules_array`) and ``sr`` (the scoring rules of
+Rules arrive as ``ra`` (int64: the ``RA_*`` slot of every option of the schema,
+:data:`simcore.riichi2p.schema.SLOTS`) and ``sr`` (the scoring rules of
 :mod:`simcore.riichi2p.scoring`); ``ts``, ``th`` are the hand tables
 (:func:`simcore.riichi2p.hand.tables`).
 
@@ -42,6 +42,7 @@ from .layout import (  # noqa: F401  (the layout's names, for importers)
     OBS_OPP_SCORE, OBS_OWN, OBS_OWN_DISC, OBS_POOL, OBS_RIICHI, OBS_ROUND_WIND, OBS_SCORE,
     OBS_SEAT, OBS_SEAT_WIND, OBS_TILE, OBS_UNSEEN, OBS_YAKUHAI,
 )
+from .schema import SLOTS
 from .scoring import (
     CX_CHANKAN, CX_DEALER, CX_FIRST, CX_HAITEI, CX_HONBA, CX_HOUTEI, CX_IPPATSU, CX_N_MELDS,
     CX_RED, CX_RIICHI, CX_RINSHAN, CX_ROUND_WIND, CX_SEAT_WIND, CX_SHIISAN, CX_STREAK,
@@ -58,32 +59,7 @@ RINSHAN0, DORA0, URA0 = 122, 126, 131
 N_HANDS = 8                # E1-E4, S1-S4, then E1 again
 
 # ---- the rules array ra ---------------------------------------------------------------------
-RULE_FIELDS = (
-    "start0", "start1",          # the first dealer's seat first (spec §3.1)
-    "first_dealer",              # 0 random, 1 seat 0, 2 seat 1
-    "live_wall", "seat_winds",   # seat_winds: 0 east_south, 1 east_west
-    "kuikae",                    # 0 allow, 1 genbutsu_only, 2 forbid
-    "noten_dealer_passes",       # 0 always, 1 east_only, 2 never
-    "suukaikan", "kyuushu", "noten_penalty",
-    "noten_penalty_to",          # 0 transfer, 1 damage_only
-    "honba_value",
-    "honba_after_draw",          # 0 add, 1 reset_on_pass
-    "ura_dora", "kan_dora", "kan_ura_dora", "ura_needs_riichi", "kokushi_ankan_ron",
-    "riichi_deposit", "riichi_min_points", "riichi_min_wall",
-    "riichi_pass_win",           # 0 furiten, 1 forced
-    "riichi_ankan_drawn_only", "tenpai_all_four_in_hand",
-    "riichi_pot",                # 0 to_winner, 1 vanish
-    "bust",                      # 0 at_or_below_zero, 1 below_zero
-    "both_bust",                 # 0 higher_score, 1 draw
-    "max_hands",
-    "nagashi_mangan",            # 0 none, 1 plain, 2 void_if_called
-    "nagashi_void_on",           # 0 discard_called, 1 own_call, 2 any_call
-    "nagashi_honba",
-    "paarenchan_counts",         # 0 dealer_wins, 1 player_wins
-    "paarenchan_draw",           # 0 reset, 1 pause
-    "ippatsu", "red_fives",
-)
-N_RA = define_fields(globals(), "RA", RULE_FIELDS)
+N_RA = SLOTS.define(globals())   # RA_<OPTION> for every option of the schema
 
 # ---- records ----------------------------------------------------------------------------------
 OUTCOMES = ("tsumo", "ron", "draw", "kyuushu", "four_kans")
@@ -1065,8 +1041,8 @@ def play_game(game, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
     else:
         first = ra[RA_FIRST_DEALER] - 1
     s.st[ST_FIRST_DEALER] = first
-    s.scores[first] = ra[RA_START0]
-    s.scores[1 - first] = ra[RA_START1]
+    s.scores[first] = ra[RA_START_POINTS0]
+    s.scores[1 - first] = ra[RA_START_POINTS1]
     s.st[ST_POOL] = 0
     s.st[ST_HONBA] = 0
     s.st[ST_KYOKU] = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from simcore.family.scenario import schema as schema_common
 from simcore.family.scenario.schema import Field
+from simcore.family.standard import RuleSlots
 
 GAME = "riichi2p"
 _int = schema_common.int_field
@@ -148,6 +149,8 @@ SCHEMA = {
         "workers": _int(0, "worker processes (0: one per core)", "T", min=0),
     },
 }
+
+SLOTS = RuleSlots(SCHEMA)   # the engine's rules array: one slot per option, in this order
 
 # dependent keys: key -> (parent key, the parent's values under which it matters)
 DEPENDS = {

@@ -71,7 +71,7 @@ def test_example_5_the_best_tile_pays_and_nearest_seat():
     wall = _wall(hands, "7h", {1: ["4m", "1z", "1m", "3z"]})
     delta, _ = _round(wall, {})
     assert list(delta) == [-445, 485, -20, -20]
-    ra = build_rules_array({"ron_source": "nearest_seat"})
+    ra = build_rules_array({"settlement.ron_source": "nearest_seat"})
     delta, _ = _round(wall, {}, ra)
     assert list(delta) == [-20, 410, -370, -20]
 
@@ -82,7 +82,7 @@ def test_example_7_exhaustive_draw_with_a_remainder():
     hands = {0: "1223334k", 1: "123m 456m 9h", 2: "123h 456h 9k", 3: "789m 789h 1z"}
     # one turn (the option turns: 1), each draw an honour nobody waits on, thrown back
     wall = _wall(hands, "5k", {1: ["2z", "2z", "2z", "3z"]})
-    delta, rec = _round(wall, {}, build_rules_array({"turns": 1}))
+    delta, rec = _round(wall, {}, build_rules_array({"wall.turns": 1}))
     assert rec[E.RF_OUTCOME] == E.OUT_DRAW
     assert rec[E.RF_TENPAI] == 0b1110   # seat 0's 1223334k needs a 4th 3k: not tenpai
     assert list(delta) == [-20, 8, 6, 6]
@@ -104,7 +104,7 @@ def test_example_2_a_dealers_riichi_tsumo_split_and_each_full():
     delta, rec = _round(wall, scripts)
     assert rec[E.RF_OUTCOME] == E.OUT_TSUMO and rec[E.RF_VALUE0] == 2100
     assert list(delta) == [2160, -720, -720, -720]
-    delta, _ = _round(wall, scripts, build_rules_array({"tsumo_payment": "each_full"}))
+    delta, _ = _round(wall, scripts, build_rules_array({"settlement.tsumo_payment": "each_full"}))
     assert list(delta) == [6360, -2120, -2120, -2120]
 
 
@@ -149,7 +149,7 @@ def test_example_6_a_ronned_riichi_discard_a_cross_ron_and_a_yakuless_win():
     delta, rec = _round(wall, scripts)
     assert rec[E.RF_WINNERS] == 0b1100 and (rec[E.RF_VALUE2], rec[E.RF_VALUE3]) == (400, 100)
     assert list(delta) == [-420, -20, 270, 170]
-    delta, rec = _round(wall, scripts, build_rules_array({"riichi_if_ronned": "void"}))
+    delta, rec = _round(wall, scripts, build_rules_array({"riichi.if_ronned": "void"}))
     assert (rec[E.RF_VALUE2], rec[E.RF_VALUE3]) == (250, 100)
     assert list(delta) == [-270, -20, 170, 120]
 
@@ -160,7 +160,7 @@ def test_riichi_needs_no_balance_under_riichi_min_chips_0():
              3: "36k 37m 37h 3z"}
     wall = _wall(hands, "4m", {1: ["5h", "1k", "2k", "4k"]}, )
     delta, rec = _round(wall, {0: [N_KINDS + _k("5h")]}, chips=10,
-                        ra=build_rules_array({"turns": 1}))
+                        ra=build_rules_array({"wall.turns": 1}))
     assert rec[E.RF_RIICHI] & 1
 
 

@@ -49,7 +49,7 @@ def test_riichi_if_ronned_void_also_when_the_winner_is_paid_from_another_discard
     assert rec[E.RF_WINNERS] == 0b1000 and rec[E.RF_RON_FROM] == 0b0001
     assert rec[E.RF_VALUE3] == 200 and rec[E.RF_RIICHI] == 0b0100
     assert delta == [-220, -20, -120, 360]            # stands: the deposit goes to the winner
-    delta, rec, ev = _round(wall, scripts, build_rules_array({"riichi_if_ronned": "void"}),
+    delta, rec, ev = _round(wall, scripts, build_rules_array({"riichi.if_ronned": "void"}),
                             log=True)
     assert rec[E.RF_RON_FROM] == 0b0001 and rec[E.RF_RIICHI] == 0
     assert delta == [-220, -20, -20, 260]             # void: seat 2 has its 100 back
@@ -67,7 +67,8 @@ def test_tsumo_winners_pay_each_other_false_each_non_winner_pays_as_if_alone():
     """§16: a non-winner pays each tsumo winner as if it were alone; winners pay nothing to
     each other."""
     wall = _wall(**TWO_TSUMOS)
-    delta, rec, _ = _round(wall, ra=build_rules_array({"tsumo_winners_pay_each_other": False}))
+    ra = build_rules_array({"settlement.tsumo_winners_pay_each_other": False})
+    delta, rec, _ = _round(wall, ra=ra)
     assert (rec[E.RF_VALUE1], rec[E.RF_VALUE3]) == (438, 600)
     assert delta == [-20 - 146 - 200, -20 + 2 * 146 + 40, -20 - 146 - 200, -20 + 2 * 200 + 40]
 
@@ -77,7 +78,7 @@ def test_a_capped_payment_to_several_payees_is_divided_in_proportion():
     proportion (42.2 and 57.8: floor 42 and 57), the remainder 1 to seat 1, the first payee in
     turn order from seat 0."""
     wall = _wall(**TWO_TSUMOS)
-    ra = build_rules_array({"payments": "cap_at_balance"})
+    ra = build_rules_array({"settlement.payments": "cap_at_balance"})
     delta, rec, ev = _round(wall, ra=ra, chips=(120, 5000, 5000, 5000), log=True)
     assert (rec[E.RF_VALUE1], rec[E.RF_VALUE3]) == (438, 600)
     paid_by_0 = {int(e[2]): int(e[3]) for e in ev if e[0] == E.EV_PAYMENT and e[1] == 0}
@@ -93,10 +94,10 @@ def test_wall_turns_n_makes_turn_n_the_last_turn_in_play():
     hands = {0: "112233k 9k", 1: "5k 49m 4h 8h 1z 2z", 2: "6k 2m 6m 1h 5h 9h 3z",
              3: "8k 3m 7m 2h 6h 1z 2z"}
     wall = _wall(hands, "1k", {1: ["9k", "3z", "9h", "8h"]})
-    _, rec, _ = _round(wall, ra=build_rules_array({"turns": 1}))
+    _, rec, _ = _round(wall, ra=build_rules_array({"wall.turns": 1}))
     assert rec[E.RF_OUTCOME] == E.OUT_TSUMO and rec[E.RF_TURNS] == 1
     assert (rec[E.RF_YAKU0] >> S.Y_LAST_TILE) & 1 and (rec[E.RF_YAKU0] >> S.Y_TENHOU) & 1
-    _, rec, _ = _round(wall, ra=build_rules_array({"turns": 2}))
+    _, rec, _ = _round(wall, ra=build_rules_array({"wall.turns": 2}))
     assert rec[E.RF_TURNS] == 1 and not (rec[E.RF_YAKU0] >> S.Y_LAST_TILE) & 1
 
 
@@ -104,7 +105,7 @@ def test_honor_cycle_has_no_effect_under_dora_next_global_and_validate_warns(tmp
     """§16: under dora_next: global the dora is the next kind id mod 30, whatever the honour
     cycle; validate says so."""
     for cycle in (("cat", "fish", "bird"), ("bird", "fish", "cat")):
-        ra = build_rules_array({"dora_next": "global", "honor_cycle": cycle})
+        ra = build_rules_array({"wall.dora_next": "global", "wall.honor_cycle": cycle})
         assert [E.next_kind(k, ra) for k in (26, 27, 28, 29)] == [27, 28, 29, 0]
     f = tmp_path / "global.yaml"
     f.write_text("extends: emoji\nwall:\n  dora_next: global\n  honor_cycle: [bird, fish, cat]\n")
@@ -149,8 +150,8 @@ def test_pot_at_game_end_to_top_records_no_pot_left():
     """§10, §9.6: under to_top the top seat takes the pot, so the record's pot_left (the chips
     discarded, mean_pot_left) is 0 and the chips alone hold all 20,000; under discard the same
     games leave that pot."""
-    keep = _games(build_rules_array({"pot_at_game_end": "discard"}))
-    top = _games(build_rules_array({"pot_at_game_end": "to_top"}))
+    keep = _games(build_rules_array({"game_length.pot_at_game_end": "discard"}))
+    top = _games(build_rules_array({"game_length.pot_at_game_end": "to_top"}))
     chips = slice(E.GF_CHIPS0, E.GF_CHIPS0 + 4)
     assert (keep[:, E.GF_POT_LEFT] > 0).any()           # idle seats: pots are left
     assert np.all(top[:, E.GF_POT_LEFT] == 0)
