@@ -207,18 +207,24 @@ class Progress:
             self.first = (now, done, self.rounds)
         t1, g1, r1 = self.first
         span = now - t1
-        # rates from the first chunk on (the start-up is not the steady state)
-        grate = (done - g1) / span if span > 0 and done > g1 else done / max(now - self.t0, 1e-9)
-        rrate = (self.rounds - r1) / span if span > 0 and done > g1 else \
-            self.rounds / max(now - self.t0, 1e-9)
+        # rates and ETA from the first chunk on, never the start-up (loading or compiling the
+        # kernels): until a second chunk is in there is no rate to give
+        steady = span > 0 and done > g1
+        grate = (done - g1) / span if steady else 0.0
+        rrate = (self.rounds - r1) / span if steady else 0.0
         eta = (planned - done) / grate if grate > 0 else 0
         if sys.stderr.isatty():
             self._tty(done, planned, rrate)
             return
         if now - self.last >= self.EVERY:
-            extra = f", {rrate:,.0f} rounds/s" if self.rounds else ""
-            click.echo(f"momojan-sim: {done}/{planned} {self.label} ({grate:,.0f}/s{extra}), "
-                       f"ETA {_hms(eta)}", err=True)
+            if steady:
+                extra = f", {rrate:,.0f} rounds/s" if self.rounds else ""
+                click.echo(f"momojan-sim: {done}/{planned} {self.label} ({grate:,.0f}/s{extra})"
+                           f", ETA {_hms(eta)}", err=True)
+            else:
+                click.echo(f"momojan-sim: {done}/{planned} {self.label} (the first chunk, "
+                           f"after {_hms(now - self.t0)} of start-up; ETA from the next)",
+                           err=True)
             self.last = now
 
     def _tty(self, done, planned, rrate):
@@ -232,11 +238,12 @@ class Progress:
         if bar is None or bar.total != planned:
             if bar is not None:
                 bar.close()
+            # from the games done at the first chunk: tqdm's rate and ETA count from there
             bar = Progress._bar = tqdm(total=planned, unit=" " + self.label, file=sys.stderr,
                                        dynamic_ncols=True, leave=False, unit_scale=True,
-                                       initial=0)
+                                       initial=done)
         bar.update(done - bar.n)
-        if self.rounds:
+        if self.rounds and rrate:
             bar.set_postfix_str(f"{rrate:,.0f} rounds/s", refresh=True)
 
     def done(self):

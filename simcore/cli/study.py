@@ -176,7 +176,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     rows, off = scenario_pair_rows(fam, result.sums, sc_a, sc_b, names, margin, alpha,
                                    paired=not no_pairing)
     differ = rules_differ(fam, sc_a, sc_b)
-    data = comparison_json(result, rows, alpha, differ, off)
+    data = comparison_json(result, rows, alpha, differ, off, fam.CATALOGUE)
     luck = luck_note(fam, result.sums)
     if luck:
         data["luck_correction"] = luck
@@ -425,14 +425,19 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     fam, (base, *_), games, seed, workers, opts = (st.family, st.scenarios, st.games, st.seed,
                                                    st.workers, st.options)
     grid = parse_sets(opts["sets"])
-    scenarios, labels = sweep_variants(fam, base, grid)
+    merged = []   # said once every option is checked (a bad one is the only line)
+    scenarios, labels = sweep_variants(fam, base, grid, None if resume else merged.append)
     if resume:
+        if len(labels) != len(st.scenarios):   # saved before a base-equal value was merged
+            labels = sweep_variants(fam, base, grid, merge=False)[1]
         scenarios = st.scenarios
     alpha, metrics_spec = opts["alpha"], opts["metrics"]
     target_ci, target_metric, max_games = opts["target_ci"], opts["target_metric"], \
         opts["max_games"]
     names = select_metrics(metrics_spec or ",".join(fam.SWEEP_METRICS), fam.CATALOGUE)
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
+    for line in merged:
+        notice(line)
     sink = st.create(scenarios, labels)
     progress = Progress(quiet, family=fam)
     progress.starting(fam)

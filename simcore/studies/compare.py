@@ -143,12 +143,117 @@ UNITS_NOTE = ("rates (unit pp) are shares of 1 here: x100 gives % for a, b and p
               "their unit")
 
 
-def comparison_json(result, rows, alpha, rules_differ=None, off_in_both=()) -> dict:
+SETTLE_POWER = 0.8
+
+
+def settle(row, games: int, alpha: float, tested: int) -> tuple:
+    """``(games per variant, verdict)`` that would settle an ``inconclusive`` row if the
+    difference seen is the true one, with 80% power at alpha / ``tested`` (Holm's first step):
+    the fewer of the games to show it ``different`` (``plan``'s formula,
+    :func:`simcore.stats.moments.games_for_power`) and, inside the margin, to show it
+    ``equivalent`` (the two one-sided tests, bound by the nearer margin: n (z_{1-a} +
+    z_power)^2 se^2 / (margin - |diff|)^2; Chow, Shao & Wang 2008, sec. 3.2). ``(None, None)``
+    when the row is not inconclusive or has no standard error."""
+    from scipy.stats import norm
+    from simcore.stats.moments import games_for_power
+    if row["verdict"] != "inconclusive" or not row.get("se") or row.get("diff") is None:
+        return None, None
+    a = alpha / max(1, tested)
+    options = []
+    margin = _margin_abs(row)
+    if margin and abs(row["diff"]) < margin:
+        z = norm.ppf(1 - a) + norm.ppf(SETTLE_POWER)
+        options.append((int(math.ceil(games * (z * row["se"] / (margin - abs(row["diff"])))
+                                      ** 2)), "equivalent"))
+    if row["diff"] != 0:
+        binary = str(row.get("method") or "").startswith("score (Tango)")
+        options.append((games_for_power(row["se"], games, abs(row["diff"]), a, SETTLE_POWER,
+                                        binary), "different"))
+    if not options:
+        return None, None
+    n, verdict = min(options)
+    return max(games, n), verdict
+
+
+def games_to_settle(row, games: int, alpha: float, tested: int) -> int | None:
+    """The games of :func:`settle`."""
+    return settle(row, games, alpha, tested)[0]
+
+
+def _margin_abs(row) -> float | None:
+    m = row.get("margin")
+    if not m:
+        return None
+    return m * abs(row.get("a") or 0) if row.get("margin_relative") else m
+
+
+def _settle(row, games, alpha, tested) -> dict:
+    n, verdict = settle(row, games, alpha, tested)
+    return {"games_to_settle": n, "settles_to": verdict}
+
+
+def per_variant(result, rows, catalogue) -> list:
+    """Each variant for itself: ``[{"name", "metrics": {metric: {"value", "ci", "n", "per"[,
+    "reference", "contains_reference"]}}}]`` for the metrics of ``rows``, the fair value where
+    the comparison has one (both variants with the same seats)."""
+    idx = {m.name: j for j, m in enumerate(catalogue)}
+    out = []
+    for v, name in enumerate(result.names[:2]):
+        metrics = {}
+        for r in rows:
+            j = idx[r["metric"]]
+            s = metric_summary(catalogue[j], result.sums, j, v)
+            s.pop("reference", None)
+            s.pop("contains_reference", None)
+            fair = (r.get("fair") or {}).get("value")
+            if fair is not None and s["value"] is not None and s["ci"][0] is not None:
+                s["reference"] = fair
+                s["contains_reference"] = s["ci"][0] <= fair <= s["ci"][1]
+            metrics[r["metric"]] = s
+        out.append({"name": name, "metrics": metrics})
+    return out
+
+
+def fair_lines(variants, rows, catalogue) -> list:
+    """``each variant for itself`` lines: every metric with a fair value, each variant's value,
+    95% interval and whether the interval holds the fair value."""
+    metrics = by_name(catalogue)
+    lines = []
+    for r in rows:
+        if (r.get("fair") or {}).get("value") is None:
+            continue
+        m = metrics[r["metric"]]
+        parts = []
+        for k, pv in zip("ab", variants):
+            s = pv["metrics"].get(r["metric"])
+            if not s or s["value"] is None:
+                continue
+            inside = ("fair inside" if s.get("contains_reference") else "fair OUTSIDE") \
+                if "contains_reference" in s else "no interval"
+            parts.append(f"{k} {_fmt_value(s['value'], m)} {_ci_text(s['ci'], m)} {inside}")
+        if parts:
+            lines.append(f"  {r['metric']} (fair {_fmt_value(r['fair']['value'], m)}): "
+                         + "; ".join(parts))
+    if lines:
+        lines.insert(0, "each variant for itself (95% intervals; is the fair value inside?):")
+    return lines
+
+
+def comparison_json(result, rows, alpha, rules_differ=None, off_in_both=(),
+                    catalogue=None) -> dict:
+    """The comparison as plain data; with ``catalogue``, each variant's own values
+    (``per_variant``: :func:`per_variant`) and, for an inconclusive metric, the games per
+    variant that would settle it (``games_to_settle``)."""
     a, b = result.names[0], result.names[1]
+    tested = sum(r["p"] is not None for r in rows)
     out = {"a": a, "b": b, "games": result.games, "seed": result.seed, "paired": result.paired,
            "alpha": alpha, "units": UNITS_NOTE,
-           "metrics": {r["metric"]: {k: r[k] for k in ROW_FIELDS} for r in rows},
+           "metrics": {r["metric"]: {**{k: r[k] for k in ROW_FIELDS}, **_settle(r, result.games,
+                                                                              alpha, tested)}
+                       for r in rows},
            "off_in_both": list(off_in_both)}
+    if catalogue is not None:
+        out["per_variant"] = per_variant(result, rows, catalogue)
     if rules_differ is not None:
         out["rules_differ"] = [{"key": k, "a": va, "b": vb} for k, va, vb in rules_differ]
     if result.reached:
@@ -348,15 +453,24 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
     if undefined:
         lines.append("- nothing to compare (no denominator in one variant, e.g. no wins): "
                      + ", ".join(undefined))
-    inconclusive = [r["metric"] for r in tested if r["verdict"] == "inconclusive"]
+    inconclusive = [r for r in tested if r["verdict"] == "inconclusive"]
     if inconclusive:
-        lines.append(f"- inconclusive (play more {g} or widen --margin): "
-                     f"{', '.join(inconclusive)}")
+        lines.append(f"- inconclusive (play more {g} or widen --margin); the {g} per variant "
+                     f"that would settle each if the difference seen is the true one (80% "
+                     f"power):")
+        m_tested = sum(x["p"] is not None for x in rows)
+        for r in inconclusive:
+            n, to = settle(r, result.games, alpha, m_tested)
+            lines.append(f"    {r['metric']}: " + (f"about {n:,}, to show it {to}"
+                                                   if n else "no estimate"))
     never = [r["metric"] for r in rows if r["verdict"] == "never happened"]
     if never:
         lines.append(f"- never happened in either variant: {', '.join(never)}")
     if off_in_both:
         lines.append(f"- off in both variants (not compared): {', '.join(off_in_both)}")
+    own = fair_lines(per_variant(result, rows, catalogue), rows, catalogue)
+    if own:
+        lines += [""] + own
     lines += ["", _table(rows, metrics), "",
               "a, b: the metric under each variant; diff = b - a, in pp (percentage points) for "
               "rates, else in the metric's unit; 95% interval of diff using the pairing; rel: "
@@ -448,10 +562,10 @@ def summary_of(result, catalogue, name, v):
 def sweep_text(result, catalogue, labels, rows, names, alpha) -> str:
     cat = {n: by_name(catalogue)[n] for n in names}
     g = catalogue[0].game_word if catalogue else "games"
-    lines = [f"sweep of {result.names[0]}: {len(labels) - 1} variants, {result.games} {g} each, "
-             f"seed {result.seed}, common random numbers; each variant against the base, "
-             f"Holm-adjusted across {sum(r['p'] is not None for r in rows)} tests at alpha = "
-             f"{alpha}"]
+    nv, nt = len(labels) - 1, sum(r['p'] is not None for r in rows)
+    lines = [f"sweep of {result.names[0]}: {nv} variant{'s' * (nv != 1)}, {result.games} {g} "
+             f"each, seed {result.seed}, common random numbers; each variant against the base, "
+             f"Holm-adjusted across {nt} test{'s' * (nt != 1)} at alpha = {alpha}"]
     width = max(len(lab) for lab, _ in labels) + 2
     for name, m in cat.items():
         j = [c.name for c in catalogue].index(name)

@@ -140,7 +140,7 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
             isinstance(seats_b, list) and len(seats_b) == len(seats) else None
         rows = compare_rows(fam.CATALOGUE, sums, [(0, 1)], names, margin, alpha,
                             paired=res.paired, n_seats=n_seats)
-    data = comparison_json(res, rows, alpha, differ, off)
+    data = comparison_json(res, rows, alpha, differ, off, fam.CATALOGUE)
     data.update({"saved": [dir_a, dir_b], "pairing": how,
                  "games_a": pa["games_played"], "games_b": pb["games_played"]})
     text = (f"saved results {dir_a} (a) and {dir_b} (b): {how}\n"

@@ -127,8 +127,9 @@ def finish_study(study: OpenedStudy, data: dict, result) -> dict:
     if study.kind == "run":
         summary = {"kind": "run", **data, **sink.extras.to_json(fam, fam.CATALOGUE)}
     else:
+        own = data.get("per_variant") or [{} for _ in study.played]   # compare's own values
         summary = {"kind": study.kind, **data, "per_variant": [
-            {"name": sc.name, **sink.extras.to_json(fam, fam.CATALOGUE, v)}
+            {"name": sc.name, **own[v], **sink.extras.to_json(fam, fam.CATALOGUE, v)}
             for v, sc in enumerate(study.played)]}
     try:
         sink.finish(summary, result.seconds, result.workers)

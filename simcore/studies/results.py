@@ -41,6 +41,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -525,6 +526,8 @@ class ResultDir:
                     {**body, "sha256": sha256_of(body)})
         self.extras.add(res.extras)
         self.rounds += _all_rounds(self.family, res.sums)
+        if getattr(self, "_first_chunk", None) is None:   # the steady rate counts from here
+            self._first_chunk = (time.perf_counter(), self.rounds)
         self.games_done = res.stop
 
     # -- finishing ----------------------------------------------------------------------
@@ -536,12 +539,16 @@ class ResultDir:
         with self._saving("summary.json"):
             atomic_json(sp, summary)
             self.prov["summary_sha256"] = file_sha256(sp)
+        # rounds/s from the first chunk this process saw to the last (start-up, compile and
+        # the first chunk's own play excluded: the steady rate); one chunk: none to give
+        t1, r1 = getattr(self, "_first_chunk", None) or (None, None)
+        span = time.perf_counter() - t1 if t1 is not None else 0
+        steady = (self.rounds - r1) / span if span > 0 and self.rounds > r1 else None
         self.prov.update({"status": "complete", "finished_utc": utc_now(),
                           "games_played": self.games_done, "rounds_played": self.rounds,
                           "workers": workers,
                           "seconds": round(seconds, 3),
-                          "rounds_per_s": round(self.rounds / seconds, 1) if seconds > 0
-                          else None})
+                          "rounds_per_s": round(steady, 1) if steady else None})
         try:
             self._save_provenance()
         except SaveError:

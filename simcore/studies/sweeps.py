@@ -14,30 +14,51 @@ from simcore.family.scenario.files import deep_merge, nested
 from simcore.studies.notes import play_note
 
 
-def sweep_variants(fam, base, grid) -> tuple[list, list]:
-    """Every combination of the grid as a validated scenario, and (label, settings) pairs."""
+def sweep_variants(fam, base, grid, notice=None, merge: bool = True) -> tuple[list, list]:
+    """Every combination of the grid as a validated scenario, and (label, settings) pairs. A
+    grid point that resolves to the base scenario itself (``--set komi=0,1`` where the base's
+    komi is 0) is the base row already: it is merged into it, not played twice, and
+    ``notice`` says so; a grid of nothing but the base is refused. ``merge=False`` keeps such
+    a point (a result directory saved before merging existed played it)."""
+    from simcore.errors import InputError
     scenarios, labels = [base], [(f"{base.name} (base)", {})]
+    base_hash, merged = _identity(fam, base), []
     for combo in itertools.product(*[vals for _, vals in grid]):
         settings = {k: v for (k, _), v in zip(grid, combo)}
         over = {}
         for k, v in settings.items():
             over = deep_merge(over, nested(k, v))
         label = " ".join(f"{k}={json.dumps(v)}" for k, v in settings.items())
-        scenarios.append(fam.SCENARIOS.with_overrides(base, over, f"{base.name} {label}"))
+        sc = fam.SCENARIOS.with_overrides(base, over, f"{base.name} {label}")
+        if merge and _identity(fam, sc) == base_hash:
+            merged.append(label)
+            continue
+        scenarios.append(sc)
         labels.append((label, settings))
+    if merged and len(scenarios) == 1:
+        raise InputError(f"--set: {', '.join(merged)} is what {base.name} already has: nothing "
+                         f"to sweep (give values that change the rule)")
+    if merged and notice:
+        notice(f"--set {', '.join(merged)}: {base.name}'s own value{'s' if len(merged) > 1 else ''}"
+               f", merged into the base row (not played twice)")
     _refuse_twins(fam, scenarios, labels)
     return scenarios, labels
+
+
+def _identity(fam, sc) -> str:
+    """A hash of what a scenario plays (its name and description left out)."""
+    from simcore.studies.results import sha256_of
+    return sha256_of({k: v for k, v in fam.SCENARIOS.payload(sc).items()
+                      if k not in ("name", "description")})
 
 
 def _refuse_twins(fam, scenarios, labels) -> None:
     """Two grid points that resolve to the same scenario (``--set k=36,36.0``, or values the
     loader reads alike) would be one variant played twice: one line naming both."""
     from simcore.errors import InputError
-    from simcore.studies.results import sha256_of
     seen = {}
     for sc, (label, _) in zip(scenarios[1:], labels[1:]):
-        data = {k: v for k, v in fam.SCENARIOS.payload(sc).items() if k not in ("name", "description")}
-        h = sha256_of(data)
+        h = _identity(fam, sc)
         if h in seen:
             raise InputError(f"--set: {seen[h]} and {label} give the same scenario (each "
                              f"value of a sweep must make a different variant)")

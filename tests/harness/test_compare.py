@@ -305,6 +305,53 @@ def test_compare_opens_with_the_rules_that_differ_and_leaves_out_what_is_off():
     assert fair["value"] == 0.5 and fair["ci"][0] <= fair["distance_change"] <= fair["ci"][1]
 
 
+def test_compare_says_what_each_variant_is_for_itself_and_what_would_settle_it():
+    """Issue 50 item 1: each variant's own interval with the fair value inside or OUTSIDE (text
+    and --json ``per_variant``), and the games per variant that would settle an inconclusive
+    metric at the difference seen (plan's formula)."""
+    from click.testing import CliRunner
+    from simcore.cli import main
+    from simcore.stats.moments import games_for_power
+    args = ["compare", "new_edition", "no_ron_bonus", "--games", "200", "--no-save", "--quiet",
+            "--workers", "1"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    own = r.output.split("each variant for itself (95% intervals; is the fair value inside?):")[1]
+    line = next(x for x in own.splitlines() if x.startswith("  first_dealer_win_rate (fair"))
+    assert line.count("fair inside") + line.count("fair OUTSIDE") == 2, line
+    data = json.loads(CliRunner().invoke(main, args + ["--json"]).output)
+    pv = data["per_variant"]
+    assert [v["name"] for v in pv] == ["new_edition", "no_ron_bonus"]
+    for v, key in zip(pv, ("a", "b")):
+        s = v["metrics"]["first_dealer_win_rate"]
+        assert s["value"] == data["metrics"]["first_dealer_win_rate"][key]
+        assert s["reference"] == 0.5
+        assert s["contains_reference"] == (s["ci"][0] <= 0.5 <= s["ci"][1])
+        assert f"{100 * s['value']:.2f}% [{100 * s['ci'][0]:.2f}%, {100 * s['ci'][1]:.2f}%]" \
+            in line
+    tested = sum(m["p"] is not None for m in data["metrics"].values())
+    unsettled = {n: m for n, m in data["metrics"].items() if m["verdict"] == "inconclusive"}
+    assert unsettled
+    from scipy.stats import norm
+    for n, m in unsettled.items():
+        a = ALPHA / tested
+        options = []
+        margin = m["margin"] * abs(m["a"]) if m["margin_relative"] else m["margin"]
+        if abs(m["diff"]) < margin:   # the two one-sided tests, bound by the nearer margin
+            z = norm.ppf(1 - a) + norm.ppf(0.8)
+            options.append((math.ceil(200 * (z * m["se"] / (margin - abs(m["diff"]))) ** 2),
+                            "equivalent"))
+        if m["diff"]:
+            binary = m["method"].startswith("score (Tango)")
+            options.append((games_for_power(m["se"], 200, abs(m["diff"]), a, 0.8, binary),
+                            "different"))
+        want, to = min(options)
+        assert (m["games_to_settle"], m["settles_to"]) == (max(200, want), to), n
+        assert f"    {n}: about {max(200, want):,}, to show it {to}" in r.output
+    decided = [m for m in data["metrics"].values() if m["verdict"] != "inconclusive"]
+    assert all(m["games_to_settle"] is None for m in decided)
+
+
 def test_a_rare_yaku_change_is_compared_as_a_ratio():
     """Issue 27 item 2: halving a yaku's points (new_edition's kerai 5 -> 2) ... its share is
     rare; a yaku made twice as valuable shows a relative change with its interval."""

@@ -53,3 +53,27 @@ def test_sweep_values_that_resolve_to_the_same_scenario_are_refused(tmp_path):
         assert len(r.output.strip().splitlines()) == 1 and not out.exists()
     finally:
         families.unregister("fake")
+
+
+def test_a_value_equal_to_the_base_is_merged_into_the_base_row_and_said(tmp_path):
+    """Issue 50: `sweep --set compensation.komi=0,1` on a base with komi 0 played komi 0 twice
+    (as the base and as a variant); now it is the base row, and a line says so."""
+    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "compensation.komi=0,1",
+                                  "--games", "40", "--workers", "1", "--no-save", "--json"])
+    assert r.exit_code == 0, r.output
+    assert ("momojan-sim: --set compensation.komi=0: new_edition's own value, merged into the "
+            "base row (not played twice)") in r.stderr
+    import json
+    labels = [v["label"] for v in json.loads(r.stdout)["variants"]]
+    assert labels == ["new_edition (base)", "compensation.komi=1"]
+
+
+def test_a_grid_of_nothing_but_the_base_is_refused(tmp_path):
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "compensation.komi=0",
+                                  "--games", "40", "--out", str(out)])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == [
+        "momojan-sim: error: --set: compensation.komi=0 is what new_edition already has: "
+        "nothing to sweep (give values that change the rule)"]
+    assert not out.exists()

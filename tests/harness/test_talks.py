@@ -58,6 +58,22 @@ def test_progress_lines_carry_games_rounds_per_second_and_eta(capsys, monkeypatc
     assert capsys.readouterr().err == ""
 
 
+def test_rates_and_eta_count_from_the_first_chunk_never_the_compile(capsys, monkeypatch):
+    """Issue 50: the first ETA of a run that compiled for 48 s said 12:14 for 48 s of play."""
+    clock = [100.0]
+    monkeypatch.setattr(cli_common.time, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(Progress, "EVERY", 0.0)
+    p = Progress(family=_Fam(True))
+    clock[0] = 148.0                  # 48 s of start-up (a compile) before the first chunk
+    p(1000, 10000, _res(1000))
+    clock[0] = 149.0                  # the next chunk a second later: 1,000 games/s
+    p(2000, 10000, _res(1000))
+    first, second = capsys.readouterr().err.splitlines()
+    assert "ETA from the next" in first and "/s" not in first, first
+    assert "0:48 of start-up" in first, first
+    assert "(1,000/s, 6,000 rounds/s), ETA 0:08" in second, second
+
+
 def test_new_picture_set_yaku_show_under_their_names(tmp_path):
     f = tmp_path / "v.yaml"
     f.write_text(NEW_YAKU)
