@@ -89,11 +89,20 @@ def solve(ref, param: str, metric: str | None = None, target=None, range=None,
           pilot_games: int = 2000, **design) -> dict:
     """The value of rule ``param`` that brings ``metric`` (default: the family's headline) to
     ``target`` (a number or "50%"; default: its fair value) within ``range`` ("LO,HI"), with
-    its 95% interval: the ``solve`` command's JSON (:mod:`simcore.studies.solve_design`), nothing saved;
+    its 95% interval (a choice or boolean rule: every value it allows, ranked by distance to the
+    target, :mod:`simcore.studies.solve_choice`): the ``solve`` command's JSON (:mod:`simcore.studies.solve_design`), nothing saved;
     ``design``: ``target_ci=``, ``max_games=`` and :func:`simcore.studies.study.run_study`'s options."""
     from simcore.studies.solve import solve as _solve
     fam, sc = load(ref)
     g, s, _ = fam.SCENARIOS.run_defaults(sc)
+    choices = fam.SCENARIOS.choice_rule(param)
+    if choices:   # a choice or boolean rule: every value it allows, ranked (no range, no pilot)
+        from simcore.studies import solve_choice as sc_
+        cs = sc_.choice_setup(fam, sc, param, metric, None if target is None else str(target),
+                              choices)
+        scenarios, _ = sc_.choice_variants(cs)
+        return sc_.play_choices(cs, scenarios, s if seed is None else seed, games or g, workers,
+                                **design)[1]
     return _solve(fam, sc, param, metric, None if target is None else str(target), range,
                   games=games or g, seed=s if seed is None else seed, workers=workers,
                   pilot_games=pilot_games, **design)

@@ -72,6 +72,8 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
                      players=players)
         st = _open_study("solve", [scenario_ref], ["SCENARIO"], games, seed, workers, given,
                          out, no_save, resume)
+        if "solve_choice" in st.options:
+            return _solve_choice(st, None, None, None, quiet, as_json, out, no_report, True)
         su = ss.from_options(st.family, st.scenarios[0], st.options["solve"])
         pilot = st.options["solve"]["pilot"]
         values = pilot["design"]
@@ -84,6 +86,14 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
         st = _open_study("solve", [scenario_ref], ["SCENARIO"], games, seed, workers,
                          {"target_ci": target_ci, "max_games": max_games, "players": players},
                          out, no_save, None)
+        choices = st.family.SCENARIOS.choice_rule(key.strip())
+        if choices:
+            for option, given in (("--range", range_text), ("--pilot-games", pilot_games)):
+                if given is not None:
+                    raise InputError(f"{option}: {key.strip()} is a choice rule: solve plays "
+                                     f"every value it allows ({', '.join(map(str, choices))})")
+            return _solve_choice(st, key.strip(), metric_name, target_text, quiet, as_json, out,
+                                 no_report, False, choices)
         su = ss.setup(st.family, st.scenarios[0], key, metric_name, target_text, range_text)
         if max_games is not None and target_ci is None:
             raise InputError("--max-games only applies with --target-ci")
@@ -121,6 +131,38 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
         click.echo(ss.solve_text(data, su.metric) + (f"\n\n{note}" if note else ""))
+    _saved_note(sink, out, data, quiet or as_json, not no_report, st)
+
+
+def _solve_choice(st, key, metric_name, target_text, quiet, as_json, out, no_report, resumed,
+                  choices=()):
+    """``solve --param`` of a choice or boolean rule (:mod:`simcore.studies.solve_choice`):
+    every allowed value on the same deals, ranked by distance to the target."""
+    from simcore.studies import solve_choice as sc_
+    fam = st.family
+    if resumed:
+        cs = sc_.from_options(fam, st.scenarios[0], st.options["solve_choice"])
+        scenarios = st.scenarios
+    else:
+        cs = sc_.choice_setup(fam, st.scenarios[0], key, metric_name, target_text, choices)
+        scenarios, labels = sc_.choice_variants(cs)
+        st.options["solve_choice"] = sc_.options_of(cs)
+        st.create(scenarios, labels)
+    if not quiet:
+        notice(f"{cs.key}: {len(cs.values)} values x {st.games:,} games on the same deals")
+    progress = Progress(quiet, family=fam)
+    progress.starting(fam)
+    result, data = sc_.play_choices(cs, scenarios, st.seed, st.games, st.workers,
+                                    st.options.get("target_ci"), st.options.get("max_games"),
+                                    progress=progress, notice=notice, sink=st.sink)
+    progress.done()
+    note = data.get("note")
+    _finish(st, data, result, not no_report)
+    sink = st.sink
+    if as_json:
+        click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
+    else:
+        click.echo(sc_.choice_text(data, cs.metric) + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report, st)
 
 

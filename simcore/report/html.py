@@ -420,6 +420,58 @@ def fig_sweep(variants, name, metric, grid, base_values=None, fair=None):
     return _png(fig)
 
 
+def _render_solve_choice(doc, s, metric):
+    """A solve over a choice rule: the ranking, its chart and its table."""
+    from simcore.studies.solve_choice import _fd
+    from simcore.studies.solve_design import fmt_value
+    doc.p(f"Solve {s['param']} for {s['metric']} = {fmt_value(metric, s['target'])} "
+          f"({s['target_source']}) in {s['scenario']}: a choice rule, each of its "
+          f"{len(s['choices'])} values played on the same deals, {s['games']:,} games each.")
+    doc.p(s["verdict"])
+    doc.fig("solve", fig_choices(s, metric), f"{s['metric']} under each value of {s['param']}")
+    rows = []
+    for r in sorted(s["choices"], key=lambda r: r.get("rank", 99)):
+        if r["metric"] is None:
+            continue
+        vs = r.get("vs_scenario")
+        rows.append([str(r.get("rank", "-")), str(r["value"]), fmt_value(metric, r["metric"]),
+                     f"[{fmt_value(metric, r['ci'][0])}, {fmt_value(metric, r['ci'][1])}]",
+                     _fd(r["distance"], metric),
+                     "target inside" if r["target_inside"] else "",
+                     "(the scenario's own)" if r["value"] == s["scenario_value"] else
+                     f"{_fd(vs['diff'], metric, True)} [{_fd(vs['ci'][0], metric, True)}, "
+                     f"{_fd(vs['ci'][1], metric, True)}]" if vs else "-"])
+    doc.table(["rank", s["param"], s["metric"], "95% interval", "distance", "target",
+               "vs the scenario's (paired)"], rows)
+    doc.p(f"Method: {s['method']}.", "muted")
+
+
+def fig_choices(s, metric):
+    """A choice solve: each value's metric with its 95% interval, the target as a line."""
+    plt = _plt()
+    k, _ = _scale(metric)
+    rows = [r for r in sorted(s["choices"], key=lambda r: r.get("rank", 99))
+            if r["metric"] is not None]
+    fig, ax = plt.subplots(figsize=(6.4, 0.9 + 0.45 * len(rows)))
+    for i, r in enumerate(rows):
+        c = GOOD if r["target_inside"] else ACCENT
+        ax.errorbar([r["metric"] * k], [i], xerr=[[(r["metric"] - r["ci"][0]) * k],
+                                                  [(r["ci"][1] - r["metric"]) * k]],
+                    fmt="o", color=c, ms=5, capsize=3)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([str(r["value"]) + (" (scenario)" if r["value"] == s["scenario_value"]
+                                           else "") for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(s["target"] * k, color=BAD, ls="--", lw=1, label="target")
+    ax.set_xlabel(metric.name + (" (%)" if metric.is_rate else f" ({metric.unit})"), fontsize=8)
+    if metric.is_rate:
+        ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}%")
+    ax.legend(fontsize=7, frameon=False, loc="best")
+    ax.tick_params(labelsize=8)
+    fig.tight_layout()
+    return _png(fig)
+
+
 def fig_solve(s, metric):
     """A solve: the metric against the rule (pilot in grey, the design with 95% intervals, the
     interpolant), the target, and the solution's 95% interval as a band."""
@@ -945,9 +997,31 @@ def _render_compare(doc, s, prov, fam, cat):
         doc.h(3, "Closer to fair?")
         for f in fair:
             doc.p(f)
+    variants = s.get("per_variant", [])
+    own = [(r, [(v.get("metrics") or {}).get(r["metric"]) for v in variants[:2]])
+           for r in rows if (r.get("fair") or {}).get("value") is not None]
+    own = [(r, pv) for r, pv in own if all(x and x.get("value") is not None for x in pv)]
+    if own:
+        doc.h(3, "Each variant for itself")
+
+        def cell(x, c):
+            where = ("fair inside" if x.get("contains_reference") else "<b>fair OUTSIDE</b>") \
+                if "contains_reference" in x else "no interval"
+            ci = "" if x["ci"][0] is None else f" [{_fmt(x['ci'][0], c)}, {_fmt(x['ci'][1], c)}]"
+            return f"{_fmt(x['value'], c)}{ci}: {where}"
+        doc.table(["metric", "fair", f"a: {a}", f"b: {b}"],
+                  [[r["metric"], _fmt(r["fair"]["value"], cat[r["metric"]]),
+                    cell(pv[0], cat[r["metric"]]), cell(pv[1], cat[r["metric"]])]
+                   for r, pv in own], raw_cols=(2, 3))
+    unsettled = [(r["metric"], r.get("games_to_settle"), r.get("settles_to")) for r in rows
+                 if r["verdict"] == "inconclusive"]
+    if unsettled:
+        doc.p("Inconclusive (more games would tell; the games per variant that would settle "
+              "each if the difference seen is the true one, 80% power): " + ", ".join(
+                  f"{n} ({'about ' + format(k, ',') + ', ' + str(to) if k else 'no estimate'})"
+                  for n, k, to in unsettled) + ".", "muted")
     if s.get("off_in_both"):
         doc.p("Off in both variants (not compared): " + ", ".join(s["off_in_both"]), "muted")
-    variants = s.get("per_variant", [])
     if diff and variants:
         doc.h(3, "Games that show the differences")
         ex_rows = []
@@ -1034,6 +1108,8 @@ def _render_sweep(doc, s, prov, fam, cat):
 def _render_solve(doc, s, prov, fam, cat):
     from simcore.studies.solve_design import fmt_value
     metric = cat[s["metric"]]
+    if s.get("rule_kind") == "choice":
+        return _render_solve_choice(doc, s, metric)
     doc.p(f"Solve {s['param']} for {s['metric']} = {fmt_value(metric, s['target'])} "
           f"({s['target_source']}) in {s['scenario']}, over [{s['range'][0]}, "
           f"{s['range'][1]}]. A pilot of {len(s['pilot']['values'])} values "

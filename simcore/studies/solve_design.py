@@ -429,8 +429,51 @@ def solution(param: RuleParam, metric, target: float, curve: Curve, z: float = Z
         "nearest": _nearest(param, est, design),
         "method": METHOD,
     }
+    steps = effect_steps(param, curve)
+    if steps:
+        out["steps"] = steps
     out["verdict"] = verdict(out, metric)
     return out
+
+
+def effect_steps(param: RuleParam, curve: Curve, z: float = 3.0) -> dict | None:
+    """Whether the rule's effect moves in steps: neighbouring whole values between which the
+    metric barely moves, alternating with values between which it jumps (MOMOJAN's komi
+    counted at the end: final margins are mostly even, so komi 0 and -1 decide nearly the
+    same games and 0 and 1 do not). A jump is a paired difference beyond ``z`` of its
+    standard errors; a flat pair is no jump and at most a quarter of the median jump. ``{"step":
+    k, "groups": [[values alike], ...], "within": the largest flat difference}`` when the
+    values played fall in such runs (k the most common run length, at least 2); None
+    otherwise (a continuous rule, unevenly spaced values, or no pattern)."""
+    if not param.integer or len(curve.xs) < 4 or np.any(np.diff(curve.xs) != 1):
+        return None
+    n = len(curve.xs)
+    d = np.diff(curve.m)
+    var = np.array([curve.cov[i, i] + curve.cov[i + 1, i + 1] - 2 * curve.cov[i, i + 1]
+                    for i in range(n - 1)])
+    if not np.all(np.isfinite(d)):
+        return None
+    se = np.sqrt(np.maximum(var, 0.0))
+    jump = np.abs(d) > z * se
+    if jump.sum() < 2:
+        return None
+    flat = ~jump & (np.abs(d) <= 0.25 * np.median(np.abs(d[jump])))
+    if not flat.any():
+        return None
+    groups, cur = [], [0]
+    for i in range(n - 1):
+        if flat[i]:
+            cur.append(i + 1)
+        else:
+            groups.append(cur)
+            cur = [i + 1]
+    groups.append(cur)
+    inner = [len(g) for g in groups[1:-1]] or [len(g) for g in groups]
+    step = max(set(inner), key=inner.count)
+    if step < 2 or inner.count(step) < max(1, len(inner) // 2):
+        return None
+    return {"step": int(step), "groups": [[param.value(curve.xs[i]) for i in g] for g in groups],
+            "within": float(np.max(np.abs(d[flat])))}
 
 
 def _num(x):
@@ -467,7 +510,8 @@ def verdict(s: dict, metric) -> str:
         lo, hi = (fmt_value(metric, min(vals)), fmt_value(metric, max(vals))) if vals else ("-",
                                                                                             "-")
         return (f"no value of {key} in [{s['range'][0]}, {s['range'][1]}] brings "
-                f"{metric.name} to {t}: over the values played it runs from {lo} to {hi}")
+                f"{metric.name} to {t}: over the values played it runs from {lo} to {hi}"
+                + steps_text(s, key))
     if all(d["compatible"] for d in design):
         return (f"{metric.name} does not detectably depend on {key} over the values played: "
                 f"every one is compatible with {t}; no value can be singled out (more games, or "
@@ -493,4 +537,18 @@ def verdict(s: dict, metric) -> str:
     if s["integer"] and any(b - a > 1 for a, b in zip(vals, vals[1:])):
         edges.append("whole values between those played were not played (the interval "
                      "interpolates across them): give --range around it to play each")
-    return text + ("; " + "; ".join(edges) if edges else "")
+    return text + ("; " + "; ".join(edges) if edges else "") + steps_text(s, key)
+
+
+def steps_text(s: dict, key: str) -> str:
+    """The sentence on a rule whose effect moves in steps (:func:`effect_steps`), or ''."""
+    st = s.get("steps")
+    if not st:
+        return ""
+    alike = [g for g in st["groups"] if len(g) > 1]
+    shown = ", ".join(f"{g[0]}..{g[-1]}" for g in alike[:4]) + (", ..." if len(alike) > 4
+                                                                 else "")
+    return (f". {key}'s effect moves in steps of {st['step']}: the metric barely moves within "
+            f"{shown} and jumps between them, so whole values reach it only in steps (the "
+            f"estimate between two steps is no value the game can play: a finer target needs "
+            f"another rule, or a tie rule)")

@@ -119,7 +119,11 @@ def test_a_target_out_of_reach_says_no_value_does(fake):
 @pytest.mark.parametrize("args, message", [
     (["--param", "nosuch.key"], "--param nosuch.key: no such key"),
     (["--param", "compensation"], "--param compensation: not a numeric rule"),
-    (["--param", "game.tie_break"], "--param game.tie_break: not a numeric rule"),
+    (["--param", "deck.fruits"], "--param deck.fruits: not a numeric rule"),
+    (["--param", "game.tie_break", "--range", "1,2"],
+     "--range: game.tie_break is a choice rule: solve plays every value it allows "
+     "(first_dealer, second_dealer, draw)"),
+    (["--param", "game.tie_break", "--target", "150%"], "is a rate"),
     (["--param", "compensation.komi", "--range", "3"], "--range 3: expected LO,HI"),
     (["--param", "compensation.komi", "--range", "4,1"], "--range 4,1: LO must be below HI"),
     (["--param", "compensation.komi", "--range", "0.5,3"], "takes whole numbers"),

@@ -207,6 +207,18 @@ class ScenarioLoader:
             return None
         return f.kind == "int", f.min, f.max
 
+    def choice_rule(self, key: str):
+        """The values a choice or boolean rule ``key`` allows (an enum's choices in schema
+        order; ``(False, True)``), or None when it is neither (``solve`` plays them all)."""
+        f = self._fields.get(key)
+        if f is None:
+            return None
+        if f.kind == "enum" and f.choices:
+            return tuple(f.choices)
+        if f.kind == "bool":
+            return (False, True)
+        return None
+
     @functools.cached_property
     def _fields(self) -> dict:
         from simcore.family.scenario.schema import Field, iter_fields
