@@ -440,8 +440,10 @@ def effect_steps(param: RuleParam, curve: Curve, z: float = 3.0) -> dict | None:
     """Whether the rule's effect moves in steps: neighbouring whole values between which the
     metric barely moves, alternating with values between which it jumps (MOMOJAN's komi
     counted at the end: final margins are mostly even, so komi 0 and -1 decide nearly the
-    same games and 0 and 1 do not). A jump is a paired difference beyond ``z`` of its
-    standard errors; a flat pair is no jump and at most a quarter of the median jump. ``{"step":
+    same games and 0 and 1 do not). A flat pair's difference is at most a quarter of the
+    median of the larger half of the differences; every other difference must be a jump,
+    beyond ``z`` of its paired standard errors (with many games a flat pair's small difference
+    is significant too: flatness is relative, a jump is not noise). ``{"step":
     k, "groups": [[values alike], ...], "within": the largest flat difference}`` when the
     values played fall in such runs (k the most common run length, at least 2); None
     otherwise (a continuous rule, unevenly spaced values, or no pattern)."""
@@ -454,12 +456,12 @@ def effect_steps(param: RuleParam, curve: Curve, z: float = 3.0) -> dict | None:
     if not np.all(np.isfinite(d)):
         return None
     se = np.sqrt(np.maximum(var, 0.0))
-    jump = np.abs(d) > z * se
-    if jump.sum() < 2:
-        return None
-    flat = ~jump & (np.abs(d) <= 0.25 * np.median(np.abs(d[jump])))
-    if not flat.any():
-        return None
+    size = np.abs(d)
+    top = np.sort(size)[len(size) // 2:]        # the larger half of the differences
+    flat = size <= 0.25 * np.median(top)
+    jump = ~flat & (size > z * se)
+    if jump.sum() < 2 or not flat.any() or np.any(~flat & ~jump):
+        return None                              # no clear jumps, or a middling difference
     groups, cur = [], [0]
     for i in range(n - 1):
         if flat[i]:
