@@ -108,6 +108,25 @@ def solve(ref, param: str, metric: str | None = None, target=None, range=None,
                   pilot_games=pilot_games, **design)
 
 
+def design(ref, targets, budget_games: int = 600_000, search_games: int = 2000,
+           seed: int | None = None, workers: int = 1) -> dict:
+    """Search the rules ``targets`` lets change for a rule set that meets every target, and
+    confirm it on fresh deals: the ``design`` command's JSON (:mod:`simcore.studies.design`),
+    nothing saved. ``targets``: the targets file's text (YAML), or its data as a dict."""
+    import yaml
+    from simcore.studies import design as D
+    from simcore.studies.design_spec import parse_spec
+    fam, sc = load(ref)
+    text = targets if isinstance(targets, str) else yaml.safe_dump(targets)
+    spec = parse_spec(text, fam, sc, "targets")
+    s = fam.SCENARIOS.run_defaults(sc)[1] if seed is None else seed
+    plan = D.plan_budget(spec, budget_games, search_games)
+    designer = D.Designer(fam, sc, spec, s, workers, plan)
+    data = designer.run()
+    data["seed"] = s
+    return data
+
+
 def game_codes(family: str = "momojan") -> dict:
     """What the per-game table's integer codes mean for a family: column -> {code: name}
     (``end_reason``; ``winner`` -1); a saved result has them as ``Result.codes``."""

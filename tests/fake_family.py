@@ -150,3 +150,16 @@ class FakeFamily(Family):
 
 
 FAMILY = FakeFamily()
+
+
+def true_share(h: float, noise: float = 1.0) -> float:
+    """Seat 0's exact win share (a tie counts 1/2) in the fake family with edge ``h``: each
+    seat's score is round(10 (strength + noise e)), e standard normal."""
+    from scipy.stats import norm
+    a = np.arange(-120, 121)
+    p0 = norm.cdf((a + 0.5) / (10 * noise) - h / noise) - norm.cdf((a - 0.5) / (10 * noise)
+                                                                   - h / noise)
+    p1 = norm.cdf((a + 0.5) / (10 * noise)) - norm.cdf((a - 0.5) / (10 * noise))
+    cdf1 = np.cumsum(p1)
+    below = np.concatenate([[0.0], cdf1[:-1]])
+    return float(np.sum(p0 * (below + 0.5 * p1)))

@@ -472,6 +472,89 @@ def fig_choices(s, metric):
     return _png(fig)
 
 
+def _render_design(doc, s, cat):
+    """A design: the verdict, each confirmed rule set against every target, and each target
+    against the rule values the search tried."""
+    from simcore.studies.design import _label
+    from simcore.studies.solve_design import fmt_value
+    p = s["plan"]
+    doc.p(f"Design of {s['scenario']}: {len(s['targets'])} targets over {len(s['rules'])} "
+          f"rules. Search: {len(s['trials'])} rule sets x {p['search_games']:,} games on the "
+          f"same deals ({s['sampler']}); narrowing: {len(s['narrowed'])} x "
+          f"{p['narrow_games']:,} games on deals of their own; confirmation on fresh deals, "
+          f"{p['confirm_games']:,} games each; {s['games']:,} games in all.")
+    doc.p(s["verdict"])
+    rows = []
+    for r in s["confirmed"]["rule_sets"]:
+        for c, tg in zip(r["targets"], s["targets"]):
+            m = cat[c["metric"]]
+            ci = f"[{fmt_value(m, c['ci'][0])}, {fmt_value(m, c['ci'][1])}]"
+            rows.append([_label(r["params"]), c["metric"], fmt_value(m, c["value"]), ci,
+                         tg["text"], c["status"]])
+    doc.h(3, "Confirmed on fresh deals")
+    doc.table(["rule set", "metric", "estimate", "95% interval", "target", "status"], rows)
+    doc.p("meets surely: the whole 95% interval inside the target; meets: the estimate inside, "
+          "the interval reaching out; a target relative to today is judged by the paired "
+          "difference from the scenario on the same deals.", "muted")
+    doc.h(3, "Each target against the rules tried")
+    for i, tg in enumerate(s["targets"]):
+        doc.fig(f"design_{tg['metric']}", fig_design(s, i, cat[tg["metric"]]),
+                f"{tg['metric']} against the rules tried")
+
+
+def fig_design(s, i, metric):
+    """Target ``i``: its metric for every rule set the search tried, one panel per rule, the
+    target's band shaded, the confirmed rule sets ringed."""
+    plt = _plt()
+    k, _ = _scale(metric)
+    tg = s["targets"][i]
+    rules = s["rules"]
+    today = s["today"].get(tg["metric"])
+    lo, hi = tg["lo"], tg["hi"]
+    if tg["kind"] == "value":
+        c = today if tg["centre"] == "today" else tg["centre"]
+        lo, hi = (None, None) if c is None else (c - tg["tolerance"], c + tg["tolerance"])
+    else:
+        lo = today if lo == "today" else lo
+        hi = today if hi == "today" else hi
+    confirmed = {r["number"] for r in s["confirmed"]["rule_sets"]}
+    fig, axes = plt.subplots(1, len(rules), figsize=(3.2 * len(rules) + 0.6, 2.8),
+                             squeeze=False)
+    for ax, rule in zip(axes[0], rules):
+        key = rule["key"]
+        cats = [str(c) for c in rule["choices"]] if rule["choices"] else None
+        xs, ys, ring = [], [], []
+        for t in s["trials"]:
+            y = t["metrics"].get(tg["metric"])
+            if y is None:
+                continue
+            x = t["params"][key]
+            xs.append(cats.index(str(x)) if cats else x)
+            ys.append(y * k)
+            ring.append(t["number"] in confirmed)
+        ax.scatter(xs, ys, s=14, color=ACCENT, alpha=0.6, lw=0)
+        ax.scatter([x for x, r in zip(xs, ring) if r], [y for y, r in zip(ys, ring) if r],
+                   s=60, facecolors="none", edgecolors=GOOD, lw=1.4, label="confirmed")
+        y0, y1 = ax.get_ylim()
+        ax.axhspan(lo * k if lo is not None else y0, hi * k if hi is not None else y1,
+                   color=GOOD, alpha=0.12, lw=0, label="target")
+        ax.set_ylim(y0, y1)
+        if cats:
+            ax.set_xticks(range(len(cats)))
+            ax.set_xticklabels(cats, fontsize=7, rotation=20)
+        elif rule["integer"]:
+            from matplotlib.ticker import MaxNLocator
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(key, fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0][0].set_ylabel(metric.name + (" (%)" if metric.is_rate else f" ({metric.unit})"),
+                          fontsize=8)
+    axes[0][-1].legend(fontsize=7, frameon=False, loc="best")
+    fig.suptitle(f"{tg['metric']}: target {tg['text']} (search games)", fontsize=8)
+    fig.tight_layout()
+    return _png(fig)
+
+
 def fig_solve(s, metric):
     """A solve: the metric against the rule (pilot in grey, the design with 95% intervals, the
     interpolant), the target, and the solution's 95% interval as a band."""
@@ -908,6 +991,8 @@ def render(path: str, verify: bool = True) -> tuple[str, str]:
         title = f"solve {s['param']} in {s['scenario']}"
     elif kind == "tune" and s.get("policy"):
         title = f"tune of {s['policy']} against {s['against']} under {s['scenario']}"
+    elif kind == "design" and s.get("scenario"):
+        title = f"design of {s['scenario']}: {len(s['targets'])} targets"
     elif kind == "tournament" and s.get("scenario"):
         title = f"tournament under {s['scenario']}: {', '.join(s.get('entrants', []))}"
     else:
@@ -934,6 +1019,8 @@ def render(path: str, verify: bool = True) -> tuple[str, str]:
         _render_tournament(doc, s)
     elif kind == "tune" and "fresh" in s:
         _render_tune(doc, s)
+    elif kind == "design" and "verdict" in s:
+        _render_design(doc, s, cat)
     else:
         doc.raw("<pre>" + html.escape(json.dumps(s, indent=1)[:20000]) + "</pre>")
     _provenance_section(doc, prov)

@@ -199,7 +199,7 @@ def default_dir(name: str, root: str | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 ACTIVE = None   # the ResultDir being written in this process (for the Ctrl-C line)
-RESUMABLE = ("run", "compare", "sweep", "solve", "tournament")   # the commands with --resume
+RESUMABLE = ("run", "compare", "sweep", "solve", "tournament", "design")   # the commands with --resume
 
 
 class SaveError(InputError):
