@@ -58,6 +58,9 @@ class Family:
     # per-game codes, and the metrics shown in each part
     BREAKDOWNS: dict = {}
     BREAKDOWN_METRICS: tuple = ()
+    # the rules that act on a breakdown's part, as (breakdown, part label) -> rule keys: what
+    # `solve` names when no value of the rule solved reaches the target (empty: the part only)
+    BREAKDOWN_RULES: dict = {}
     # names of the per-game luck controls the engine measures (docs/statistics.md): each has
     # expectation exactly 0 whatever the bots do; none: the plain estimates
     LUCK_CONTROLS: tuple = ()

@@ -57,6 +57,15 @@ class Momojan(Family):
     GAME_CODES = {"end_reason": _metrics.END_REASON_NAMES}
     BREAKDOWNS = _metrics.breakdowns()
     BREAKDOWN_METRICS = _metrics.BREAKDOWN_METRICS
+    BREAKDOWN_RULES = {
+        ("score_gap", "0"): ("game.tie_break", "compensation.komi_at"),
+        ("end_reason", "bust"): ("game.bust_below", "starting_points", "scoring.double_factor"),
+        ("end_reason", "ante_unpayable"): ("ante.base", "ante.per_repeat", "starting_points"),
+        ("end_reason", "dealer_streak"): ("game.dealer_streak_win",),
+        ("end_reason", "four_dealerships"): ("game.dealerships_each",),
+        ("end_reason", "oshimai"): ("scoring.yaku.oshimai.ends_game",),
+        ("end_reason", "round_limit"): ("game.dealerships_each",),
+    }
     breakdown_codes = staticmethod(_metrics.breakdown_codes)
 
     def luck_controls(self, idx, games, rounds):

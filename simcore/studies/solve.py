@@ -188,10 +188,62 @@ def play_design(su: SolveSetup, pilot: dict, scenarios, seed: int, games: int, w
     luck = narrowing_of(result.sums, j)
     if luck:
         data["luck_narrowing"] = round(luck, 3)
+    if not data.get("compatible_values") and result.extras is not None:
+        pointer = breakdown_pointer(su, values, data, result)
+        if pointer:
+            data["points_to"] = pointer
+            data["verdict"] += ". " + pointer["text"]
     note = play_note(su.family, scenarios)
     if note:
         data["note"] = note
     return result, data
+
+
+def breakdown_pointer(su: SolveSetup, values, data: dict, result) -> dict | None:
+    """Where the gap to the target comes from when no value of the rule reaches it: in the
+    run's breakdowns of the design value nearest the target (how games ended, how long they
+    lasted, the score gap at the end), the part of at least 0.5% of the games whose own value
+    lies furthest from the target on the gap's side, its 95% interval excluding the target
+    (MOMOJAN's level games, 100% to the first dealer, not the long games at 54% that hold more
+    of the gap by their number); its pull, share x (its value - target); and the rules the
+    family says act on it (``BREAKDOWN_RULES``). None when the family has no breakdown of the
+    metric or no part stands out."""
+    fam = su.family
+    rows = [(i, d) for i, d in enumerate(data["design"]) if d["metric"] is not None]
+    if not rows or su.metric.name not in getattr(fam, "BREAKDOWN_METRICS", ()):
+        return None
+    v, near = min(rows, key=lambda r: abs(r[1]["metric"] - su.target))
+    gap = near["metric"] - su.target
+    if gap == 0:
+        return None
+    breakdowns = result.extras.to_json(fam, fam.CATALOGUE, v).get("breakdown") or {}
+    best = None
+    for name, b in breakdowns.items():
+        for part in b.get("parts", []):
+            m = (part.get("metrics") or {}).get(su.metric.name) or {}
+            share = (part.get("share") or {}).get("value")
+            ci = m.get("ci") or [None, None]
+            if m.get("value") is None or not share or share < 0.005 or ci[0] is None:
+                continue
+            off = m["value"] - su.target
+            beyond = ci[0] > su.target if gap > 0 else ci[1] < su.target
+            if off * gap > 0 and beyond and (best is None or abs(off) > abs(best[0])):
+                best = (off, name, b.get("what", name), part["label"], share, m["value"])
+    if best is None:
+        return None
+    off, name, what, label, share, value = best
+    pull = share * off
+    from simcore.studies.solve_design import fmt_value
+    rules = list(getattr(fam, "BREAKDOWN_RULES", {}).get((name, label), ()))
+    unit = "pp" if su.metric.is_rate else su.metric.unit
+    k = 100 if su.metric.is_rate else 1
+    text = (f"The breakdown points to {what}: {label} ({100 * share:.1f}% of the games at "
+            f"{su.param.key} = {values[v]}), where {su.metric.name} is "
+            f"{fmt_value(su.metric, value)}, pulls it {k * pull:+.2f} {unit} of the "
+            f"{k * gap:+.2f} {unit} from the target"
+            + (f"; rules that act there: {', '.join(rules)}" if rules else ""))
+    return {"breakdown": name, "part": label, "share": share, "value": value,
+            "pull": pull, "gap": gap, "at": values[v], "rules": rules, "text": text}
 
 
 def solve(fam, sc, key: str, metric_name: str | None = None, target_text: str | None = None,

@@ -79,3 +79,19 @@ def test_solve_of_a_boolean_rule_plays_both_values():
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert sorted(x["value"] for x in d["choices"]) == [False, True]
+
+
+def test_a_solve_that_reaches_no_value_says_where_the_breakdown_points():
+    """Issue 50 item 2: komi in [-6, -2] leaves the first dealer above 50% everywhere; the
+    breakdown points to the level games (all to the first dealer) and the tie rule."""
+    r = CliRunner().invoke(main, ["solve", "new_edition", "--param", "compensation.komi",
+                                  "--metric", "first_dealer_win_rate", "--range=-6,-2",
+                                  "--games", "2000", "--pilot-games", "500", "--workers", "1",
+                                  "--no-save", "--quiet", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["ci"] is None and not d["compatible_values"]
+    p = d["points_to"]
+    assert (p["breakdown"], p["part"]) == ("score_gap", "0") and p["value"] == 1.0
+    assert "game.tie_break" in p["rules"] and p["gap"] > 0 and 0 < p["pull"] < p["gap"]
+    assert d["verdict"].endswith(p["text"])
