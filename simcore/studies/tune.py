@@ -174,7 +174,13 @@ def tune(fam, sc, policy: str, against: str, *, budget: int = 40, games: int = 1
     verbosity = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     try:
-        study.optimize(objective, n_trials=budget)
+        # ask and tell, not study.optimize: the trials are the same (optimize asks, runs the
+        # objective and tells), but a Ctrl-C or SIGTERM that lands in optimize's bookkeeping
+        # after a trial (Optuna 5.1's _run_trial) came out as UnboundLocalError ('updated_state'
+        # read in a finally clause), exit 1 and a traceback; here it stays an interrupt
+        for _ in range(budget):
+            trial = study.ask()
+            study.tell(trial, objective(trial))
     except KeyboardInterrupt as exc:
         exc.kept = _kept_trials(trials, budget, policy, defaults)
         raise
