@@ -50,10 +50,10 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
     (the first dealer fair, draws rare, games of a given length, ...), then confirm the best
     on fresh deals with 95% intervals.
 
-    The search plays every candidate rule set on the same deals (Optuna: every rule set of a
-    small space, else its TPE sampler), narrows the best with more games, and confirms them
-    on fresh deals; where the targets conflict it says which bind and gives the best
-    trade-offs.
+    The search plays every candidate rule set on the same deals (every rule set of a small
+    space, else Optuna's TPE sampler), narrows the best with more games on deals of their own,
+    and confirms them on fresh deals; where the targets conflict it says which bind and gives
+    the best trade-offs.
 
     Example: momojan-sim design new_edition --targets scenarios/targets/fair_first_dealer.yaml
     """

@@ -16,8 +16,9 @@ from simcore.errors import InputError
 
 @click.command()
 @click.argument("scenario_ref", metavar="SCENARIO", required=False)
-@click.option("--param", "key", metavar="KEY", help="The numeric rule to solve for (a dotted "
-              "scenario key, e.g. compensation.komi).")
+@click.option("--param", "key", metavar="KEY", help="The rule to solve for (a dotted scenario "
+              "key: a number, e.g. compensation.komi, or a choice or boolean rule, e.g. "
+              "game.tie_break, whose every value is played and ranked).")
 @click.option("--metric", "metric_name", metavar="METRIC",
               help="The metric to bring to the target [the family's headline metric].")
 @click.option("--target", "target_text", metavar="V", help="The value to reach: a number, a "
@@ -53,13 +54,14 @@ from simcore.errors import InputError
 def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_games, seed,
           workers, target_ci, max_games, players, as_json, quiet, out, no_save, no_report,
           resume):
-    """Find the value of one numeric rule that brings a metric to a target (by default its
-    fair value), with a 95% interval, playing every candidate value on the same deals.
+    """Find the value of one rule that brings a metric to a target (by default its fair
+    value), with a 95% interval, playing every candidate value on the same deals.
 
     A pilot spreads a few values over the range; the design then plays values around where
     the pilot found the target crossed, and the interval is every value at which the
     metric's own test of "metric = target" is not rejected. An integer rule says which whole
-    values are compatible with the target.
+    values are compatible with the target. A choice or boolean rule (game.tie_break) plays
+    every value it allows and ranks them by their distance to the target.
 
     Example: momojan-sim solve new_edition --param compensation.komi --metric
     first_dealer_win_rate
