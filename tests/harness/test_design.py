@@ -56,6 +56,7 @@ def test_a_continuous_rule_is_searched_by_tpe_and_confirmed(fake):
             assert lo - 0.1 <= r["params"]["edge"] <= hi + 0.1
 
 
+@pytest.mark.second_tier
 def test_confirmation_intervals_cover_the_truth_at_about_95_percent(fake):
     """40 designs on their own seeds: each confirmed rule set's interval of seat 0's share
     against the exact share at its edge. 95% expected per interval; at least 88% of them (the
@@ -176,3 +177,20 @@ def test_bad_design_options_are_one_line(fake, tmp_path):
                                   "5000", "--budget-minutes", "1"])
     assert r.exit_code == 2 and "give one budget" in r.output
     assert fake_family is not None
+
+
+def test_a_time_budget_sizes_the_later_stages_from_the_speed_seen(fake, tmp_path):
+    """--budget-minutes: the search stops at half the time (here at once: the deadline has
+    passed after its first batch) and narrowing and confirmation are sized from the speed
+    the search saw; the answer says the games depend on the machine."""
+    tf = tmp_path / "t.yaml"
+    tf.write_text("targets:\n  seat0_win_share: {value: 65%, tolerance: 2pp}\n"
+                  "rules:\n  edge: {range: [-2, 2]}\n")
+    r = CliRunner().invoke(main, ["design", str(fake), "--targets", str(tf), "--budget-minutes",
+                                  "0.1", "--search-games", "300", "--workers", "1", "--no-save",
+                                  "--json", "--quiet"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert "minutes" in d["budget"] and "--budget-games repeats exactly" in d["budget"]
+    assert len(d["trials"]) >= 4 and d["plan"]["confirm_games"] >= 200
+    assert d["confirmed"]["rule_sets"]
