@@ -126,13 +126,19 @@ def solve(scenario_ref, key, metric_name, target_text, range_text, games, pilot_
                                   target_ci, max_games, progress=progress, notice=notice,
                                   sink=st.sink)
     progress.done()
+    _answer(st, data, result, lambda d: ss.solve_text(d, su.metric), quiet, as_json, out,
+            no_report)
+
+
+def _answer(st, data, result, text_of, quiet, as_json, out, no_report):
+    """Save the solve's summary and report, and print it (text or JSON)."""
     note = data.get("note")
     _finish(st, data, result, not no_report)
     sink = st.sink
     if as_json:
         click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
     else:
-        click.echo(ss.solve_text(data, su.metric) + (f"\n\n{note}" if note else ""))
+        click.echo(text_of(data) + (f"\n\n{note}" if note else ""))
     _saved_note(sink, out, data, quiet or as_json, not no_report, st)
 
 
@@ -158,14 +164,8 @@ def _solve_choice(st, key, metric_name, target_text, quiet, as_json, out, no_rep
                                     st.options.get("target_ci"), st.options.get("max_games"),
                                     progress=progress, notice=notice, sink=st.sink)
     progress.done()
-    note = data.get("note")
-    _finish(st, data, result, not no_report)
-    sink = st.sink
-    if as_json:
-        click.echo(json.dumps({**data, "result_dir": sink.path} if sink else data))
-    else:
-        click.echo(sc_.choice_text(data, cs.metric) + (f"\n\n{note}" if note else ""))
-    _saved_note(sink, out, data, quiet or as_json, not no_report, st)
+    _answer(st, data, result, lambda d: sc_.choice_text(d, cs.metric), quiet, as_json, out,
+            no_report)
 
 
 def register(group):

@@ -195,8 +195,8 @@ def parse_target(name: str, body, catalogue, n_seats: int, where: str) -> Target
                      f"{{at_most: ...}} or {{at_least: ...}}), got {cut(repr(body), 40)}")
     unknown = sorted(set(body) - TARGET_KEYS)
     if unknown:
-        _fail(f"{where}.{unknown[0]}", f"not a target key (value, tolerance, range, at_most, "
-                                       f"at_least)")
+        _fail(f"{where}.{unknown[0]}", "not a target key (value, tolerance, range, at_most, "
+                                       "at_least)")
     kinds = [k for k in ("range", "at_most", "at_least") if k in body]
     if "value" in body or "tolerance" in body:
         kinds.append("value")

@@ -15,3 +15,15 @@ def fake(tmp_path):
                     "{policy: strong}, {policy: weak}]\n")
     yield path
     families.unregister("fake")
+
+
+@pytest.fixture
+def fake2(tmp_path):
+    """The fake family registered, and a two-seat scenario of two weak seats (seat 0's share
+    has the exact formula ``fake_family.true_share`` of its ``edge``)."""
+    families.register("fake", "fake_family")
+    path = tmp_path / "fake.yaml"
+    path.write_text("game: fake\nname: fake\nplayers: [{policy: weak}, {policy: weak}]\n"
+                    "run: {games: 400, seed: 5}\n")
+    yield path
+    families.unregister("fake")

@@ -13,19 +13,13 @@ from scipy.optimize import brentq
 import fake_family
 import simcore
 from simcore.cli import main
-from simcore.family import registry as families
 
 from fake_family import true_share
 
 
 @pytest.fixture
-def fake(tmp_path):
-    families.register("fake", "fake_family")
-    path = tmp_path / "fake.yaml"
-    path.write_text("game: fake\nname: fake\nplayers: [{policy: weak}, {policy: weak}]\n"
-                    "run: {games: 400, seed: 5}\n")
-    yield path
-    families.unregister("fake")
+def fake(fake2):
+    return fake2   # two weak seats (tests/harness/conftest.py)
 
 
 TARGET = 0.65
