@@ -29,6 +29,8 @@ STATE_FILE = "design.json"
               "(the games then depend on this machine).")
 @click.option("--search-games", type=click.IntRange(min=100), help="Games per rule set in the "
               "search [2,000].")
+@click.option("--players", metavar="SEATS", help="Seats instead of the scenario's players "
+              "(greedy,value or value:call=0.8,greedy).")
 @click.option("--seed", type=click.IntRange(min=0, max=2 ** 64 - 1),
               help="Base seed [the scenario's run.seed].")
 @click.option("--workers", type=click.IntRange(min=0),
@@ -44,8 +46,8 @@ STATE_FILE = "design.json"
 @cli_errors
 @backend_options
 @luck_option
-def design(scenario_ref, targets_path, budget_games, budget_minutes, search_games, seed,
-           workers, as_json, quiet, out, no_save, no_report, resume):
+def design(scenario_ref, targets_path, budget_games, budget_minutes, search_games, players,
+           seed, workers, as_json, quiet, out, no_save, no_report, resume):
     """Search the rules a targets file lets change for a rule set that meets every target
     (the first dealer fair, draws rare, games of a given length, ...), then confirm the best
     on fresh deals with 95% intervals.
@@ -65,7 +67,8 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
     if resume:
         given = {"SCENARIO": scenario_ref, "--targets": targets_path,
                  "--budget-games": budget_games, "--budget-minutes": budget_minutes,
-                 "--search-games": search_games, "--seed": seed, "--out": out,
+                 "--search-games": search_games, "--players": players, "--seed": seed,
+                 "--out": out,
                  "--no-save": no_save or None}
         extra = [k for k, v in given.items() if v is not None]
         if extra:
@@ -87,6 +90,8 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
         if out is not None and not out.strip():
             raise InputError("--out: an empty path")
         fam, sc = families.load(scenario_ref)
+        from simcore.family.players import with_players
+        sc = with_players(fam, sc, players)
         try:
             with open(targets_path, encoding="utf-8") as f:
                 text = f.read()

@@ -188,3 +188,19 @@ def test_a_time_budget_sizes_the_later_stages_from_the_speed_seen(fake, tmp_path
     assert "minutes" in d["budget"] and "--budget-games repeats exactly" in d["budget"]
     assert len(d["trials"]) >= 4 and d["plan"]["confirm_games"] >= 200
     assert d["confirmed"]["rule_sets"]
+
+
+def test_players_change_the_seats_the_design_plays(fake, tmp_path):
+    """--players: a strong seat 0 against a weak one needs an edge of -1.5 (its strength) to be
+    fair."""
+    tf = tmp_path / "t.yaml"
+    tf.write_text("targets:\n  seat0_win_share: {value: 50%, tolerance: 2pp}\n"
+                  "rules:\n  edge: {range: [-2, 2], step: 0.5}\n")
+    r = CliRunner().invoke(main, ["design", str(fake), "--targets", str(tf), "--players",
+                                  "strong,weak", "--budget-games", "10000", "--search-games",
+                                  "300", "--workers", "1", "--json", "--quiet", "--no-save"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["meeting"] and all(
+        abs(r["params"]["edge"] + 1.5) <= 0.5 for r in d["confirmed"]["rule_sets"]
+        if r["meets_all"])
