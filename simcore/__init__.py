@@ -120,6 +120,7 @@ def design(ref, targets, budget_games: int = 600_000, search_games: int = 2000,
     text = targets if isinstance(targets, str) else yaml.safe_dump(targets)
     spec = parse_spec(text, fam, sc, "targets")
     s = fam.SCENARIOS.run_defaults(sc)[1] if seed is None else seed
+    D.check_budget(budget_games, search_games)
     plan = D.plan_budget(spec, budget_games, search_games)
     designer = D.Designer(fam, sc, spec, s, workers, plan)
     data = designer.run()

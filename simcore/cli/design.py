@@ -105,7 +105,10 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
         seed = s if seed is None else seed
         workers = w if workers is None else workers
         search_games = search_games or D.SEARCH_GAMES
-        budget = budget_games or (D.BUDGET_GAMES if budget_minutes is None else 10 ** 9)
+        # a time budget plans its search like the default game budget (how many trials, grid
+        # or TPE); the clock may stop it sooner, and sizes the later stages
+        budget = budget_games or D.BUDGET_GAMES
+        D.check_budget(budget, search_games)
         plan = D.plan_budget(spec, budget, search_games)
         opts = {"targets_text": text, "targets_file": os.path.basename(targets_path),
                 "budget_games": budget_games, "budget_minutes": budget_minutes,
@@ -122,8 +125,8 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
             rd = ResultDir.create(path, fam, "design", [sc], seed, budget, opts, workers)
     say = None if (quiet or as_json) else (lambda text: notice(text))
     deadline = None
-    if budget_minutes is not None:
-        deadline = started + 60 * budget_minutes * D.SEARCH_SHARE
+    if budget_minutes is not None:   # the search's half, less what earlier sessions played
+        deadline = started + max(0.0, 60 * budget_minutes * D.SEARCH_SHARE - state.seconds)
 
     def saver(st):
         if rd is not None:
@@ -149,7 +152,7 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
     try:
         designer.search()
         if budget_minutes is not None:
-            D.size_later_stages(designer, started, 60 * budget_minutes)
+            D.size_later_stages(designer, 60 * budget_minutes)
             saver(designer.state)
         designer.narrow()
         designer.confirm()

@@ -43,6 +43,8 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simcore.family.scenario.files import deep_merge, nested
 from simcore.stats.moments import Z95, difference
 from simcore.stats.summary import metric_summary
@@ -93,6 +95,17 @@ def plan_budget(spec, budget_games: int, search_games: int) -> Plan:
     return Plan(trials, search_games, narrow, confirm)
 
 
+def check_budget(budget_games: int, search_games: int) -> None:
+    """A budget too small for one batch of the search and the stages after it is refused (the
+    stages' floors would spend several times it)."""
+    from simcore.errors import InputError
+    need = int(2 * (BATCH + 1) * search_games / SEARCH_SHARE / 2)
+    if budget_games < need:
+        raise InputError(f"--budget-games {budget_games:,}: too small for --search-games "
+                         f"{search_games:,} (at least {need:,}: a batch of {BATCH} rule sets "
+                         f"and the scenario, then narrowing and confirmation)")
+
+
 def stage_games(total: int, sets: int, floor: int = MIN_STAGE_GAMES) -> int:
     """Games per rule set when ``total`` is split among ``sets`` and the scenario."""
     return max(floor, int(total // (sets + 1)))
@@ -136,18 +149,22 @@ class DesignState:
     games: int = 0
     batches: int = 0
     narrow_today: dict = field(default_factory=dict)
+    told: list = field(default_factory=list)     # every (params, value) told to Optuna
+    seconds: float = 0.0                         # of play, every session together
 
     def to_json(self) -> dict:
         return {"plan": self.plan.to_json(), "today": self.today,
                 "trials": [t.to_json() for t in self.trials],
                 "narrowed": [t.to_json() for t in self.narrowed], "confirmed": self.confirmed,
-                "games": self.games, "batches": self.batches, "narrow_today": self.narrow_today}
+                "games": self.games, "batches": self.batches, "narrow_today": self.narrow_today,
+                "told": self.told, "seconds": self.seconds}
 
     @classmethod
     def from_json(cls, d) -> "DesignState":
         return cls(Plan(**d["plan"]), d["today"], [Trial.from_json(t) for t in d["trials"]],
                    [Trial.from_json(t) for t in d["narrowed"]], d["confirmed"], d["games"],
-                   d["batches"], d.get("narrow_today") or {})
+                   d["batches"], d.get("narrow_today") or {}, d.get("told") or [],
+                   d.get("seconds") or 0.0)
 
 
 def _label(params: dict) -> str:
@@ -183,11 +200,13 @@ class Designer:
     def play(self, scenarios, seed: int, games: int):
         from simcore.studies.study import run_study
         p = self.progress() if self.progress else None
+        t0 = time.perf_counter()
         res = run_study(self.fam, scenarios, seed, games, self.workers, paired=True,
                         progress=p)
         if p is not None:
             p.done()
         self.state.games += games * len(scenarios)
+        self.state.seconds += time.perf_counter() - t0
         return res
 
     def estimates(self, sums, v: int) -> dict:
@@ -253,28 +272,45 @@ class Designer:
         combos = [dict(zip(keys, c)) for c in itertools.product(*[r.values
                                                                   for r in self.spec.rules])]
         own = {k: self.sc.get(k) for k in keys}
+        # a seeded order, not the product's: a time budget that stops the search early has
+        # played rule sets from all over the space, not one corner of it
+        order = np.random.default_rng(derived_seed(self.seed, "grid")).permutation(len(combos))
+        combos = [combos[i] for i in order]
         return sorted(combos, key=lambda p: p != own)
 
-    def _play_batch(self, fresh: list, seed: int) -> list:
+    def _play_batch(self, fresh: list, seed: int, save: bool = True) -> list:
         """Play the rule sets ``fresh`` (and, the first time, the scenario: ``today``); the
-        new trials."""
-        scenarios = [self.scenario(p, f"{self.sc.name} design {len(self.state.trials) + i}")
-                     for i, p in enumerate(fresh)]
+        new trials. A rule set the scenario's rules refuse as a combination (each value loads
+        alone, not together) is a trial of its own that meets nothing, and is not played."""
+        from simcore.errors import InputError
+        made, refused = [], {}
+        for i, p in enumerate(fresh):
+            try:
+                made.append(self.scenario(p, f"{self.sc.name} design "
+                                             f"{len(self.state.trials) + i}"))
+            except InputError as exc:
+                refused[i] = str(exc).split(": ", 1)[-1]
         first = not self.state.today
-        if first:
-            scenarios = [self.sc] + scenarios
-        res = self.play(scenarios, seed, self.plan.search_games)
+        scenarios = ([self.sc] if first else []) + made
+        res = self.play(scenarios, seed, self.plan.search_games) if scenarios else None
         if first:
             self.state.today = self.estimates(res.sums, 0)
-        out = []
+        out, v = [], (1 if first else 0)
         for i, params in enumerate(fresh):
-            m = self.estimates(res.sums, i + (1 if first else 0))
-            t = Trial(len(self.state.trials), params, m, self.violations(m),
-                      cis=self.intervals(res.sums, i + (1 if first else 0)))
+            if i in refused:
+                t = Trial(len(self.state.trials), params, {n: None for n in self.index},
+                          [math.inf] * len(self.spec.targets), "refused")
+                self.say(f"search: {_label(params)} is not a valid scenario ({refused[i]})")
+            else:
+                m = self.estimates(res.sums, v)
+                t = Trial(len(self.state.trials), params, m, self.violations(m),
+                          cis=self.intervals(res.sums, v))
+                v += 1
             self.state.trials.append(t)
             out.append(t)
         self.state.batches += 1
-        self.save(self.state)
+        if save:
+            self.save(self.state)
         best = min(self.state.trials, key=lambda t: t.total)
         self.say(f"search: {len(self.state.trials)}/{self.plan.trials} trials; best so far "
                  f"{_label(best.params)} ({_score(best.total)})")
@@ -305,12 +341,20 @@ class Designer:
         optuna.logging.set_verbosity(optuna.logging.ERROR)
         dists = self._distributions()
         study = optuna.create_study(direction="minimize")
-        seen = {}
-        for t in self.state.trials:   # a resumed design: what it had played, told again
+        seen = {repr(sorted(t.params.items())): t for t in self.state.trials}
+        for params, value in self.state.told:   # a resumed design: every answer Optuna was
+            # given, in order (repeats and prunes too), so it asks what it would have asked
             study.add_trial(optuna.trial.create_trial(
-                params=t.params, distributions=dists,
-                value=min(t.total, 1e12)))
-            seen[repr(sorted(t.params.items()))] = t
+                params=params, distributions=dists, value=value,
+                state=optuna.trial.TrialState.COMPLETE if value is not None
+                else optuna.trial.TrialState.PRUNED))
+
+        def tell(trial, value):
+            if value is None:
+                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+            else:
+                study.tell(trial, value)
+            self.state.told.append([dict(trial.params), value])
         own = {r.key: self.sc.get(r.key) for r in self.spec.rules}
         while len(self.state.trials) < self.plan.trials and not self._out_of_time():
             study.sampler = self._sampler(self.state.batches)
@@ -323,10 +367,10 @@ class Designer:
                 trial = study.ask(dists)
                 key = repr(sorted(trial.params.items()))
                 if key in seen:                   # a rule set played already: its score
-                    study.tell(trial, min(seen[key].total, 1e12))
+                    tell(trial, min(seen[key].total, 1e12))
                     continue
                 if any(key == repr(sorted(a.params.items())) for a in asked):
-                    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+                    tell(trial, None)
                     continue
                 asked.append(trial)
             if not asked:
@@ -334,10 +378,11 @@ class Designer:
                          f"{len(self.state.trials)} trials")
                 self.plan.trials = len(self.state.trials)
                 break
-            for trial, t in zip(asked, self._play_batch([dict(a.params) for a in asked],
-                                                        seed)):
+            played = self._play_batch([dict(a.params) for a in asked], seed, save=False)
+            for trial, t in zip(asked, played):
                 seen[repr(sorted(t.params.items()))] = t
-                study.tell(trial, min(t.total, 1e12))
+                tell(trial, min(t.total, 1e12))
+            self.save(self.state)
 
     # -- narrowing and confirmation ----------------------------------------------------------
 
@@ -346,6 +391,7 @@ class Designer:
         precision first, then the rest, each by total violation; a rule set that played every
         game as another did (the same estimates: komi -1 and 0 when margins are even) is one
         candidate; then up to ``extra`` non-dominated trade-offs not among them."""
+        trials = [t for t in trials if t.stage != "refused"]
         ranked = sorted(trials, key=lambda t: (not self.compatible(t, today), t.total,
                                                t.number))
         out, alike = [], set()
@@ -430,7 +476,8 @@ class Designer:
                         row.update(status="misses", diff=None, diff_ci=[None, None])
                     else:
                         ci = [d.diff - Z95 * d.se, d.diff + Z95 * d.se]
-                        row.update(diff=d.diff, diff_ci=ci, status=tg.status(d.diff, ci, 0.0))
+                        row.update(diff=d.diff, diff_ci=ci, status=tg.status_against_today(
+                            s["value"], s["ci"], d.diff, ci))
                 else:
                     row["status"] = tg.status(s["value"], s["ci"], None)
                 lo, hi = tg.band(today[tg.metric]["value"])
@@ -456,12 +503,15 @@ class Designer:
         return answer(self.spec, self.state, self.sc, self.sampler_name())
 
 
-def size_later_stages(designer: "Designer", started: float, seconds: float) -> None:
-    """A time budget: size narrowing and confirmation from the speed the search showed, to
-    fill the time left (4 : 6)."""
-    elapsed = time.perf_counter() - started
-    rate = designer.state.games / max(elapsed, 1e-9)
-    left = max(0.0, seconds - elapsed) * rate
+def size_later_stages(designer: "Designer", seconds: float) -> None:
+    """A time budget of ``seconds``: size narrowing and confirmation from the speed the search
+    showed (its games over its seconds of play, every session of a resumed design together),
+    to fill the time left of the budget (4 : 6)."""
+    st = designer.state
+    if st.narrowed or st.confirmed:               # sized (and begun) before a resume
+        return
+    rate = st.games / max(st.seconds, 1e-9)
+    left = max(0.0, seconds - st.seconds) * rate
     designer.plan.narrow_total = int(left * 0.4)
     designer.plan.confirm_total = int(left * 0.6)
 
@@ -514,7 +564,8 @@ def answer(spec, state: DesignState, sc, sampler: str) -> dict:
             if others:
                 binds.append(tg.metric)
         if not binds and rows:   # no single target: those the closest rule set misses
-            best = min(rows, key=lambda r: sum(x or 0 for x in r["violations"]))
+            best = min(rows, key=lambda r: sum(math.inf if x is None else x
+                                               for x in r["violations"]))
             binds = [c["metric"] for c in best["targets"] if not c["status"].startswith("meets")]
     trade = []
     if not meeting and rows:

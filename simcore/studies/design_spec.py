@@ -34,6 +34,7 @@ from simcore.errors import InputError, cut
 TARGET_KINDS = ("value", "range", "at_most", "at_least")
 TARGET_KEYS = {"value", "tolerance", "range", "at_most", "at_least"}
 RULE_KEYS = {"range", "step", "choices"}
+MAX_VALUES = 1000       # values of one discrete numeric rule
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Target:
         """How far ``m`` lies outside the band, in units of the target's scale (0 inside)."""
         if m is None or (isinstance(m, float) and math.isnan(m)):
             return math.inf
+        if self.needs_today and today is None:
+            return math.inf                       # no today to measure against: not met
         lo, hi = self.band(today)
         out = 0.0
         if lo is not None and m < lo:
@@ -74,6 +77,26 @@ class Target:
         if hi is not None and m > hi:
             out = m - hi
         return out / self.scale
+
+    def status_against_today(self, m, ci, d, d_ci) -> str:
+        """:meth:`status` of a target with a ``today`` bound: that bound judged by the paired
+        difference ``d`` (interval ``d_ci``) from the scenario on the same deals, an absolute
+        bound by the estimate ``m`` (interval ``ci``); the worse of the two sides."""
+        if self.kind == "value":                  # value: today +- tolerance, all relative
+            return Target(self.metric, "range", -self.tolerance, self.tolerance, self.scale,
+                          self.text).status(d, d_ci, None)
+        sides = []
+        for bound, which in ((self.lo, "lo"), (self.hi, "hi")):
+            if bound is None:
+                continue
+            one = Target(self.metric, "range", 0.0 if bound == "today" else bound, None,
+                         self.scale, self.text) if which == "lo" else \
+                Target(self.metric, "range", None, 0.0 if bound == "today" else bound,
+                       self.scale, self.text)
+            sides.append(one.status(d, d_ci, None) if bound == "today"
+                         else one.status(m, ci, None))
+        order = ("misses surely", "misses", "meets", "meets surely")
+        return min(sides, key=order.index) if sides else "meets surely"
 
     def status(self, m, ci, today) -> str:
         """``meets surely`` (the whole 95% interval inside the band), ``meets`` (the estimate
@@ -161,7 +184,10 @@ def _number(text, metric, where: str, allow_today: bool = True, size: bool = Fal
     if isinstance(text, bool) or text is None:
         _fail(where, f"expected a number, got {cut(repr(text), 40)}")
     if isinstance(text, (int, float)):
-        x = float(text)
+        try:
+            x = float(text)
+        except OverflowError:
+            _fail(where, f"{cut(repr(text), 40)}: too large a number")
     else:
         t = str(text).strip()
         scale = 1.0
@@ -172,7 +198,7 @@ def _number(text, metric, where: str, allow_today: bool = True, size: bool = Fal
             t, scale = t[:-2 if size else -1].strip(), 0.01
         try:
             x = float(t) * scale
-        except ValueError:
+        except (ValueError, OverflowError):
             _fail(where, f"{cut(repr(text), 40)}: not a number"
                          + (" (or today)" if allow_today else ""))
     if not math.isfinite(x):
@@ -193,7 +219,7 @@ def parse_target(name: str, body, catalogue, n_seats: int, where: str) -> Target
     if not isinstance(body, dict):
         _fail(where, f"expected a mapping ({{tolerance: ...}}, {{range: [lo, hi]}}, "
                      f"{{at_most: ...}} or {{at_least: ...}}), got {cut(repr(body), 40)}")
-    unknown = sorted(set(body) - TARGET_KEYS)
+    unknown = sorted(str(k) for k in set(body) - TARGET_KEYS)
     if unknown:
         _fail(f"{where}.{unknown[0]}", "not a target key (value, tolerance, range, at_most, "
                                        "at_least)")
@@ -227,7 +253,7 @@ def parse_target(name: str, body, catalogue, n_seats: int, where: str) -> Target
             _fail(f"{where}.range", f"expected [lo, hi], got {cut(repr(r), 40)}")
         lo = _number(r[0], m, f"{where}.range")
         hi = _number(r[1], m, f"{where}.range")
-        if "today" not in (lo, hi) and lo >= hi:
+        if ("today" not in (lo, hi) and lo >= hi) or lo == hi == "today":
             _fail(f"{where}.range", "lo must be below hi")
         scale = (hi - lo) / 2 if "today" not in (lo, hi) else scale_default
         return Target(name, "range", lo, hi, scale, text)
@@ -255,7 +281,7 @@ def parse_rule(key: str, body, fam, sc, where: str) -> Rule:
     if not isinstance(body, dict):
         _fail(where, f"expected a mapping ({{range: [lo, hi]}} or {{choices: [...]}}), got "
                      f"{cut(repr(body), 40)}")
-    unknown = sorted(set(body) - RULE_KEYS)
+    unknown = sorted(str(k) for k in set(body) - RULE_KEYS)
     if unknown:
         _fail(f"{where}.{unknown[0]}", "not a rule key (range, step, choices)")
     if choices:
@@ -287,7 +313,10 @@ def parse_rule(key: str, body, fam, sc, where: str) -> Rule:
     if (not isinstance(r, list) or len(r) != 2
             or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in r)):
         _fail(f"{where}.range", f"expected [lo, hi] (two numbers), got {cut(repr(r), 40)}")
-    lo, hi = float(r[0]), float(r[1])
+    try:
+        lo, hi = float(r[0]), float(r[1])
+    except OverflowError:
+        _fail(f"{where}.range", "too large a number")
     if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
         _fail(f"{where}.range", "expected two finite numbers, lo below hi")
     if integer and (lo != int(lo) or hi != int(hi)):
@@ -298,13 +327,18 @@ def parse_rule(key: str, body, fam, sc, where: str) -> Rule:
         _fail(f"{where}.range", f"above {key}'s maximum {b_hi}")
     step = body.get("step", 1 if integer else None)
     if step is not None:
-        if isinstance(step, bool) or not isinstance(step, (int, float)) or step <= 0 \
-                or not math.isfinite(step):
+        if isinstance(step, bool) or not isinstance(step, (int, float)) or not (
+                -1e300 < float(step) < 1e300) or step <= 0:
             _fail(f"{where}.step", f"expected a number above 0, got {cut(repr(step), 30)}")
         if integer and step != int(step):
             _fail(f"{where}.step", f"{key} takes whole numbers")
         if step > hi - lo:
             _fail(f"{where}.step", "larger than the range")
+        n = math.floor((hi - lo) / step + 1e-9)
+        if n + 1 > MAX_VALUES:
+            _fail(where, f"{n + 1:,} values in the range at step {step:g}: at most "
+                         f"{MAX_VALUES:,} (a larger step, or no step for a float rule)")
+        hi = lo + n * float(step)                 # the last value the step reaches
     return Rule(key, integer, lo, hi, None if step is None else float(step))
 
 
@@ -322,7 +356,7 @@ def parse_spec(text: str, fam, sc, source: str) -> DesignSpec:
         _fail(source, f"not valid YAML{at}: {getattr(exc, 'problem', None) or exc}")
     if not isinstance(data, dict):
         _fail(source, "expected a mapping with targets: and rules:")
-    unknown = sorted(set(data) - {"targets", "rules"})
+    unknown = sorted(str(k) for k in set(data) - {"targets", "rules"})
     if unknown:
         _fail(f"{source}: {unknown[0]}", "not a key of a targets file (targets, rules)")
     for k in ("targets", "rules"):
@@ -333,8 +367,10 @@ def parse_spec(text: str, fam, sc, source: str) -> DesignSpec:
                for k, v in data["targets"].items()]
     rules = [parse_rule(str(k), v, fam, sc, f"{source}: rules.{k}")
              for k, v in data["rules"].items()]
-    for r in rules:   # every value loads (a bound another rule limits, a choice it forbids)
-        vals = r.values or [r.lo, r.hi]
+    for r in rules:   # each choice and each end of a range loads alone (a bound another
+        # rule limits, a choice it forbids); a refused combination is a refused trial later
+        vals = list(r.choices) if r.choices else [r.values[0], r.values[-1]] if r.values \
+            else [r.lo, r.hi]
         for v in vals:
             try:
                 fam.SCENARIOS.with_overrides(sc, deep_merge({}, nested(r.key, v)), "check")

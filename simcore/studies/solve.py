@@ -237,11 +237,18 @@ def breakdown_pointer(su: SolveSetup, values, data: dict, result) -> dict | None
     rules = list(getattr(fam, "BREAKDOWN_RULES", {}).get((name, label), ()))
     unit = "pp" if su.metric.is_rate else su.metric.unit
     k = 100 if su.metric.is_rate else 1
+    # a part's pull on the whole is its share of the metric's denominator times its distance:
+    # the share of games for a per-game metric (a per-round or per-win metric's parts weigh
+    # by their rounds or wins, which the breakdown does not give: no pull then)
+    per_game = su.metric.kind == "game_rate" or su.metric.per == "games"
     text = (f"The breakdown points to {what}: {label} ({100 * share:.1f}% of the games at "
             f"{su.param.key} = {values[v]}), where {su.metric.name} is "
-            f"{fmt_value(su.metric, value)}, pulls it {k * pull:+.2f} {unit} of the "
-            f"{k * gap:+.2f} {unit} from the target"
+            f"{fmt_value(su.metric, value)}"
+            + (f", pulls it {k * pull:+.2f} {unit} of the {k * gap:+.2f} {unit} from the "
+               f"target" if per_game else f" ({k * gap:+.2f} {unit} from the target overall)")
             + (f"; rules that act there: {', '.join(rules)}" if rules else ""))
+    if not per_game:
+        pull = None
     return {"breakdown": name, "part": label, "share": share, "value": value,
             "pull": pull, "gap": gap, "at": values[v], "rules": rules, "text": text}
 

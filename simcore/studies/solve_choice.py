@@ -172,12 +172,15 @@ def verdict(data: dict, metric) -> str:
     where = ("clearly the closest (every other value is farther, by the paired difference "
              "on the same deals or by the distance intervals)" if data["clearly_closest"] else
              "not clearly closer than every other value at these games")
-    if data["reaching"]:
-        others = [v for v in data["reaching"] if v != data["best"]]
+    others = [v for v in data["reaching"] if v != data["best"]]
+    if b["target_inside"]:
         also = (f"; also compatible with the target: {', '.join(map(str, others))}"
                 if others else "")
         return (f"{key}: {data['best']} brings {metric.name} to {t}: {shown} holds the target; "
                 f"{where}{also}")
+    if others:   # the closest estimate's interval misses the target, another's holds it
+        return (f"{key}: {data['best']} comes closest to {t}: {shown}, the target outside its "
+                f"interval; {where}; compatible with the target: {', '.join(map(str, others))}")
     return (f"{key}: no allowed value reaches {t}; {data['best']} comes closest: {shown}; "
             f"{where}. A rule that is a number, or another rule, has to move the rest")
 

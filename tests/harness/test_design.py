@@ -148,6 +148,16 @@ def test_the_command_saves_reports_and_resumes_to_the_same_answer(fake, tmp_path
     ("targets: {seat0_win_share: {at_most: 0.6}}\nrules: {edge: {range: [0, 1]}}\nextra: 1\n",
      "t.yaml: extra: not a key of a targets file"),
     ("targets: [\n", "t.yaml: not valid YAML"),
+    ("targets: {seat0_win_share: {at_most: 0.6, 1: 2, foo: 3}}\nrules: {edge: {range: [0, 1]}}\n",
+     "targets.seat0_win_share.1: not a target key"),
+    ("targets: {top_score: {at_most: 1" + "0" * 400 + "}}\nrules: {edge: {range: [0, 1]}}\n",
+     "targets.top_score.at_most: "),
+    ("targets: {seat0_win_share: {at_most: 0.6}}\nrules: {edge: {range: [0, 1" + "0" * 400
+     + "]}}\n", "rules.edge.range: "),
+    ("targets: {seat0_win_share: {at_most: 0.6}}\nrules: {edge: {range: [0, 4], step: 0.001}}\n",
+     "rules.edge: 4,001 values in the range at step 0.001: at most 1,000"),
+    ("targets: {top_score: {range: [today, today]}}\nrules: {edge: {range: [0, 1]}}\n",
+     "targets.top_score.range: lo must be below hi"),
 ])
 def test_bad_targets_files_are_one_line_naming_the_key(fake, tmp_path, text, message):
     tf = tmp_path / "t.yaml"
@@ -204,3 +214,67 @@ def test_players_change_the_seats_the_design_plays(fake, tmp_path):
     assert d["meeting"] and all(
         abs(r["params"]["edge"] + 1.5) <= 0.5 for r in d["confirmed"]["rule_sets"]
         if r["meets_all"])
+
+
+def test_a_target_against_today_and_an_absolute_bound_judges_each_on_its_own_scale():
+    """A range [today, 0.30]: the lower bound by the paired difference from today, the upper
+    by the estimate itself (a rule set at 35% against today's 10% misses, though its
+    difference, 0.25, lies inside (0, 0.30))."""
+    from simcore.studies.design_spec import Target
+    t = Target("draw_rate", "range", "today", 0.30, 0.01, "range: [today, 0.3]")
+    assert t.status_against_today(0.35, [0.34, 0.36], 0.25, [0.24, 0.26]) == "misses surely"
+    assert t.status_against_today(0.20, [0.19, 0.21], 0.10, [0.09, 0.11]) == "meets surely"
+    assert t.status_against_today(0.20, [0.19, 0.21], 0.001, [-0.01, 0.01]) == "meets"
+    t = Target("m", "value", None, None, 0.5, "value: today, tolerance: 0.5", "today", 0.5)
+    assert t.status_against_today(9.9, [9.8, 10.0], 0.1, [0.05, 0.15]) == "meets surely"
+    assert t.violation(0.5, None) == float("inf")      # no today measured: not met
+
+
+def test_a_combination_the_rules_refuse_is_a_refused_trial_not_a_crash(tmp_path):
+    """Each value loads alone (komi 45 with komi paid at the end; komi paid at the start with
+    komi 0), but komi 45 paid at the start would leave the first dealer below 0 points: that
+    rule set is a refused trial, and the design goes on."""
+    d = simcore.design("new_edition", {
+        "targets": {"first_dealer_win_rate": {"tolerance": "5pp"}},
+        "rules": {"compensation.komi": {"range": [44, 45]},
+                  "compensation.komi_at": {"choices": "all"}}},
+        budget_games=4000, search_games=100, seed=1)
+    refused = [t for t in d["trials"] if t["stage"] == "refused"]
+    assert refused and all(t["params"]["compensation.komi_at"] == "start" for t in refused)
+    assert d["confirmed"]["rule_sets"] and all(
+        r["params"]["compensation.komi_at"] == "end" for r in d["confirmed"]["rule_sets"])
+
+
+def test_a_tpe_search_stopped_and_resumed_asks_what_an_uninterrupted_one_asks(fake):
+    """The Optuna study of a resumed design is rebuilt from every answer it was given (repeats
+    and prunes included), and each batch reseeds the sampler: the trials are the same."""
+    import json as _json
+    from simcore.family import registry as families
+    from simcore.studies import design as D
+    from simcore.studies.design_spec import parse_spec
+    fam, sc = families.load(str(fake))
+    text = ("targets:\n  seat0_win_share: {value: 65%, tolerance: 2pp}\n"
+            "rules:\n  edge: {range: [-2, 2], step: 0.05}\n  noise: {range: [0.5, 1.5]}\n")
+    spec = parse_spec(text, fam, sc, "t.yaml")
+
+    def designer(state=None, save=None):
+        plan = D.plan_budget(spec, 24_000, 200)
+        return D.Designer(fam, sc, spec, 9, 1, plan, state, save)
+    whole = designer()
+    whole.search()
+    saved = []
+
+    class Stop(Exception):
+        pass
+
+    def save(state):
+        saved.append(_json.dumps(state.to_json()))
+        if len(state.trials) >= 12:
+            raise Stop
+    first = designer(save=save)
+    with pytest.raises(Stop):
+        first.search()
+    again = designer(D.DesignState.from_json(_json.loads(saved[-1])))
+    again.search()
+    assert [t.params for t in again.state.trials] == [t.params for t in whole.state.trials]
+    assert len(whole.state.trials) > 12
