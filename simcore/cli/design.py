@@ -170,7 +170,7 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
     if rd is not None:
         rd.games_done = designer.state.games
         try:
-            rd.finish({"kind": "design", **data}, seconds, workers)
+            rd.finish({"kind": "design", **data}, seconds, designer.workers_used)
             path = rd.path
         except InputError as exc:
             notice(f"the design finished (printed below) but its summary was not saved: {exc}")

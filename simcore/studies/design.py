@@ -185,6 +185,7 @@ class Designer:
         self.say = say or (lambda text: None)
         self.progress = progress
         self.deadline = deadline
+        self.workers_used = workers
         names = [m.name for m in fam.CATALOGUE]
         self.index = {t.metric: names.index(t.metric) for t in spec.targets}
         self.metrics = {m.name: m for m in fam.CATALOGUE}
@@ -207,6 +208,7 @@ class Designer:
             p.done()
         self.state.games += games * len(scenarios)
         self.state.seconds += time.perf_counter() - t0
+        self.workers_used = res.workers
         return res
 
     def estimates(self, sums, v: int) -> dict:

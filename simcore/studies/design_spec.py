@@ -347,9 +347,9 @@ def parse_spec(text: str, fam, sc, source: str) -> DesignSpec:
     and ``sc``'s rules (every value a rule may take is loaded once: a value the scenario's
     other rules refuse is one line here, not a failed trial later)."""
     import yaml
-    from simcore.family.scenario.files import deep_merge, nested
+    from simcore.family.scenario.files import deep_merge, load_yaml, nested
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)   # the scenarios' loader: a key given twice is an error
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""

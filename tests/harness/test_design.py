@@ -158,6 +158,9 @@ def test_the_command_saves_reports_and_resumes_to_the_same_answer(fake, tmp_path
      "rules.edge: 4,001 values in the range at step 0.001: at most 1,000"),
     ("targets: {top_score: {range: [today, today]}}\nrules: {edge: {range: [0, 1]}}\n",
      "targets.top_score.range: lo must be below hi"),
+    ("targets:\n  top_score: {at_most: 1}\n  top_score: {at_least: 2}\n"
+     "rules: {edge: {range: [0, 1]}}\n",
+     "t.yaml: not valid YAML (line 3): duplicate key 'top_score' (first given at line 2)"),
 ])
 def test_bad_targets_files_are_one_line_naming_the_key(fake, tmp_path, text, message):
     tf = tmp_path / "t.yaml"
