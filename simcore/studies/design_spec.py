@@ -208,21 +208,28 @@ def _number(text, metric, where: str, allow_today: bool = True, size: bool = Fal
     return x
 
 
+def _entry(body, where: str, keys: set, shapes: str, what: str) -> dict:
+    """A target's or a rule's mapping (empty when null), refusing another shape or a key not
+    in ``keys`` in one line."""
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        _fail(where, f"expected a mapping ({shapes}), got {cut(repr(body), 40)}")
+    unknown = sorted(str(k) for k in set(body) - keys)
+    if unknown:
+        _fail(f"{where}.{unknown[0]}", f"not a {what}")
+    return body
+
+
 def parse_target(name: str, body, catalogue, n_seats: int, where: str) -> Target:
     from simcore.studies.compare import _hint
     metrics = {m.name: m for m in catalogue}
     if name not in metrics:
         _fail(where, f"unknown metric{_hint(name, metrics)}")
     m = metrics[name]
-    if body is None:
-        body = {}
-    if not isinstance(body, dict):
-        _fail(where, f"expected a mapping ({{tolerance: ...}}, {{range: [lo, hi]}}, "
-                     f"{{at_most: ...}} or {{at_least: ...}}), got {cut(repr(body), 40)}")
-    unknown = sorted(str(k) for k in set(body) - TARGET_KEYS)
-    if unknown:
-        _fail(f"{where}.{unknown[0]}", "not a target key (value, tolerance, range, at_most, "
-                                       "at_least)")
+    body = _entry(body, where, TARGET_KEYS, "{tolerance: ...}, {range: [lo, hi]}, "
+                  "{at_most: ...} or {at_least: ...}", "target key (value, tolerance, range, "
+                  "at_most, at_least)")
     kinds = [k for k in ("range", "at_most", "at_least") if k in body]
     if "value" in body or "tolerance" in body:
         kinds.append("value")
@@ -276,14 +283,8 @@ def parse_rule(key: str, body, fam, sc, where: str) -> Rule:
     numeric = loader.numeric_rule(key)
     if own is None and not choices and not numeric:
         _fail(where, f"no such rule in {sc.name} (momojan-sim show {sc.name} lists them)")
-    if body is None:
-        body = {}
-    if not isinstance(body, dict):
-        _fail(where, f"expected a mapping ({{range: [lo, hi]}} or {{choices: [...]}}), got "
-                     f"{cut(repr(body), 40)}")
-    unknown = sorted(str(k) for k in set(body) - RULE_KEYS)
-    if unknown:
-        _fail(f"{where}.{unknown[0]}", "not a rule key (range, step, choices)")
+    body = _entry(body, where, RULE_KEYS, "{range: [lo, hi]} or {choices: [...]}",
+                  "rule key (range, step, choices)")
     if choices:
         if "range" in body or "step" in body:
             _fail(where, f"a choice rule takes choices, not a range "
