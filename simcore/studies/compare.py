@@ -175,11 +175,6 @@ def settle(row, games: int, alpha: float, tested: int) -> tuple:
     return max(games, n), verdict
 
 
-def games_to_settle(row, games: int, alpha: float, tested: int) -> int | None:
-    """The games of :func:`settle`."""
-    return settle(row, games, alpha, tested)[0]
-
-
 def _margin_abs(row) -> float | None:
     m = row.get("margin")
     if not m:
