@@ -211,13 +211,12 @@ class Designer:
         self.workers_used = res.workers
         return res
 
-    def estimates(self, sums, v: int) -> dict:
-        return {name: metric_summary(self.metrics[name], sums, j, v)["value"]
-                for name, j in self.index.items()}
-
-    def intervals(self, sums, v: int) -> dict:
-        return {name: metric_summary(self.metrics[name], sums, j, v)["ci"]
-                for name, j in self.index.items()}
+    def estimates(self, sums, v: int) -> tuple:
+        """(metric -> estimate, metric -> its 95% interval) of variant ``v``: one summary
+        of each target's metric serves both."""
+        s = {name: metric_summary(self.metrics[name], sums, j, v)
+             for name, j in self.index.items()}
+        return {k: x["value"] for k, x in s.items()}, {k: x["ci"] for k, x in s.items()}
 
     def compatible(self, t: "Trial", today: dict) -> bool:
         """Whether every target's band meets the trial's own 95% interval (at the search's
@@ -296,7 +295,7 @@ class Designer:
         scenarios = ([self.sc] if first else []) + made
         res = self.play(scenarios, seed, self.plan.search_games) if scenarios else None
         if first:
-            self.state.today = self.estimates(res.sums, 0)
+            self.state.today = self.estimates(res.sums, 0)[0]
         out, v = [], (1 if first else 0)
         for i, params in enumerate(fresh):
             if i in refused:
@@ -304,9 +303,8 @@ class Designer:
                           [math.inf] * len(self.spec.targets), "refused")
                 self.say(f"search: {_label(params)} is not a valid scenario ({refused[i]})")
             else:
-                m = self.estimates(res.sums, v)
-                t = Trial(len(self.state.trials), params, m, self.violations(m),
-                          cis=self.intervals(res.sums, v))
+                m, cis = self.estimates(res.sums, v)
+                t = Trial(len(self.state.trials), params, m, self.violations(m), cis=cis)
                 v += 1
             self.state.trials.append(t)
             out.append(t)
@@ -419,13 +417,13 @@ class Designer:
         res = self.play([self.sc] + [self.scenario(t.params, f"{self.sc.name} design "
                                                              f"{t.number}") for t in cands],
                         derived_seed(self.seed, stage), games)
-        today = self.estimates(res.sums, 0)
+        today = self.estimates(res.sums, 0)[0]
         out = []
         for v, t in enumerate(cands, start=1):
-            m = self.estimates(res.sums, v)
+            m, cis = self.estimates(res.sums, v)
             viol = [tg.violation(m[tg.metric], today.get(tg.metric))
                     for tg in self.spec.targets]
-            out.append(Trial(t.number, t.params, m, viol, stage, self.intervals(res.sums, v)))
+            out.append(Trial(t.number, t.params, m, viol, stage, cis))
         return out, today, games
 
     def narrow(self):
