@@ -156,6 +156,16 @@ class Family:
         the wins it scored in, ``wins`` and ``total`` int64[n] each game's wins and points."""
         return None
 
+    def yaku_reach(self, idx, batch, data: dict):
+        """How often a hand was within reach of each of ``point_sources``' rows, or None:
+        ``(measured, reached, completed, hands)``; ``measured`` bool per row (False where the
+        family has no reach for it, as a bonus counted by cards), ``reached`` and ``completed``
+        int64[n, len(rows)] per game the hands (a seat's round) that were at some point tenpai
+        with a wait that would score the row, and of those the hands that won with it, ``hands``
+        int64[n] each game's hands played. A won hand counts as reached for what it scored, so
+        ``completed <= reached``."""
+        return None
+
     def histogram_marks(self, sc, name: str) -> list:
         """(x, label) lines the report draws on histogram ``name`` (a threshold of the rules)."""
         return []

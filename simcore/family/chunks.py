@@ -345,9 +345,15 @@ def _extras(fam, extras: dict, idx, num, batch, data: dict, first_chunk: bool, d
         def per(values, of):
             return domains.ratio_sums(values, np.repeat(of[:, None], x.shape[1], 1), zero,
                                       1)[0].tolist()
-        extras.setdefault("points", []).append({
-            "fired": per(fired, wins), "per_win": per(x, wins), "of_all": per(x, total),
-            "rows": rows if first_chunk else None})
+        part = {"fired": per(fired, wins), "per_win": per(x, wins), "of_all": per(x, total),
+                "rows": rows if first_chunk else None}
+        reach = fam.yaku_reach(idx, batch, data)
+        if reach is not None:
+            measured, reached, completed, hands = reach
+            part["within_reach"] = per(reached, hands)
+            part["completed"] = domains.ratio_sums(completed, reached, zero, 1)[0].tolist()
+            part["measured"] = [bool(m) for m in measured] if first_chunk else None
+        extras.setdefault("points", []).append(part)
     sim = fam.SIMULATOR
     for name, values in sim.histogram_values(batch).items():
         if name not in sim.HISTOGRAMS:

@@ -35,6 +35,7 @@ import numpy as np
 from simcore.nb.bits import popcount
 from simcore.nb.events import log_event
 from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.reach import measures_reach
 from simcore.nb.rng import seed_keyed, shuffle
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_ADDED_AS, KAN_CLOSED,
@@ -110,6 +111,10 @@ ROUND_FIELDS = (
     "gap_before",               # score0 - score1 when the round began (before the ante)
     # the luck of the round's draws (simcore.momojan.luck, LUCK_NAMES), in 1 / LUCK_SCALE
     "luck_dealer", "luck_other", "luck_tsumo", "luck_ron",
+    # per seat, the score slots a wait of its hand would have scored at some point of the round
+    # (bits as yaku_bits; the winner's include what it won with), in the games that measure it
+    # (simcore.nb.reach; else 0): _note_reach
+    "reach0", "reach1",
 )
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
 # Game record fields (int64 columns of ``games_out``): GF_WINNER, ..., N_GF.
@@ -933,6 +938,15 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     momo_exempt, furiten_on = ra[RA_MOMO_EXEMPT] != 0, ra[RA_FURITEN_ENABLED] != 0
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     log_event(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
+    # yaku reach (simcore.nb.reach), in a sample of games: the hand each seat's reach was last
+    # noted for (hand, revealed mask, riichi)
+    reach = measures_reach(rec[RF_GAME])
+    reach_key = np.full((2, 3), -1, np.int64)
+    for s in range(2):
+        if reach and _reach_changed(reach_key, hands, rev_mask, riichi, s):
+            w = cached_waits(hands, rev_mask, n_rev, s, core, luck_waits)
+            if w:
+                _note_reach(rs, s, w, ra, tables, rec)
     seat = dealer
     while True:
         opp = 1 - seat
@@ -1063,6 +1077,10 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                 drawn_by = PH_AFTER_DRAW
                 continue
             _apply_discard(rs, seat, a)  # a discard ends the turn
+            if reach and _reach_changed(reach_key, hands, rev_mask, riichi, seat):
+                w = cached_waits(hands, rev_mask, n_rev, seat, core, luck_waits)
+                if w:
+                    _note_reach(rs, seat, w, ra, tables, rec)
             break
         seat = opp
 
@@ -1199,16 +1217,56 @@ def _finish_win(rs, seat, card, ron, ra, tables, rec, rinshan):
     rec[RF_SET_BONUS] = rs.scratch_bonus[2]
     rec[RF_SETS] = n_sets
     rec[RF_WINNER_CONCEALED_SETS] = n_sets - rs.n_rev[seat]
+    bits = _slot_bits(rs, n_sets)
+    rec[RF_YAKU_BITS] = bits
+    if measures_reach(rec[RF_GAME]):
+        rec[RF_REACH0 + seat] |= bits   # a won hand was within reach of what it scored
+    _record_sets(rs, rec)
+    log_event(rs.st, rs.ev, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)
+    return points
+
+
+@nb.njit(cache=True, inline="always")
+def _slot_bits(rs, n_sets):
+    """The yaku_bits of the win just scored (the scratch arrays)."""
     bits = 0
     for y in range(N_SCORE_SLOTS):
         if rs.scratch_yaku[y] >= 0:
             bits |= 1 << y
     if rs.scratch_bonus[2] > 0:  # a set-count bonus (new edition) marks its slot as the yaku does
         bits |= 1 << (SLOT_SET_COUNT + min(n_sets, 7) - 4)
-    rec[RF_YAKU_BITS] = bits
-    _record_sets(rs, rec)
-    log_event(rs.st, rs.ev, EV_RON if ron else EV_TSUMO, seat, card, points, np.int64(hand), bits)
-    return points
+    return bits
+
+
+@nb.njit(cache=True, inline="always")
+def _reach_changed(key, hands, rev_mask, riichi, seat):
+    """Has seat's hand, its revealed sets or its riichi changed since ``key`` (int64[2, 3]) was
+    set? Sets it to them."""
+    h, rv, ri = np.int64(hands[seat]), np.int64(rev_mask[seat]), riichi[seat]
+    if key[seat, 0] == h and key[seat, 1] == rv and key[seat, 2] == ri:
+        return False
+    key[seat, 0], key[seat, 1], key[seat, 2] = h, rv, ri
+    return True
+
+
+@nb.njit(cache=True)
+def _note_reach(rs, seat, w, ra, tables, rec):
+    """Add to ``rec[RF_REACH0 + seat]`` the score slots some wait (``w``, not 0) of the seat's
+    hand would score as a ron (riichi and ippatsu as they stand; furiten aside). A ron scores
+    every yaku a self-draw does but those of the moment (the last card, a kan's replacement),
+    which the table does not count as reached. The round loop calls this only when the hand,
+    its revealed sets or its riichi changed (``_reach_changed``): a tenpai hand mostly discards
+    what it draws, so it is rare; the waits come from the luck's cache, which the opponent's
+    next draw reads anyway."""
+    bits = rec[RF_REACH0 + seat]
+    for k in range(N_KINDS):
+        if w & kind_bit(k):
+            status, _, _, n_sets = _score(rs, seat, rs.hands[seat] + _card_unit(k), k,
+                                          _win_flags(rs, seat, np.bool_(True), np.bool_(False),
+                                                     np.bool_(False)), ra, tables)
+            if status == VALID:
+                bits |= _slot_bits(rs, n_sets)
+    rec[RF_REACH0 + seat] = bits
 
 
 @nb.njit(cache=True)

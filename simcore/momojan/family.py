@@ -44,7 +44,7 @@ class Momojan(Family):
     GAME_DTYPES = storage_types(int8="winner end_reason first_dealer", int16="rounds",
                                 int32="score0 score1 pot_left")
     ROUND_DTYPES = storage_types(
-        int64="game yaku_bits", int32="points subtotal pot score0 score1 draw_payment "
+        int64="game yaku_bits reach0 reach1", int32="points subtotal pot score0 score1 draw_payment "
         "luck_dealer luck_other luck_tsumo luck_ron gap_before",
         int16="round turns stock_left repeat dora ron_bonus set_bonus")
     LUCK_CONTROLS = _luck.GAME_CONTROLS   # luck_controls below
@@ -76,6 +76,9 @@ class Momojan(Family):
 
     def point_sources(self, idx, batch, data: dict):
         return _metrics.point_sources(idx, batch.rounds, data)
+
+    def yaku_reach(self, idx, batch, data: dict):
+        return _metrics.yaku_reach(idx, batch.rounds, data)
 
     POINT_VALUE_PREFIXES = ("scoring.double_threshold", "scoring.double_factor",
                             "scoring.dora_per_card", "scoring.ron_bonus",

@@ -25,7 +25,7 @@ from .engine import (
     OUT_DRAW, OUT_RON, OUT_TSUMO, RF_CHI0, RF_CHI1, RF_DEALER, RF_DORA, RF_DOUBLED, RF_DRAW3_0,
     RF_DRAW3_1, RF_GAME, RF_KAI0, RF_KAI1, RF_KAN0, RF_KAN1, RF_OUTCOME, RF_PON0, RF_PON1,
     RF_POINTS, RF_RIICHI0, RF_RIICHI1, RF_ROUND, RF_RON_BONUS, RF_SCORE0, RF_SCORE1, RF_SET_BONUS,
-    RF_SUBTOTAL, RF_WINNER, RF_YAKU_BITS,
+    RF_REACH0, RF_REACH1, RF_SUBTOTAL, RF_WINNER, RF_YAKU_BITS,
 )
 from .rules_array import MAX_NEW_YAKU, N_SCORE_SLOTS, YAKU_KEYS
 from .schema import SET_BONUS_NAMES
@@ -270,3 +270,32 @@ def point_sources(idx, rounds, data: dict):
     _, sums = per_game_sums(idx, rounds[:, RF_GAME], per_round.astype(np.int64))
     k = len(rows)
     return rows, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k], sums[:, 2 * k + 1]
+
+
+SITUATIONAL = ("haitei", "houtei", "rinshan")   # yaku of the moment, not of the hand: no reach
+
+
+def yaku_reach(idx, rounds, data: dict):
+    """Per row of :func:`point_sources`, per game the hands (a seat's round) within reach of it
+    and of those the hands that won with it, and the hands played, in the games that measure
+    reach (simcore.nb.reach; 0 in the others) (``Family.yaku_reach``). Dora and the ron bonus
+    are counts, and haitei, houtei and rinshan are of the moment: none has a reach."""
+    from simcore.nb.reach import reach_games
+    from .yaku_conditions import new_yaku_names
+    names = list(YAKU_KEYS) + list(SET_BONUS_NAMES) + new_yaku_names(data["scoring"]["yaku"])
+    sample = reach_games(rounds[:, RF_GAME])
+    win = sample & (rounds[:, RF_WINNER] >= 0) & (rounds[:, RF_OUTCOME] != OUT_DRAW)
+    bits = rounds[:, RF_YAKU_BITS]
+    measured = [name not in SITUATIONAL for name in names]
+    cols = []
+    for i in range(len(names)):
+        on = sample & measured[i]
+        cols.append(on * (((rounds[:, RF_REACH0] >> i) & 1) + ((rounds[:, RF_REACH1] >> i) & 1)))
+        cols.append(on & win & ((bits >> i) & 1 != 0))   # one winner: one hand completed it
+    n = len(names)
+    per_round = np.stack(cols + [2 * sample], axis=1).astype(np.int64)
+    _, sums = per_game_sums(idx, rounds[:, RF_GAME], per_round)
+    measured += [False, False]   # dora, the ron bonus
+    pad = np.zeros((len(sums), 2), np.int64)
+    return (measured, np.concatenate([sums[:, 0:2 * n:2], pad], axis=1),
+            np.concatenate([sums[:, 1:2 * n:2], pad], axis=1), sums[:, 2 * n])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import io
 import json
 import os
@@ -941,6 +942,83 @@ def _render_yaku_table(doc, table, examples, fam, prov, variant):
     doc.p("Points per win: the points it adds to an average win before doubling (for a fixed "
           "value, its share of wins times its points); share of all points: of every point "
           "scored in wins before doubling. 95% intervals, the game as the unit.", "muted")
+    _render_reach(doc, table, off, variant)
+
+
+def _render_reach(doc, table, off, variant):
+    """Is a yaku worth chasing: per yaku, the hands within reach of it and the share of those
+    reaches completed, as a plot and a table (where the family measures reach)."""
+    rows = [r for r in table if "within_reach" in r and r["name"] not in off]
+    if not rows:
+        return
+    doc.h(4, "Is it worth chasing?")
+    doc.fig("reach" + _sfx(variant), fig_reach(rows), "hands within reach and reaches completed")
+
+    def cell(e):
+        if e["value"] is None:
+            return "–"
+        return f"{100 * e['value']:.2f}%" + ("" if e["ci"][0] is None else
+                                              f" [{100 * e['ci'][0]:.2f}, {100 * e['ci'][1]:.2f}]")
+    doc.table(["yaku", "points", "hands within reach", "reaches completed", "reading"],
+              [[r["name"], str(r["points"]), cell(r["within_reach"]), cell(r["reach_completed"]),
+                r["reach_reading"] or ""]
+               for r in sorted(rows, key=lambda r: -(r["within_reach"]["value"] or 0))])
+    doc.p("Within reach: the hands (a seat's round) that were at some point tenpai with a wait "
+          "that would score it (a won hand counts for what it scored); completed: of those, the "
+          "hands that won with it. Seldom in reach: dead weight because the hands do not get "
+          "there; seldom completed: they get there and the bots do not finish it. Measured in a "
+          "sample of the games (one in " + str(_reach_every()) + "), 95% intervals, the game as "
+          "the unit.", "muted")
+
+
+def _reach_every() -> int:
+    from simcore.nb.reach import REACH_EVERY
+    return REACH_EVERY
+
+
+def fig_reach(rows):
+    """Each yaku's share of hands within reach (x, log scale) against the share of those
+    reaches completed (y), 95% intervals both ways; the two readings' regions shaded."""
+    from simcore.stats.domains import SELDOM_COMPLETED, SELDOM_REACHED
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    pts = [r for r in rows if r["within_reach"]["value"] and r["reach_completed"]["value"] is not None]
+    lo = min([r["within_reach"]["value"] for r in pts] + [SELDOM_REACHED]) / 2
+    ax.axvspan(lo, SELDOM_REACHED, color="#fde68a", alpha=0.35, lw=0)
+    ax.axhspan(0, SELDOM_COMPLETED, color="#fecaca", alpha=0.35, lw=0)
+    ax.text(lo * 1.1, 0.97, "seldom in reach", fontsize=7, color=MUTED, va="top")
+    ax.text(1.0, SELDOM_COMPLETED / 2, "seldom completed  ", fontsize=7, color=MUTED,
+            va="center", ha="right")
+    ax.set_xscale("log")
+    ax.set_xlim(lo, 1.0)
+    ax.set_ylim(0, 1.0)
+    placed = []   # label boxes in points from the axes' corner: a label moves down past these
+    width, height = (fig.get_size_inches() * 72)
+    for r in sorted(pts, key=lambda r: -r["reach_completed"]["value"]):
+        x, y = r["within_reach"], r["reach_completed"]
+        colour = "#7c3aed" if r["kind"] == "yaku" else "#0d9488"
+        xerr = None if x["ci"][0] is None else [[x["value"] - max(x["ci"][0], lo)],
+                                                 [x["ci"][1] - x["value"]]]
+        yerr = None if y["ci"][0] is None else [[y["value"] - y["ci"][0]],
+                                                 [y["ci"][1] - y["value"]]]
+        ax.errorbar(x["value"], y["value"], xerr=xerr, yerr=yerr, fmt="o", ms=4,
+                    color=colour, ecolor=INK, elinewidth=0.8, capsize=0)
+        label = f"{r['name']} ({r['points']})"
+        px = (math.log(x["value"]) - math.log(lo)) / -math.log(lo) * width
+        py = y["value"] * height
+        w, dy = 3.6 * len(label), 3
+        while any(abs(px - qx) < max(w, qw) and abs(py + dy - qy) < 8 for qx, qy, qw in placed):
+            dy -= 8
+        placed.append((px, py + dy, w))
+        ax.annotate(label, (x["value"], y["value"]), fontsize=7, xytext=(4, dy),
+                    textcoords="offset points", color=INK)
+    ax.set_xlabel("share of hands within reach (log scale)", fontsize=8)
+    ax.set_ylabel("share of reaches completed", fontsize=8)
+    ax.set_title("Is a yaku worth chasing? (name, points; purple: yaku, teal: bonuses)",
+                 fontsize=9)
+    ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    return _png(fig)
 
 
 def _sfx(v):

@@ -144,12 +144,36 @@ def point_table(sums: dict) -> list:
         per_win = estimate(sums["per_win"][i], is_rate=False, nonnegative=True)
         of_all = estimate(sums["of_all"][i])
         n_fired = int(sums["fired"][i][1])
-        out.append({**row, "share_of_wins": fired, "points_per_win": per_win,
-                    "share_of_points": of_all, "wins_scored": n_fired,
-                    "never": bool(row["on"] and n_fired == 0),
-                    "rare": bool(n_fired > 0 and fired["value"] is not None
-                                 and fired["value"] < RARE)})
+        entry = {**row, "share_of_wins": fired, "points_per_win": per_win,
+                 "share_of_points": of_all, "wins_scored": n_fired,
+                 "never": bool(row["on"] and n_fired == 0),
+                 "rare": bool(n_fired > 0 and fired["value"] is not None
+                              and fired["value"] < RARE)}
+        if "within_reach" in sums and sums.get("measured") and sums["measured"][i]:
+            entry.update(_reach(sums, i, row["on"]))
+        out.append(entry)
     return out
+
+
+SELDOM_REACHED = 1e-3    # in reach in fewer hands than this: "seldom in reach"
+SELDOM_COMPLETED = 0.1   # fewer of its reaches completed than this: "seldom completed"
+
+
+def _reach(sums: dict, i: int, on: bool) -> dict:
+    """A row's reach: the share of hands within reach of it, the share of those reaches that
+    won with it (each a 95% interval, the game as the unit), and which of the two makes a
+    source that is on dead weight: ``reach_reading`` "seldom in reach" (under 1 in 1,000
+    hands, the whole interval below it) or "seldom completed" (in reach, under 10% of the
+    reaches won with it), else None."""
+    within, done = estimate(sums["within_reach"][i]), estimate(sums["completed"][i])
+    reached = int(sums["within_reach"][i][1])
+    reading = None
+    if on and (reached == 0 or (within["ci"][1] is not None and within["ci"][1] < SELDOM_REACHED)):
+        reading = "seldom in reach"
+    elif on and done["ci"][1] is not None and done["ci"][1] < SELDOM_COMPLETED:
+        reading = "seldom completed"
+    return {"within_reach": within, "reach_completed": done, "hands_reached": reached,
+            "reach_reading": reading}
 
 
 def point_table_text(table: list) -> list:
@@ -169,6 +193,7 @@ def point_table_text(table: list) -> list:
                  "average win, before doubling)",
              f"  {'':<16}{'kind':<6}{'points':>7}  {'share of wins [95%]':<26}"
              f"{'points per win [95%]':<26}{'share of all points [95%]':<28}flags"]
+    reach = any("within_reach" in r for r in table)
     for r in sorted(table, key=lambda r: -(r["points_per_win"]["value"] or 0)):
         if not r["on"] and not r["wins_scored"]:
             continue
@@ -180,6 +205,16 @@ def point_table_text(table: list) -> list:
     off = [r["name"] for r in table if not r["on"]]
     if off:
         lines.append("  off in this scenario: " + ", ".join(off))
+    if reach:
+        lines += ["", "is it worth chasing? (in reach: hands that were at some point tenpai with "
+                      "a wait scoring it; completed: of those, the hands that won with it)",
+                  f"  {'':<16}{'hands in reach [95%]':<28}{'reaches completed [95%]':<28}"
+                  "reading"]
+        for r in sorted(table, key=lambda r: -((r.get("within_reach") or {}).get("value") or 0)):
+            if "within_reach" not in r or (not r["on"] and not r["wins_scored"]):
+                continue
+            lines.append(f"  {r['name']:<16}{pct(r['within_reach']):<28}"
+                         f"{pct(r['reach_completed']):<28}{r['reach_reading'] or ''}")
     return lines
 
 

@@ -922,7 +922,7 @@ class Extras:
         self.examples: list | None = None
         self.trajectories: list | None = None
         self.strata: dict = {}     # variant -> breakdown name -> int64[parts, metrics, 6]
-        self.points: dict = {}     # variant -> {"rows", "per_win", "of_all"}
+        self.points: dict = {}     # variant -> {"rows", "fired", "per_win", "of_all", reach sums}
 
     def add(self, e: dict | None) -> None:
         if not e:
@@ -948,7 +948,11 @@ class Extras:
             mine = self.points.setdefault(v, {"rows": None})
             if part.get("rows"):
                 mine["rows"] = part["rows"]
-            for k in ("fired", "per_win", "of_all"):
+            if part.get("measured"):
+                mine["measured"] = part["measured"]
+            for k in ("fired", "per_win", "of_all", "within_reach", "completed"):
+                if k not in part:
+                    continue
                 arr = np.asarray(part[k], np.int64)
                 mine[k] = arr if k not in mine else mine[k] + arr
 

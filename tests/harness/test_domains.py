@@ -89,3 +89,42 @@ def test_the_per_game_codes_have_names(tmp_path):
     res = simcore.load_result(str(out), pandas=False)
     names = res.game_names("end_reason")
     assert len(names) == 300 and set(names) <= set(res.codes["end_reason"].values())
+
+
+def test_yaku_reach_is_counted_once_per_hand_in_the_sampled_games():
+    """MOMOJAN's reach (tests/reach_checks.py); each family's tests run the same checks."""
+    from tests.reach_checks import check_reach
+    fam, sc = families.load("new_edition")
+    rows, reached = check_reach(fam, sc)
+    by_name = dict(zip([r["name"] for r in rows], reached.sum(axis=0)))
+    assert by_name["riichi"] > 0 and by_name["tabi"] > 0 and by_name["haitei"] == 0
+
+
+def _reach_sums(n_games, reached, hands, completed):
+    """ratio_sums rows of one source: reached/hands and completed/reached over n_games games
+    of equal counts."""
+    z = np.zeros(n_games, np.int64)
+    r = np.full(n_games, reached)
+    return {"within_reach": domains.ratio_sums(r, np.full(n_games, hands), z, 1)[0].tolist(),
+            "completed": domains.ratio_sums(np.full(n_games, completed), r, z, 1)[0].tolist()}
+
+
+@pytest.mark.parametrize("reached, completed, reading", [
+    (0, 0, "seldom in reach"), (1, 0, "seldom completed"), (5, 1, None)])
+def test_the_two_readings_of_dead_weight(reached, completed, reading):
+    """Never in reach reads "seldom in reach"; in reach and never finished, "seldom
+    completed"; a yaku in reach in 5% of hands and finished in 20% of those, neither."""
+    sums = _reach_sums(400, reached, 20, completed)
+    out = domains._reach({k: [v[0]] for k, v in sums.items()}, 0, True)
+    assert out["reach_reading"] == reading
+    if reached:
+        assert out["within_reach"]["value"] == pytest.approx(reached / 20)
+
+
+def test_run_prints_whether_a_yaku_is_worth_chasing():
+    from click.testing import CliRunner
+    from simcore.cli import main
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "1000", "--no-save",
+                                  "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "is it worth chasing?" in r.output and "hands in reach" in r.output

@@ -11,8 +11,9 @@ from simcore.momojan import scenario
 from simcore.momojan.engine import (
     END_FOUR_DEALERSHIPS, GF_END_REASON, GF_ROUNDS, GF_SCORE0, GF_SCORE1, GF_WINNER, OUT_DRAW, RF_DEALER, RF_DRAW3_0,
     RF_DRAW3_1, RF_DRAW_PAYMENT, RF_GAME, RF_KAN0, RF_KAN1, RF_OUTCOME, RF_POINTS, RF_POT,
-    RF_REPEAT, RF_SCORE0, RF_SCORE1, RF_WINNER,
+    RF_REACH0, RF_REACH1, RF_REPEAT, RF_SCORE0, RF_SCORE1, RF_TENPAI0, RF_WINNER, RF_YAKU_BITS,
 )
+from simcore.nb.reach import reach_games
 from simcore.family.chunks import run_games
 from simcore.momojan.family import FAMILY
 from simcore.momojan.simulate import Simulator
@@ -59,6 +60,7 @@ def _check_records(sc, b):
         dealer_won = prev[RF_OUTCOME] != OUT_DRAW and prev[RF_WINNER] == prev[RF_DEALER]
         assert cur[RF_DEALER] == (prev[RF_DEALER] if dealer_won else 1 - prev[RF_DEALER])
         assert cur[RF_REPEAT] == (prev[RF_REPEAT] + 1 if dealer_won else 0)
+    _check_reach(sc, r)
     g = b.games
     assert np.all(g[:, GF_ROUNDS] >= 1) and g[:, GF_ROUNDS].sum() == len(r)
     # the winner has more points, unless the game ended by a forced rule
@@ -66,6 +68,23 @@ def _check_records(sc, b):
     ahead = np.where(g[:, GF_SCORE0] > g[:, GF_SCORE1], 0, 1)
     level = g[:, GF_SCORE0] == g[:, GF_SCORE1]
     assert np.all((g[normal, GF_WINNER] == ahead[normal]) | level[normal])
+
+
+def _check_reach(sc, r):
+    """Yaku reach (simcore.nb.reach): measured in the sampled games only; a winner was within
+    reach of what it scored; a seat tenpai at an exhaustive draw, where tenpai needs a yaku,
+    was within reach of one."""
+    sample = reach_games(r[:, RF_GAME])
+    assert sample.any() and not sample.all()
+    reach = r[:, RF_REACH0:RF_REACH1 + 1]
+    assert np.all(reach[~sample] == 0)
+    won = sample & (r[:, RF_OUTCOME] != OUT_DRAW)
+    winner_reach = np.where(r[:, RF_WINNER] == 0, r[:, RF_REACH0], r[:, RF_REACH1])
+    assert np.all((winner_reach[won] & r[won, RF_YAKU_BITS]) == r[won, RF_YAKU_BITS])
+    if sc.get("exhaustive_draw.tenpai_requires_yaku"):
+        for s in range(2):
+            tenpai = sample & (r[:, RF_OUTCOME] == OUT_DRAW) & (r[:, RF_TENPAI0 + s] == 1)
+            assert np.all(reach[tenpai, s] != 0)
 
 
 def test_scenario_options_show_in_the_records():
@@ -162,3 +181,14 @@ def test_replay_shows_a_whole_game():
     # the replayed game is the game `run` played
     b = sim("new_edition", ("baseline", "baseline")).play(np.array([1]), seed=3)
     assert f"final P0 {b.games[0, GF_SCORE0]}, P1 {b.games[0, GF_SCORE1]}" in text
+
+
+def test_a_seat_tenpai_at_a_draw_where_tenpai_needs_a_yaku_was_within_reach_of_one():
+    data = scenario.load("new_edition").to_dict()
+    data["exhaustive_draw"]["tenpai_requires_yaku"] = True
+    data["players"] = [{"policy": "baseline", "params": {}}] * 2
+    sc = scenario.from_dict(data, name="tenpai_needs_yaku")
+    r = Simulator(sc).play(np.arange(800), seed=7).rounds
+    tenpai = reach_games(r[:, RF_GAME]) & (r[:, RF_OUTCOME] == OUT_DRAW) & (r[:, RF_TENPAI0] == 1)
+    assert tenpai.sum() > 10   # the check below has cases
+    _check_reach(sc, r)
