@@ -17,6 +17,7 @@ import numpy as np
 from policies.sparrow import decide
 from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log  # noqa: F401
 from simcore.nb.layout import define_fields, per_seat, state_spec
+from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed, shuffle
 from .hand import N_KINDS, best_win, distance, is_red, waits
 from .layout import (DECLINE, MAX_SEATS, N_ACTIONS, OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEN,
@@ -29,7 +30,9 @@ N_TILES, HAND = 44, 5
 define_fields(globals(), "OUT", OUTCOMES := ("tsumo", "ron", "draw"))
 define_fields(globals(), "END", END_REASON_NAMES := ("laps", "bust", "round_limit"))
 ROUND_FIELDS = ("game", "round", "dealer", "outcome", "turns", "winners", "from_seat", "dora",
-                *per_seat("value", "yaku", "points", seats=MAX_SEATS))
+                *per_seat("value", "yaku", "points", seats=MAX_SEATS),
+                # yaku bits (0-4) some wait of the seat's hand would score: _note_reach
+                *per_seat("reach", seats=MAX_SEATS))
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
 GAME_FIELDS = ("winners", "end_reason", "rounds", "seats", "first_dealer",
                *per_seat("points", seats=MAX_SEATS))
@@ -116,9 +119,50 @@ def _wins(s, seat, tile, frm, ra, t, pol_ids, params, rngs, rec) -> int:
         return -1
     word = bits | reds << 8 | doras << 12 | runs << 16   # the yaku word of EV_WIN
     rec[RF_WINNERS] |= 1 << seat
+    if measures_reach(rec[RF_GAME]):
+        rec[RF_REACH0 + seat] |= bits & HAND_YAKU   # a won hand was within reach of its yaku
     rec[RF_VALUE0 + seat], rec[RF_YAKU0 + seat] = p, word
     log(s, EV_WIN, seat, tile, p, frm, word)
     return p
+
+
+HAND_YAKU = 0b11111   # the yaku of a hand (not the dealer's bonus): the reach bits
+
+
+@nb.njit(cache=True)
+def _note_reach(s, seat, ra, rec, keys):
+    """Add to ``rec[RF_REACH0 + seat]`` the yaku some wait of the seat's 5-tile hand would score
+    in a win worth ``wins.min_points``: each waiting kind's copies the seat does not hold, a red
+    one and a plain one where both are left. Skipped when its tiles are those it was last noted
+    for (``keys``: per seat a bitmask of tile ids)."""
+    w, c, red_bamboo = s.waits[seat], s.counts[seat], ra[RA_DECK_RED_BAMBOO]
+    reds, bits, key = 0, rec[RF_REACH0 + seat], 0
+    for j in range(HAND):
+        reds += s.hand[seat, j] >= 0 and is_red(s.hand[seat, j], red_bamboo)
+        key |= 1 << s.hand[seat, j]
+    if keys[seat] == key:   # the same tiles as when last noted (a discard of the draw)
+        return
+    keys[seat] = key
+    for k in range(N_KINDS):
+        if (w >> k) & 1 == 0:
+            continue
+        c[k] += 1
+        tried = 0   # bit 1: a red copy scored, bit 0: a plain one
+        for tile in range(4 * k, 4 * k + 4):
+            red = is_red(tile, red_bamboo)
+            held = False
+            for j in range(HAND):
+                held |= s.hand[seat, j] == tile
+            if held or (tried >> red) & 1:
+                continue
+            tried |= 1 << red
+            p, b, _ = best_win(c, reds + red, c[s.st[ST_DORA]], seat == s.st[ST_DEALER],
+                               ra[RA_SCORING_SPECIALS] == SCORING_SPECIALS_ALONE,
+                               ra[RA_SCORING_RUN:RA_SCORING_DEALER_BONUS + 1])
+            if p >= ra[RA_WINS_MIN_POINTS]:
+                bits |= b & HAND_YAKU
+        c[k] -= 1
+    rec[RF_REACH0 + seat] = bits
 
 
 @nb.njit(cache=True)
@@ -154,8 +198,12 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
     """One round from the shuffle to its settlement (into ``s.points``); its outcome."""
     n = s.st[ST_N]
     _deal(s, ra, rngs[0])
+    # reach in a sample of the games (simcore.nb.reach); per seat the tiles it was noted for
+    reach, keys = measures_reach(rec[RF_GAME]), np.zeros(MAX_SEATS, np.int64)
     for p in range(n):
         s.waits[p] = waits(s.counts[p], t)   # a seat may ron before its first draw
+        if reach and s.waits[p]:
+            _note_reach(s, p, ra, rec, keys)
     rec[RF_DEALER], rec[RF_DORA], rec[RF_FROM_SEAT] = s.st[ST_DEALER], s.st[ST_DORA], -1
     seat, out = s.st[ST_DEALER], OUT_DRAW
     for pos in range(HAND * n + 1, N_TILES):
@@ -182,6 +230,8 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
         s.discarded[seat] |= 1 << k
         s.seen[k] += 1
         s.waits[seat] = waits(s.counts[seat], t)
+        if reach and s.waits[seat]:
+            _note_reach(s, seat, ra, rec, keys)
         log(s, EV_DISCARD, seat, tile, 0, 0, 0)
         f = ra[RA_WINS_FURITEN]
         for off in range(1, n):

@@ -47,7 +47,8 @@ class Sparrow(Family):
                        worst_cases)
     SIMULATOR, POLICIES, METRICS, SEAT_METRICS_AT = Simulator, POLICIES, metrics.OWN_METRICS, 1
     game_quantities = staticmethod(metrics.game_quantities)
-    point_sources, build_replay = staticmethod(metrics.point_sources), staticmethod(build_replay)
+    point_sources, yaku_reach = staticmethod(metrics.point_sources), staticmethod(metrics.yaku_reach)
+    build_replay = staticmethod(build_replay)
     GAME_CODES = {"end_reason": E.END_REASON_NAMES}
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
                      "mean_winning_points")

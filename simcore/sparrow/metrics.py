@@ -10,7 +10,7 @@ from simcore.family.metrics import (Metric, per_game_sums, round_quantity_sums, 
                                     standard_game_quantities)
 from .engine import (END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_POINTS0,
                      GF_SEATS, GF_WINNERS, MAX_SEATS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER,
-                     RF_GAME, RF_OUTCOME, RF_TURNS, RF_VALUE0, RF_WINNERS, RF_YAKU0)
+                     RF_GAME, RF_OUTCOME, RF_REACH0, RF_TURNS, RF_VALUE0, RF_WINNERS, RF_YAKU0)
 from .hand import YAKU
 from .rules import POINTS
 
@@ -84,3 +84,27 @@ def point_sources(idx, batch, data: dict):
     _, sums = per_game_sums(idx, r[:, RF_GAME], per_round)
     k = len(rows)
     return rows, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k], sums[:, 2 * k + 1]
+
+
+def yaku_reach(idx, batch, data: dict):
+    """Per row of :func:`point_sources`, the hands within reach of it, of those the hands that
+    won with it, and the hands played, per game, in the games that measure reach
+    (``Family.yaku_reach``): the five hand yaku; sets, reds, dora and the dealer's bonus are
+    counts or the seat's, not reached."""
+    from simcore.nb.reach import reach_games
+    r = batch.rounds
+    sample = reach_games(r[:, RF_GAME])
+    n = len(data["players"])
+    won = winners_mask(r) & sample[:, None]
+    word = r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS]
+    reach = r[:, RF_REACH0:RF_REACH0 + MAX_SEATS] * sample[:, None]
+    cols, done = [], []
+    for name in POINTS:
+        i = YAKU.index(name) if name in YAKU[:5] else -1
+        cols.append(((reach >> i) & 1).sum(axis=1) if i >= 0 else np.zeros(len(r), np.int64))
+        done.append((won & ((word >> i) & 1 != 0)).sum(axis=1) if i >= 0
+                    else np.zeros(len(r), np.int64))
+    per_round = np.stack(cols + done + [n * sample], axis=1).astype(np.int64)
+    _, sums = per_game_sums(idx, r[:, RF_GAME], per_round)
+    k = len(POINTS)
+    return ([name in YAKU[:5] for name in POINTS], sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k])

@@ -35,6 +35,10 @@ What is checked
 - Records: each round's row of batch.rounds (game, round, dealer, outcome, turns, winners,
   from_seat, dora, value/yaku per seat, points per seat after the round, zeros past the seats)
   and the game's row of batch.games (winners, end_reason, rounds, seats, first_dealer, points).
+- Reach (in the games whose index is a multiple of 8, else 0): each seat's reach column holds
+  the hand yaku some wait of its 5-tile hand would have scored (a win worth min_points, with a
+  copy of the waiting kind it does not hold, red or plain) after the deal or any of its
+  discards, and a winner's the yaku it won with.
 - The game: the dealer passes after every round unless it repeats (``on_win``: the dealer is
   among the winners; ``on_win_or_draw``: that or an exhaustive draw); the game ends exactly
   after ``laps`` x seats passes, when a seat is below 0 under ``match.bust_ends``, or at 256
@@ -65,6 +69,8 @@ ROUND_LIMIT = 256
 END_REASONS = ("laps", "bust", "round_limit")
 OUTCOME_TSUMO, OUTCOME_RON, OUTCOME_DRAW = 0, 1, 2
 MAX_SEATS = 6
+REACH_EVERY = 8        # reach is measured in the games whose index is a multiple of this
+HAND_YAKU = 0b11111    # tanyao, chanta, chinyao, all_green, super_red: the yaku of a hand
 
 (EV_ROUND_START, EV_DEAL, EV_DRAW, EV_DISCARD, EV_WIN, EV_DECLINE, EV_PAYMENT, EV_EXHAUSTIVE,
  EV_GAME_END) = (EV_TYPES.index(name) for name in (
@@ -205,6 +211,19 @@ class Replay:
                      self.rules.scoring["specials"] == "alone")
         return True, best["points"], word
 
+    def reach_bits(self, tiles, dealer: bool) -> int:
+        """The hand yaku (word bits 0-4) some wait of the 5 tiles ``tiles`` would score in a win
+        worth min_points: every kind that completes it, with each copy of it not in the hand
+        (red or not)."""
+        bits = 0
+        for k in ref.waits(counts_of(tiles)):
+            for t in range(4 * k, 4 * k + 4):
+                if t not in tiles:
+                    shape, pts, word = self.win_value(tiles + [t], dealer)
+                    if shape and pts >= self.rules.min_points:
+                        bits |= word & HAND_YAKU
+        return bits
+
     # ---- the game -----------------------------------------------------------------------
 
     def run(self):
@@ -243,8 +262,11 @@ class Replay:
                       "outcome": outcome["outcome"], "turns": outcome["draws"],
                       "winners": sum(1 << s for s in outcome["wins"]),
                       "from_seat": outcome["from_seat"], "dora": self.dora}
+            sampled = game_index % REACH_EVERY == 0
             for s in range(MAX_SEATS):
                 w = outcome["wins"].get(s)
+                expect[f"reach{s}"] = (outcome["reach"].get(s, 0) | (w[1] & HAND_YAKU if w else 0)
+                                       if sampled else 0)
                 expect[f"value{s}"] = w[0] if w else 0
                 expect[f"yaku{s}"] = w[1] if w else 0
                 expect[f"points{s}"] = self.points[s] if s < n else 0
@@ -335,6 +357,8 @@ class Replay:
                 fresh(t, f"deal to seat {s}")
             hands[s] = tiles
         discards = {s: set() for s in range(n)}
+        # what each seat's hand was within reach of (docs/statistics.md: reach)
+        reach = {s: self.reach_bits(hands[s], s == dealer) for s in range(n)}
         draws = 0
         turn = dealer
         base = self.where
@@ -370,7 +394,7 @@ class Replay:
                 deltas = ref.settle(pts, turn, None, n, r.tsumo_mode)
                 self.settle_payments(deltas_pairs_tsumo(deltas, turn))
                 return {"outcome": OUTCOME_TSUMO, "draws": draws, "wins": {turn: (pts, word)},
-                        "from_seat": -1}
+                        "from_seat": -1, "reach": reach}
             if nxt is not None and nxt[0] == EV_DECLINE:
                 self.pos += 1
                 self.check(r.may_decline, f"decline event {self.describe(nxt)} while "
@@ -393,6 +417,7 @@ class Replay:
                                            f"{hand_text(hands[turn])}")
             hands[turn].remove(out)
             discards[turn].add(kind(out))
+            reach[turn] |= self.reach_bits(hands[turn], turn == dealer)
 
             # rons, in seat order from the discarder's next seat
             wins = {}
@@ -447,7 +472,7 @@ class Replay:
                 pays = [(turn, s, pts) for s, (pts, _) in wins.items()]
                 self.settle_payments(pays, paid)
                 return {"outcome": OUTCOME_RON, "draws": draws, "wins": wins,
-                        "from_seat": turn}
+                        "from_seat": turn, "reach": reach}
             if draws == r.live_wall:
                 self.where = f"{base}, exhaustive draw"
                 e = self.take(EV_EXHAUSTIVE, "(the wall is empty)")
@@ -459,7 +484,8 @@ class Replay:
                 pays = [(p, q, r.noten_payment) for p in range(n) if p not in tenpai
                         for q in tenpai]
                 self.settle_payments(pays)
-                return {"outcome": OUTCOME_DRAW, "draws": draws, "wins": {}, "from_seat": -1}
+                return {"outcome": OUTCOME_DRAW, "draws": draws, "wins": {}, "from_seat": -1,
+                        "reach": reach}
             turn = (turn + 1) % n
 
     def take_payments(self):

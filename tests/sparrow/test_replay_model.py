@@ -185,6 +185,20 @@ def test_tampered_events_and_records_are_refused():
     _refused(sc, events, b, "game record winners")
 
 
+def test_a_wrong_reach_column_is_refused():
+    """Reach is checked in the sampled games (index a multiple of 8) and must be 0 elsewhere."""
+    sc = FAMILY.SCENARIOS.load("sparrow")
+    sim = FAMILY.SIMULATOR(sc)
+    for game in (0, 1):
+        events, batch = sim.replay_events(SEED, game)
+        check_game(sc, events, batch)
+        reach = batch.rounds[:, ROUND_FIELDS.index("reach0"):ROUND_FIELDS.index("reach0") + 4]
+        assert (reach.any() if game == 0 else not reach.any())
+        b = _batch(batch)
+        b.rounds[0, ROUND_FIELDS.index("reach1")] ^= 2    # chanta
+        _refused(sc, events, b, "round record reach1")
+
+
 def test_a_ron_under_furiten_is_refused():
     """A recorded ron replayed under a scenario whose furiten rule forbids it."""
     sc_none = _variant({"wins.furiten": "none"})
