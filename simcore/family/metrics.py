@@ -255,3 +255,22 @@ class Probe(NamedTuple):
     raised: object  # its raised value
     metric: str     # the catalogue metric counting what the value rewards
     what: str       # a few words for the table: "ittsu (2 -> 5 points)"
+
+
+def reach_sums(idx, round_game, reach, won_bits, seats, row_bits):
+    """``Family.yaku_reach`` from a family's per-seat records: ``reach`` int64[n_rounds, s] the
+    bits each seat's hand was within reach of (0 outside the sampled games, simcore.nb.reach),
+    ``won_bits`` int64[n_rounds, s] the bits each seat won with (0 where it did not win),
+    ``seats`` the seats playing (the hands of a round), ``row_bits`` per point_sources row its
+    bit, or None (a row with no reach). Only the sampled games count."""
+    import numpy as np
+    from simcore.nb.reach import reach_games
+    sample = reach_games(round_game)
+    reach, won_bits = reach * sample[:, None], won_bits * sample[:, None]
+    zero = np.zeros(len(round_game), np.int64)
+    cols = [((reach >> b) & 1).sum(axis=1) if b is not None else zero for b in row_bits]
+    cols += [((won_bits >> b) & 1).sum(axis=1) if b is not None else zero for b in row_bits]
+    per_round = np.stack(cols + [seats * sample], axis=1).astype(np.int64)
+    _, sums = per_game_sums(idx, round_game, per_round)
+    k = len(row_bits)
+    return [b is not None for b in row_bits], sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k]

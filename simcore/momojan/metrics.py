@@ -276,26 +276,16 @@ SITUATIONAL = ("haitei", "houtei", "rinshan")   # yaku of the moment, not of the
 
 
 def yaku_reach(idx, rounds, data: dict):
-    """Per row of :func:`point_sources`, per game the hands (a seat's round) within reach of it
-    and of those the hands that won with it, and the hands played, in the games that measure
-    reach (simcore.nb.reach; 0 in the others) (``Family.yaku_reach``). Dora and the ron bonus
-    are counts, and haitei, houtei and rinshan are of the moment: none has a reach."""
-    from simcore.nb.reach import reach_games
+    """Per row of :func:`point_sources`, per game the hands (a seat's round) within reach of it,
+    of those the hands that won with it, and the hands played, in the games that measure reach
+    (``Family.yaku_reach``). Dora and the ron bonus are counts, and haitei, houtei and rinshan
+    are of the moment: none has a reach."""
+    from simcore.family.metrics import reach_sums
     from .yaku_conditions import new_yaku_names
     names = list(YAKU_KEYS) + list(SET_BONUS_NAMES) + new_yaku_names(data["scoring"]["yaku"])
-    sample = reach_games(rounds[:, RF_GAME])
-    win = sample & (rounds[:, RF_WINNER] >= 0) & (rounds[:, RF_OUTCOME] != OUT_DRAW)
-    bits = rounds[:, RF_YAKU_BITS]
-    measured = [name not in SITUATIONAL for name in names]
-    cols = []
-    for i in range(len(names)):
-        on = sample & measured[i]
-        cols.append(on * (((rounds[:, RF_REACH0] >> i) & 1) + ((rounds[:, RF_REACH1] >> i) & 1)))
-        cols.append(on & win & ((bits >> i) & 1 != 0))   # one winner: one hand completed it
-    n = len(names)
-    per_round = np.stack(cols + [2 * sample], axis=1).astype(np.int64)
-    _, sums = per_game_sums(idx, rounds[:, RF_GAME], per_round)
-    measured += [False, False]   # dora, the ron bonus
-    pad = np.zeros((len(sums), 2), np.int64)
-    return (measured, np.concatenate([sums[:, 0:2 * n:2], pad], axis=1),
-            np.concatenate([sums[:, 1:2 * n:2], pad], axis=1), sums[:, 2 * n])
+    win = (rounds[:, RF_WINNER] >= 0) & (rounds[:, RF_OUTCOME] != OUT_DRAW)
+    won_bits = np.stack([np.where(win & (rounds[:, RF_WINNER] == s), rounds[:, RF_YAKU_BITS], 0)
+                         for s in range(2)], axis=1)
+    return reach_sums(idx, rounds[:, RF_GAME], rounds[:, [RF_REACH0, RF_REACH1]], won_bits, 2,
+                      [None if n in SITUATIONAL else i for i, n in enumerate(names)]
+                      + [None, None])

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.family.metrics import (Metric, per_game_sums, round_quantity_sums, share_unit,
-                                    standard_game_quantities)
+from simcore.family.metrics import (Metric, per_game_sums, reach_sums, round_quantity_sums,
+                                    share_unit, standard_game_quantities)
 from .engine import (END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_POINTS0,
                      GF_SEATS, GF_WINNERS, MAX_SEATS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER,
                      RF_GAME, RF_OUTCOME, RF_REACH0, RF_TURNS, RF_VALUE0, RF_WINNERS, RF_YAKU0)
@@ -87,24 +87,12 @@ def point_sources(idx, batch, data: dict):
 
 
 def yaku_reach(idx, batch, data: dict):
-    """Per row of :func:`point_sources`, the hands within reach of it, of those the hands that
-    won with it, and the hands played, per game, in the games that measure reach
+    """Per row of :func:`point_sources`, per game the hands within reach of it, of those the
+    hands that won with it, and the hands played, in the games that measure reach
     (``Family.yaku_reach``): the five hand yaku; sets, reds, dora and the dealer's bonus are
     counts or the seat's, not reached."""
-    from simcore.nb.reach import reach_games
     r = batch.rounds
-    sample = reach_games(r[:, RF_GAME])
-    n = len(data["players"])
-    won = winners_mask(r) & sample[:, None]
-    word = r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS]
-    reach = r[:, RF_REACH0:RF_REACH0 + MAX_SEATS] * sample[:, None]
-    cols, done = [], []
-    for name in POINTS:
-        i = YAKU.index(name) if name in YAKU[:5] else -1
-        cols.append(((reach >> i) & 1).sum(axis=1) if i >= 0 else np.zeros(len(r), np.int64))
-        done.append((won & ((word >> i) & 1 != 0)).sum(axis=1) if i >= 0
-                    else np.zeros(len(r), np.int64))
-    per_round = np.stack(cols + done + [n * sample], axis=1).astype(np.int64)
-    _, sums = per_game_sums(idx, r[:, RF_GAME], per_round)
-    k = len(POINTS)
-    return ([name in YAKU[:5] for name in POINTS], sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k])
+    won_bits = np.where(winners_mask(r), r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS], 0)
+    return reach_sums(idx, r[:, RF_GAME], r[:, RF_REACH0:RF_REACH0 + MAX_SEATS], won_bits,
+                      len(data["players"]), [YAKU.index(n) if n in YAKU[:5] else None
+                                             for n in POINTS])
