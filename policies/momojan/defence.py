@@ -21,7 +21,7 @@ from simcore.momojan.actions import (
 )
 from simcore.momojan.cards import N_NUMBER_KINDS
 from simcore.momojan.hand import CORE_RULES, HR_COPIES, picture_count
-from simcore.momojan.rules_array import RA_FURITEN_ENABLED, RA_MOMO_EXEMPT
+from simcore.momojan.rules_array import RA_FURITEN_ENABLED, RA_FURITEN_MOMO_EXEMPT
 from simcore.momojan.shanten import CORE_SH_GROUP_START, CORE_SH_GROUPS, G_HEAD, G_SET, MASK36
 
 N_MOMO = 9  # kinds 0..8 are momo cards
@@ -52,7 +52,7 @@ def danger(obs, core, ra, k):
     """
     if not opponent_can_win(obs):
         return 0.0
-    momo = k < N_MOMO and ra[RA_MOMO_EXEMPT] != 0
+    momo = k < N_MOMO and ra[RA_FURITEN_MOMO_EXEMPT] != 0
     if ra[RA_FURITEN_ENABLED] and not momo and (np.uint64(obs[OBS_OPP_DISCARDS]) >> np.uint64(k)) & np.uint64(1):
         return 0.0
     seen = np.uint64(obs[OBS_SEEN])

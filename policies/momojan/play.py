@@ -43,7 +43,7 @@ from simcore.momojan.actions import (
 from simcore.momojan.cards import N_NUMBER_KINDS
 from simcore.momojan.hand import CORE_SET_ROWS, hand_size, picture_count
 from simcore.momojan.rules_array import (
-    RA_DORA_PER_CARD, RA_RANKS, RA_RIICHI_ENABLED, Y_IPPATSU, Y_RIICHI,
+    RA_DECK_RANKS, RA_RIICHI_ENABLED, RA_SCORING_DORA_PER_CARD, Y_IPPATSU, Y_RIICHI,
 )
 from simcore.nb.bits import popcount
 from simcore.momojan.shanten import (
@@ -122,7 +122,7 @@ def _dora_count(cards, indicator, ra):
     if indicator < 0:
         return 0
     if indicator < N_NUMBER_KINDS:
-        rank = (indicator % 9 + 1) % ra[RA_RANKS]  # 0-based rank of the dora
+        rank = (indicator % 9 + 1) % ra[RA_DECK_RANKS]  # 0-based rank of the dora
         n = 0
         for f in range(4):
             n += np.int64((np.uint64(cards) >> np.uint64(9 * f + rank)) & U1)

@@ -35,9 +35,10 @@ from simcore.momojan.hand import picture_count
 from simcore.nb.bits import popcount
 from simcore.momojan.rules_array import (
     MAX_DATA_YAKU, MAX_REQUIREMENTS, RA_DATA_YAKU_N_REQ, RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT,
-    RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD, RA_MOMO_WILD, RA_RANKS, RA_RON_BONUS,
-    RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS, REQ_KAN, Y_CHINITSU, Y_HONITSU, Y_ITTSU,
-    Y_RIICHI, Y_SANSHOKU, Y_TANYAO, Y_TOITOI,
+    RA_DECK_RANKS, RA_DECK_WILD_FRUIT, RA_SCORING_DORA_PER_CARD, RA_SCORING_DOUBLE_FACTOR,
+    RA_SCORING_DOUBLE_THRESHOLD, RA_SCORING_RON_BONUS, RA_SET_BONUS, RA_YAKU_ENABLED,
+    RA_YAKU_POINTS, REQ_KAN, Y_CHINITSU, Y_HONITSU, Y_ITTSU, Y_RIICHI, Y_SANSHOKU, Y_TANYAO,
+    Y_TOITOI,
 )
 
 U1 = np.uint64(1)
@@ -109,7 +110,7 @@ def yaku_points(cards, ra):
     """(estimated yaku points of the cards held, hand mask ``cards`` = concealed + revealed, riichi
     left out; whether some yaku's condition is fully met): module doc."""
     nums = cards & np.uint64(0xFFFFFFFFF)
-    wild = ra[RA_MOMO_WILD] != 0
+    wild = ra[RA_DECK_WILD_FRUIT] != 0
     fb = np.empty(4, np.uint64)
     for f in range(4):
         fb[f] = (nums >> np.uint64(9 * f)) & RANKS9
@@ -125,7 +126,7 @@ def yaku_points(cards, ra):
     share = 0.0
 
     pts = slot_points(ra, Y_ITTSU)
-    if pts > 0 and ra[RA_RANKS] == 9:
+    if pts > 0 and ra[RA_DECK_RANKS] == 9:
         held = 0
         for f in range(4):
             held = max(held, popcount(fb[f] | (momo if f else np.uint64(0))))
@@ -135,7 +136,7 @@ def yaku_points(cards, ra):
     pts = slot_points(ra, Y_SANSHOKU)
     if pts > 0:
         held = 0
-        for start in range(ra[RA_RANKS] - 2):
+        for start in range(ra[RA_DECK_RANKS] - 2):
             w = np.uint64(7) << np.uint64(start)
             s, lowest = 0, 3
             for f in range(4):
@@ -177,8 +178,8 @@ def yaku_points(cards, ra):
 @nb.njit(cache=True)
 def doubled(total, ra):
     """A win's points from its sum (spec §8: the doubling threshold and factor)."""
-    if total >= ra[RA_DOUBLE_THRESHOLD]:
-        return total * ra[RA_DOUBLE_FACTOR]
+    if total >= ra[RA_SCORING_DOUBLE_THRESHOLD]:
+        return total * ra[RA_SCORING_DOUBLE_FACTOR]
     return total
 
 
@@ -194,7 +195,7 @@ def points_before_doubling(cards, n_sets, n_dora, ra, riichi):
     is fully met): :func:`yaku_points` (plus riichi's points when ``riichi``), ``n_dora`` dora,
     the set-count bonus for ``n_sets`` sets, the ron bonus at its chance."""
     v, sure = yaku_points(cards, ra)
-    v += n_dora * ra[RA_DORA_PER_CARD] + RON_SHARE * ra[RA_RON_BONUS] + set_bonus(n_sets, ra)
+    v += n_dora * ra[RA_SCORING_DORA_PER_CARD] + RON_SHARE * ra[RA_SCORING_RON_BONUS] + set_bonus(n_sets, ra)
     if riichi:
         v += slot_points(ra, Y_RIICHI)
     return v, sure

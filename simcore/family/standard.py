@@ -93,16 +93,20 @@ class RuleSlots:
     ``encode`` maps a key to ``(width, function)`` for an option whose value is not a number,
     a bool, an enum choice or a list of numbers (emoji's ``wall.turns``: ``auto`` or a count);
     an option of another kind without one (a table of yaku values) has no slot: the family
-    reads it through an array of its own (``elsewhere`` lists them)."""
+    reads it through an array of its own (``elsewhere`` lists them), as does one ``apart``
+    (a predicate on the key) says the family keeps with such a table (MOMOJAN's yaku points).
+    A family's own section named ``game`` (MOMOJAN's ``game.tie_break``) is rules, unlike the
+    standard ``game`` key that names the family."""
 
     SLOT_KINDS = ("int", "bool", "enum", "float", "points")
 
-    def __init__(self, schema: dict, encode: dict | None = None):
+    def __init__(self, schema: dict, encode: dict | None = None, apart=None):
         self.encode = dict(encode or {})
         rules = [(k, f) for k, f in iter_fields(schema, Field)
-                 if k.split(".")[0] not in STANDARD_TOP]
-        self.fields = [(k, f) for k, f in rules if self._slotted(k, f)]
-        self.elsewhere = tuple(k for k, f in rules if not self._slotted(k, f))
+                 if k.split(".")[0] not in STANDARD_TOP or k.startswith("game.")]
+        slotted = [self._slotted(k, f) and not (apart and apart(k)) for k, f in rules]
+        self.fields = [kf for kf, on in zip(rules, slotted) if on]
+        self.elsewhere = tuple(k for (k, _), on in zip(rules, slotted) if not on)
         self.keys = tuple(k for k, _ in self.fields)
         self.names = tuple(k.replace(".", "_") for k in self.keys)
         self.widths = tuple(self.encode[k][0] if k in self.encode
@@ -111,7 +115,8 @@ class RuleSlots:
 
     def _slotted(self, key: str, f: Field) -> bool:
         return (key in self.encode or f.kind in self.SLOT_KINDS
-                or isinstance(f.default, list) and all(isinstance(x, int) for x in f.default))
+                or isinstance(f.default, list) and bool(f.default)
+                and all(isinstance(x, int) for x in f.default))
 
     def define(self, namespace: dict, prefix: str = "RA") -> int:
         """Bind ``PREFIX_NAME`` (the slot; ``PREFIX_NAME0`` ... for a list) and ``NAME_CHOICE``

@@ -50,15 +50,18 @@ from .cards import N_FRUITS, N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTU
 from .hand import can_ron_on, hand_size, is_complete, kind_bit, picture_count, waits
 from .shanten import kinds_present, shanten
 from .rules_array import (
-    RA_ANTE_BASE, RA_ANTE_PER_REPEAT, RA_BUST_BELOW, RA_DEAD_WALL, RA_DEALERSHIPS,
-    RA_DRAW3_ENABLED, RA_DRAW3_MIN_STOCK, RA_DRAW_CALL_POINTS, RA_DRAW_KAI_POINTS, RA_DRAW_ROUNDING,
-    RA_FURITEN_ENABLED, RA_HAND_SIZE, RA_IPPATSU_LOST_ON_CALL, RA_KAI_OPTIONAL, RA_KAN_ADDED,
-    RA_KAN_CLOSED, RA_KAN_ENABLED, RA_KAN_OPEN, RA_LEFTOVER_POT, RA_MOMO_EXEMPT, RA_OSHIMAI_ENDS,
-    RA_POT_CARRY, RA_RIICHI_ENABLED, RA_RIICHI_MIN_STOCK, RA_START_POINTS, RA_STREAK_WIN,
-    RA_START_BONUS_FD, RA_START_BONUS_SD, RA_KOMI, RA_KOMI_AT, KOMI_AT_START,
-    RA_DECLINED_RON, RA_TENPAI_NEEDS_YAKU, RA_TIE_BREAK, RA_TSUMO_AFTER_DRAW3, RA_WIN_AFTER_KAI,
-    Y_OSHIMAI, DECLINED_RIICHI_REST, POT_TO_WINNER, RA_KAN_RANK1_STAND_INS, ROUND_FLOOR, TIE_DRAW, TIE_FIRST_DEALER,
-    SLOT_SET_COUNT,
+    DECLINED_RIICHI_REST, KOMI_AT_START, POT_TO_WINNER, RA_ANTE_BASE, RA_ANTE_PER_REPEAT,
+    RA_COMPENSATION_KOMI, RA_COMPENSATION_KOMI_AT, RA_COMPENSATION_START_BONUS_FIRST_DEALER,
+    RA_COMPENSATION_START_BONUS_SECOND_DEALER, RA_DEAD_WALL, RA_DRAW_THREE_ENABLED,
+    RA_DRAW_THREE_MIN_STOCK, RA_EXHAUSTIVE_DRAW_CALL_SET_POINTS, RA_EXHAUSTIVE_DRAW_KAI_SET_POINTS,
+    RA_EXHAUSTIVE_DRAW_ROUNDING, RA_EXHAUSTIVE_DRAW_TENPAI_REQUIRES_YAKU, RA_FURITEN_DECLINED_RON,
+    RA_FURITEN_ENABLED, RA_FURITEN_MOMO_EXEMPT, RA_GAME_BUST_BELOW, RA_GAME_DEALERSHIPS_EACH,
+    RA_GAME_DEALER_STREAK_WIN, RA_GAME_LEFTOVER_POT, RA_GAME_TIE_BREAK, RA_HAND_SIZE,
+    RA_KAI_OPTIONAL, RA_KAN_ADDED, RA_KAN_CLOSED, RA_KAN_ENABLED, RA_KAN_OPEN,
+    RA_KAN_RANK1_STAND_INS, RA_POT_CARRY_OVER, RA_RIICHI_ENABLED, RA_RIICHI_IPPATSU_LOST_ON_CALL,
+    RA_RIICHI_MIN_STOCK, RA_SCORING_YAKU_OSHIMAI_ENDS_GAME, RA_STARTING_POINTS,
+    RA_TSUMO_AFTER_DRAW_THREE, RA_WIN_RIGHT_AFTER_KAI, ROUND_FLOOR, SLOT_SET_COUNT, TIE_DRAW,
+    TIE_FIRST_DEALER, Y_OSHIMAI,
 )
 from .scoring import (
     N_SCORE_SLOTS, ORIGIN_CHI, ORIGIN_KAI, ORIGIN_KAN_CLOSED, ORIGIN_KAN_OPEN, ORIGIN_PON, VALID,
@@ -393,7 +396,7 @@ def _ron_allowed(card, wait_set, disc_set, riichi_furiten, ra):
     """May a player ron ``card`` under the furiten rules (§6)? (hand.can_ron_on holds the rule.)"""
     if not ra[RA_FURITEN_ENABLED]:
         return (np.uint64(wait_set) >> np.uint64(card)) & U1 != 0
-    return can_ron_on(card, wait_set, disc_set, ra[RA_MOMO_EXEMPT] != 0, riichi_furiten != 0)
+    return can_ron_on(card, wait_set, disc_set, ra[RA_FURITEN_MOMO_EXEMPT] != 0, riichi_furiten != 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -781,7 +784,7 @@ def _apply_call(rs, et, ra, seat, a, d):
     i = st[ST_LAST_DISCARD_IDX]
     rs.disc_called[opp, i] = True
     rs.disc_mask[opp] -= _card_unit(d)
-    if rs.riichi[opp] and ra[RA_IPPATSU_LOST_ON_CALL] and rs.n_disc[opp] > 0 \
+    if rs.riichi[opp] and ra[RA_RIICHI_IPPATSU_LOST_ON_CALL] and rs.n_disc[opp] > 0 \
             and i == rs.n_disc[opp] - 1 and rs.ippatsu[opp]:
         rs.ippatsu[opp] = 0
     if a == KAN_OPEN or a >= KAN_OPEN_AS:
@@ -935,7 +938,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     seat_params = (params[0], params[1])  # sliced once, not on every decision
     # the draws' luck (luck.py): its arrays bound here, not passed in the state tuple
     race, luck, luck_waits = et.race, rs.luck, rs.luck_waits
-    momo_exempt, furiten_on = ra[RA_MOMO_EXEMPT] != 0, ra[RA_FURITEN_ENABLED] != 0
+    momo_exempt, furiten_on = ra[RA_FURITEN_MOMO_EXEMPT] != 0, ra[RA_FURITEN_ENABLED] != 0
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     log_event(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
     # yaku reach (simcore.nb.reach), in a sample of games: the hand each seat's reach was last
@@ -993,7 +996,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                         _allow_in(mask, legal, st, KAN_OPEN_AS + p)
         _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, np.int64(PH_START), scores, pot, dealer)
         a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
-        if passes_win and a != RON and riichi[seat] and ra[RA_DECLINED_RON] == DECLINED_RIICHI_REST:
+        if passes_win and a != RON and riichi[seat] and ra[RA_FURITEN_DECLINED_RON] == DECLINED_RIICHI_REST:
             riichi_furiten[seat] = 1
         if a == RON:
             return _finish_win(rs, seat, d, np.bool_(True), ra, tables, rec, np.bool_(False))
@@ -1021,7 +1024,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             obs[OBS_TENPAI_CHECKED] = 0
             st[ST_WIN_VALID] = 0
             if phase == PH_AFTER_DRAW or phase == PH_AFTER_DRAW3:
-                if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW3]) and \
+                if (phase == PH_AFTER_DRAW or ra[RA_TSUMO_AFTER_DRAW_THREE]) and \
                         is_complete(hands[seat], n_rev[seat], core) and \
                         _tsumo_scores(rs, seat, ra, tables, rinshan):
                     _allow_in(mask, legal, st, TSUMO)
@@ -1032,14 +1035,14 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
                     _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, core, True)
             else:  # PH_AFTER_REVEAL
-                if ra[RA_DRAW3_ENABLED] and _stock_left(st) >= max(ra[RA_DRAW3_MIN_STOCK], 3):
+                if ra[RA_DRAW_THREE_ENABLED] and _stock_left(st) >= max(ra[RA_DRAW_THREE_MIN_STOCK], 3):
                     _allow_in(mask, legal, st, DRAW_THREE)
                 # win_right_after_kai concerns the card drawn this turn (§4): never after a bare
                 # Pon/Chi, and after a three-card draw only where that may tsumo.
                 drew = drawn_by == PH_AFTER_DRAW or (drawn_by == PH_AFTER_DRAW3
-                                                     and ra[RA_TSUMO_AFTER_DRAW3])
+                                                     and ra[RA_TSUMO_AFTER_DRAW_THREE])
                 # After a kan's replacement draw the win is rinshan, offered as it is scored.
-                if ra[RA_WIN_AFTER_KAI] and drew and is_complete(hands[seat], n_rev[seat], core) and \
+                if ra[RA_WIN_RIGHT_AFTER_KAI] and drew and is_complete(hands[seat], n_rev[seat], core) and \
                         _tsumo_scores(rs, seat, ra, tables, rinshan):
                     _allow_in(mask, legal, st, TSUMO)
                 _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, core, True)
@@ -1274,7 +1277,7 @@ def _tenpai(rs, seat, ra, tables):
     w = waits(rs.hands[seat], rs.rev_mask[seat], rs.n_rev[seat], tables.core)
     if w == 0:
         return False
-    if not ra[RA_TENPAI_NEEDS_YAKU]:
+    if not ra[RA_EXHAUSTIVE_DRAW_TENPAI_REQUIRES_YAKU]:
         return True
     for k in range(N_KINDS):
         if w & kind_bit(k):
@@ -1295,11 +1298,11 @@ def _finish_draw(rs, ra, tables, rec):
             for g in range(rs.n_rev[s]):
                 o = rs.rev_origin[s, g]
                 if o == ORIGIN_KAI or o == ORIGIN_KAN_CLOSED:
-                    pts[s] += ra[RA_DRAW_KAI_POINTS]
+                    pts[s] += ra[RA_EXHAUSTIVE_DRAW_KAI_SET_POINTS]
                 else:
-                    pts[s] += ra[RA_DRAW_CALL_POINTS]
+                    pts[s] += ra[RA_EXHAUSTIVE_DRAW_CALL_SET_POINTS]
     diff = abs(pts[0] - pts[1])
-    if ra[RA_DRAW_ROUNDING] == ROUND_FLOOR:
+    if ra[RA_EXHAUSTIVE_DRAW_ROUNDING] == ROUND_FLOOR:
         pay = diff // 2
     else:  # ROUND_CEIL
         pay = (diff + 1) // 2
@@ -1346,9 +1349,9 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
     first_dealer = game_index % 2  # alternate, so seat and first-dealer effects separate
     # compensation (variants, not rulebook): starting bonus by role; a komi paid at the start
     # moves points from the first dealer to the second, one counted at the end only decides
-    komi_start = ra[RA_KOMI] if ra[RA_KOMI_AT] == KOMI_AT_START else 0
-    scores[first_dealer] = ra[RA_START_POINTS] + ra[RA_START_BONUS_FD] - komi_start
-    scores[1 - first_dealer] = ra[RA_START_POINTS] + ra[RA_START_BONUS_SD] + komi_start
+    komi_start = ra[RA_COMPENSATION_KOMI] if ra[RA_COMPENSATION_KOMI_AT] == KOMI_AT_START else 0
+    scores[first_dealer] = ra[RA_STARTING_POINTS] + ra[RA_COMPENSATION_START_BONUS_FIRST_DEALER] - komi_start
+    scores[1 - first_dealer] = ra[RA_STARTING_POINTS] + ra[RA_COMPENSATION_START_BONUS_SECOND_DEALER] + komi_start
     total = scores[0] + scores[1]
     dealer = first_dealer
     repeat = 0
@@ -1392,7 +1395,7 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
             scores[1 - w] -= paid
             scores[w] += pot
             pot = 0
-        elif not ra[RA_POT_CARRY]:  # without carry-over an unclaimed ante goes back to its payer
+        elif not ra[RA_POT_CARRY_OVER]:  # without carry-over an unclaimed ante goes back to its payer
             scores[nd] += pot
             pot = 0
         rec[RF_POT] = pot
@@ -1405,7 +1408,7 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
             raise AssertionError("points plus pot not constant")
         # game end checks
         for s in range(2):
-            if scores[s] < ra[RA_BUST_BELOW]:
+            if scores[s] < ra[RA_GAME_BUST_BELOW]:
                 end_reason = END_BUST
                 loser = s
         if end_reason >= 0:
@@ -1414,18 +1417,18 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
         dealer_won = w == dealer and rec[RF_OUTCOME] != OUT_DRAW
         if dealer_won:
             repeat += 1
-            if ra[RA_STREAK_WIN] > 0 and repeat >= ra[RA_STREAK_WIN]:
+            if ra[RA_GAME_DEALER_STREAK_WIN] > 0 and repeat >= ra[RA_GAME_DEALER_STREAK_WIN]:
                 end_reason = END_DEALER_STREAK
                 winner_forced = dealer
         else:
             dealer = 1 - dealer
             repeat = 0
             dealerships_done += 1
-            if dealerships_done >= 2 * ra[RA_DEALERSHIPS]:
+            if dealerships_done >= 2 * ra[RA_GAME_DEALERSHIPS_EACH]:
                 end_reason = END_FOUR_DEALERSHIPS
-        if oshimai and ra[RA_OSHIMAI_ENDS] and end_reason < 0:
+        if oshimai and ra[RA_SCORING_YAKU_OSHIMAI_ENDS_GAME] and end_reason < 0:
             end_reason = END_OSHIMAI
-    komi_end = 0 if ra[RA_KOMI_AT] == KOMI_AT_START else ra[RA_KOMI]
+    komi_end = 0 if ra[RA_COMPENSATION_KOMI_AT] == KOMI_AT_START else ra[RA_COMPENSATION_KOMI]
     if loser >= 0:
         winner = 1 - loser
     elif winner_forced >= 0:
@@ -1434,10 +1437,10 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
         winner = first_dealer if scores[first_dealer] - scores[1 - first_dealer] > komi_end \
             else 1 - first_dealer
     else:
-        tb = ra[RA_TIE_BREAK]
+        tb = ra[RA_GAME_TIE_BREAK]
         winner = first_dealer if tb == TIE_FIRST_DEALER else (-1 if tb == TIE_DRAW else 1 - first_dealer)
     pot_left = pot
-    if pot > 0 and winner >= 0 and ra[RA_LEFTOVER_POT] == POT_TO_WINNER:
+    if pot > 0 and winner >= 0 and ra[RA_GAME_LEFTOVER_POT] == POT_TO_WINNER:
         scores[winner] += pot
         pot = 0
     game_rec[GF_WINNER] = winner

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.nb.layout import define_fields
+from simcore.family.standard import RuleSlots
 from .schema import (
-    DECLINED_RON, DRAW_ROUNDING, KOMI_AT, LEFTOVER_POT, PICTURES, SET_BONUS_NAMES, TIE_BREAK, YAKU,
+    DECLINED_RON, DRAW_ROUNDING, KOMI_AT, LEFTOVER_POT, PICTURES, SCHEMA, SET_BONUS_NAMES,
+    TIE_BREAK, YAKU,
 )
 
 YAKU_KEYS = tuple(YAKU)  # the fixed yaku, breakdown order
@@ -55,42 +56,17 @@ TIE_FIRST_DEALER, TIE_SECOND_DEALER, TIE_DRAW = (TIE_BREAK.index(n)
 POT_TO_WINNER, POT_TO_NOBODY = (LEFTOVER_POT.index(n) for n in ("winner", "nobody"))
 KOMI_AT_START, KOMI_AT_END = (KOMI_AT.index(n) for n in ("start", "end"))
 
-_SCALARS = [
-    ("START_POINTS", "starting_points"), ("HAND_SIZE", "hand_size"), ("DEAD_WALL", "dead_wall"),
-    ("ANTE_BASE", "ante.base"), ("ANTE_PER_REPEAT", "ante.per_repeat"),
-    ("DRAW3_ENABLED", "draw_three.enabled"), ("DRAW3_MIN_STOCK", "draw_three.min_stock"),
-    ("TSUMO_AFTER_DRAW3", "tsumo_after_draw_three"), ("WIN_AFTER_KAI", "win_right_after_kai"),
-    ("KAI_OPTIONAL", "kai_optional"),
-    ("RIICHI_ENABLED", "riichi.enabled"), ("RIICHI_MIN_STOCK", "riichi.min_stock"),
-    ("IPPATSU_LOST_ON_CALL", "riichi.ippatsu_lost_on_call"),
-    ("FURITEN_ENABLED", "furiten.enabled"), ("MOMO_EXEMPT", "furiten.momo_exempt"),
-    ("DECLINED_RON", "furiten.declined_ron"),
-    ("DRAW_KAI_POINTS", "exhaustive_draw.kai_set_points"),
-    ("DRAW_CALL_POINTS", "exhaustive_draw.call_set_points"),
-    ("DRAW_ROUNDING", "exhaustive_draw.rounding"),
-    ("TENPAI_NEEDS_YAKU", "exhaustive_draw.tenpai_requires_yaku"),
-    ("DEALERSHIPS", "game.dealerships_each"), ("STREAK_WIN", "game.dealer_streak_win"),
-    ("BUST_BELOW", "game.bust_below"), ("TIE_BREAK", "game.tie_break"),
-    ("LEFTOVER_POT", "game.leftover_pot"), ("POT_CARRY", "pot.carry_over"),
-    ("DOUBLE_THRESHOLD", "scoring.double_threshold"), ("DOUBLE_FACTOR", "scoring.double_factor"),
-    ("DORA_PER_CARD", "scoring.dora_per_card"), ("RON_BONUS", "scoring.ron_bonus"),
-    ("SET_BONUS_IS_YAKU", "scoring.set_count_is_yaku"),
-    ("KIBIDANGO_KAI_IS_CALL", "scoring.yaku.kibidango.kai_counts_as_call"),
-    ("KIBIDANGO_RON_IN_SET", "scoring.yaku.kibidango.ron_may_complete_set"),
-    ("OSHIMAI_ENDS", "scoring.yaku.oshimai.ends_game"),
-    ("KAN_ENABLED", "kan.enabled"), ("KAN_CLOSED", "kan.closed"), ("KAN_OPEN", "kan.open"),
-    ("KAN_ADDED", "kan.added"), ("KAN_RANK1_STAND_INS", "kan.rank1_stand_ins"),
-    ("RANKS", "deck.ranks"), ("MOMO_WILD", "deck.wild_fruit"),
-    ("START_BONUS_FD", "compensation.start_bonus.first_dealer"),
-    ("START_BONUS_SD", "compensation.start_bonus.second_dealer"),
-    ("KOMI", "compensation.komi"), ("KOMI_AT", "compensation.komi_at"),
-]
-_ENUMS = {"exhaustive_draw.rounding": DRAW_ROUNDING, "furiten.declined_ron": DECLINED_RON,
-          "game.tie_break": TIE_BREAK, "game.leftover_pot": LEFTOVER_POT,
-          "deck.wild_fruit": (None, "momo"), "compensation.komi_at": KOMI_AT}
-
-define_fields(globals(), "RA", tuple(n for n, _ in _SCALARS))   # RA_START_POINTS, ...
-RA_SET_BONUS = len(_SCALARS)                            # 4 entries: 4, 5, 6, 7+ sets
+# One slot per rule option, in schema order (simcore.family.standard.RuleSlots): RA_STARTING_POINTS,
+# RA_GAME_TIE_BREAK, ... The yaku table and the set-count bonuses are read per score slot from
+# the arrays after them (a scenario adds yaku the schema does not name); hand_size is a count and
+# deck.wild_fruit is 1 where momo is wild (the kernels' reading of them).
+SLOTS = RuleSlots(SCHEMA, encode={"hand_size": (1, lambda v: [int(v)]),
+                                  "deck.wild_fruit": (1, lambda v: [int(v == "momo")])},
+                  apart=lambda k: (k.startswith("scoring.yaku.") and k.endswith((".enabled",
+                                                                                  ".points"))
+                                   or k.startswith("scoring.set_count_bonus.")))
+N_SLOTS = SLOTS.define(globals())
+RA_SET_BONUS = N_SLOTS                                  # 4 entries: 4, 5, 6, 7+ sets
 RA_YAKU_ENABLED = RA_SET_BONUS + len(SET_BONUS_NAMES)   # N_SCORE_SLOTS entries, by score slot
 RA_YAKU_POINTS = RA_YAKU_ENABLED + N_SCORE_SLOTS        # (the set-count slots stay 0 in both)
 RA_DATA_YAKU_SLOT = RA_YAKU_POINTS + N_SCORE_SLOTS      # MAX_DATA_YAKU rows: score slot, -1 unused
@@ -110,9 +86,7 @@ def requirement_mask(requirement, kan: bool) -> int:
 
 def build_rules_array(scenario) -> np.ndarray:
     ra = np.zeros(RULES_LEN, dtype=np.int64)
-    for i, (_, path) in enumerate(_SCALARS):
-        v = scenario.get(path)
-        ra[i] = _ENUMS[path].index(v) if path in _ENUMS else int(v)
+    ra[:N_SLOTS] = SLOTS.array(scenario)
     for j, name in enumerate(SET_BONUS_NAMES):
         ra[RA_SET_BONUS + j] = scenario.get(f"scoring.set_count_bonus.{name}")
     table = scenario.get("scoring.yaku")

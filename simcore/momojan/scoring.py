@@ -25,12 +25,13 @@ from .actions import MAX_REVEALED
 from .hand import MAX_DECOMPOSITIONS, HandTables, counts_of, decompositions, is_complete
 from .tables import build_hand_tables
 from .rules_array import (
-    MAX_DATA_YAKU, MAX_REQUIREMENTS, N_SCORE_SLOTS, REQ_KAN, RA_DATA_YAKU_N_REQ,
-    RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT, RA_DORA_PER_CARD, RA_DOUBLE_FACTOR, RA_DOUBLE_THRESHOLD,
-    RA_KIBIDANGO_KAI_IS_CALL, RA_KIBIDANGO_RON_IN_SET, RA_RANKS, RA_MOMO_WILD, RA_RON_BONUS,
-    RA_SET_BONUS, RA_SET_BONUS_IS_YAKU, RA_YAKU_ENABLED, RA_YAKU_POINTS, SLOT_SET_COUNT,
-    Y_CHINITSU, Y_HAITEI, Y_HONITSU, Y_HOUTEI, Y_IPPATSU, Y_ITTSU, Y_KAN, Y_KIBIDANGO, Y_RIICHI,
-    Y_RINSHAN, Y_SANSHOKU, Y_TANYAO, Y_TOITOI, Y_YONSHOKU, build_rules_array,
+    MAX_DATA_YAKU, MAX_REQUIREMENTS, N_SCORE_SLOTS, RA_DATA_YAKU_N_REQ, RA_DATA_YAKU_REQ,
+    RA_DATA_YAKU_SLOT, RA_DECK_RANKS, RA_DECK_WILD_FRUIT, RA_SCORING_DORA_PER_CARD,
+    RA_SCORING_DOUBLE_FACTOR, RA_SCORING_DOUBLE_THRESHOLD, RA_SCORING_RON_BONUS,
+    RA_SCORING_SET_COUNT_IS_YAKU, RA_SCORING_YAKU_KIBIDANGO_KAI_COUNTS_AS_CALL,
+    RA_SCORING_YAKU_KIBIDANGO_RON_MAY_COMPLETE_SET, RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS,
+    REQ_KAN, SLOT_SET_COUNT, Y_CHINITSU, Y_HAITEI, Y_HONITSU, Y_HOUTEI, Y_IPPATSU, Y_ITTSU, Y_KAN,
+    Y_KIBIDANGO, Y_RIICHI, Y_RINSHAN, Y_SANSHOKU, Y_TANYAO, Y_TOITOI, Y_YONSHOKU, build_rules_array,
 )
 from .rules_array import RA_KAN_RANK1_STAND_INS
 from .shapes import HEAD_PICTURE, SET_PICTURE, SET_RUN, SET_SAME
@@ -174,7 +175,7 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
     concealed_sets = 0
     concealed_with_win = 0
     only_calls = True  # every revealed set counts as called for kibidango
-    kai_is_call = ra[RA_KIBIDANGO_KAI_IS_CALL] != 0
+    kai_is_call = ra[RA_SCORING_YAKU_KIBIDANGO_KAI_COUNTS_AS_CALL] != 0
     for i in range(n_sets):
         t, o = sets[i, A_TYPE], sets[i, A_ORIGIN]
         if t == SET_PICTURE:
@@ -194,7 +195,7 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
             concealed_with_win += sets[i, A_WIN]
         elif (o == ORIGIN_KAI or o == ORIGIN_KAN_CLOSED) and not kai_is_call:
             only_calls = False
-    wild = ra[RA_MOMO_WILD] != 0  # momo fills runs (and fruit-purity yaku) of other fruits
+    wild = ra[RA_DECK_WILD_FRUIT] != 0  # momo fills runs (and fruit-purity yaku) of other fruits
     # Card facts over every card the winner holds.
     n_num = 0
     n_pic = 0
@@ -228,7 +229,7 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
             cond[Y_ITTSU] = True
     # Kibidango (spec §8): a ron, every revealed set called (Kai too with kai_counts_as_call), and
     # the ron card completes the head, or (ron_may_complete_set) the one concealed set.
-    ron_completes_set = (ra[RA_KIBIDANGO_RON_IN_SET] != 0 and concealed_sets == 1
+    ron_completes_set = (ra[RA_SCORING_YAKU_KIBIDANGO_RON_MAY_COMPLETE_SET] != 0 and concealed_sets == 1
                          and concealed_with_win == 1 and not head_has_win)
     cond[Y_KIBIDANGO] = ron and only_calls and (concealed_sets == 0 or ron_completes_set)
     cond[Y_CHINITSU] = n_pic == 0 and n_num > 0 and one_fruit
@@ -304,7 +305,7 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
     n_dora = 0
     n_conc_cards = 0
     for k in range(N_KINDS):
-        if dora_indicator >= 0 and counts[k] and _dora_kind_matches(k, dora_indicator, ra[RA_RANKS]):
+        if dora_indicator >= 0 and counts[k] and _dora_kind_matches(k, dora_indicator, ra[RA_DECK_RANKS]):
             n_dora += counts[k]
     conc = counts_of(hand)
     for k in range(N_KINDS):
@@ -317,8 +318,8 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
     if n_sets >= 4:
         set_slot = min(n_sets, 7) - 4
         set_bonus = ra[RA_SET_BONUS + set_slot]
-    set_is_yaku = ra[RA_SET_BONUS_IS_YAKU] != 0
-    bonus = n_dora * ra[RA_DORA_PER_CARD] + (ra[RA_RON_BONUS] if flags & WIN_RON else 0)
+    set_is_yaku = ra[RA_SCORING_SET_COUNT_IS_YAKU] != 0
+    bonus = n_dora * ra[RA_SCORING_DORA_PER_CARD] + (ra[RA_SCORING_RON_BONUS] if flags & WIN_RON else 0)
     if not set_is_yaku:
         bonus += set_bonus
 
@@ -344,7 +345,7 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
         head_adj = 0  # dora of rank-1 stand-ins, per reading
         if dora_indicator >= 0 and head[2] == HEAD_PICTURE:
             head_adj = _stand_in_dora(head, np.int64(2), np.int64(head[3]), dora_indicator,
-                                      ra[RA_RANKS])
+                                      ra[RA_DECK_RANKS])
         for c in range(combos):
             code = c
             adj = head_adj
@@ -357,7 +358,7 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
                 sets[g, A_WIN] = 0
                 if dora_indicator >= 0 and readings[g, r, 0] == SET_PICTURE:
                     adj += _stand_in_dora(rev_cards[g], rev_n_cards[g], readings[g, r, 3],
-                                          dora_indicator, ra[RA_RANKS])
+                                          dora_indicator, ra[RA_DECK_RANKS])
             for j in range(k_conc):
                 srow = T.sets[row[j]]
                 i = n_rev + j
@@ -365,7 +366,7 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
                 sets[i, A_ORIGIN] = ORIGIN_CONCEALED
                 if dora_indicator >= 0 and srow[3] == SET_PICTURE:
                     adj += _stand_in_dora(srow, np.int64(3), np.int64(srow[6]), dora_indicator,
-                                          ra[RA_RANKS])
+                                          ra[RA_DECK_RANKS])
                 sets[i, A_WIN] = 1 if (srow[0] == win_card or srow[1] == win_card
                                        or srow[2] == win_card) else 0
             ypts, n_y = _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku)
@@ -374,9 +375,9 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
                 n_y += 1
             if n_y == 0:
                 continue
-            dora_adj = adj * ra[RA_DORA_PER_CARD]
+            dora_adj = adj * ra[RA_SCORING_DORA_PER_CARD]
             sub = ypts + bonus + dora_adj
-            pts = sub * ra[RA_DOUBLE_FACTOR] if sub >= ra[RA_DOUBLE_THRESHOLD] else sub
+            pts = sub * ra[RA_SCORING_DOUBLE_FACTOR] if sub >= ra[RA_SCORING_DOUBLE_THRESHOLD] else sub
             if pts > best:
                 best = pts
                 best_sub = sub
@@ -387,8 +388,8 @@ def score_hand(hand, win_card, rev_cards, rev_n_cards, rev_origin, n_rev, flags,
                     yaku_out[SLOT_SET_COUNT + y] = set_bonus if (set_is_yaku and y == set_slot) else -1
     if best < 0:
         return NO_YAKU, 0, 0, n_sets
-    bonus_out[BONUS_DORA] = n_dora * ra[RA_DORA_PER_CARD] + best_dora_adj
-    bonus_out[BONUS_RON] = ra[RA_RON_BONUS] if flags & WIN_RON else 0
+    bonus_out[BONUS_DORA] = n_dora * ra[RA_SCORING_DORA_PER_CARD] + best_dora_adj
+    bonus_out[BONUS_RON] = ra[RA_SCORING_RON_BONUS] if flags & WIN_RON else 0
     bonus_out[BONUS_SET_COUNT] = 0 if set_is_yaku else set_bonus
     return VALID, best, best_sub, n_sets
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from simcore.cli import main
 from simcore.momojan import scenario
-from simcore.momojan.rules_array import RA_RON_BONUS, RULES_LEN, build_rules_array
+from simcore.momojan.rules_array import RA_SCORING_RON_BONUS, RULES_LEN, build_rules_array
 from simcore.momojan.schema import SCHEMA, defaults, iter_fields
 
 BROKEN = Path(__file__).parents[1] / "broken_scenarios"
@@ -70,7 +70,7 @@ def test_extends_deep_merges_and_replaces_lists(tmp_path):
     assert sc.get("scoring.yaku.kerai.enabled") is True      # merged, not replaced
     assert sc.get("deck.rank1_substitutes") == ("sun",)      # list replaced whole
     assert sc.get("starting_points") == 30                   # from old_edition
-    assert build_rules_array(sc)[RA_RON_BONUS] == 3
+    assert build_rules_array(sc)[RA_SCORING_RON_BONUS] == 3
 
 
 def test_error_names_the_file_that_set_the_key(tmp_path):

@@ -9,7 +9,7 @@ from policies.momojan.worth import UNPLANNED_YAKU, estimated_points, yaku_points
 from simcore.momojan import scenario
 from simcore.momojan.cards import mask_from_kinds, parse_card
 from simcore.momojan.rules_array import (
-    RA_DOUBLE_THRESHOLD, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y, YAKU_KEYS, build_rules_array,
+    RA_SCORING_DOUBLE_THRESHOLD, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y, YAKU_KEYS, build_rules_array,
 )
 
 
@@ -83,10 +83,10 @@ def test_a_hand_without_a_pattern_is_not_sure(ra):
 def test_the_doubling_applies_to_the_estimate(ra):
     cards = _mask("1z 1z 1z 2z 2z 2z 3z 3z 3z 5l 5o")   # kerai + three animals: over 7
     yaku, _ = yaku_points(cards, ra)
-    assert yaku >= ra[RA_DOUBLE_THRESHOLD]
+    assert yaku >= ra[RA_SCORING_DOUBLE_THRESHOLD]
     assert estimated_points(cards, 3, 0, ra, False) == pytest.approx(2 * (yaku + 0.5))
     higher = ra.copy()
-    higher[RA_DOUBLE_THRESHOLD] = 99
+    higher[RA_SCORING_DOUBLE_THRESHOLD] = 99
     assert estimated_points(cards, 3, 0, higher, False) == pytest.approx(yaku + 0.5)
 
 
