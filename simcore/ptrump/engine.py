@@ -14,7 +14,9 @@ the match to the target score with its tie rule, the round cap, the first dealer
 dealer (§9). Scoring (yaku, bonuses, deductions, the yakuman) is :func:`simcore.ptrump.scoring
 .score_win`: the engine hands it the hand, the revealed sets, the nukidora, the win card and the
 context flags it tracks (tsumo/ron, riichi, double, open, ippatsu, rinshan, haitei/houtei,
-first-turn wins, nagashi, dealer), and the indicators.
+first-turn wins, nagashi, dealer), and the indicators. In a sample of matches
+(:mod:`simcore.nb.reach`) the round record also notes per seat the score slots some wait of its
+hand would have scored (``reach*``, :func:`_note_reach`), for the yaku table's reach.
 
 What this implementation simplifies:
 - Replacement draws (kans, nukidora) come from the replacement reserve while it lasts, else the
@@ -42,6 +44,7 @@ import numpy as np
 from simcore.nb.borrow import borrowed
 from simcore.nb.events import log_event
 from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed, shuffle
 from .layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
@@ -54,7 +57,7 @@ from .layout import (
 from . import rules_array as R
 from .hand import HR_PAAREN, is_complete, shanten, win_mask
 from . import scoring as S
-from .scoring import BD_POINTS, N_SLOTS, score_win
+from .scoring import BD_COUNT, BD_POINTS, N_SLOTS, score_win
 from .waits import _colour_of, _paaren_only, win_cards  # noqa: F401  (win_cards: family's)
 from policies.ptrump import decide
 
@@ -108,8 +111,19 @@ ROUND_FIELDS = (
     "turns", "stock_left", "reshuffles",
     "pool",                 # deposits on the table after the round
     "score0", "score1", "score2",        # after the round
+    # per seat, its win's counted items (scoring's breakdown counts, COUNT_BITS bits each in the
+    # order of COUNTED_SLOTS: dora, ura, yakuhai sets, nukidora, pons charged); 0 if it did not win
+    "counted0", "counted1", "counted2",
+    # per seat, the score slots (bits as yaku_bits) some wait of its hand would have scored at
+    # some point of the round (the winner's include what it won with), in the games that measure
+    # it (simcore.nb.reach; else 0): _note_reach
+    "reach0", "reach1", "reach2",
 )
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
+# The breakdown slots whose count a win records (RF_COUNTED*), and the bits each count takes.
+COUNTED_NAMES = ("dora", "ura", "yakuhai", "nukidora", "pon")
+COUNTED_SLOTS = np.array([R.SLOT[name] for name in COUNTED_NAMES], np.int64)
+COUNT_BITS = 4
 # Match record fields.
 GAME_FIELDS = (
     "winner",        # seat; -1: shared
@@ -1112,6 +1126,13 @@ def _settle_win(rs, ra, hr, scores, rec, winners, first_winner, discarder, c, ki
         for j in range(N_SLOTS):
             if rs.bd[BD_POINTS, j] != 0:
                 bits |= np.int64(1) << j
+        counted = np.int64(0)
+        for j in range(COUNTED_SLOTS.shape[0]):
+            counted |= min(rs.bd[BD_COUNT, COUNTED_SLOTS[j]], (1 << COUNT_BITS) - 1) \
+                << (COUNT_BITS * j)
+        rec[RF_COUNTED0 + t] = counted
+        if measures_reach(rec[RF_GAME]):
+            rec[RF_REACH0 + t] |= bits   # a won hand was within reach of what it scored
         rec[RF_VALUE0 + t] = v
         rec[RF_HAS_YAKU0 + t] = 1 if y else 0
         rec[RF_YAKU_BITS0 + t] = bits
@@ -1211,6 +1232,95 @@ def _offer_calls(rs, d, c, ra, hr, scores, pol_ids, params, rngs):
     return -1, A_PASS
 
 
+# ---------------------------------------------------------------------------------------------
+# Yaku reach (simcore.nb.reach)
+# ---------------------------------------------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def _reach_changed(key, hand_ids, nh, riichi, s):
+    """Has seat s's concealed hand or riichi changed since ``key`` (int64[MAX_SEATS, 2]: card-id
+    mask, riichi) was set? Sets it to them. Revealed sets and nukidora need no place in the key:
+    a call or a nukidora takes cards from the hand, which never come back."""
+    m = np.int64(0)
+    for i in range(nh[s]):
+        m |= np.int64(1) << hand_ids[s, i]
+    if key[s, 0] == m and key[s, 1] == riichi[s]:
+        return False
+    key[s, 0] = m
+    key[s, 1] = riichi[s]
+    return True
+
+
+@nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _note_reach(rs, s, ra, hr, rec):
+    """Add to ``rec[RF_REACH0 + s]`` the score slots some live wait of seat s's between-turns
+    hand would score (bits as yaku_bits, of a legal win only), each wait scored by
+    :func:`simcore.ptrump.scoring.score_win` as a tsumo in the riichi as it stands: a tsumo
+    scores every item a ron does but renhou and houtei, both of the moment, with menzen tsumo
+    besides. The moment's items (ippatsu, rinshan, haitei, houtei, tenhou, chiihou, renhou) are
+    not asked for (the table does not count them as reached). Where the win card's colour can
+    matter (chinitsu, kokushi_double, paaren under ``one_colour`` suit or red_black, the hand's
+    other cards one colour) each colour of the wait is scored, else one card of it. Its own
+    scratch arrays: ``rs.bd``, ``rs.conc`` keep what the engine scored last. The round loop
+    calls this only when the hand or riichi changed (:func:`_reach_changed`), in the sampled
+    games."""
+    w = _live_waits(rs, s, _wait_mask(rs, s, ra, hr), ra)
+    if w == 0:
+        return
+    conc = np.full(HAND_MAX + 1, -1, np.int64)
+    held = np.int64(0)
+    for i in range(rs.nh[s]):
+        conc[i] = rs.hand[s, i]
+        held |= np.int64(1) << rs.hand[s, i]
+    for g in range(rs.n_sets[s]):
+        held |= _set_mask(rs, s, g)
+    # the colour of the hand's and sets' non-joker cards (-1: none yet, -2: mixed)
+    mode = ra[R.RA_ONE_COLOUR]
+    colour = np.int64(-1)
+    if mode == R.ONE_COLOUR_SUIT or mode == R.ONE_COLOUR_RED_BLACK:
+        for c in range(52):
+            if (held >> c) & 1:
+                col = _colour_of(c, mode)
+                if colour == -1:
+                    colour = col
+                elif col != colour:
+                    colour = np.int64(-2)
+                    break
+    else:
+        colour = np.int64(-2)   # numbers, off: the win card's colour decides nothing
+    flags = np.int64(S.F_TSUMO)
+    rch = rs.riichi[s]
+    if rch:
+        flags |= S.F_RIICHI
+        if rch == 2:
+            flags |= S.F_DOUBLE_RIICHI
+        if ra[R.RA_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
+            flags |= S.F_OPEN_RIICHI
+    if _nagashi_state(rs, s, ra):
+        flags |= S.F_NAGASHI
+    bd = np.zeros((2, N_SLOTS), np.int64)
+    bits = rec[RF_REACH0 + s]
+    for r in range(N_RANKS):
+        if not (w >> r) & 1:
+            continue
+        first = 4 * r if r < JOKER else 52
+        tried = 0   # colours of the rank scored (bit per colour)
+        for c in range(first, first + copies_of(r)):
+            if (held >> c) & 1 or not _completes(rs, s, c, ra):
+                continue
+            key = 0 if c >= 52 or colour == -2 else _colour_of(c, mode)
+            if (tried >> key) & 1:
+                continue
+            tried |= 1 << key
+            _, _, ok = score_win(conc, rs.set_kind[s], rs.sets[s], rs.n_nuki[s], c, flags,
+                                 rs.st[ST_DORA_IND], rs.st[ST_URA_IND], ra, hr, bd)
+            if ok:
+                for j in range(N_SLOTS):
+                    if bd[BD_POINTS, j] != 0:
+                        bits |= np.int64(1) << j
+    rec[RF_REACH0 + s] = bits
+
+
 # How a turn starts (play_round): an ordinary draw, after a pon (discard), after an open kan's
 # replacement draw (as after a draw).
 START_DRAW, START_PON, START_KAN = 0, 1, 2
@@ -1243,6 +1353,15 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
          rec[RF_ROUND])
     for s in range(n):
         log_event(st, rs.ev, EV_DEAL, s, _hand_mask(rs, s), 0, 0, 0)
+    # yaku reach (simcore.nb.reach), in a sample of games: per seat the hand (card-id mask) and
+    # riichi its reach was last noted for (a call or a nukidora changes the hand too)
+    reach = measures_reach(rec[RF_GAME])
+    reach_key = np.full((MAX_SEATS, 2), -1, np.int64)
+    hand_ids, nh, riichi = rs.hand, rs.nh, rs.riichi
+    if reach:
+        for s in range(n):
+            if _reach_changed(reach_key, hand_ids, nh, riichi, s):
+                _note_reach(rs, s, ra, hr, rec)
     seat = dealer
     start = START_DRAW
     kuikae_rank = np.int64(-1)
@@ -1343,6 +1462,9 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
             break
         if ended:
             break
+        # the hand between turns (after a discard, or a nukidora that ended the turn)
+        if reach and _reach_changed(reach_key, hand_ids, nh, riichi, seat):
+            _note_reach(rs, seat, ra, hr, rec)
         kuikae_rank = np.int64(-1)
         st[ST_DRAWN] = -1
         st[ST_DRAWN_KIND] = DK_NONE

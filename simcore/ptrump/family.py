@@ -39,8 +39,8 @@ class PStyle(Family):
     GAME_DTYPES = storage_types(int32="rounds score0 score1 score2 pool_left")
     GAME_DTYPE_DEFAULT = "int8"
     ROUND_DTYPES = storage_types(
-        int64="game yaku_bits0 yaku_bits1 yaku_bits2",
-        int32="round score0 score1 score2 pool",
+        int64="game yaku_bits0 yaku_bits1 yaku_bits2 reach0 reach1 reach2",
+        int32="round score0 score1 score2 pool counted0 counted1 counted2",
         int16="value value0 value1 value2 deposits_taken deposits_lost noten_penalty noten_paid "
               "pon_penalty turns")
     KERNEL_FUNCTIONS = ("simcore.ptrump.engine.play_matches", "simcore.ptrump.engine.play_round")
@@ -72,6 +72,12 @@ class PStyle(Family):
         if sc.get("riichi.open_riichi") == "off":
             off.append("yaku_open_riichi_share")
         return off
+
+    def point_sources(self, idx, batch, data: dict):
+        return _metrics.point_sources(idx, batch.rounds, data)
+
+    def yaku_reach(self, idx, batch, data: dict):
+        return _metrics.yaku_reach(idx, batch.rounds, data)
 
     def engine_inputs(self, sc) -> tuple:
         from .rules_array import build_hand_rules, build_rules_array

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.family.metrics import Metric, round_quantity_sums, seat_quantities
+from simcore.family.metrics import Metric, per_game_sums, round_quantity_sums, seat_quantities
 from .engine import (
-    END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS, GF_N_WINNERS, GF_POOL_LEFT,
-    GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER, RF_DISCARDER,
-    RF_GAME, RF_HAS_YAKU0, RF_KANS0, RF_NOTEN_PENALTY, RF_NUKI0, RF_OUTCOME, RF_PONS0,
-    RF_RIICHI0, RF_ROBBED, RF_VALUE, RF_VALUE0, RF_WINNERS, RF_YAKU_BITS0, ROB_DISCARD,
+    COUNT_BITS, COUNTED_NAMES, END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_N_SEATS,
+    GF_N_WINNERS, GF_POOL_LEFT, GF_ROUNDS, GF_SCORE0, GF_WINNERS, OUT_DRAW, OUT_RON, OUT_TSUMO,
+    RF_COUNTED0, RF_DEALER, RF_DISCARDER, RF_GAME, RF_HAS_YAKU0, RF_KANS0, RF_N_SEATS,
+    RF_NOTEN_PENALTY, RF_NUKI0, RF_OUTCOME, RF_PONS0, RF_REACH0, RF_RIICHI0, RF_ROBBED, RF_VALUE,
+    RF_VALUE0, RF_WINNERS, RF_YAKU_BITS0, ROB_DISCARD,
 )
 from .layout import MAX_SEATS
-from .rules_array import SLOTS
+from .rules_array import SLOT, SLOTS
 
 RATE_MARGIN = 0.01
 USE_MARGIN = 0.02
@@ -194,3 +195,111 @@ def breakdown_codes(idx, games, rounds) -> dict:
     from simcore.stats.domains import game_end_codes
     return game_end_codes(games[:, GF_END_REASON], games[:, GF_ROUNDS],
                           _game_quantities(games)["final_margin"], ROUND_EDGES, GAP_EDGES)
+
+
+# ---------------------------------------------------------------------------------------------
+# What each yaku is worth, and whether it is worth chasing (issue 50)
+# ---------------------------------------------------------------------------------------------
+
+UNTABLED = ("pon", "floor")   # breakdown slots that are no source of points (see point_sources)
+SOURCES = tuple(s for s in SLOTS if s not in UNTABLED)
+# Counted items: the points per what, and the records' count (engine.COUNTED_NAMES)
+PER_WHAT = {"dora": "card", "ura": "card", "nukidora": "joker", "yakuhai": "set"}
+# Items of the moment (the last card, a replacement draw, ippatsu's window, the first turn), and
+# bonuses counted by cards or an indicator: no hand is within reach of them
+MOMENT = ("ippatsu", "rinshan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
+BY_CARDS = ("dora", "ura", "ura_joker", "nukidora")
+
+
+def _get(data: dict, path: str):
+    for k in path.split("."):
+        data = data[k]
+    return data
+
+
+def _source_rules(data: dict) -> list:
+    """(name, kind, enabled, points, per_set) of each source as ``data`` (the resolved
+    scenario) sets it, as :func:`simcore.ptrump.rules_array.build_rules_array` reads it."""
+    from .rules_array import NOT_YAKU_ADDITIVE, YAKU_KEYS, YAKUMAN_KEYS, _item_path
+    sc = data["scoring"]
+    out = []
+    for name in SOURCES:
+        en, pts = _item_path(name)
+        enabled = bool(_get(data, en)) if en else True
+        if name == "nagashi" and sc["additive"]["nagashi"]["when"] != "at_win":
+            enabled = False            # a draw bonus (at_draw) or off: nothing at a win
+        if name == "open_riichi" and data["riichi"]["open_riichi"] != "on":
+            enabled = False
+        points = int(_get(data, pts)) if pts else 0
+        is_yaku = (name in YAKU_KEYS or name in YAKUMAN_KEYS
+                   or (sc["additive_are_yaku"] and name not in NOT_YAKU_ADDITIVE))
+        per_set = name == "yakuhai" and bool(sc["yaku"]["yakuhai"]["per_set"])
+        out.append((name, "yaku" if is_yaku else "bonus", enabled, points, per_set))
+    return out
+
+
+def _won(r: np.ndarray) -> np.ndarray:
+    """bool[n_rounds, MAX_SEATS]: the seat won the round."""
+    win = r[:, RF_OUTCOME] != OUT_DRAW
+    return np.stack([win & (((r[:, RF_WINNERS] >> s) & 1) != 0) for s in range(MAX_SEATS)],
+                    axis=1)
+
+
+def win_counts(r: np.ndarray, name: str) -> np.ndarray:
+    """int64[n_rounds, MAX_SEATS]: the count of counted item ``name`` (engine.COUNTED_NAMES)
+    in each seat's win (0 where it did not win)."""
+    j = COUNTED_NAMES.index(name)
+    return (r[:, RF_COUNTED0:RF_COUNTED0 + MAX_SEATS] >> (COUNT_BITS * j)) & ((1 << COUNT_BITS) - 1)
+
+
+def point_sources(idx, rounds, data: dict):
+    """Every yaku, additive item (bonus) and yakuman of the scoring (``Family.point_sources``):
+    their points in each match's wins, the wins they scored in, the match's wins and points.
+
+    The unit is the points the yaku and bonuses bring in: ``total`` is each match's wins'
+    points before the pon deduction and ``negative_win``'s floor (a win's value is that less
+    ``scoring.deductions.pon`` per pon charged, then floored at 0 under ``floor_zero``). The pon
+    deduction is no source of points and has no row. A counted item (dora, ura, nukidora, and
+    yakuhai under ``per_set``) adds its points per card, joker or set, as the round record's
+    ``counted`` word gives them; a yakuman under ``yakuman.exclusive`` is the win's only item.
+    The rows sum to ``total`` match by match."""
+    r = rounds
+    won = _won(r)
+    bits = r[:, RF_YAKU_BITS0:RF_YAKU_BITS0 + MAX_SEATS]
+    rows, cols, hits = [], [], []
+    for name, kind, enabled, points, per_set in _source_rules(data):
+        hit = won & (((bits >> SLOT[name]) & 1) != 0)
+        if name in PER_WHAT:
+            shown = f"{points}/{PER_WHAT[name]}" if name != "yakuhai" or per_set else points
+            n = win_counts(r, name) if name != "yakuhai" or per_set else hit
+            x = np.where(hit, n * points, 0)
+        else:
+            shown, x = points, hit * points
+        rows.append({"name": name, "kind": kind, "points": shown,
+                     "on": bool(enabled and points)})
+        cols.append(x.sum(axis=1))
+        hits.append(hit.sum(axis=1))
+    k = len(rows)
+    cols = np.stack(cols, axis=1).astype(np.int64)
+    per_round = np.concatenate([cols, np.stack(hits, axis=1), won.sum(axis=1)[:, None],
+                                cols.sum(axis=1)[:, None]], axis=1).astype(np.int64)
+    _, sums = per_game_sums(idx, r[:, RF_GAME], per_round)
+    return rows, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k], sums[:, 2 * k + 1]
+
+
+def yaku_reach(idx, rounds, data: dict):
+    """Per row of :func:`point_sources`, per match the hands (a seat's round) within reach of
+    it and of those the hands that won with it, and the hands played, in the matches that
+    measure reach (simcore.nb.reach; 0 in the others) (``Family.yaku_reach``).
+
+    A hand is within reach of an item when, between turns, some live wait of it would score
+    the item as a legal win (engine ``_note_reach``: scored as a tsumo in the riichi it had, so
+    menzen tsumo's reach is the menzen hands in tenpai with a legal wait). Items of the moment
+    (ippatsu, rinshan, haitei, houtei, tenhou, chiihou, renhou) and bonuses counted by cards or
+    an indicator (dora, ura, ura_joker, nukidora) have no reach."""
+    from simcore.family.metrics import reach_sums
+    r = rounds
+    won_bits = np.where(_won(r), r[:, RF_YAKU_BITS0:RF_YAKU_BITS0 + MAX_SEATS], 0)
+    return reach_sums(idx, r[:, RF_GAME], r[:, RF_REACH0:RF_REACH0 + MAX_SEATS], won_bits,
+                      r[:, RF_N_SEATS], [None if name in MOMENT or name in BY_CARDS
+                                         else SLOT[name] for name in SOURCES])
