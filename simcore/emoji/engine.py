@@ -27,6 +27,7 @@ import numpy as np
 
 from simcore.nb.events import log
 from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
 from .hand import N_KINDS, N_NUMBER_KINDS, N_RANKS, distance, is_winning, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
@@ -63,6 +64,10 @@ ROUND_FIELDS = (
     "pot_taken", "pot_left",
     "chips0", "chips1", "chips2", "chips3",   # after the round
     "dora",
+    # per seat, the yaku (bits as yaku0..3) some wait of its 7 tiles would have scored as a ron
+    # at some point of the round (the winner's include what it won with), in the games that
+    # measure it (simcore.nb.reach; else 0): _note_reach
+    "reach0", "reach1", "reach2", "reach3",
 )
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
 GAME_FIELDS = ("winners", "end_reason", "rounds", "chips0", "chips1", "chips2", "chips3",
@@ -350,6 +355,16 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                 log(s, EV_DEAL, seat, k, 0, 0, 0)
     delta = np.zeros(N_SEATS, np.int64)
     decomp = np.zeros(DECOMP_COLS, np.int64)
+    # yaku reach (simcore.nb.reach), in a sample of games: each seat's riichi turn when its reach
+    # was last noted (its 7 tiles change only by a discard other than the drawn kind), and the
+    # scoring's scratch row (decomp's own, so a reach never overwrites a win's)
+    reach = measures_reach(rec[RF_GAME])
+    reach_riichi = np.zeros(N_SEATS, np.int64)
+    reach_decomp = np.zeros(DECOMP_COLS, np.int64)
+    if reach:
+        for seat in range(N_SEATS):
+            if s.waits[seat] != 0:
+                _note_reach(s, seat, sr, rec, reach_decomp)
     values = np.zeros(N_SEATS, np.float64)
     yaku = np.zeros(N_SEATS, np.int64)
     winners = 0
@@ -426,6 +441,10 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                 log(s, EV_DEPOSIT, seat, ra[RA_CHIPS_RIICHI_DEPOSIT], 0, 0, 0)
                 if s.chips[seat] + delta[seat] < 0:
                     s.st[ST_WENT_NEGATIVE] = 1
+            if reach and (k != s.drawn[seat] or s.riichi_turn[seat] != reach_riichi[seat]):
+                reach_riichi[seat] = s.riichi_turn[seat]
+                if s.waits[seat] != 0:
+                    _note_reach(s, seat, sr, rec, reach_decomp)
         # 5. ron check: p's 7 tiles + q's discard of this turn
         ron_won = 0
         best_from = np.full(N_SEATS, -1, np.int64)
@@ -521,6 +540,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             riichi |= 1 << p
         rec[RF_VALUE0 + p] = np.int64(values[p]) if (winners >> p) & 1 else 0
         rec[RF_YAKU0 + p] = yaku[p] if (winners >> p) & 1 else 0
+        if reach and (winners >> p) & 1:
+            rec[RF_REACH0 + p] |= yaku[p]   # a won hand was within reach of what it scored
         rec[RF_CHIPS0 + p] = s.chips[p]
     rec[RF_RIICHI] = riichi
     discarded_pot = winners == 0 and tenpai == 0 and ra[RA_SETTLEMENT_DRAW_NO_TENPAI_POT] == 1
@@ -530,6 +551,30 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         check_round(s, ra)
         if not discarded_pot and s.chips.sum() + s.st[ST_POT] != held:
             raise AssertionError("payments and pot shares do not sum to zero")
+
+
+@nb.njit(cache=True)
+def _note_reach(s, seat, sr, rec, out):
+    """Add to ``rec[RF_REACH0 + seat]`` the yaku some wait of the seat's 7 tiles
+    (``s.waits[seat]``, not 0) would score as a ron (its riichi as it stands, its dealership, the
+    dora; furiten aside); ``out`` is the scoring's scratch row. A ron scores every yaku of the
+    hand; tsumo, last_tile and tenhou are of the moment (how and when the tile comes), which the
+    reach table does not count. The round loop calls this only in the games that measure reach,
+    when the seat's 7 tiles or its riichi changed: a discard of another kind than the one drawn,
+    or a declaration (a riichi seat's hand is frozen: one call)."""
+    w = s.waits[seat]
+    h = s.hand[seat]
+    dealer = seat == s.st[ST_DEALER]
+    bits = rec[RF_REACH0 + seat]
+    for k in range(N_KINDS):
+        if (w >> k) & 1:
+            h[k] += 1
+            v, _, m = score_win(h, k, np.bool_(False), s.riichi_turn[seat], np.int64(0),
+                                np.int64(-1), dealer, s.st[ST_DORA], sr, out, np.bool_(True))
+            h[k] -= 1
+            if v >= 0:
+                bits |= m
+    rec[RF_REACH0 + seat] = bits
 
 
 @nb.njit(cache=True)

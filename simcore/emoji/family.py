@@ -35,7 +35,7 @@ class Emoji(Family):
     GAME_DTYPE_DEFAULT = "int8"
     ROUND_DTYPES = storage_types(int64="game", int32="round value0 value1 value2 value3 "
                                  "yaku0 yaku1 yaku2 yaku3 pot_taken pot_left chips0 chips1 "
-                                 "chips2 chips3")
+                                 "chips2 chips3 reach0 reach1 reach2 reach3")
     KERNEL_FUNCTIONS = ("simcore.emoji.engine.play_games", "simcore.emoji.engine.play_round")
     COMPILE_FIRST = ("policies.emoji.bots.decide",)
     # validation switches: they decide which multiplier tables load (spec §8.4, §8.3's
@@ -45,6 +45,12 @@ class Emoji(Family):
     POINT_VALUE_PREFIXES = ("scoring.yaku.", "scoring.base", "scoring.dealer_factor",
                             "scoring.dora_points")
     EXAMPLE_HANDS = (("234k 567m 8h", None), ("234k 567m 88h", {"win": "8h"}))
+
+    def point_sources(self, idx, batch, data: dict):
+        return _metrics.point_sources(idx, batch.rounds, data)
+
+    def yaku_reach(self, idx, batch, data: dict):
+        return _metrics.yaku_reach(idx, batch.rounds, data)
 
     # ---- scenarios ------------------------------------------------------------------------------
     def scenario_yaml(self, sc, title: str) -> str:
