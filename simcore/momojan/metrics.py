@@ -265,6 +265,8 @@ def point_sources(idx, rounds, data: dict):
                                                 else "ron_bonus"])})
         cols.append(v)
         hits.append(v > 0)
+    for row in rows:
+        row["unit"] = "points before doubling"
     per_round = np.stack(cols + hits + [win.astype(np.int64),
                                         np.where(win, rounds[:, RF_SUBTOTAL], 0)], axis=1)
     _, sums = per_game_sums(idx, rounds[:, RF_GAME], per_round.astype(np.int64))

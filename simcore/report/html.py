@@ -889,7 +889,9 @@ def fig_points(table):
                 + (" · rare" if r["rare"] else ""), va="center", fontsize=7, color=MUTED)
     ax.set_yticks(ys, [r["name"] for r in rows], fontsize=7)
     ax.set_xscale("log")
-    ax.set_xlabel("points added per win (log scale; purple: yaku, teal: bonuses)", fontsize=8)
+    from simcore.stats.domains import value_unit
+    ax.set_xlabel(f"{value_unit(table)} added per win (log scale; purple: yaku, teal: bonuses)",
+                  fontsize=8)
     ax.set_title("What each yaku and bonus is worth", fontsize=9)
     lo = min(r["points_per_win"]["value"] for r in rows) if rows else 1e-3
     ax.set_xlim(lo / 2, (max(r["points_per_win"]["ci"][1] or 1 for r in rows) if rows else 1) * 8)
@@ -935,13 +937,15 @@ def _render_yaku_table(doc, table, examples, fam, prov, variant):
                               next((examples[k] for k in keys if examples.get(k)), []))
         rows.append([r["name"], r["kind"], str(r["points"]), cell(r["share_of_wins"]), cell(r["points_per_win"], False),
                      cell(r["share_of_points"]), html.escape(flags), cmd])
-    doc.table(["source", "kind", "points", "share of wins", "points per win",
-               "share of all points", "flags", "example"], rows, raw_cols=(7,))
+    from simcore.stats.domains import value_unit
+    unit = value_unit(table)
+    doc.table(["source", "kind", "points", "share of wins", f"{unit} per win",
+               f"share of all {unit}", "flags", "example"], rows, raw_cols=(7,))
     if off:
         doc.p("Off in this scenario (not in the table): " + ", ".join(off) + ".", "muted")
-    doc.p("Points per win: the points it adds to an average win before doubling (for a fixed "
-          "value, its share of wins times its points); share of all points: of every point "
-          "scored in wins before doubling. 95% intervals, the game as the unit.", "muted")
+    doc.p(f"Per win: the {unit} it adds to an average win (for a fixed value, its share of "
+          f"wins times its value); share of all: of all the {unit} of the wins. 95% intervals, "
+          "the game as the unit.", "muted")
     _render_reach(doc, table, off, variant)
 
 

@@ -141,7 +141,8 @@ def point_table(sums: dict) -> list:
     out = []
     for i, row in enumerate(sums["rows"]):
         fired = estimate(sums["fired"][i])
-        per_win = estimate(sums["per_win"][i], is_rate=False, nonnegative=True)
+        per_win = _scaled(estimate(sums["per_win"][i], is_rate=False, nonnegative=True),
+                          row.get("scale", 1))
         of_all = estimate(sums["of_all"][i])
         n_fired = int(sums["fired"][i][1])
         entry = {**row, "share_of_wins": fired, "points_per_win": per_win,
@@ -153,6 +154,20 @@ def point_table(sums: dict) -> list:
             entry.update(_reach(sums, i, row["on"]))
         out.append(entry)
     return out
+
+
+def _scaled(e: dict, scale: int) -> dict:
+    """An estimate in a row's display unit: its sums are in 1/``scale`` of it (integers)."""
+    if scale == 1 or e["value"] is None:
+        return e
+    return {**e, "value": round(e["value"] / scale, 6),
+            "ci": [None if c is None else round(c / scale, 6) for c in e["ci"]]}
+
+
+def value_unit(table: list) -> str:
+    """The unit of the table's points per win: the rows' ``unit`` (emoji's doublings, for a
+    value that multiplies), else points before any doubling."""
+    return next((r["unit"] for r in table if r.get("unit")), "points")
 
 
 SELDOM_REACHED = 1e-3    # in reach in fewer hands than this: "seldom in reach"
@@ -189,17 +204,18 @@ def point_table_text(table: list) -> list:
             return "-"
         ci = "" if e["ci"][0] is None else f" [{e['ci'][0]:.3f}, {e['ci'][1]:.3f}]"
         return f"{e['value']:.3f}{ci}"
-    lines = ["", "yaku value table (points: the rule's value; per win: the points it adds to an "
-                 "average win, before doubling)",
-             f"  {'':<16}{'kind':<6}{'points':>7}  {'share of wins [95%]':<26}"
-             f"{'points per win [95%]':<26}{'share of all points [95%]':<28}flags"]
+    unit = value_unit(table)
+    lines = ["", f"yaku value table (points: the rule's value; per win: the {unit} it adds to "
+                 "an average win)",
+             f"  {'':<18}{'kind':<6}{'points':>9}  {'share of wins [95%]':<26}"
+             f"{'per win [95%]':<26}{'share of all [95%]':<28}flags"]
     reach = any("within_reach" in r for r in table)
     for r in sorted(table, key=lambda r: -(r["points_per_win"]["value"] or 0)):
         if not r["on"] and not r["wins_scored"]:
             continue
         flags = ", ".join(f for f, on in (("on, never scored", r["never"]),
                                           ("rarer than 1 in 1,000 wins", r["rare"])) if on)
-        lines.append(f"  {r['name']:<16}{r['kind']:<6}{str(r['points']):>7}  "
+        lines.append(f"  {r['name']:<18}{r['kind']:<6}{str(r['points']):>9}  "
                      f"{pct(r['share_of_wins']):<26}{pts(r['points_per_win']):<26}"
                      f"{pct(r['share_of_points']):<28}{flags}")
     off = [r["name"] for r in table if not r["on"]]
@@ -208,12 +224,12 @@ def point_table_text(table: list) -> list:
     if reach:
         lines += ["", "is it worth chasing? (in reach: hands that were at some point tenpai with "
                       "a wait scoring it; completed: of those, the hands that won with it)",
-                  f"  {'':<16}{'hands in reach [95%]':<28}{'reaches completed [95%]':<28}"
+                  f"  {'':<18}{'hands in reach [95%]':<28}{'reaches completed [95%]':<28}"
                   "reading"]
         for r in sorted(table, key=lambda r: -((r.get("within_reach") or {}).get("value") or 0)):
             if "within_reach" not in r or (not r["on"] and not r["wins_scored"]):
                 continue
-            lines.append(f"  {r['name']:<16}{pct(r['within_reach']):<28}"
+            lines.append(f"  {r['name']:<18}{pct(r['within_reach']):<28}"
                          f"{pct(r['reach_completed']):<28}{r['reach_reading'] or ''}")
     return lines
 
