@@ -993,6 +993,10 @@ def fig_reach(rows):
     ax.text(lo * 1.1, 0.97, "seldom in reach", fontsize=7, color=MUTED, va="top")
     ax.text(1.0, SELDOM_COMPLETED / 2, "seldom completed  ", fontsize=7, color=MUTED,
             va="center", ha="right")
+    never = [r["name"] for r in rows if not r["within_reach"]["value"]]
+    if never:   # no point on a log scale: named in the band instead
+        ax.text(lo * 1.1, 0.9, "never in reach:\n" + "\n".join(never), fontsize=7, color=INK,
+                va="top")
     ax.set_xscale("log")
     ax.set_xlim(lo, 1.0)
     ax.set_ylim(0, 1.0)
