@@ -45,7 +45,7 @@ from simcore.family.params import Param, param_index
 from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
 from simcore.ptrump.hand import shanten, win_mask
 from simcore.ptrump.rules_array import (
-    RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_PON_POINTS, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
+    RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_SCORING_DEDUCTIONS_PON, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
     SL_TANYAO, SL_YAKUHAI,
 )
 from simcore.ptrump.layout import (
@@ -291,7 +291,7 @@ def _worth_a_pon(obs, cnt_after, set_rank_new, min_value, ra):
         if ranks[g] == dora:
             n_dora += 3
     value += (n_dora * _item(ra, SL_DORA) + obs[OBS_NUKI] * _item(ra, SL_NUKIDORA)
-              - (obs[OBS_PONS] + 1) * ra[RA_PON_POINTS])
+              - (obs[OBS_PONS] + 1) * ra[RA_SCORING_DEDUCTIONS_PON])
     return value >= min_value
 
 

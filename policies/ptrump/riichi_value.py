@@ -39,9 +39,9 @@ from simcore.ptrump.layout import (
     OBS_NUKI, OBS_SEEN, OBS_SET_RANK,
 )
 from simcore.ptrump.rules_array import (
-    OPEN_RIICHI_ON, RA_ADDITIVE_ARE_YAKU, RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_OPEN_RIICHI,
-    RA_RIICHI_DEPOSIT, RA_URA_JOKER, RA_YAKU_REQUIRED, SL_IPPATSU, SL_RIICHI, SL_URA,
-    SL_URA_JOKER, URA_JOKER_RIICHI_ONLY,
+    OPEN_RIICHI_ON, RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_RIICHI_DEPOSIT, RA_RIICHI_OPEN_RIICHI,
+    RA_SCORING_ADDITIVE_ARE_YAKU, RA_SCORING_ADDITIVE_URA_JOKER_WHEN, RA_SCORING_YAKU_REQUIRED,
+    SL_IPPATSU, SL_RIICHI, SL_URA, SL_URA_JOKER, URA_JOKER_RIICHI_ONLY,
 )
 from simcore.ptrump.scoring import (
     F_DOUBLE_RIICHI, F_OPEN_RIICHI, F_RIICHI, F_TSUMO, MAX_REVEALED, N_SLOTS, REV_ANKAN,
@@ -126,7 +126,7 @@ def _setup(obs, riichi_card, cnt_after, hr, ra):
     if live > 0:
         fixed += ura_pts * win_ura / live
     fixed += IPPATSU_SHARE_PER_SEAT * obs[OBS_N_SEATS] * _item(ra, SL_IPPATSU)
-    if ra[RA_URA_JOKER] == URA_JOKER_RIICHI_ONLY:   # under any_win dama scores it too
+    if ra[RA_SCORING_ADDITIVE_URA_JOKER_WHEN] == URA_JOKER_RIICHI_ONLY:   # under any_win dama scores it too
         fixed += _item(ra, SL_URA_JOKER) * _unseen(obs, JOKER) / unseen
     return hand, rev_kind, rev_cards, win, left, live, fixed
 
@@ -136,7 +136,7 @@ def _riichi_flags(obs, ra):
     f = F_RIICHI
     if obs[OBS_DISC_RANKS] == 0:   # the first own discard: a double riichi where no call came
         f |= F_DOUBLE_RIICHI
-    if ra[RA_OPEN_RIICHI] == OPEN_RIICHI_ON:
+    if ra[RA_RIICHI_OPEN_RIICHI] == OPEN_RIICHI_ON:
         f |= F_OPEN_RIICHI
     return f
 
@@ -191,7 +191,7 @@ def riichi_pays(obs, riichi_card, cnt_after, hr, ra, need):
     if live == 0:
         return -1.0 * ra[RA_RIICHI_DEPOSIT] >= need
     riichi_is_enough = ra[RA_ITEM_ENABLED + SL_RIICHI] != 0 and (
-        ra[RA_ADDITIVE_ARE_YAKU] != 0 or ra[RA_YAKU_REQUIRED] == 0)
+        ra[RA_SCORING_ADDITIVE_ARE_YAKU] != 0 or ra[RA_SCORING_YAKU_REQUIRED] == 0)
     if riichi_is_enough:
         bd = np.zeros((2, N_SLOTS), np.int64)
         for w in range(N_RANKS):

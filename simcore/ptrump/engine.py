@@ -320,7 +320,7 @@ def _menzen(rs, s, ra):
         k = rs.set_kind[s, g]
         if k == SK_PON or k == SK_KAKAN:
             return False
-        if k == SK_KAN and ra[R.RA_OPEN_KAN_BREAKS_MENZEN]:
+        if k == SK_KAN and ra[R.RA_HAND_OPEN_KAN_BREAKS_MENZEN]:
             return False
     return True
 
@@ -331,7 +331,7 @@ def _pon_count(rs, s, ra):
     n = 0
     for g in range(rs.n_sets[s]):
         k = rs.set_kind[s, g]
-        if k == SK_PON or (k == SK_KAKAN and ra[R.RA_KAKAN_KEEPS_PON_PENALTY]):
+        if k == SK_PON or (k == SK_KAKAN and ra[R.RA_SCORING_DEDUCTIONS_KAKAN_KEEPS_PON_PENALTY]):
             n += 1
     return n
 
@@ -340,7 +340,7 @@ def _pon_count(rs, s, ra):
 def _is_yaochu(r, ra):
     if r == 0 or r == 8:
         return True
-    return r >= 9 and ra[R.RA_YAOCHU_HONOURS] != 0
+    return r >= 9 and ra[R.RA_CARDS_YAOCHU_HONOURS] != 0
 
 
 WM_ONLY_SHIFT, WM_COLOUR_SHIFT = 16, 32    # the fields of RoundState.wm
@@ -371,7 +371,7 @@ def _completes(rs, s, c, ra):
     if not (w >> r) & 1:
         return False
     return not (w >> (WM_ONLY_SHIFT + r)) & 1 or \
-        _colour_of(c, ra[R.RA_ONE_COLOUR]) == (w >> WM_COLOUR_SHIFT)
+        _colour_of(c, ra[R.RA_CARDS_ONE_COLOUR]) == (w >> WM_COLOUR_SHIFT)
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -461,7 +461,7 @@ def _score(rs, s, ra, hr, win_card, ron, dk, last, first):
         flags |= S.F_RIICHI
         if rch == 2:
             flags |= S.F_DOUBLE_RIICHI
-        if ra[R.RA_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
+        if ra[R.RA_RIICHI_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
             flags |= S.F_OPEN_RIICHI
         if rs.ippatsu[s]:
             flags |= S.F_IPPATSU
@@ -560,13 +560,13 @@ def deal(rs, ra, n, dealer):
     st[ST_LOG], st[ST_N_EV], st[ST_RESHUFFLES] = log, n_ev, resh
     st[ST_N] = n
     st[ST_DEALER] = dealer
-    res = ra[R.RA_REPLACEMENT_RESERVE]
+    res = ra[R.RA_STOCK_REPLACEMENT_RESERVE]
     st[ST_POS] = 7 * n
     st[ST_STOCK_END] = 52 - res
     st[ST_RES_POS] = 52 - res
     st[ST_RES_END] = 52
     st[ST_IND_POS] = 52
-    st[ST_IND_END] = 54 if (ra[R.RA_INDICATORS_IN_STOCK] and res == 0) else 52
+    st[ST_IND_END] = 54 if (ra[R.RA_STOCK_INDICATORS_IN_STOCK] and res == 0) else 52
     st[ST_URA_IND] = rs.wall[52]
     st[ST_DORA_IND] = rs.wall[53]
     st[ST_DRAWN] = -1
@@ -683,7 +683,7 @@ def _set_obs(rs, s, phase, offer, scores, ra):
     o[OBS_NUKI] = rs.n_nuki[s]
     o[OBS_DISC_RANKS] = rs.disc_ranks[s]
     o[OBS_HAND_MASK] = _hand_mask(rs, s)
-    o[OBS_KANS_LEFT] = ra[R.RA_MAX_KANS] - st[ST_KANS]
+    o[OBS_KANS_LEFT] = ra[R.RA_KAN_MAX_PER_ROUND] - st[ST_KANS]
     o[OBS_SCORE] = scores[s]
 
 
@@ -755,7 +755,7 @@ def _draw_replacement(rs, s, kind):
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _replacement_ok(rs, ra):
     """A kan or a replace-mode nukidora may draw its replacement (§4)."""
-    if ra[R.RA_REPLACEMENT_NEEDS_STOCK]:
+    if ra[R.RA_KAN_REPLACEMENT_NEEDS_STOCK]:
         return stock_left(rs.st) >= 1
     return _replacement_left(rs.st) >= 1
 
@@ -884,7 +884,7 @@ def _riichi_kind(rs, s, ra, scores):
     need = st[ST_N] if ra[R.RA_RIICHI_MIN_STOCK] == R.RIICHI_MIN_STOCK_PLAYERS else 1
     if stock_left(st) < need:
         return 0
-    if not ra[R.RA_ALLOW_NEGATIVE_SCORE] and scores[s] < ra[R.RA_RIICHI_DEPOSIT]:
+    if not ra[R.RA_RIICHI_ALLOW_NEGATIVE_SCORE] and scores[s] < ra[R.RA_RIICHI_DEPOSIT]:
         return 0
     if rs.n_disc[s] == 0 and st[ST_CALLS] == 0:
         return 2
@@ -907,9 +907,9 @@ def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
     ok = 0
     by_card = 0  # ranks whose result depends on the discarded card's colour: tested per card
     colour_matters = (rs.n_sets[s] == 0 and hr[HR_PAAREN] != 0
-                      and ra[R.RA_PAAREN_ONE_COLOUR] != 0
-                      and (ra[R.RA_ONE_COLOUR] == R.ONE_COLOUR_SUIT
-                           or ra[R.RA_ONE_COLOUR] == R.ONE_COLOUR_RED_BLACK))
+                      and ra[R.RA_SCORING_YAKUMAN_PAAREN_ONE_COLOUR] != 0
+                      and (ra[R.RA_CARDS_ONE_COLOUR] == R.ONE_COLOUR_SUIT
+                           or ra[R.RA_CARDS_ONE_COLOUR] == R.ONE_COLOUR_RED_BLACK))
     for i in range(rs.nh[s]):
         c = rs.hand[s, i]
         r = rank_of(c)
@@ -948,7 +948,7 @@ def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
 def _mask_kans(rs, s, ra, hr):
     """Ankan / kakan actions after a draw (or after a pon with ``calls.kan_after_pon``)."""
     st, mask, legal = rs.st, rs.mask, rs.legal
-    if st[ST_KANS] >= ra[R.RA_MAX_KANS] or not _replacement_ok(rs, ra):
+    if st[ST_KANS] >= ra[R.RA_KAN_MAX_PER_ROUND] or not _replacement_ok(rs, ra):
         return
     if rs.riichi[s]:
         if not ra[R.RA_RIICHI_ANKAN]:
@@ -973,7 +973,7 @@ def _mask_kans(rs, s, ra, hr):
         for r in range(N_KAN_RANKS):
             if rs.cnt[s, r] == 4:
                 _allow(mask, legal, st, A_ANKAN + r)
-    if ra[R.RA_ADDED_KAN]:
+    if ra[R.RA_KAN_ADDED_KAN]:
         for g in range(rs.n_sets[s]):
             if rs.set_kind[s, g] == SK_PON and rs.cnt[s, rs.set_rank[s, g]] > 0:
                 _allow(mask, legal, st, A_KAKAN + g)
@@ -987,7 +987,7 @@ def _nuki_ok(rs, s, ra):
         return False  # frozen: only the drawn joker
     if ra[R.RA_NUKIDORA_MODE] == R.NUKIDORA_REPLACE:
         return _replacement_ok(rs, ra)
-    if ra[R.RA_REPLACEMENT_NEEDS_STOCK]:
+    if ra[R.RA_KAN_REPLACEMENT_NEEDS_STOCK]:
         return stock_left(rs.st) >= 1
     return True
 
@@ -1003,7 +1003,7 @@ def _ron_status(rs, t, c, kind, ra, hr):
     w = _wait_mask(rs, t, ra, hr)
     if not _completes(rs, t, c, ra):
         return False, False
-    if kind == ROB_ANKAN or (kind == ROB_NUKI and ra[R.RA_ROB_NUKIDORA]
+    if kind == ROB_ANKAN or (kind == ROB_NUKI and ra[R.RA_NUKIDORA_ROB]
                              == R.ROB_NUKI_KOKUSHI_ONLY):
         if rs.n_sets[t] != 0:
             return False, False
@@ -1012,9 +1012,9 @@ def _ron_status(rs, t, c, kind, ra, hr):
         rs.cnt[t, r] -= 1
         if not kok or not ra[R.RA_ITEM_ENABLED + R.SL_KOKUSHI]:
             return False, False
-        if kind == ROB_ANKAN and not ra[R.RA_KOKUSHI_ROBS_ANKAN]:
+        if kind == ROB_ANKAN and not ra[R.RA_KAN_KOKUSHI_ROBS_ANKAN]:
             return False, False  # not robbable: passing it is no furiten
-    if kind == ROB_KAKAN and not ra[R.RA_CHANKAN_ADDED_KAN]:
+    if kind == ROB_KAKAN and not ra[R.RA_KAN_CHANKAN_ADDED_KAN]:
         return False, False
     f = ra[R.RA_FURITEN]
     if f != R.FURITEN_NONE:
@@ -1032,7 +1032,7 @@ def _ron_flags(rs, t, ra):
     last = stock_left(st) == 0
     first = False
     if st[ST_CALLS] == 0:
-        if ra[R.RA_RENHOU_WINDOW] == R.RENHOU_OWN_FIRST_DRAW:
+        if ra[R.RA_SCORING_ADDITIVE_RENHOU_WINDOW] == R.RENHOU_OWN_FIRST_DRAW:
             first = rs.n_draws[t] == 0
         else:
             first = st[ST_DISCARDS] <= st[ST_N]
@@ -1063,7 +1063,7 @@ def _ron_round(rs, d, c, kind, ra, hr, scores, pol_ids, params, rngs, values, ha
             if legal:
                 _clear(rs.mask, rs.legal, rs.st)
                 _allow(rs.mask, rs.legal, rs.st, A_RON)
-                if ra[R.RA_MAY_DECLINE_WIN]:
+                if ra[R.RA_CALLS_MAY_DECLINE_WIN]:
                     _allow(rs.mask, rs.legal, rs.st, A_PASS)
                 a = _decide(rs, t, PH_ROB if kind != ROB_DISCARD else PH_OFFER, c, scores, ra, hr,
                             pol_ids, params, rngs)
@@ -1072,7 +1072,7 @@ def _ron_round(rs, d, c, kind, ra, hr, scores, pol_ids, params, rngs, values, ha
                     winners |= 1 << t
                     values[t] = v
                     has_yaku[t] = 1 if y else 0
-                    if ra[R.RA_MULTIPLE_RON] == R.MULTIPLE_RON_HEAD_BUMP:
+                    if ra[R.RA_CALLS_MULTIPLE_RON] == R.MULTIPLE_RON_HEAD_BUMP:
                         return winners
         if not took:
             rs.temp_furiten[t] = 1
@@ -1163,19 +1163,19 @@ def _settle_draw(rs, ra, hr, scores, rec):
             tenpai_bits |= 1 << s
             n_tenpai += 1
             rec[RF_TENPAI0 + s] = 1
-        if (ra[R.RA_NAGASHI] == R.NAGASHI_AT_DRAW and ra[R.RA_NAGASHI_ENABLED]
+        if (ra[R.RA_SCORING_ADDITIVE_NAGASHI_WHEN] == R.NAGASHI_AT_DRAW and ra[R.RA_SCORING_ADDITIVE_NAGASHI_ENABLED]
                 and _nagashi_state(rs, s, ra)):
             nagashi_bits |= 1 << s
-    pen = ra[R.RA_NOTEN_POINTS]
+    pen = ra[R.RA_SCORING_DEDUCTIONS_NOTEN]
     lost = 0
     for s in range(n):
         if not (tenpai_bits >> s) & 1:
-            if (nagashi_bits >> s) & 1 and not ra[R.RA_NAGASHI_KEEPS_NOTEN]:
+            if (nagashi_bits >> s) & 1 and not ra[R.RA_EXHAUSTIVE_DRAW_NAGASHI_KEEPS_NOTEN]:
                 continue
             scores[s] -= pen
             lost += pen
     paid = 0
-    if ra[R.RA_NOTEN_TO_TENPAI] and n_tenpai > 0:
+    if ra[R.RA_EXHAUSTIVE_DRAW_NOTEN_TO_TENPAI] and n_tenpai > 0:
         share = lost // n_tenpai
         for s in range(n):
             if (tenpai_bits >> s) & 1:
@@ -1184,9 +1184,9 @@ def _settle_draw(rs, ra, hr, scores, rec):
     bonus = 0
     for s in range(n):
         if (nagashi_bits >> s) & 1:
-            scores[s] += ra[R.RA_NAGASHI_POINTS]
-            bonus += ra[R.RA_NAGASHI_POINTS]
-    if ra[R.RA_DEPOSITS] == R.DEPOSITS_LOST_AT_DRAW:
+            scores[s] += ra[R.RA_SCORING_ADDITIVE_NAGASHI_POINTS]
+            bonus += ra[R.RA_SCORING_ADDITIVE_NAGASHI_POINTS]
+    if ra[R.RA_RIICHI_DEPOSITS] == R.DEPOSITS_LOST_AT_DRAW:
         rec[RF_DEPOSITS_LOST] = scores[MAX_SEATS]
         scores[MAX_SEATS] = 0
     rec[RF_NOTEN_PENALTY] = lost
@@ -1222,9 +1222,9 @@ def _offer_calls(rs, d, c, ra, hr, scores, pol_ids, params, rngs):
         _clear(rs.mask, rs.legal, st)
         _allow(rs.mask, rs.legal, st, A_PASS)
         _allow(rs.mask, rs.legal, st, A_PON)
-        if (rs.cnt[t, r] >= 3 and st[ST_KANS] < ra[R.RA_MAX_KANS]
+        if (rs.cnt[t, r] >= 3 and st[ST_KANS] < ra[R.RA_KAN_MAX_PER_ROUND]
                 and _replacement_ok(rs, ra)
-                and (ra[R.RA_OPEN_KAN_FROM] == R.OPEN_KAN_ANY or t == (d + 1) % n)):
+                and (ra[R.RA_KAN_OPEN_KAN_FROM] == R.OPEN_KAN_ANY or t == (d + 1) % n)):
             _allow(rs.mask, rs.legal, st, A_KAN_OPEN)
         a = _decide(rs, t, np.int64(PH_OFFER), c, scores, ra, hr, pol_ids, params, rngs)
         if a != A_PASS:
@@ -1275,7 +1275,7 @@ def _note_reach(rs, s, ra, hr, rec):
     for g in range(rs.n_sets[s]):
         held |= _set_mask(rs, s, g)
     # the colour of the hand's and sets' non-joker cards (-1: none yet, -2: mixed)
-    mode = ra[R.RA_ONE_COLOUR]
+    mode = ra[R.RA_CARDS_ONE_COLOUR]
     colour = np.int64(-1)
     if mode == R.ONE_COLOUR_SUIT or mode == R.ONE_COLOUR_RED_BLACK:
         for c in range(52):
@@ -1294,7 +1294,7 @@ def _note_reach(rs, s, ra, hr, rec):
         flags |= S.F_RIICHI
         if rch == 2:
             flags |= S.F_DOUBLE_RIICHI
-        if ra[R.RA_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
+        if ra[R.RA_RIICHI_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
             flags |= S.F_OPEN_RIICHI
     if _nagashi_state(rs, s, ra):
         flags |= S.F_NAGASHI
@@ -1400,13 +1400,13 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
                         values[seat] = v
                         has_yaku[seat] = 1 if y else 0
                         _allow(rs.mask, rs.legal, st, A_TSUMO)
-                if not win_ok or ra[R.RA_MAY_DECLINE_WIN]:
+                if not win_ok or ra[R.RA_CALLS_MAY_DECLINE_WIN]:
                     _mask_kans(rs, seat, ra, hr)
                     if _nuki_ok(rs, seat, ra):
                         _allow(rs.mask, rs.legal, st, A_NUKI)
                     _mask_discards(rs, seat, ra, hr, scores, np.int64(-1))
             else:  # after a pon
-                if ra[R.RA_KAN_AFTER_PON]:
+                if ra[R.RA_CALLS_KAN_AFTER_PON]:
                     _mask_kans(rs, seat, ra, hr)
                 _mask_discards(rs, seat, ra, hr, scores, kuikae_rank)
             a = _decide(rs, seat, phase, np.int64(-1), scores, ra, hr, pol_ids, params, rngs)
@@ -1489,7 +1489,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
             scores[MAX_SEATS] += dep
             log_event(st, rs.ev, EV_DEPOSIT, seat, dep, scores[MAX_SEATS], 0, 0)
         caller, call = -1, A_PASS
-        if not last_discard or ra[R.RA_CALL_LAST_DISCARD]:
+        if not last_discard or ra[R.RA_CALLS_CALL_LAST_DISCARD]:
             caller, call = _offer_calls(rs, seat, c, ra, hr, scores, pol_ids, params, rngs)
         if caller < 0:
             seat = (seat + 1) % n
@@ -1498,7 +1498,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
         if call == A_PON:
             _apply_pon(rs, caller, seat, c)
             _interrupt(rs, n)
-            kuikae_rank = -1 if ra[R.RA_KUIKAE] else rank_of(c)
+            kuikae_rank = -1 if ra[R.RA_CALLS_KUIKAE] else rank_of(c)
             start = START_PON
         else:  # open kan: reveal, replacement, go on as after a draw
             _apply_open_kan(rs, caller, seat, c)
@@ -1509,10 +1509,10 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
     # ---------------- round end ----------------
     if rec[RF_OUTCOME] == OUT_DRAW:
         _record_seats(rs, rec)
-    if ra[R.RA_PON_PENALTY] == R.PON_PENALTY_ALWAYS:
+    if ra[R.RA_SCORING_DEDUCTIONS_PON_PENALTY] == R.PON_PENALTY_ALWAYS:
         lost = 0
         for s in range(n):
-            p = _pon_count(rs, s, ra) * ra[R.RA_PON_POINTS]
+            p = _pon_count(rs, s, ra) * ra[R.RA_SCORING_DEDUCTIONS_PON]
             scores[s] -= p
             lost += p
         rec[RF_PON_PENALTY] = lost
@@ -1548,17 +1548,17 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
     """
     rngs = np.zeros((N_RNG, 4), np.uint64)
     scores = np.zeros(MAX_SEATS + 1, np.int64)
-    fd = ra[R.RA_FIRST_DEALER]
+    fd = ra[R.RA_MATCH_FIRST_DEALER]
     if fd == R.FIRST_DEALER_RANDOM:
         seed_keyed(seed, game_index, np.int64(GAME_KEY), np.int64(0), rngs[0])
         first_dealer = randint(rngs[0], n)
     else:
         first_dealer = fd % n  # a seat number
     for s in range(n):  # compensation variants: a bonus by place in the first dealing order
-        scores[s] = ra[R.RA_START_SCORE] + ra[R.RA_START_BONUS_0 + (s - first_dealer) % n]
+        scores[s] = ra[R.RA_MATCH_START_SCORE] + ra[R.RA_MATCH_START_BONUS_FIRST_DEALER + (s - first_dealer) % n]
     dealer = first_dealer
-    target = ra[R.RA_TARGET_SCORE]
-    max_rounds = ra[R.RA_MAX_ROUNDS]
+    target = ra[R.RA_MATCH_TARGET_SCORE]
+    max_rounds = ra[R.RA_MATCH_MAX_ROUNDS]
     rnd = np.int64(0)  # not a literal 0: seed_keyed compiles for one signature
     end_reason = END_ROUND_LIMIT
     while rnd < max_rounds:
@@ -1594,11 +1594,11 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
             for s in range(n):
                 if scores[s] == top:
                     n_top += 1
-            if n_top == 1 or ra[R.RA_TARGET_TIE] == R.TARGET_TIE_SHARED:
+            if n_top == 1 or ra[R.RA_MATCH_TARGET_TIE] == R.TARGET_TIE_SHARED:
                 end_reason = END_TARGET
                 break
         w = rec[RF_WINNER]
-        if ra[R.RA_NEXT_DEALER] == R.NEXT_DEALER_WINNER and w >= 0:
+        if ra[R.RA_MATCH_NEXT_DEALER] == R.NEXT_DEALER_WINNER and w >= 0:
             dealer = w
         else:
             dealer = (dealer + 1) % n

@@ -1,10 +1,11 @@
 """The flat int64 rules array the P-style trump kernels read, built from a validated Scenario.
 
-One source of truth: :data:`_SCALARS` names every scalar once, with the scenario key path it
-comes from; the module-level ``RA_<NAME>`` index constants (ints numba folds in) and
-:data:`RULES_LEN` are derived from it. Enumerations are stored as their code, the index of the
-value in the schema's choices; the code constants below carry their names (compare
-``ra[RA_ONE_COLOUR] == ONE_COLOUR_SUIT``, never ``== 0``).
+One source of truth: the schema. Every rule option has a slot in schema order
+(:class:`simcore.family.standard.RuleSlots`), named by its key (``RA_CARDS_ONE_COLOUR`` for
+``cards.one_colour``: ints numba folds in), then the seat count and the score items' arrays.
+Enumerations are stored as their code, the index of the value in the schema's choices; the code
+constants below carry their names (compare ``ra[RA_CARDS_ONE_COLOUR] == ONE_COLOUR_SUIT``,
+never ``== 0``).
 
 Score items (the breakdown of :func:`simcore.ptrump.scoring.score_win`) occupy :data:`N_SLOTS`
 slots named by :data:`SLOTS` (``SL_<NAME>`` constants): the 1-point yaku, the additive items, the
@@ -24,15 +25,16 @@ under ``nagashi.when: at_win`` (an ``at_draw`` bonus is the engine's: ``RA_NAGAS
 
 from __future__ import annotations
 
-from collections import namedtuple
+import re
 
 import numpy as np
 
+from simcore.family.standard import RuleSlots
 from simcore.nb.layout import define_fields
 from .schema import (
     ADDITIVE, DEPOSITS, FURITEN, IPPATSU_WINDOW, MULTIPLE_RON, NAGASHI, NEGATIVE_WIN, NEXT_DEALER,
     NOTEN_DECLARATION, NUKIDORA_MODE, ONE_COLOUR, OPEN_KAN_FROM, OPEN_RIICHI, PON_PENALTY,
-    RENHOU_WINDOW, RIICHI_MIN_STOCK, ROB_NUKIDORA, TARGET_TIE, URA_JOKER, YAKU,
+    RENHOU_WINDOW, RIICHI_MIN_STOCK, ROB_NUKIDORA, SCHEMA, TARGET_TIE, URA_JOKER, YAKU,
 )
 
 # --- score slots ------------------------------------------------------------------------------
@@ -76,103 +78,21 @@ URA_JOKER_RIICHI_ONLY, URA_JOKER_ANY_WIN = (URA_JOKER.index(n) for n in ("riichi
 PON_PENALTY_WIN_ONLY, PON_PENALTY_ALWAYS = (PON_PENALTY.index(n) for n in ("win_only", "always"))
 TARGET_TIE_SHARED, TARGET_TIE_PLAY_ON = (TARGET_TIE.index(n) for n in ("shared", "play_on"))
 
-_ENUMS = {
-    "cards.one_colour": ONE_COLOUR, "match.next_dealer": NEXT_DEALER,
-    "kan.open_kan_from": OPEN_KAN_FROM, "nukidora.mode": NUKIDORA_MODE,
-    "nukidora.rob": ROB_NUKIDORA, "calls.multiple_ron": MULTIPLE_RON,
-    "tenpai.noten_declaration": NOTEN_DECLARATION, "scoring.negative_win": NEGATIVE_WIN,
-    "furiten": FURITEN, "riichi.deposits": DEPOSITS, "riichi.min_stock": RIICHI_MIN_STOCK,
-    "riichi.ippatsu_window": IPPATSU_WINDOW, "riichi.open_riichi": OPEN_RIICHI,
-    "scoring.additive.renhou.window": RENHOU_WINDOW, "scoring.additive.nagashi.when": NAGASHI,
-    "scoring.additive.ura_joker.when": URA_JOKER,
-    "scoring.deductions.pon_penalty": PON_PENALTY, "match.target_tie": TARGET_TIE,
-}
-
-# --- scalars: (NAME, scenario key path); None = computed below ----------------------------------
-_SCALARS = (
-    ("N_PLAYERS", None),                      # 2 or 3: the number of seats
-    ("BEGINNER", "beginner"),
-    ("ONE_COLOUR", "cards.one_colour"),
-    ("YAOCHU_HONOURS", "cards.yaochu_honours"),
-    ("KOUTSU_COUNTS_KANS", "hand.koutsu_counts_kans"),
-    ("SUTOITSU_SAME_PAIRS", "hand.sutoitsu_same_pairs"),
-    ("OPEN_KAN_BREAKS_MENZEN", "hand.open_kan_breaks_menzen"),
-    ("TENPAI_NEEDS_YAKU", "tenpai.needs_yaku"),
-    ("TENPAI_NEEDS_LIVE_WAIT", "tenpai.needs_live_wait"),
-    ("NOTEN_DECLARATION", "tenpai.noten_declaration"),
-    ("INDICATORS_IN_STOCK", "stock.indicators_in_stock"),
-    ("REPLACEMENT_RESERVE", "stock.replacement_reserve"),
-    ("KAN_AFTER_PON", "calls.kan_after_pon"),
-    ("KUIKAE", "calls.kuikae"),
-    ("CALL_LAST_DISCARD", "calls.call_last_discard"),
-    ("MULTIPLE_RON", "calls.multiple_ron"),
-    ("MAY_DECLINE_WIN", "calls.may_decline_win"),
-    ("MAX_KANS", "kan.max_per_round"),
-    ("OPEN_KAN_FROM", "kan.open_kan_from"),
-    ("ADDED_KAN", "kan.added_kan"),
-    ("REPLACEMENT_NEEDS_STOCK", "kan.replacement_needs_stock"),
-    ("CHANKAN_ADDED_KAN", "kan.chankan_added_kan"),
-    ("KOKUSHI_ROBS_ANKAN", "kan.kokushi_robs_ankan"),
-    ("NUKIDORA_MODE", "nukidora.mode"),
-    ("NUKI_IN_CONTENT_CHECKS", "nukidora.in_content_checks"),
-    ("ROB_NUKIDORA", "nukidora.rob"),
-    ("NUKIDORA_INTERRUPTS", "nukidora.interrupts"),
-    ("FURITEN", "furiten"),
-    ("RIICHI_REQUIRES_MENZEN", "riichi.requires_menzen"),
-    ("RIICHI_MIN_STOCK", "riichi.min_stock"),
-    ("RIICHI_ANKAN", "riichi.ankan"),
-    ("RIICHI_DEPOSIT", "riichi.deposit"),
-    ("DEPOSITS", "riichi.deposits"),
-    ("ALLOW_NEGATIVE_SCORE", "riichi.allow_negative_score"),
-    ("IPPATSU_WINDOW", "riichi.ippatsu_window"),
-    ("OPEN_RIICHI", "riichi.open_riichi"),
-    ("YAKU_REQUIRED", "scoring.yaku_required"),
-    ("ADDITIVE_ARE_YAKU", "scoring.additive_are_yaku"),
-    ("NEGATIVE_WIN", "scoring.negative_win"),
-    ("BEST_DECOMPOSITION", "scoring.best_decomposition"),
-    ("RYANKANTSU_STACKS", "scoring.yaku.ryankantsu.stacks"),
-    ("CHANTA_NEEDS_TERMINAL", "scoring.yaku.chanta.needs_terminal"),
-    ("CHANTA_ON_PAIRS", "scoring.yaku.chanta.on_pairs"),
-    ("YAKUHAI_PER_SET", "scoring.yaku.yakuhai.per_set"),
-    ("RINSHAN_ON_NUKIDORA", "scoring.yaku.rinshan.on_nukidora"),
-    ("DOUBLE_RIICHI_STACKS", "scoring.additive.double_riichi.stacks"),
-    ("RENHOU_WINDOW", "scoring.additive.renhou.window"),
-    ("NAGASHI", "scoring.additive.nagashi.when"),
-    ("NAGASHI_ENABLED", "scoring.additive.nagashi.enabled"),
-    ("NAGASHI_POINTS", "scoring.additive.nagashi.points"),
-    ("HAITEI_ON_REPLACEMENT", "scoring.additive.haitei.on_replacement"),
-    ("FIRST_DRAW_EXCLUDES_REPLACEMENT", "scoring.additive.chiihou.excludes_replacement"),
-    ("URA_JOKER", "scoring.additive.ura_joker.when"),
-    ("PON_POINTS", "scoring.deductions.pon"),
-    ("PON_PENALTY", "scoring.deductions.pon_penalty"),
-    ("KAKAN_KEEPS_PON_PENALTY", "scoring.deductions.kakan_keeps_pon_penalty"),
-    ("NOTEN_POINTS", "scoring.deductions.noten"),
-    ("CHOMBO_POINTS", "scoring.deductions.chombo"),
-    ("YAKUMAN_POINTS", "scoring.yakuman.points"),
-    ("YAKUMAN_DOUBLE_POINTS", "scoring.yakuman.double_points"),
-    ("YAKUMAN_EXCLUSIVE", "scoring.yakuman.exclusive"),
-    ("PAAREN_ONE_COLOUR", "scoring.yakuman.paaren.one_colour"),
-    ("NOTEN_TO_TENPAI", "exhaustive_draw.noten_to_tenpai"),
-    ("NAGASHI_KEEPS_NOTEN", "exhaustive_draw.nagashi_keeps_noten"),
-    ("START_SCORE", "match.start_score"),
-    ("START_BONUS_0", "match.start_bonus.first_dealer"),
-    ("START_BONUS_1", "match.start_bonus.second"), ("START_BONUS_2", "match.start_bonus.third"),
-    ("TARGET_SCORE", "match.target_score"),
-    ("TARGET_TIE", "match.target_tie"),
-    ("MAX_ROUNDS", "match.max_rounds"),
-    ("FIRST_DEALER", "match.first_dealer"),
-    ("NEXT_DEALER", "match.next_dealer"),
-)
-SCALAR_NAMES = tuple(n for n, _ in _SCALARS)
-define_fields(globals(), "RA", SCALAR_NAMES)  # RA_N_PLAYERS, RA_ONE_COLOUR, ...
-RA_ITEM_ENABLED = len(_SCALARS)                # N_SLOTS entries, by score slot
+# --- one slot per rule option, in schema order (simcore.family.standard.RuleSlots) --------------
+# RA_CARDS_ONE_COLOUR, RA_MATCH_TARGET_SCORE, ...; the score items' enabled flags and points are
+# read per score slot from the arrays after them (RA_ITEM_ENABLED, RA_ITEM_POINTS; nagashi's two
+# are rules of the engine's too, at a draw); match.first_dealer is the seat, or -1: random.
+_ITEM = re.compile(r"scoring\.(yaku|additive|yakuman)\.\w+\.(enabled|points)$")
+RULE_SLOTS = RuleSlots(
+    SCHEMA, encode={"match.first_dealer": (1, lambda v: [FIRST_DEALER_RANDOM if v == "random"
+                                                          else int(v)])},
+    apart=lambda k: bool(_ITEM.match(k)) and ".nagashi." not in k)
+N_RULE_SLOTS = RULE_SLOTS.define(globals())
+RA_N_PLAYERS = N_RULE_SLOTS                    # 2 or 3: the number of seats (not a rule)
+RA_ITEM_ENABLED = RA_N_PLAYERS + 1             # N_SLOTS entries, by score slot
 RA_ITEM_POINTS = RA_ITEM_ENABLED + N_SLOTS     # N_SLOTS entries, by score slot
 RULES_LEN = RA_ITEM_POINTS + N_SLOTS
-
-# The same indices as one namedtuple instance (numba reads a global tuple as constants):
-# ``ra[RA.TARGET_SCORE]`` equals ``ra[RA_TARGET_SCORE]``.
-RA = namedtuple("RulesIndex", SCALAR_NAMES + ("ITEM_ENABLED", "ITEM_POINTS"))(
-    *range(len(_SCALARS)), RA_ITEM_ENABLED, RA_ITEM_POINTS)
+SCALAR_NAMES = tuple(n.upper() for n in RULE_SLOTS.names) + ("N_PLAYERS",)
 
 
 def _item_path(slot_name: str) -> tuple[str, str | None]:
@@ -197,17 +117,8 @@ def _item_path(slot_name: str) -> tuple[str, str | None]:
 def build_rules_array(scenario) -> np.ndarray:
     """int64[RULES_LEN] for ``scenario`` (a validated :class:`simcore.ptrump.scenario.Scenario`)."""
     ra = np.zeros(RULES_LEN, dtype=np.int64)
-    for i, (name, path) in enumerate(_SCALARS):
-        if path is None:
-            continue
-        v = scenario.get(path)
-        if path == "match.first_dealer":
-            ra[i] = FIRST_DEALER_RANDOM if v == "random" else int(v)
-        elif path in _ENUMS:
-            ra[i] = _ENUMS[path].index(v)
-        else:
-            ra[i] = int(v)
-    ra[RA_N_PLAYERS] = len(scenario.get("players"))  # noqa: F821 (defined from _SCALARS)
+    ra[:N_RULE_SLOTS] = RULE_SLOTS.array(scenario)
+    ra[RA_N_PLAYERS] = len(scenario.get("players"))
     for slot, name in enumerate(SLOTS):
         en, pts = _item_path(name)
         ra[RA_ITEM_ENABLED + slot] = 1 if en is None else int(scenario.get(en))
@@ -234,5 +145,5 @@ def build_hand_rules(scenario) -> np.ndarray:
 
 
 def rules_summary(ra) -> dict:
-    """``{RA name: value}`` of the scalars (for debugging and tests)."""
+    """``{RA name: value}`` of the rule slots and the seat count (for debugging and tests)."""
     return {name: int(ra[i]) for i, name in enumerate(SCALAR_NAMES)}

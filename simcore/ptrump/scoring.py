@@ -56,13 +56,13 @@ from .hand import (
 )
 from .rules_array import (  # noqa: F401  (RA_* names are made from a tuple in rules_array)
     N_SLOTS, NEGATIVE_FLOOR_ZERO, NEGATIVE_FORBIDDEN, NOT_YAKU_ADDITIVE, ONE_COLOUR_NUMBERS,
-    ONE_COLOUR_OFF, ONE_COLOUR_SUIT, PON_PENALTY_WIN_ONLY, RA_ADDITIVE_ARE_YAKU,
-    RA_BEST_DECOMPOSITION, RA_CHANTA_NEEDS_TERMINAL, RA_CHANTA_ON_PAIRS, RA_DOUBLE_RIICHI_STACKS,
-    RA_FIRST_DRAW_EXCLUDES_REPLACEMENT, RA_HAITEI_ON_REPLACEMENT, RA_ITEM_ENABLED, RA_ITEM_POINTS,
-    RA_KAKAN_KEEPS_PON_PENALTY, RA_KOUTSU_COUNTS_KANS, RA_NEGATIVE_WIN, RA_NUKI_IN_CONTENT_CHECKS,
-    RA_ONE_COLOUR, RA_OPEN_KAN_BREAKS_MENZEN, RA_PAAREN_ONE_COLOUR, RA_PON_PENALTY,
-    RA_RINSHAN_ON_NUKIDORA, RA_RYANKANTSU_STACKS, RA_URA_JOKER, RA_YAKU_REQUIRED, RA_YAKUMAN_EXCLUSIVE,
-    RA_YAKUHAI_PER_SET, RA_YAOCHU_HONOURS, SL_CHANTA, SL_CHIIHOU, SL_CHINITSU, SL_CHINROUTOU,
+    ONE_COLOUR_OFF, ONE_COLOUR_SUIT, PON_PENALTY_WIN_ONLY, RA_SCORING_ADDITIVE_ARE_YAKU,
+    RA_SCORING_BEST_DECOMPOSITION, RA_SCORING_YAKU_CHANTA_NEEDS_TERMINAL, RA_SCORING_YAKU_CHANTA_ON_PAIRS, RA_SCORING_ADDITIVE_DOUBLE_RIICHI_STACKS,
+    RA_SCORING_ADDITIVE_CHIIHOU_EXCLUDES_REPLACEMENT, RA_SCORING_ADDITIVE_HAITEI_ON_REPLACEMENT, RA_ITEM_ENABLED, RA_ITEM_POINTS,
+    RA_SCORING_DEDUCTIONS_KAKAN_KEEPS_PON_PENALTY, RA_HAND_KOUTSU_COUNTS_KANS, RA_SCORING_NEGATIVE_WIN, RA_NUKIDORA_IN_CONTENT_CHECKS,
+    RA_CARDS_ONE_COLOUR, RA_HAND_OPEN_KAN_BREAKS_MENZEN, RA_SCORING_YAKUMAN_PAAREN_ONE_COLOUR, RA_SCORING_DEDUCTIONS_PON_PENALTY,
+    RA_SCORING_YAKU_RINSHAN_ON_NUKIDORA, RA_SCORING_YAKU_RYANKANTSU_STACKS, RA_SCORING_ADDITIVE_URA_JOKER_WHEN, RA_SCORING_YAKU_REQUIRED, RA_SCORING_YAKUMAN_EXCLUSIVE,
+    RA_SCORING_YAKU_YAKUHAI_PER_SET, RA_CARDS_YAOCHU_HONOURS, SL_CHANTA, SL_CHIIHOU, SL_CHINITSU, SL_CHINROUTOU,
     SL_DORA, SL_DOUBLE_RIICHI, SL_FLOOR, SL_HAITEI, SL_HOUTEI, SL_IIPEIKOU, SL_IPPATSU, SL_JQK,
     SL_KOKUSHI, SL_KOKUSHI_DOUBLE, SL_NAGASHI, SL_NUKIDORA, SL_OPEN_RIICHI, SL_PAAREN, SL_PINFU,
     SL_PON, SL_RENHOU, SL_RIICHI, SL_RINSHAN, SL_RYANKANTSU, SL_RYANKOUTSU, SL_SUTOITSU,
@@ -145,7 +145,7 @@ def _one_colour(cards, n, flags, mode):
 def _is_yaochu(rank, ra):
     if rank == 0 or rank == 8:
         return True
-    return rank >= TEN and ra[RA_YAOCHU_HONOURS] != 0
+    return rank >= TEN and ra[RA_CARDS_YAOCHU_HONOURS] != 0
 
 
 # Explicit signatures: called with a constant slot at some 30 places, each would otherwise be a
@@ -180,11 +180,11 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
             k += 1
         if kd == REV_PON or kd == REV_KAKAN:
             menzen = False
-        if kd == REV_KAN and ra[RA_OPEN_KAN_BREAKS_MENZEN] != 0:
+        if kd == REV_KAN and ra[RA_HAND_OPEN_KAN_BREAKS_MENZEN] != 0:
             menzen = False
         if kd == REV_KAN or kd == REV_KAKAN or kd == REV_ANKAN:
             n_kans += 1
-        if kd == REV_PON or (kd == REV_KAKAN and ra[RA_KAKAN_KEEPS_PON_PENALTY] != 0):
+        if kd == REV_PON or (kd == REV_KAKAN and ra[RA_SCORING_DEDUCTIONS_KAKAN_KEEPS_PON_PENALTY] != 0):
             n_pons += 1
     tsumo = (flags & F_TSUMO) != 0
     replacement = (flags & (F_RINSHAN | F_NUKI_REPLACEMENT)) != 0
@@ -197,7 +197,7 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
             tanyao = False
         if r < JACK or r > KING:
             jqk = False
-    if n_nuki > 0 and ra[RA_NUKI_IN_CONTENT_CHECKS] != 0:
+    if n_nuki > 0 and ra[RA_NUKIDORA_IN_CONTENT_CHECKS] != 0:
         tanyao = False
         jqk = False
     if menzen and tsumo:
@@ -207,13 +207,13 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
     if n_kans >= 2:
         total += _put(bd, ra, SL_RYANKANTSU, 1, _pts(ra, SL_RYANKANTSU))
     if tsumo and ((flags & F_RINSHAN) != 0 or
-                  ((flags & F_NUKI_REPLACEMENT) != 0 and ra[RA_RINSHAN_ON_NUKIDORA] != 0)):
+                  ((flags & F_NUKI_REPLACEMENT) != 0 and ra[RA_SCORING_YAKU_RINSHAN_ON_NUKIDORA] != 0)):
         total += _put(bd, ra, SL_RINSHAN, 1, _pts(ra, SL_RINSHAN))
     # riichi family
     riichi = (flags & (F_RIICHI | F_DOUBLE_RIICHI)) != 0
     if (flags & F_DOUBLE_RIICHI) != 0 and ra[RA_ITEM_ENABLED + SL_DOUBLE_RIICHI] != 0:
         total += _put(bd, ra, SL_DOUBLE_RIICHI, 1, _pts(ra, SL_DOUBLE_RIICHI))
-        stacks = ra[RA_DOUBLE_RIICHI_STACKS] != 0
+        stacks = ra[RA_SCORING_ADDITIVE_DOUBLE_RIICHI_STACKS] != 0
     else:
         stacks = True
     if riichi and stacks:
@@ -223,14 +223,14 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
             total += _put(bd, ra, SL_RIICHI, 1, _pts(ra, SL_RIICHI))
     if riichi and (flags & F_IPPATSU) != 0:
         total += _put(bd, ra, SL_IPPATSU, 1, _pts(ra, SL_IPPATSU))
-    seen_nuki_breaks = (n_nuki > 0 and ra[RA_NUKI_IN_CONTENT_CHECKS] != 0
-                        and ra[RA_ONE_COLOUR] == ONE_COLOUR_NUMBERS)   # a seen joker: not 1-9
-    if _one_colour(cards, n_cards, flags, ra[RA_ONE_COLOUR]) and not seen_nuki_breaks:
+    seen_nuki_breaks = (n_nuki > 0 and ra[RA_NUKIDORA_IN_CONTENT_CHECKS] != 0
+                        and ra[RA_CARDS_ONE_COLOUR] == ONE_COLOUR_NUMBERS)   # a seen joker: not 1-9
+    if _one_colour(cards, n_cards, flags, ra[RA_CARDS_ONE_COLOUR]) and not seen_nuki_breaks:
         total += _put(bd, ra, SL_CHINITSU, 1, _pts(ra, SL_CHINITSU))
     first = (flags & F_FIRST) != 0 and k == 0       # no pon/kan of one's own yet
     if first and not tsumo:
         total += _put(bd, ra, SL_RENHOU, 1, _pts(ra, SL_RENHOU))
-    if first and tsumo and not (replacement and ra[RA_FIRST_DRAW_EXCLUDES_REPLACEMENT] != 0):
+    if first and tsumo and not (replacement and ra[RA_SCORING_ADDITIVE_CHIIHOU_EXCLUDES_REPLACEMENT] != 0):
         slot = SL_TENHOU if (flags & F_DEALER) != 0 else SL_CHIIHOU
         total += _put(bd, ra, slot, 1, _pts(ra, slot))
     if jqk:
@@ -238,7 +238,7 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
     if (flags & F_NAGASHI) != 0:
         total += _put(bd, ra, SL_NAGASHI, 1, _pts(ra, SL_NAGASHI))
     if (flags & F_LAST) != 0:
-        if tsumo and not (replacement and ra[RA_HAITEI_ON_REPLACEMENT] == 0):
+        if tsumo and not (replacement and ra[RA_SCORING_ADDITIVE_HAITEI_ON_REPLACEMENT] == 0):
             total += _put(bd, ra, SL_HAITEI, 1, _pts(ra, SL_HAITEI))
         elif not tsumo:
             total += _put(bd, ra, SL_HOUTEI, 1, _pts(ra, SL_HOUTEI))
@@ -257,11 +257,11 @@ def _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
     ura_joker = ura_ind >= FIRST_JOKER
     if riichi and not ura_joker:
         total += _put(bd, ra, SL_URA, n_ura, n_ura * _pts(ra, SL_URA))
-    if ura_joker and (riichi or ra[RA_URA_JOKER] == URA_JOKER_ANY_WIN):
+    if ura_joker and (riichi or ra[RA_SCORING_ADDITIVE_URA_JOKER_WHEN] == URA_JOKER_ANY_WIN):
         total += _put(bd, ra, SL_URA_JOKER, 1, _pts(ra, SL_URA_JOKER))
     total += _put(bd, ra, SL_NUKIDORA, n_nuki, n_nuki * _pts(ra, SL_NUKIDORA))
     # deduction
-    if ra[RA_PON_PENALTY] == PON_PENALTY_WIN_ONLY and n_pons > 0 and _pts(ra, SL_PON) > 0:
+    if ra[RA_SCORING_DEDUCTIONS_PON_PENALTY] == PON_PENALTY_WIN_ONLY and n_pons > 0 and _pts(ra, SL_PON) > 0:
         bd[BD_COUNT, SL_PON] = n_pons
         bd[BD_POINTS, SL_PON] = -n_pons * _pts(ra, SL_PON)
         total += bd[BD_POINTS, SL_PON]
@@ -307,7 +307,7 @@ def _reading_items(rd, rev_kind, rev_rank, win_rank, menzen, ra, bd):
         if kd < 0:
             continue
         r = rev_rank[g]
-        if kd == REV_PON or ra[RA_KOUTSU_COUNTS_KANS] != 0:
+        if kd == REV_PON or ra[RA_HAND_KOUTSU_COUNTS_KANS] != 0:
             n_trip += 1
         if r >= TEN:
             n_honour_sets += 1
@@ -326,12 +326,12 @@ def _reading_items(rd, rev_kind, rev_rank, win_rank, menzen, ra, bd):
             total += _put(bd, ra, SL_PINFU, 1, _pts(ra, SL_PINFU))
     if menzen and n_runs == 2 and rd[RD_SET0_RANK] == rd[RD_SET1_RANK]:
         total += _put(bd, ra, SL_IIPEIKOU, 1, _pts(ra, SL_IIPEIKOU))
-    if n_trip >= 2 and (bd[BD_COUNT, SL_RYANKANTSU] == 0 or ra[RA_RYANKANTSU_STACKS] != 0):
+    if n_trip >= 2 and (bd[BD_COUNT, SL_RYANKANTSU] == 0 or ra[RA_SCORING_YAKU_RYANKANTSU_STACKS] != 0):
         total += _put(bd, ra, SL_RYANKOUTSU, 1, _pts(ra, SL_RYANKOUTSU))
-    if chanta and (terminal or ra[RA_CHANTA_NEEDS_TERMINAL] == 0):
+    if chanta and (terminal or ra[RA_SCORING_YAKU_CHANTA_NEEDS_TERMINAL] == 0):
         total += _put(bd, ra, SL_CHANTA, 1, _pts(ra, SL_CHANTA))
     if n_honour_sets > 0:
-        per = ra[RA_YAKUHAI_PER_SET] != 0
+        per = ra[RA_SCORING_YAKU_YAKUHAI_PER_SET] != 0
         total += _put(bd, ra, SL_YAKUHAI, n_honour_sets,
                       _pts(ra, SL_YAKUHAI) * (n_honour_sets if per else 1))
     return total
@@ -344,7 +344,7 @@ def _sutoitsu_chanta(cnt, ra, bd):
     for r in range(N_RANKS):
         if cnt[r] > 0 and not _is_yaochu(r, ra):
             return 0
-    if terminal or ra[RA_CHANTA_NEEDS_TERMINAL] == 0:
+    if terminal or ra[RA_SCORING_YAKU_CHANTA_NEEDS_TERMINAL] == 0:
         return _put(bd, ra, SL_CHANTA, 1, _pts(ra, SL_CHANTA))
     return 0
 
@@ -353,7 +353,7 @@ def _sutoitsu_chanta(cnt, ra, bd):
 def _has_yaku(bd, ra):
     for s in range(N_SLOTS):
         if bd[BD_COUNT, s] > 0:
-            if YAKU_ALWAYS[s] or (YAKU_IF_ADDITIVE[s] and ra[RA_ADDITIVE_ARE_YAKU] != 0):
+            if YAKU_ALWAYS[s] or (YAKU_IF_ADDITIVE[s] and ra[RA_SCORING_ADDITIVE_ARE_YAKU] != 0):
                 return True
     return False
 
@@ -397,7 +397,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
                 rev_rank[g] = rev_cards[g, j] // 4
         kd = rev_kind[g]
         if kd == REV_PON or kd == REV_KAKAN or (kd == REV_KAN and
-                                                ra[RA_OPEN_KAN_BREAKS_MENZEN] != 0):
+                                                ra[RA_HAND_OPEN_KAN_BREAKS_MENZEN] != 0):
             menzen = False
     n = decompositions(cnt, k, hr, readings)
     if n == 0:
@@ -405,15 +405,15 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
     fixed_bd = np.zeros((2, N_SLOTS), np.int64)
     fixed = _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
                          fixed_bd)
-    mode = ra[RA_ONE_COLOUR]
+    mode = ra[RA_CARDS_ONE_COLOUR]
     colour = _one_colour(cards, concealed_cards, flags, mode)
     tmp = np.zeros((2, N_SLOTS), np.int64)
     best = -1
     best_raw = np.int64(0)
     best_legal = False
     best_yaku = False
-    need_yaku = ra[RA_YAKU_REQUIRED] != 0
-    first_only = ra[RA_BEST_DECOMPOSITION] == 0
+    need_yaku = ra[RA_SCORING_YAKU_REQUIRED] != 0
+    first_only = ra[RA_SCORING_BEST_DECOMPOSITION] == 0
     win_rank = win // 4
     for i in range(n):
         rd = readings[i]
@@ -423,7 +423,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
             tmp[1, s] = 0
         yakuman_slot = -1
         if kind == RK_PAAREN:
-            if ra[RA_PAAREN_ONE_COLOUR] != 0 and mode != ONE_COLOUR_OFF and not colour:
+            if ra[RA_SCORING_YAKUMAN_PAAREN_ONE_COLOUR] != 0 and mode != ONE_COLOUR_OFF and not colour:
                 continue                      # a mixed-colour 1-8 is no win at all
             yakuman_slot = SL_PAAREN
         elif kind == RK_CHINROUTOU:
@@ -437,7 +437,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
             if ra[RA_ITEM_ENABLED + yakuman_slot] == 0:
                 continue                      # the shape exists only as this yakuman
             raw = _put(tmp, ra, yakuman_slot, 1, _pts(ra, yakuman_slot))
-            if ra[RA_YAKUMAN_EXCLUSIVE] == 0:
+            if ra[RA_SCORING_YAKUMAN_EXCLUSIVE] == 0:
                 for s in range(N_SLOTS):
                     if fixed_bd[1, s] != 0 and s != SL_RYANKANTSU:
                         tmp[0, s] = fixed_bd[0, s]
@@ -450,7 +450,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
                 tmp[1, s] = fixed_bd[1, s]
             if kind == RK_SUTOITSU or kind == RK_REGULAR:
                 raw += _reading_items(rd, rev_kind, rev_rank, win_rank, menzen, ra, tmp)
-            if kind == RK_SUTOITSU and ra[RA_CHANTA_ON_PAIRS] != 0:
+            if kind == RK_SUTOITSU and ra[RA_SCORING_YAKU_CHANTA_ON_PAIRS] != 0:
                 raw += _sutoitsu_chanta(cnt, ra, tmp)
         yaku = _has_yaku(tmp, ra)
         legal = yaku or not need_yaku
@@ -468,7 +468,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
         return np.int64(0), False, False, -1
     value = best_raw
     ok = best_legal
-    neg = ra[RA_NEGATIVE_WIN]
+    neg = ra[RA_SCORING_NEGATIVE_WIN]
     if value < 0:
         if neg == NEGATIVE_FLOOR_ZERO:
             bd[BD_POINTS, SL_FLOOR] = -value

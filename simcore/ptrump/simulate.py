@@ -13,7 +13,7 @@ from .engine import (
     RF_WINNERS, ROUND_FIELDS, ST_LOG, ST_N_EV, new_round_state, play_matches,
 )
 from .layout import MAX_SEATS
-from .rules_array import RA_MAX_ROUNDS, build_hand_rules, build_rules_array
+from .rules_array import RA_MATCH_MAX_ROUNDS, build_hand_rules, build_rules_array
 
 
 class Simulator(_Simulator):
@@ -42,7 +42,7 @@ class Simulator(_Simulator):
                             self.params, debug, rounds, games)
 
     def replay_rounds(self) -> int:
-        return int(self.ra[RA_MAX_ROUNDS]) + 1
+        return int(self.ra[RA_MATCH_MAX_ROUNDS]) + 1
 
     @staticmethod
     def histogram_values(batch) -> dict:

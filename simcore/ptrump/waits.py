@@ -34,8 +34,8 @@ def _paaren_only(cards, n, skip, cnt, k, wm, hr, ra, suitless):
 
     Returns (rank mask, colour): the paaren-only waits (0: none) and the colour of the cards that
     complete them (``_colour_of``), -1 when the hand is mixed (no card completes them)."""
-    mode = ra[R.RA_ONE_COLOUR]
-    if (wm == 0 or k != 0 or hr[HR_PAAREN] == 0 or ra[R.RA_PAAREN_ONE_COLOUR] == 0
+    mode = ra[R.RA_CARDS_ONE_COLOUR]
+    if (wm == 0 or k != 0 or hr[HR_PAAREN] == 0 or ra[R.RA_SCORING_YAKUMAN_PAAREN_ONE_COLOUR] == 0
             or (mode != R.ONE_COLOUR_SUIT and mode != R.ONE_COLOUR_RED_BLACK)):
         return np.int64(0), -1
     present = np.int64(0)
@@ -68,7 +68,7 @@ def win_cards(cards, n, skip, cnt, k, hr, ra, suitless=False):
     :func:`_paaren_only`'s arguments under the win rule (spec §2 Tenpai)."""
     wm = win_mask(cnt, k, hr)
     only, colour = _paaren_only(cards, n, skip, cnt, k, wm, hr, ra, suitless)
-    mode = ra[R.RA_ONE_COLOUR]
+    mode = ra[R.RA_CARDS_ONE_COLOUR]
     out = np.int64(0)
     for c in range(N_CARDS):
         r = c // 4

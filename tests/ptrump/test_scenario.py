@@ -5,10 +5,10 @@ import yaml
 
 from simcore.ptrump import scenario
 from simcore.ptrump.rules_array import (
-    FIRST_DEALER_RANDOM, FURITEN_FULL, FURITEN_NONE, N_SLOTS, NEGATIVE_LITERAL, ONE_COLOUR_SUIT,
-    RA, RA_FIRST_DEALER, RA_FURITEN, RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_N_PLAYERS,
-    RA_NEGATIVE_WIN, RA_ONE_COLOUR, RA_TARGET_SCORE, RA_YAKU_REQUIRED, RULES_LEN, SLOT, SLOTS,
-    build_rules_array,
+    FIRST_DEALER_RANDOM, FURITEN_FULL, FURITEN_NONE, NEGATIVE_LITERAL, N_SLOTS, ONE_COLOUR_SUIT,
+    RA_CARDS_ONE_COLOUR, RA_FURITEN, RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_MATCH_FIRST_DEALER,
+    RA_MATCH_TARGET_SCORE, RA_N_PLAYERS, RA_SCORING_NEGATIVE_WIN, RA_SCORING_YAKU_REQUIRED,
+    RULES_LEN, SLOT, SLOTS, build_rules_array,
 )
 from simcore.ptrump.schema import SCHEMA, SPEC_OPTIONS, defaults, field_at, iter_fields
 
@@ -93,9 +93,9 @@ def test_schema_fields_have_docs_and_tags():
 def test_three_players_and_rules_array_codes():
     sc = scenario.load("ptrump_3p")
     ra = build_rules_array(sc)
-    assert ra[RA_N_PLAYERS] == 3 and ra[RA.N_PLAYERS] == 3
-    assert ra[RA_ONE_COLOUR] == ONE_COLOUR_SUIT and ra[RA_FURITEN] == FURITEN_FULL
-    assert ra[RA_FIRST_DEALER] == FIRST_DEALER_RANDOM and ra[RA_TARGET_SCORE] == 30
+    assert ra[RA_N_PLAYERS] == 3
+    assert ra[RA_CARDS_ONE_COLOUR] == ONE_COLOUR_SUIT and ra[RA_FURITEN] == FURITEN_FULL
+    assert ra[RA_MATCH_FIRST_DEALER] == FIRST_DEALER_RANDOM and ra[RA_MATCH_TARGET_SCORE] == 30
     assert ra[RA_ITEM_POINTS + SLOT["tenhou"]] == 8
     assert ra[RA_ITEM_POINTS + SLOT["kokushi_double"]] == 26
     assert ra[RA_ITEM_ENABLED + SLOT["open_riichi"]] == 0       # riichi.open_riichi: off
@@ -107,7 +107,7 @@ def test_beginner_sets_its_values_over_the_base():
     assert sc.get("furiten") == "none" and sc.get("scoring.yaku_required") is False
     assert sc.get("scoring.deductions.chombo") == 2
     ra = build_rules_array(sc)
-    assert ra[RA_FURITEN] == FURITEN_NONE and ra[RA_YAKU_REQUIRED] == 0
+    assert ra[RA_FURITEN] == FURITEN_NONE and ra[RA_SCORING_YAKU_REQUIRED] == 0
     over = scenario.with_overrides(scenario.load("ptrump_2p"), {"beginner": True}, "b")
     assert over.get("furiten") == "none"
 
@@ -201,7 +201,7 @@ def test_from_dict_get_frozen_and_rules_array():
                              {"first_dealer": 1}}, name="nb")
     assert sc.name == "nb" and sc.get("scoring.negative_win") == "literal"
     ra = build_rules_array(sc)
-    assert ra[RA_NEGATIVE_WIN] == NEGATIVE_LITERAL and ra[RA_FIRST_DEALER] == 1
+    assert ra[RA_SCORING_NEGATIVE_WIN] == NEGATIVE_LITERAL and ra[RA_MATCH_FIRST_DEALER] == 1
     with pytest.raises(TypeError):
         sc.data["furiten"] = "none"
 
