@@ -107,9 +107,7 @@ def _wins(s, seat, tile, frm, ra, t, pol_ids, params, rngs, rec) -> int:
             reds += 1
     c[tile >> 2] += ron
     doras = c[s.st[ST_DORA]]
-    p, bits, runs = best_win(c, reds, doras, seat == s.st[ST_DEALER],
-                             ra[RA_SCORING_SPECIALS] == SCORING_SPECIALS_ALONE,
-                             ra[RA_SCORING_RUN:RA_SCORING_DEALER_BONUS + 1])
+    p, bits, runs = _points(s, seat, c, reds, ra)
     c[tile >> 2] -= ron
     if p < ra[RA_WINS_MIN_POINTS]:
         return -1
@@ -130,39 +128,37 @@ HAND_YAKU = 0b11111   # the yaku of a hand (not the dealer's bonus): the reach b
 
 
 @nb.njit(cache=True)
+def _points(s, seat, c, reds, ra):
+    """best_win of the seat's six tiles (counts ``c``, ``reds`` red) in this round."""
+    return best_win(c, reds, c[s.st[ST_DORA]], seat == s.st[ST_DEALER],
+                    ra[RA_SCORING_SPECIALS] == SCORING_SPECIALS_ALONE,
+                    ra[RA_SCORING_RUN:RA_SCORING_DEALER_BONUS + 1])
+
+
+@nb.njit(cache=True)
 def _note_reach(s, seat, ra, rec, keys):
     """Add to ``rec[RF_REACH0 + seat]`` the yaku some wait of the seat's 5-tile hand would score
     in a win worth ``wins.min_points``: each waiting kind's copies the seat does not hold, a red
     one and a plain one where both are left. Skipped when its tiles are those it was last noted
     for (``keys``: per seat a bitmask of tile ids)."""
-    w, c, red_bamboo = s.waits[seat], s.counts[seat], ra[RA_DECK_RED_BAMBOO]
-    reds, bits, key = 0, rec[RF_REACH0 + seat], 0
+    w, c, rb = s.waits[seat], s.counts[seat], ra[RA_DECK_RED_BAMBOO]
+    reds, key, tried = 0, 0, 0   # tried: bit 2k + red, a copy of kind k of that colour scored
     for j in range(HAND):
-        reds += s.hand[seat, j] >= 0 and is_red(s.hand[seat, j], red_bamboo)
+        reds += is_red(s.hand[seat, j], rb)
         key |= 1 << s.hand[seat, j]
     if keys[seat] == key:   # the same tiles as when last noted (a discard of the draw)
         return
     keys[seat] = key
-    for k in range(N_KINDS):
-        if (w >> k) & 1 == 0:
+    for tile in range(4 * N_KINDS):
+        k, red = tile >> 2, int(is_red(tile, rb))
+        if (w >> k) & 1 == 0 or (key >> tile) & 1 or (tried >> (2 * k + red)) & 1:
             continue
+        tried |= 1 << (2 * k + red)
         c[k] += 1
-        tried = 0   # bit 1: a red copy scored, bit 0: a plain one
-        for tile in range(4 * k, 4 * k + 4):
-            red = is_red(tile, red_bamboo)
-            held = False
-            for j in range(HAND):
-                held |= s.hand[seat, j] == tile
-            if held or (tried >> red) & 1:
-                continue
-            tried |= 1 << red
-            p, b, _ = best_win(c, reds + red, c[s.st[ST_DORA]], seat == s.st[ST_DEALER],
-                               ra[RA_SCORING_SPECIALS] == SCORING_SPECIALS_ALONE,
-                               ra[RA_SCORING_RUN:RA_SCORING_DEALER_BONUS + 1])
-            if p >= ra[RA_WINS_MIN_POINTS]:
-                bits |= b & HAND_YAKU
+        p, b, _ = _points(s, seat, c, reds + red, ra)
         c[k] -= 1
-    rec[RF_REACH0 + seat] = bits
+        if p >= ra[RA_WINS_MIN_POINTS]:
+            rec[RF_REACH0 + seat] |= b & HAND_YAKU
 
 
 @nb.njit(cache=True)
