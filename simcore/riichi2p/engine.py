@@ -32,6 +32,7 @@ import numpy as np
 
 from simcore.nb.events import log
 from simcore.nb.layout import define_fields, state_spec
+from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
 from .hand import AFTER_LEN, distance, distances_after, is_complete, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
@@ -46,7 +47,8 @@ from .schema import SLOTS
 from .scoring import (
     CX_CHANKAN, CX_DEALER, CX_FIRST, CX_HAITEI, CX_HONBA, CX_HOUTEI, CX_IPPATSU, CX_N_MELDS,
     CX_RED, CX_RIICHI, CX_RINSHAN, CX_ROUND_WIND, CX_SEAT_WIND, CX_SHIISAN, CX_STREAK,
-    CX_TSUMO, N_CX, N_RES, R_FU, R_HAN, R_LIMIT, R_PAY, R_YAKU, R_YAKUMAN, SR_SHIISAN_PUUTAA,
+    CX_TSUMO, N_CX, N_RES, R_DORA, R_FU, R_HAN, R_LIMIT, R_PAY, R_RED, R_URA, R_YAKU,
+    R_YAKUMAN, SR_SHIISAN_PUUTAA,
     Y_KOKUSHI, _puutaa, score_legal,
 )
 from .tiles import MELD_ANKAN, MELD_CHI, MELD_KAKAN, MELD_MINKAN, MELD_PON
@@ -81,6 +83,12 @@ ROUND_FIELDS = (
     "pool_taken", "pool_left",
     "score0", "score1",         # after the hand
     "dealer_kept",              # 1: the dealer repeats
+    # a win's han from dora (kan dora included), ura and red fives (0 for a yakuman or renhou)
+    "dora", "ura", "red",
+    # per seat, the bits of `yaku` (scoring.YAKU) some wait of its hand would have scored at
+    # some point of the hand (the winner's include what it won with), in the games that measure
+    # it (simcore.nb.reach; else 0): _note_reach
+    "reach0", "reach1",
 )
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
 GAME_FIELDS = ("winners",       # bit s: seat s won the game (both: a drawn game)
@@ -231,6 +239,14 @@ def _turn_indicator(s):
 def _score(s, p, tile, tsumo, chankan, rinshan, sr, ra) -> int:
     """What seat p's win on ``tile`` would pay (P without honba), -1 if it is none; the result
     row in s.res. ``tile`` is a tile id; for a tsumo it is already in the hand."""
+    _context(s, p, tile, tsumo, chankan, rinshan, ra)
+    return score_legal(s.c, s.melds[p], tile // 4, s.cx, s.dora, s.ura, sr, s.res)
+
+
+@nb.njit(cache=True)
+def _context(s, p, tile, tsumo, chankan, rinshan, ra):
+    """The scorer's inputs for seat p's win on ``tile`` (:func:`_score`): s.c, s.cx, s.dora,
+    s.ura."""
     k = tile // 4
     for j in range(N_KINDS):
         s.c[j] = s.hand[p, j]
@@ -274,7 +290,54 @@ def _score(s, p, tile, tsumo, chankan, rinshan, sr, ra) -> int:
         n_ura = s.st[ST_N_IND] if ra[RA_KAN_URA_DORA] else 1
         for i in range(n_ura):
             s.ura[dora_of(s.wall[URA0 + i] // 4)] += 1
-    return score_legal(s.c, s.melds[p], k, cx, s.dora, s.ura, sr, s.res)
+
+
+@nb.njit(cache=True, inline="always")
+def _reach_changed(key, s, p) -> bool:
+    """Has seat p's concealed hand, its calls (their number and its kans) or its riichi changed
+    since ``key`` (int64[N_SEATS, 4]) was set? Sets it to them."""
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for k in range(17):
+        lo |= s.hand[p, k] << (3 * k)
+        hi |= s.hand[p, 17 + k] << (3 * k)
+    calls = s.n_melds[p] * 8 + s.kans[p]
+    ri = s.riichi[p]
+    if key[p, 0] == lo and key[p, 1] == hi and key[p, 2] == calls and key[p, 3] == ri:
+        return False
+    key[p, 0], key[p, 1], key[p, 2], key[p, 3] = lo, hi, calls, ri
+    return True
+
+
+@nb.njit(cache=True)
+def _note_reach(s, p, sr, ra, rec):
+    """Add to ``rec[RF_REACH0 + p]`` the yaku some wait of seat p's tenpai 13-tile hand would
+    score, as a ron and as a tsumo (riichi as it stands; furiten aside). The yaku of the moment
+    are not reach: the win is scored as on no particular tile of the hand (no ippatsu, haitei,
+    houtei, rinshan, chankan, first-turn win, shiisan puutaa). A kind the seat holds four of is
+    no winning tile (a wait on it is tenpai only, spec §17.7). The round loop calls this only
+    when the hand, its calls or its riichi changed (``_reach_changed``), in the games that
+    measure reach. It overwrites the scorer's scratch (s.c, s.cx, s.dora, s.ura, s.res, s.held):
+    the engine scores a win afresh before it reads s.res."""
+    w = s.waits[p]
+    _held(s, p)
+    bits = rec[RF_REACH0 + p]
+    for k in range(N_KINDS):
+        if not (w >> k) & 1 or s.held[k] >= 4:
+            continue
+        for tsumo in range(2):
+            _context(s, p, 4 * k + 1, tsumo == 1, False, False, ra)
+            if tsumo == 1:
+                s.c[k] += 1                  # _context expects a tsumo's tile in the hand
+            cx = s.cx
+            cx[CX_IPPATSU] = 0
+            cx[CX_HAITEI] = 0
+            cx[CX_HOUTEI] = 0
+            cx[CX_FIRST] = 0
+            cx[CX_SHIISAN] = 0
+            if score_legal(s.c, s.melds[p], k, cx, s.dora, s.ura, sr, s.res) > 0:
+                bits |= s.res[R_YAKU]
+    rec[RF_REACH0 + p] = bits
 
 
 @nb.njit(cache=True)
@@ -574,6 +637,11 @@ def _settle_win(s, p, tsumo, tile, ra, rec):
     rec[RF_YAKUMAN] = s.res[R_YAKUMAN]
     rec[RF_LIMIT] = s.res[R_LIMIT]
     rec[RF_YAKU] = s.res[R_YAKU]
+    rec[RF_DORA] = s.res[R_DORA]
+    rec[RF_URA] = s.res[R_URA]
+    rec[RF_RED] = s.res[R_RED]
+    if measures_reach(rec[RF_GAME]):
+        rec[RF_REACH0 + p] |= s.res[R_YAKU]      # a won hand was within reach of what it scored
     rec[RF_POOL_TAKEN] = pool
     log(s, EV_WIN, p, 1 if tsumo else 0, pay, s.res[R_HAN], s.res[R_FU], s.res[R_YAKU], tile)
 
@@ -671,6 +739,14 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
     _turn_indicator(s)
     for p in range(N_SEATS):
         _update_waits(s, p, ra, ts, th)
+    # yaku reach (simcore.nb.reach), in a sample of games: the hand each seat's reach was last
+    # noted for (_reach_changed)
+    reach = measures_reach(rec[RF_GAME])
+    reach_key = np.full((N_SEATS, 4), -1, np.int64)
+    if reach:
+        for p in range(N_SEATS):
+            if s.waits[p] != 0 and _reach_changed(reach_key, s, p):
+                _note_reach(s, p, sr, ra, rec)
     rec[RF_DEALER] = d
     rec[RF_KYOKU] = s.st[ST_KYOKU]
     rec[RF_HONBA] = s.st[ST_HONBA]
@@ -796,6 +872,8 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
             s.ippatsu[p] = 0                      # the declarer's window ends at its next discard
         log(s, EV_DISCARD, p, tile, 1 if riichi_now else 0, 1 if tsumogiri else 0, 0, 0, 0)
         _update_waits(s, p, ra, ts, th)
+        if reach and s.waits[p] != 0 and _reach_changed(reach_key, s, p):
+            _note_reach(s, p, sr, ra, rec)        # (the answer below scores its ron afresh)
         if riichi_now:
             s.riichi[p] = 2 if double else 1      # void again below if the discard is ronned
         # the opponent's answer
@@ -826,6 +904,8 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
             s.st[ST_POOL] += ra[RA_RIICHI_DEPOSIT]
             s.ippatsu[p] = 1 if ra[RA_IPPATSU] else 0
             log(s, EV_RIICHI_PAID, p, ra[RA_RIICHI_DEPOSIT], 0, 0, 0, 0, 0)
+            if reach and s.waits[p] != 0 and _reach_changed(reach_key, s, p):
+                _note_reach(s, p, sr, ra, rec)    # the riichi established: its hand again
         if b == A_PASS:
             if s.st[ST_LIVE_POS] >= s.st[ST_LIVE_END]:
                 break                             # the houtei discard passed: exhaustive draw

@@ -33,8 +33,9 @@ class Riichi2p(Family):
     SEAT_METRICS_AT = 1
     GAME_DTYPES = storage_types(int32="rounds score0 score1 pool_left")
     GAME_DTYPE_DEFAULT = "int8"
-    ROUND_DTYPES = storage_types(int64="game yaku", int32="round pay score0 score1 honba "
-                                 "pool_taken pool_left noten_paid han fu draws calls")
+    ROUND_DTYPES = storage_types(int64="game yaku reach0 reach1", int32="round pay score0 "
+                                 "score1 honba pool_taken pool_left noten_paid han fu draws "
+                                 "calls")
     KERNEL_FUNCTIONS = ("simcore.riichi2p.engine.play_games", "simcore.riichi2p.engine.play_hand")
     COMPILE_FIRST = ("policies.riichi2p.bots.decide",)
     # validation-only switches: which parent turns a dependent key on (spec §12)
@@ -73,6 +74,13 @@ class Riichi2p(Family):
         if sc.get("nagashi_mangan") == "none":
             off.append("nagashi_per_hand")
         return off
+
+    def point_sources(self, idx, batch, data: dict):
+        """Han, not points (metrics.point_sources): a win pays by han and fu."""
+        return _metrics.point_sources(idx, batch.rounds, data)
+
+    def yaku_reach(self, idx, batch, data: dict):
+        return _metrics.yaku_reach(idx, batch.rounds, data)
 
     def engine_inputs(self, sc) -> tuple:
         from .rules_array import from_scenario, scoring_from_scenario
