@@ -124,7 +124,7 @@ def greedy_policy(obs, mask, params, rng, t, ra):
 def scripted_policy(obs, mask, params, rng, t, ra):
     """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
     the end of the row) lets ``baseline`` decide that one (:mod:`simcore.family.policy`); -2 plays
-    the default (the drawn tile)."""
+    the default (the drawn tile); ASK stops the game for a human seat."""
     a = scripted_action(params)
     if a == -2:
         return np.int64(obs[OBS_DRAWN])

@@ -4,7 +4,8 @@ to it on the policy id ``SCRIPTED``, outside the registry, so no scenario can se
 
 ``params`` is the seat's row: ``params[0]`` is a cursor (start at 0) that the policy advances,
 ``params[1:]`` the actions, one per decision. An entry of -1, or running past the end, lets the
-``baseline`` policy decide that one.
+``baseline`` policy decide that one; an entry of ``ASK`` stops the game there for a human seat
+(:mod:`simcore.family.policy`).
 """
 
 import numba as nb

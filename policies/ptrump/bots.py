@@ -359,7 +359,8 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
 @nb.njit(cache=True)
 def scripted_policy(obs, mask, params, rng, hr, ra):
     """Tests: ``params[0]`` is a cursor into the action list ``params[1:]``; an entry of -1 (or
-    the end of the row) lets ``baseline`` decide that one (:mod:`simcore.family.policy`)."""
+    the end of the row) lets ``baseline`` decide that one, ASK stops the game for a human seat
+    (:mod:`simcore.family.policy`)."""
     a = scripted_action(params)
     return a if a >= 0 else baseline_policy(obs, mask, params, rng, hr, ra)
 

@@ -65,7 +65,7 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
         return greedy_policy(obs, mask, params, rng, t, ra)
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, t, ra)
-    a = scripted_action(params)
+    a = scripted_action(params)   # the scripted seat (ASK: stop for a human seat)
     return a if a >= 0 else greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
 
 

@@ -16,6 +16,7 @@ from simcore.cli.common import (backend_options, cli_errors, luck_option, NO_REP
                                 replay_hint, saved_line)
 from simcore.cli.output import check_writable, render_report, write_out
 from simcore.cli.design import register as _register_design
+from simcore.cli.play import register as _register_play
 from simcore.cli.solve import register as _register_solve
 from simcore.cli.study import register as _register_study
 from simcore.cli.tournament import register as _register_tournament
@@ -747,6 +748,7 @@ def _replay_line(target, seed, game, round_no, variant) -> str:
 _register_study(main)
 _register_solve(main)
 _register_design(main)
+_register_play(main)
 _register_tournament(main)
 _register_tune(main)
 

@@ -166,6 +166,13 @@ class Family:
         ``completed <= reached``."""
         return None
 
+    def seat_view(self, sim, seat: int, obs, mask):
+        """What a human at ``seat`` sees at a decision (``play``): ``(lines, actions)``, the
+        table as text lines from the seat's observation ``obs`` and ``actions`` a list of
+        ``(action id, label)`` of the legal actions in ``mask``; ``sim`` is the simulator
+        (its tables). A family without one cannot be played."""
+        raise NotImplementedError
+
     def histogram_marks(self, sc, name: str) -> list:
         """(x, label) lines the report draws on histogram ``name`` (a threshold of the rules)."""
         return []

@@ -19,7 +19,9 @@ The contract between an engine and its bots (every family):
 - the id :data:`SCRIPTED` (tests only, never a registered name) is a seat that plays the actions
   listed in its params row: ``params[0]`` is a cursor that the policy advances, ``params[1:]``
   the actions; an entry of -1, or the end of the row, lets the family's ``baseline`` decide that
-  one.
+  one, and an entry of :data:`ASK` stops the game there: the kernel raises
+  :class:`HumanToPlay`, leaving that decision's view and legal actions in the state
+  (``simcore.play``: a human seat replays its decisions so far, then is asked).
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ import numpy as np
 from simcore.family.params import Param, check_declaration, param_vector
 
 SCRIPTED = -1   # the scripted test seat's policy id, in every family
+ASK = -3        # a scripted entry: stop here, a human seat is to decide (simcore.play; emoji
+                # uses -2 for its default discard)
+
+
+class HumanToPlay(Exception):
+    """Raised by a kernel at a scripted seat's :data:`ASK` entry: the state holds the decision's
+    view (``obs``) and legal actions (``mask``)."""
 
 
 class PolicySpec(NamedTuple):

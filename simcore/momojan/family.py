@@ -80,6 +80,10 @@ class Momojan(Family):
     def yaku_reach(self, idx, batch, data: dict):
         return _metrics.yaku_reach(idx, batch.rounds, data)
 
+    def seat_view(self, sim, seat: int, obs, mask):
+        from .seat_view import seat_view
+        return seat_view(sim, seat, obs, mask)
+
     POINT_VALUE_PREFIXES = ("scoring.double_threshold", "scoring.double_factor",
                             "scoring.dora_per_card", "scoring.ron_bonus",
                             "scoring.set_count_bonus.")

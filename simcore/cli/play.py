@@ -1,0 +1,163 @@
+"""The ``play`` command (registered on ``simcore.cli.main``): a designer plays one game of a
+scenario against its bots in the terminal. The game itself is :mod:`simcore.studies.play`; this
+module is the prompt: the table, the legal actions with short keys, undo, the rules in play,
+and the game saved after every decision (Ctrl-C or ``q`` keeps it: ``--resume FILE``)."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from simcore.cli.common import cli_errors
+from simcore.errors import InputError
+
+HELP = ("keys: a number takes that action · u undoes your last decision · ? shows the rules "
+        "this scenario changes · q saves and stops")
+
+
+def _rules_in_play(fam, sc) -> list:
+    """The scenario's rule values that differ from the family's default scenario."""
+    from simcore.family.tables import flat
+    base = flat(fam.SCENARIOS.load(fam.DEFAULT_SCENARIO).to_dict())
+    mine = flat(sc.to_dict())
+    skip = ("name", "description", "players", "run")
+    diff = [f"  {k}: {mine[k]}  (default {base.get(k)})" for k in sorted(mine)
+            if k.split(".")[0] not in skip and base.get(k) != mine[k]]
+    return diff or ["  (the family's default rules)"]
+
+
+def _game_over(fam, fin, seat: int) -> list:
+    """Lines of the finished game: its record's fields, the seat marked."""
+    from simcore.family.tables import game_codes
+    codes = game_codes(fam)
+    rec = dict(zip(fam.SIMULATOR.GAME_FIELDS, (int(v) for v in fin.games[0])))
+    parts = []
+    for name, v in rec.items():
+        shown = codes.get(name, {}).get(v, v)
+        parts.append(f"{name} {shown}")
+    return ["", f"game over after {len(fin.rounds)} rounds (you are seat {seat}): "
+            + ", ".join(parts)]
+
+
+@click.command()
+@click.argument("scenario_ref", metavar="SCENARIO", required=False)
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Your seat; the scenario's players sit at the others.")
+@click.option("--seed", type=click.IntRange(min=0, max=2 ** 64 - 1),
+              help="The deal's seed [the scenario's run.seed]: game --game of this seed is the "
+              "game run plays.")
+@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Which game of the seed.")
+@click.option("--save", "save_path", metavar="FILE", help="Where the game is kept, after every "
+              "decision [results/play-<scenario>-<UTC time>.json].")
+@click.option("--resume", metavar="FILE", help="Go on with a saved game (its scenario, seat, "
+              "seed and decisions).")
+@cli_errors
+def play(scenario_ref, seat, seed, game, save_path, resume):
+    """Play one game of SCENARIO yourself against its bots, on the same engine and rules as
+    run.
+
+    At each of your decisions the table is drawn (your hand, both sides' revealed sets and
+    discards, the dora indicator, scores, pot and stock) and your legal actions are listed with
+    a number each; a decision with one legal action is taken for you. The game is saved after
+    every decision.
+
+    Example: momojan-sim play new_edition --seat 0 --seed 7
+    """
+    from simcore.studies.play import PlaySession
+    if resume:
+        if scenario_ref:
+            raise InputError("--resume: the saved game names its scenario; give no SCENARIO")
+        session = PlaySession.load(resume)
+        save_path = save_path or resume
+    else:
+        from simcore.family import registry
+        fam, sc = registry.load(scenario_ref or registry.get(registry.DEFAULT).DEFAULT_SCENARIO)
+        if seed is None:
+            seed = int(sc.get("run.seed"))
+        session = PlaySession(fam, sc, seat, seed, game)
+        if not save_path:
+            stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+            save_path = f"results/play-{sc.name or fam.NAME}-{stamp}.json"
+    fam = session.fam
+    try:
+        session.save(save_path)
+    except OSError as e:
+        raise InputError(f"--save {save_path}: cannot write ({e.strerror})") from None
+    click.echo(f"momojan-sim: you are seat {session.seat} of {session.sc.name or fam.NAME} "
+               f"({fam.TITLE}), seed {session.seed}, game {session.game}; saved as you go in "
+               f"{save_path}")
+    click.echo(HELP)
+    try:
+        _loop(session, save_path)
+    except (KeyboardInterrupt, EOFError):
+        session.save(save_path)
+        exc = KeyboardInterrupt()
+        exc.kept = f"the game so far is in {save_path}: momojan-sim play --resume {save_path}"
+        raise exc from None
+
+
+def _loop(session, save_path: str) -> None:
+    from simcore.studies.play import Finished
+    fam = session.fam
+    starts = _round_start_code(fam)
+    rounds_seen = 0
+    while True:
+        try:
+            turn = session.step()
+        except NotImplementedError:
+            raise InputError(f"play: the {fam.NAME} family draws no table for a human seat "
+                             "yet") from None
+        if isinstance(turn, Finished):
+            for line in _game_over(fam, turn, session.seat):
+                click.echo(line)
+            click.echo(f"momojan-sim: saved {save_path} ({len(session.decisions)} decisions)")
+            return
+        rounds = int((turn.events[:, 0] == starts).sum()) if starts is not None else 0
+        if rounds != rounds_seen:
+            click.echo(f"\n--- round {rounds} ---")
+            rounds_seen = rounds
+        if len(turn.actions) == 1:   # nothing to choose: taken for you, said in one line
+            a, label = turn.actions[0]
+            click.echo(f"  ({label})")
+            session.play(a, turn)
+            session.save(save_path)
+            continue
+        click.echo("")
+        for line in turn.lines:
+            click.echo(line)
+        for i, (_, label) in enumerate(turn.actions, 1):
+            click.echo(f"  {i:>2}  {label}")
+        while True:
+            key = click.prompt(f"your move [1-{len(turn.actions)}, u, ?, q]", default="",
+                               show_default=False).strip().lower()
+            if key.isdigit() and 1 <= int(key) <= len(turn.actions):
+                session.play(turn.actions[int(key) - 1][0], turn)
+                break
+            if key == "u":
+                click.echo("  undone" if session.undo() else "  nothing to undo")
+                break
+            if key == "?":
+                for line in _rules_in_play(fam, session.sc):
+                    click.echo(line)
+                continue
+            if key == "q":
+                raise KeyboardInterrupt
+            click.echo(f"  {key!r} is not a choice. {HELP}")
+        session.save(save_path)
+
+
+def _round_start_code(fam):
+    """The event code of a round's start in the family's log, or None."""
+    import importlib
+    from simcore.family import registry
+    try:
+        names = importlib.import_module(registry.packages(fam.NAME)[0] + ".engine").EV_TYPES
+    except (ImportError, AttributeError):
+        return None
+    return names.index("round_start") if "round_start" in names else None
+
+
+def register(group):
+    group.add_command(play)

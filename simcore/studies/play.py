@@ -1,0 +1,150 @@
+"""Play it yourself: one game of a scenario with a human at one seat and the scenario's bots at
+the others, on the same compiled engine as ``run`` (issue 52).
+
+The human seat is the engine's scripted seat (:data:`simcore.family.policy.SCRIPTED`): its
+params row is the human's decisions so far followed by :data:`~simcore.family.policy.ASK`. Each
+step replays the game from its deal (game ``game`` of ``seed``: the same deal ``run`` plays)
+with those decisions, and the kernel stops at the next one the human must take
+(:class:`~simcore.family.policy.HumanToPlay`), leaving that decision's view and legal actions in
+its state. Replaying costs a few milliseconds a step and keeps the bots' path untouched: no
+Python is called per decision, a bot's seat plays exactly as in ``run``, and a game's record is
+its scenario, seat, seed and decisions (``undo`` drops the last one).
+
+A notebook can drive it: ``s = PlaySession.open("new_edition", seat=0, seed=1)``; ``s.step()``
+is a :class:`Turn` (``view``, ``actions``) or a :class:`Finished` game; ``s.play(a)`` takes an
+action. The terminal front end is :mod:`simcore.cli.play`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simcore.errors import InputError
+from simcore.family.policy import ASK, SCRIPTED, HumanToPlay
+
+
+@dataclass
+class Turn:
+    """The human's decision: the family's view of the table (``lines``), the legal actions
+    (``actions``: (action id, label)), the events so far and the raw observation."""
+    lines: list
+    actions: list
+    events: np.ndarray
+    obs: np.ndarray
+    rounds_done: int = 0
+
+
+@dataclass
+class Finished:
+    """The game is over: its event log and records (as ``replay`` reads them)."""
+    events: np.ndarray
+    games: np.ndarray
+    rounds: np.ndarray
+    lines: list = field(default_factory=list)
+
+
+class PlaySession:
+    def __init__(self, fam, sc, seat: int, seed: int, game: int = 0):
+        n = len(sc["players"])
+        if not 0 <= seat < n:
+            raise InputError(f"--seat {seat}: the scenario has seats 0 to {n - 1}")
+        self.fam, self.sc, self.seat, self.seed, self.game = fam, sc, seat, int(seed), int(game)
+        self.decisions: list[int] = []
+        self.forced: list[bool] = []   # per decision: the only legal action, taken for the human
+        self.sim = fam.SIMULATOR(sc)
+        self._bot_params = self.sim.params.copy()
+        self.sim.policy_ids = self.sim.policy_ids.copy()
+        self.sim.policy_ids[seat] = SCRIPTED
+
+    @classmethod
+    def open(cls, scenario_ref: str, seat: int = 0, seed: int = 1, game: int = 0):
+        from simcore.family import registry
+        fam, sc = registry.load(scenario_ref)
+        return cls(fam, sc, seat, seed, game)
+
+    # ---- one step ---------------------------------------------------------------------------
+
+    def _params(self) -> np.ndarray:
+        row = np.array([0.0, *self.decisions, ASK], np.float64)
+        bots = self._bot_params
+        params = np.zeros((bots.shape[0], max(bots.shape[1], len(row))), np.float64)
+        params[:, :bots.shape[1]] = bots
+        params[self.seat] = 0.0
+        params[self.seat, :len(row)] = row
+        return params
+
+    def step(self):
+        """Replay the game with the decisions so far: the next :class:`Turn`, or the
+        :class:`Finished` game."""
+        sim = self.sim
+        sim.params = self._params()
+        rs = sim.new_state(True)
+        rs.st[sim.ST_LOG] = 1
+        cap = sim.replay_rounds()
+        games = np.zeros((1, sim.N_GF), np.int64)
+        rounds = np.zeros((cap, sim.N_RF), np.int64)
+        try:
+            n = sim.kernel(np.array([self.game], np.int64), np.uint64(self.seed), rs, False,
+                           rounds, games)
+        except HumanToPlay:
+            events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
+            obs = rs.obs[self.seat] if rs.obs.ndim == 2 else rs.obs
+            mask = rs.mask[self.seat] if rs.mask.ndim == 2 else rs.mask
+            lines, actions = self.fam.seat_view(sim, self.seat, obs.copy(), mask.copy())
+            return Turn(lines, actions, events, obs.copy())
+        if n < 0:
+            raise InputError(f"game {self.game} has more rounds than a replay holds")
+        events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
+        return Finished(events, games.copy(), rounds[:n].copy())
+
+    def play(self, action: int, turn: Turn | None = None) -> None:
+        """Take ``action`` (one of the turn's legal actions: checked)."""
+        turn = turn or self.step()
+        if not isinstance(turn, Turn) or action not in [a for a, _ in turn.actions]:
+            raise InputError(f"action {action} is not legal here")
+        self.decisions.append(int(action))
+        self.forced.append(len(turn.actions) == 1)
+
+    def undo(self) -> bool:
+        """Take back the last decision that was a choice (and the forced ones after it), so the
+        next step asks it again; False when there is none."""
+        if not any(not f for f in self.forced):
+            return False
+        while self.forced and self.forced[-1]:
+            self.decisions.pop(), self.forced.pop()
+        self.decisions.pop(), self.forced.pop()
+        return True
+
+    # ---- a record of the game ---------------------------------------------------------------
+
+    def record(self) -> dict:
+        """Everything the game depends on: replaying it gives the same game."""
+        return {"kind": "play", "family": self.fam.NAME, "scenario": self.sc.to_dict(),
+                "seat": self.seat, "seed": self.seed, "game": self.game,
+                "decisions": list(self.decisions), "forced": list(self.forced)}
+
+    def save(self, path) -> None:
+        from pathlib import Path
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.record(), indent=1) + "\n")
+        tmp.replace(p)
+
+    @classmethod
+    def load(cls, path):
+        """A saved game (``record``), to go on with or to replay."""
+        from simcore.family import registry
+        try:
+            rec = json.loads(open(path).read())
+            fam = registry.get(rec["family"])
+            sc = fam.SCENARIOS.from_dict(rec["scenario"], name=rec["scenario"].get("name"))
+            s = cls(fam, sc, int(rec["seat"]), int(rec["seed"]), int(rec.get("game", 0)))
+            s.decisions = [int(a) for a in rec["decisions"]]
+            s.forced = [bool(f) for f in rec.get("forced", [False] * len(s.decisions))]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise InputError(f"{path}: not a saved game ({e})") from None
+        return s

@@ -1,0 +1,120 @@
+"""``play``: a human seat on the compiled engine (simcore.studies.play, simcore.cli.play).
+The session replays the human's decisions and stops at the next one; a whole game driven
+through a pty; the saved game goes on with --resume and replays to the same records; bad input
+is one line."""
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simcore.cli import main
+from simcore.studies.play import Finished, PlaySession, Turn
+
+
+def _first_legal_to_the_end(session):
+    while True:
+        t = session.step()
+        if isinstance(t, Finished):
+            return t
+        session.play(t.actions[0][0], t)
+
+
+def test_a_whole_game_and_its_replay_from_the_saved_decisions(tmp_path):
+    s = PlaySession.open("new_edition", seat=1, seed=5)
+    fin = _first_legal_to_the_end(s)
+    assert len(s.decisions) > 20 and len(fin.rounds) >= 1
+    s.save(tmp_path / "g.json")
+    again = PlaySession.load(tmp_path / "g.json").step()
+    assert isinstance(again, Finished)
+    np.testing.assert_array_equal(again.games, fin.games)
+    np.testing.assert_array_equal(again.rounds, fin.rounds)
+    np.testing.assert_array_equal(again.events, fin.events)
+
+
+def test_the_bot_seat_plays_as_in_run_and_the_human_sees_only_its_own_hand():
+    """With the human taking what the scenario's bot would take, the game is run's game: the
+    human seat's first decision shows its own hand and legal actions only."""
+    s = PlaySession.open("new_edition", seat=0, seed=5)
+    t = s.step()
+    assert isinstance(t, Turn) and t.actions
+    text = "\n".join(t.lines)
+    assert "hand" in text and "bot:" in text and "cards in hand" in text
+
+
+def test_undo_takes_back_the_last_choice_and_the_forced_moves_after_it():
+    s = PlaySession.open("new_edition", seat=0, seed=5)
+    chosen = None
+    while chosen is None:
+        t = s.step()
+        s.play(t.actions[-1][0], t)
+        if len(t.actions) > 1:
+            chosen = len(s.decisions)
+    t = s.step()
+    if len(t.actions) == 1:
+        s.play(t.actions[0][0], t)
+    assert s.undo()
+    assert len(s.decisions) == chosen - 1
+    assert not PlaySession.open("new_edition", seat=0, seed=5).undo()
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["play", "new_edition", "--seat", "2"], "--seat 2: the scenario has seats 0 to 1"),
+    (["play", "--resume", "nowhere.json"], "nowhere.json: not a saved game"),
+    (["play", "new_edition", "--resume", "x.json"], "give no SCENARIO"),
+])
+def test_bad_play_input_is_one_line(args, fragment, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and fragment in r.output and "Traceback" not in r.output
+
+
+def test_an_unwritable_save_is_refused_before_play(tmp_path):
+    (tmp_path / "a_file").write_text("")
+    r = CliRunner().invoke(main, ["play", "new_edition", "--save",
+                                  str(tmp_path / "a_file" / "g.json")])
+    assert r.exit_code == 2 and "cannot write" in r.output and "Traceback" not in r.output
+
+
+def test_a_whole_terminal_game_through_a_pty(tmp_path):
+    """pexpect drives the real command: a bad key is answered, undo and the rules work, the
+    game is played to its end with the first choice each time, q and --resume carry on."""
+    pexpect = pytest.importorskip("pexpect")
+    save = tmp_path / "g.json"
+    cmd = [sys.executable, "-m", "simcore.cli", "play", "new_edition", "--seat", "0",
+           "--seed", "9", "--save", str(save)]
+    child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=300,
+                          env={**os.environ, "COLUMNS": "120"})
+    child.expect(r"your move \[1-\d+, u, \?, q\]")
+    child.sendline("zz")
+    child.expect("is not a choice")
+    child.sendline("?")
+    child.expect(r"your move")
+    child.sendline("1")
+    child.expect(r"your move")
+    child.sendline("u")
+    child.expect("undone")
+    child.expect(r"your move")
+    child.sendline("q")
+    child.expect("momojan-sim play --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert json.loads(save.read_text())["decisions"]
+    child = pexpect.spawn(cmd[0], [*cmd[1:4], "--resume", str(save)], encoding="utf-8",
+                          timeout=300)
+    while True:
+        i = child.expect([r"your move \[1-\d+", "game over", pexpect.EOF])
+        if i == 0:
+            child.sendline("1")
+        else:
+            break
+    assert i == 1
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    fin = PlaySession.load(save).step()
+    assert isinstance(fin, Finished)
