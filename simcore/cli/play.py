@@ -81,6 +81,10 @@ def play(scenario_ref, seat, seed, game, save_path, resume):
             stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
             save_path = f"results/play-{sc.name or fam.NAME}-{stamp}.json"
     fam = session.fam
+    from simcore.family.base import Family
+    if type(fam).seat_view is Family.seat_view:
+        raise InputError(f"play: the {fam.NAME} family draws no table for a human seat yet "
+                         "(MOMOJAN and Sparrow do)")
     try:
         session.save(save_path)
     except OSError as e:
@@ -104,11 +108,7 @@ def _loop(session, save_path: str) -> None:
     starts = _round_start_code(fam)
     rounds_seen = 0
     while True:
-        try:
-            turn = session.step()
-        except NotImplementedError:
-            raise InputError(f"play: the {fam.NAME} family draws no table for a human seat "
-                             "yet") from None
+        turn = session.step()
         if isinstance(turn, Finished):
             for line in _game_over(fam, turn, session.seat):
                 click.echo(line)

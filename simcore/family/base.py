@@ -166,9 +166,10 @@ class Family:
         ``completed <= reached``."""
         return None
 
-    def seat_view(self, sim, seat: int, obs, mask):
+    def seat_view(self, sim, seat: int, obs, mask, events):
         """What a human at ``seat`` sees at a decision (``play``): ``(lines, actions)``, the
-        table as text lines from the seat's observation ``obs`` and ``actions`` a list of
+        table as text lines from the seat's observation ``obs`` (and the public part of the
+        event log so far, ``events``: discards a view lacks) and ``actions`` a list of
         ``(action id, label)`` of the legal actions in ``mask``; ``sim`` is the simulator
         (its tables). A family without one cannot be played."""
         raise NotImplementedError

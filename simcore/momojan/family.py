@@ -80,7 +80,7 @@ class Momojan(Family):
     def yaku_reach(self, idx, batch, data: dict):
         return _metrics.yaku_reach(idx, batch.rounds, data)
 
-    def seat_view(self, sim, seat: int, obs, mask):
+    def seat_view(self, sim, seat: int, obs, mask, events):
         from .seat_view import seat_view
         return seat_view(sim, seat, obs, mask)
 

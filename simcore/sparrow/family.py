@@ -59,6 +59,10 @@ class Sparrow(Family):
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
     EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))
 
+    def seat_view(self, sim, seat: int, obs, mask, events):
+        from .seat_view import seat_view
+        return seat_view(sim, seat, obs, mask, events)
+
     def metrics_off(self, sc) -> list:
         return [f"yaku_{y}_share" for y in YAKU[:5] if sc.get(f"scoring.{y}") == 0]
 

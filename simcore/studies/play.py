@@ -93,7 +93,7 @@ class PlaySession:
             events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
             obs = rs.obs[self.seat] if rs.obs.ndim == 2 else rs.obs
             mask = rs.mask[self.seat] if rs.mask.ndim == 2 else rs.mask
-            lines, actions = self.fam.seat_view(sim, self.seat, obs.copy(), mask.copy())
+            lines, actions = self.fam.seat_view(sim, self.seat, obs.copy(), mask.copy(), events)
             return Turn(lines, actions, events, obs.copy())
         if n < 0:
             raise InputError(f"game {self.game} has more rounds than a replay holds")

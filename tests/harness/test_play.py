@@ -35,6 +35,17 @@ def test_a_whole_game_and_its_replay_from_the_saved_decisions(tmp_path):
     np.testing.assert_array_equal(again.events, fin.events)
 
 
+@pytest.mark.plays("sparrow")
+def test_a_whole_sparrow_game_from_its_seat_view():
+    """A second family through the same session: its view shows the discards of every seat."""
+    s = PlaySession.open("sparrow", seat=2, seed=4)
+    t = s.step()
+    assert isinstance(t, Turn) and "your hand" in "\n".join(t.lines)
+    assert all(label.startswith(("discard", "take", "decline")) for _, label in t.actions)
+    fin = _first_legal_to_the_end(s)
+    assert isinstance(fin, Finished) and len(fin.rounds) >= 1
+
+
 def test_the_bot_seat_plays_as_in_run_and_the_human_sees_only_its_own_hand():
     """With the human taking what the scenario's bot would take, the game is run's game: the
     human seat's first decision shows its own hand and legal actions only."""
@@ -65,11 +76,13 @@ def test_undo_takes_back_the_last_choice_and_the_forced_moves_after_it():
     (["play", "new_edition", "--seat", "2"], "--seat 2: the scenario has seats 0 to 1"),
     (["play", "--resume", "nowhere.json"], "nowhere.json: not a saved game"),
     (["play", "new_edition", "--resume", "x.json"], "give no SCENARIO"),
+    (["play", "emoji"], "the emoji family draws no table for a human seat yet"),
 ])
 def test_bad_play_input_is_one_line(args, fragment, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2 and fragment in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "results").exists()   # nothing written
 
 
 def test_an_unwritable_save_is_refused_before_play(tmp_path):
