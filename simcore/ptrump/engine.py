@@ -428,6 +428,20 @@ def _nagashi_state(rs, s, ra):
     return rs.n_disc[s] >= 1 and rs.nagashi_bad[s] == 0
 
 
+@nb.njit(cache=True, inline="always")
+def _riichi_flags(rs, s, ra):
+    """Seat s's riichi scoring flags (riichi, double, open) as they stand."""
+    flags = np.int64(0)
+    rch = rs.riichi[s]
+    if rch:
+        flags |= S.F_RIICHI
+        if rch == 2:
+            flags |= S.F_DOUBLE_RIICHI
+        if ra[R.RA_RIICHI_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
+            flags |= S.F_OPEN_RIICHI
+    return flags
+
+
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _score(rs, s, ra, hr, win_card, ron, dk, last, first):
     """Score seat s winning on ``win_card`` (in the hand already for a tsumo; not for a ron).
@@ -456,15 +470,9 @@ def _score(rs, s, ra, hr, win_card, ron, dk, last, first):
             flags |= S.F_RINSHAN
         elif dk == DK_NUKI_REPLACEMENT:
             flags |= S.F_NUKI_REPLACEMENT
-    rch = rs.riichi[s]
-    if rch:
-        flags |= S.F_RIICHI
-        if rch == 2:
-            flags |= S.F_DOUBLE_RIICHI
-        if ra[R.RA_RIICHI_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
-            flags |= S.F_OPEN_RIICHI
-        if rs.ippatsu[s]:
-            flags |= S.F_IPPATSU
+    flags |= _riichi_flags(rs, s, ra)
+    if rs.riichi[s] and rs.ippatsu[s]:
+        flags |= S.F_IPPATSU
     if last:
         flags |= S.F_LAST
     if first:
@@ -1288,14 +1296,7 @@ def _note_reach(rs, s, ra, hr, rec):
                     break
     else:
         colour = np.int64(-2)   # numbers, off: the win card's colour decides nothing
-    flags = np.int64(S.F_TSUMO)
-    rch = rs.riichi[s]
-    if rch:
-        flags |= S.F_RIICHI
-        if rch == 2:
-            flags |= S.F_DOUBLE_RIICHI
-        if ra[R.RA_RIICHI_OPEN_RIICHI] == R.OPEN_RIICHI_ON:
-            flags |= S.F_OPEN_RIICHI
+    flags = np.int64(S.F_TSUMO) | _riichi_flags(rs, s, ra)
     if _nagashi_state(rs, s, ra):
         flags |= S.F_NAGASHI
     bd = np.zeros((2, N_SLOTS), np.int64)
