@@ -34,7 +34,10 @@ def _game_over(fam, fin, seat: int) -> list:
     rec = dict(zip(fam.SIMULATOR.GAME_FIELDS, (int(v) for v in fin.games[0])))
     parts = []
     for name, v in rec.items():
-        shown = codes.get(name, {}).get(v, v)
+        if name == "winners":   # a bit per seat
+            shown = "seats " + ", ".join(str(s) for s in range(64) if (v >> s) & 1)
+        else:
+            shown = codes.get(name, {}).get(v, v)
         parts.append(f"{name} {shown}")
     return ["", f"game over after {len(fin.rounds)} rounds (you are seat {seat}): "
             + ", ".join(parts)]
@@ -58,10 +61,10 @@ def play(scenario_ref, seat, seed, game, save_path, resume):
     """Play one game of SCENARIO yourself against its bots, on the same engine and rules as
     run.
 
-    At each of your decisions the table is drawn (your hand, both sides' revealed sets and
-    discards, the dora indicator, scores, pot and stock) and your legal actions are listed with
-    a number each; a decision with one legal action is taken for you. The game is saved after
-    every decision.
+    At each of your decisions the table is drawn (what your seat may see: your hand, every
+    seat's revealed sets and discards, the indicators, scores, pot and stock) and your legal
+    actions are listed with a number each; a decision with one legal action is taken for you.
+    The game is saved after every decision.
 
     Example: momojan-sim play new_edition --seat 0 --seed 7
     """
@@ -84,7 +87,7 @@ def play(scenario_ref, seat, seed, game, save_path, resume):
     from simcore.family.base import Family
     if type(fam).seat_view is Family.seat_view:
         raise InputError(f"play: the {fam.NAME} family draws no table for a human seat yet "
-                         "(MOMOJAN and Sparrow do)")
+                         "(Family.seat_view)")
     try:
         session.save(save_path)
     except OSError as e:
@@ -156,7 +159,10 @@ def _round_start_code(fam):
         names = importlib.import_module(registry.packages(fam.NAME)[0] + ".engine").EV_TYPES
     except (ImportError, AttributeError):
         return None
-    return names.index("round_start") if "round_start" in names else None
+    for name in ("round_start", "hand_start"):   # riichi2p's rounds are hands
+        if name in names:
+            return names.index(name)
+    return None
 
 
 def register(group):

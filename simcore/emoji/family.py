@@ -64,6 +64,10 @@ class Emoji(Family):
         from .rules_array import from_scenario, scoring_from_scenario
         return (from_scenario(sc), scoring_from_scenario(sc))
 
+    def seat_view(self, sim, seat: int, obs, mask, events):
+        from .seat_view import seat_view
+        return seat_view(sim, seat, obs, mask, events)
+
     # ---- replay and hands -----------------------------------------------------------------------
     def build_replay(self, sc, seed: int, game: int, events, batch):
         from .report import build_replay

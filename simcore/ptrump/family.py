@@ -97,6 +97,10 @@ class PStyle(Family):
         from .report import build_replay
         return build_replay(sc, seed, game, events, batch)
 
+    def seat_view(self, sim, seat: int, obs, mask, events):
+        from .seat_view import seat_view
+        return seat_view(sim, seat, obs, mask, events)
+
     def waits_json(self, hand_text: str, sc) -> dict:
         """Waits, completeness and shanten of one hand under ``sc``'s shape rules (a 7/4/1-card
         hand: its waits; with a ``+card`` or 8/5/2 cards: complete or not)."""

@@ -91,6 +91,10 @@ class Riichi2p(Family):
         from .report import build_replay
         return build_replay(sc, seed, game, events, batch)
 
+    def seat_view(self, sim, seat: int, obs, mask, events):
+        from .seat_view import seat_view
+        return seat_view(sim, seat, obs, mask, events)
+
     def waits_json(self, hand_text: str, sc) -> dict:
         """A hand between turns (13 - 3 per call): its waits and shanten; with the 14th tile
         (``+TILE`` or 14 - 3 per call): complete or not. A win's context words (tsumo, seat:E,

@@ -76,13 +76,23 @@ def test_undo_takes_back_the_last_choice_and_the_forced_moves_after_it():
     (["play", "new_edition", "--seat", "2"], "--seat 2: the scenario has seats 0 to 1"),
     (["play", "--resume", "nowhere.json"], "nowhere.json: not a saved game"),
     (["play", "new_edition", "--resume", "x.json"], "give no SCENARIO"),
-    (["play", "emoji"], "the emoji family draws no table for a human seat yet"),
 ])
 def test_bad_play_input_is_one_line(args, fragment, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2 and fragment in r.output and "Traceback" not in r.output
     assert not (tmp_path / "results").exists()   # nothing written
+
+
+def test_a_family_without_a_seat_view_is_refused_before_anything_is_written(tmp_path,
+                                                                            monkeypatch):
+    from simcore.family import registry
+    from simcore.family.base import Family
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(type(registry.get("momojan")), "seat_view", Family.seat_view)
+    r = CliRunner().invoke(main, ["play", "new_edition"])
+    assert r.exit_code == 2 and "draws no table for a human seat yet" in r.output
+    assert not (tmp_path / "results").exists()
 
 
 def test_an_unwritable_save_is_refused_before_play(tmp_path):
