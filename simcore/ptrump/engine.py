@@ -678,7 +678,7 @@ def _set_obs(rs, s, phase, offer, scores, ra):
         o[OBS_SET_RANK + g] = rs.set_rank[s, g]
     o[OBS_MENZEN] = 1 if _menzen(rs, s, ra) else 0
     o[OBS_OFFER] = offer
-    o[OBS_DRAWN] = st[ST_DRAWN]
+    o[OBS_DRAWN] = st[ST_DRAWN] if offer < 0 else -1   # at an offer the card drawn is another's
     o[OBS_STOCK] = stock_left(st)
     ind = rank_of(st[ST_DORA_IND])
     o[OBS_DORA_RANK] = (ind + 1) % 13

@@ -8,8 +8,7 @@ offer, the dora, the stock, the kans left, its own score. From the public part o
 marked), revealed sets, jokers set aside, riichi, the deposits, how many cards each opponent
 holds, and the other seats' scores (the last ``round_end``, or the start scores, less this
 round's deposits). Never an opponent's dealt or drawn cards, nor the ura indicator (both are in
-the log), nor ``OBS_DRAWN`` at a rob (the engine leaves the robbed seat's drawn card there).
-"""
+the log), nor ``OBS_DRAWN`` outside its own draw (the engine writes -1 at an offer)."""
 
 from __future__ import annotations
 
@@ -148,7 +147,7 @@ def seat_view(sim, seat: int, obs, mask, events):
     tb.scores[seat] = o[OBS_SCORE]
     tb.riichi[seat] = o[OBS_RIICHI] or tb.riichi[seat]
     hand = _ids(o[OBS_HAND_MASK])
-    drawn = o[OBS_DRAWN] if ph == PH_DRAW else -1   # at a rob it is the robbed seat's card
+    drawn = o[OBS_DRAWN] if ph == PH_DRAW else -1   # its own draw only
     offer = o[OBS_OFFER] if ph in (PH_OFFER, PH_ROB) else -1
 
     def name(s):
