@@ -56,8 +56,12 @@ def _game_over(fam, fin, seat: int) -> list:
               "decision [results/play-<scenario>-<UTC time>.json].")
 @click.option("--resume", metavar="FILE", help="Go on with a saved game (its scenario, seat, "
               "seed and decisions).")
+@click.option("--web", is_flag=True, help="Play in the browser: a page served on 127.0.0.1 "
+              "only (open the address it prints).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=0, show_default=True,
+              help="With --web: the port (0: a free one).")
 @cli_errors
-def play(scenario_ref, seat, seed, game, save_path, resume):
+def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
     """Play one game of SCENARIO yourself against its bots, on the same engine and rules as
     run.
 
@@ -88,6 +92,10 @@ def play(scenario_ref, seat, seed, game, save_path, resume):
     if type(fam).seat_view is Family.seat_view:
         raise InputError(f"play: the {fam.NAME} family draws no table for a human seat yet "
                          "(Family.seat_view)")
+    bound = None
+    if web:
+        from .play_web import bind
+        bound = bind(port)
     try:
         session.save(save_path)
     except OSError as e:
@@ -95,8 +103,14 @@ def play(scenario_ref, seat, seed, game, save_path, resume):
     click.echo(f"momojan-sim: you are seat {session.seat} of {session.sc.name or fam.NAME} "
                f"({fam.TITLE}), seed {session.seed}, game {session.game}; saved as you go in "
                f"{save_path}")
-    click.echo(HELP)
     try:
+        if web:
+            from .play_web import serve
+            title = f"seat {session.seat} of {session.sc.name or fam.NAME} ({fam.TITLE})"
+            serve(session, save_path, title, bound, echo=click.echo)
+            click.echo(f"momojan-sim: saved {save_path} ({len(session.decisions)} decisions)")
+            return
+        click.echo(HELP)
         _loop(session, save_path)
     except (KeyboardInterrupt, EOFError):
         session.save(save_path)

@@ -141,3 +141,59 @@ def test_a_whole_terminal_game_through_a_pty(tmp_path):
     assert child.exitstatus == 0
     fin = PlaySession.load(save).step()
     assert isinstance(fin, Finished)
+
+
+def test_a_port_that_cannot_be_had_is_one_line_and_nothing_is_written(tmp_path, monkeypatch):
+    import socket
+    monkeypatch.chdir(tmp_path)
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        r = CliRunner().invoke(main, ["play", "new_edition", "--web", "--port", str(port)])
+    finally:
+        taken.close()
+    assert r.exit_code == 2 and f"--port {port}: cannot listen" in r.output
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.browser
+def test_a_whole_browser_game_in_headless_chromium(tmp_path):
+    """play --web: the page in headless Chromium plays the game to its end (autoplay clicks the
+    first action each time, through the page's own buttons and requests); a connection that
+    breaks off mid-request does not stop the server; the saved game replays to its end."""
+    import socket
+    import subprocess
+    import urllib.request
+    from tests.plot_checks import chromium
+    browser = chromium()
+    if browser is None:
+        if os.environ.get("MOMOJAN_REQUIRE_BROWSER_TEST"):
+            pytest.fail("headless Chromium is required here (.ci/run installs it)")
+        pytest.skip("headless Chromium is not installed (Debian: apt-get install -y chromium)")
+    save = tmp_path / "web.json"
+    proc = subprocess.Popen([sys.executable, "-m", "simcore.cli", "play", "new_edition", "--web",
+                             "--seed", "4", "--save", str(save)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        url = None
+        for line in proc.stdout:
+            if "playing at http://127.0.0.1:" in line:
+                url = line.split("playing at ")[1].split()[0]
+                break
+        assert url, "no address printed"
+        host, port = url.split("//")[1].rstrip("/").split(":")
+        with socket.create_connection((host, int(port))) as s:   # a request cut short
+            s.sendall(b"GET /sta")
+        page = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--virtual-time-budget=120000", "--dump-dom", url + "?autoplay=1"],
+                              capture_output=True, text=True, timeout=300)
+        assert "game over after" in page.stdout, page.stderr[-2000:]
+        req = urllib.request.Request(url + "quit", data=b"{}", method="POST")
+        assert json.loads(urllib.request.urlopen(req, timeout=30).read())["stopped"]
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+    fin = PlaySession.load(save).step()
+    assert isinstance(fin, Finished) and len(json.loads(save.read_text())["decisions"]) > 20
