@@ -693,7 +693,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
 
 
 @main.command()
-@click.argument("target", metavar="SCENARIO|RESULT_DIR")
+@click.argument("target", metavar="SCENARIO|RESULT_DIR|PLAYED.json")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX),
               help="Base seed [the result directory's, else the scenario's run.seed].")
 @click.option("--game", type=click.IntRange(0, GAME_MAX), default=0, show_default=True,
@@ -712,19 +712,30 @@ def replay(target, seed, game, round_no, variant, players, html_file):
     calls, discards, wins with their scoring, and the ante, pot and payments as a ledger.
 
     TARGET is a scenario or a result directory (its scenario, seats and seed, so a replay line
-    from a report works from any directory). The same (scenario, seed, game) is the same game
-    that `run` played.
+    from a report works from any directory), or a game you played (the file `play` saved). The
+    same (scenario, seed, game) is the same game that `run` played.
     """
     from simcore.family.replay import replay_html, replay_text
     from simcore.report.replays import open_target
 
-    family, sc, saved_seed, _ = open_target(target, variant)
-    sc = with_players(family, sc, players)
-    if seed is None:
-        seed = saved_seed if saved_seed is not None else family.SCENARIOS.run_defaults(sc)[1]
-    if html_file:
-        check_writable(html_file, "--html")
-    r = family.replay(sc, seed, game).only_round(round_no, family.GAME_WORDS[0])
+    played = _played_game(target)
+    if played is not None:   # a game a designer played (momojan-sim play): its own seed, game
+        if seed is not None or game or variant or players:
+            raise InputError(f"{target}: a played game names its seed, game and seats; give "
+                             "only --round or --html")
+        family, seed, game = played.fam, played.seed, played.game
+        if html_file:
+            check_writable(html_file, "--html")
+        click.echo(f"a game played at seat {played.seat} ({len(played.decisions)} decisions)")
+        r = played.replay().only_round(round_no, family.GAME_WORDS[0])
+    else:
+        family, sc, saved_seed, _ = open_target(target, variant)
+        sc = with_players(family, sc, players)
+        if seed is None:
+            seed = saved_seed if saved_seed is not None else family.SCENARIOS.run_defaults(sc)[1]
+        if html_file:
+            check_writable(html_file, "--html")
+        r = family.replay(sc, seed, game).only_round(round_no, family.GAME_WORDS[0])
     text = replay_text(r)
     click.echo(text)
     if html_file:
@@ -737,6 +748,14 @@ def replay(target, seed, game, round_no, variant, players, html_file):
                 from None
     if html_file:
         click.echo(f"momojan-sim: wrote {html_file}", err=True)
+
+
+def _played_game(target):
+    """The PlaySession of a saved played game (a .json file ``play`` wrote), else None."""
+    if not (target.endswith(".json") and os.path.isfile(target)):
+        return None
+    from simcore.studies.play import PlaySession
+    return PlaySession.load(target)
 
 
 def _replay_line(target, seed, game, round_no, variant) -> str:

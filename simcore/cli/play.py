@@ -27,22 +27,6 @@ def _rules_in_play(fam, sc) -> list:
     return diff or ["  (the family's default rules)"]
 
 
-def _game_over(fam, fin, seat: int) -> list:
-    """Lines of the finished game: its record's fields, the seat marked."""
-    from simcore.family.tables import game_codes
-    codes = game_codes(fam)
-    rec = dict(zip(fam.SIMULATOR.GAME_FIELDS, (int(v) for v in fin.games[0])))
-    parts = []
-    for name, v in rec.items():
-        if name == "winners":   # a bit per seat
-            shown = "seats " + ", ".join(str(s) for s in range(64) if (v >> s) & 1)
-        else:
-            shown = codes.get(name, {}).get(v, v)
-        parts.append(f"{name} {shown}")
-    return ["", f"game over after {len(fin.rounds)} rounds (you are seat {seat}): "
-            + ", ".join(parts)]
-
-
 @click.command()
 @click.argument("scenario_ref", metavar="SCENARIO", required=False)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
@@ -127,7 +111,8 @@ def _loop(session, save_path: str) -> None:
     while True:
         turn = session.step()
         if isinstance(turn, Finished):
-            for line in _game_over(fam, turn, session.seat):
+            from simcore.studies.play import game_over_lines
+            for line in ["", *game_over_lines(fam, turn, session.seat)]:
                 click.echo(line)
             click.echo(f"momojan-sim: saved {save_path} ({len(session.decisions)} decisions)")
             return

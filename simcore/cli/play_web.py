@@ -75,8 +75,7 @@ class _Game:
         self.lock = threading.Lock()
 
     def state(self) -> dict:
-        from simcore.studies.play import Finished
-        from .play import _game_over
+        from simcore.studies.play import Finished, game_over_lines
         s = self.session
         while True:
             turn = s.step()
@@ -84,7 +83,7 @@ class _Game:
                 s.save(self.save_path)
                 return {"title": self.title, "note": f"saved in {self.save_path}", "lines": [],
                         "actions": [], "finished": True,
-                        "over": _game_over(s.fam, turn, s.seat)[1:]}
+                        "over": game_over_lines(s.fam, turn, s.seat)}
             if len(turn.actions) > 1:
                 return {"title": self.title, "note": f"saved as you go in {self.save_path}",
                         "lines": turn.lines, "finished": False, "over": [],

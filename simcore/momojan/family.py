@@ -182,9 +182,9 @@ class Momojan(Family):
             return []
         return [(t * f, f"x{f} from a subtotal of {t}")]
 
-    def replay(self, sc, seed: int, game: int):
+    def replay(self, sc, seed: int, game: int, sim=None):
         from .report import build_replay
-        sim = self.SIMULATOR(sc)
+        sim = sim or self.SIMULATOR(sc)
         events, batch = sim.replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch, sim.ET.rows)
 

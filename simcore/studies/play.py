@@ -67,8 +67,10 @@ class PlaySession:
 
     # ---- one step ---------------------------------------------------------------------------
 
-    def _params(self) -> np.ndarray:
-        row = np.array([0.0, *self.decisions, ASK], np.float64)
+    def _params(self, ask: bool = True) -> np.ndarray:
+        """The seats' params rows: the bots' own, the human's the cursor, its decisions and
+        (``ask``) the entry that stops the game at its next one."""
+        row = np.array([0.0, *self.decisions, *([ASK] if ask else [])], np.float64)
         bots = self._bot_params
         params = np.zeros((bots.shape[0], max(bots.shape[1], len(row))), np.float64)
         params[:, :bots.shape[1]] = bots
@@ -118,6 +120,16 @@ class PlaySession:
         self.decisions.pop(), self.forced.pop()
         return True
 
+    def replay(self):
+        """The family's replay of the game as played so far (the bots' moves and the human's
+        decisions; the rest, if any, as the scenario's baseline would play it)."""
+        self.sim.params = self._params(ask=False)
+        r = self.fam.replay(self.sc, self.seed, self.game, sim=self.sim)
+        pol = self.sc["players"][self.seat]["policy"]
+        r.header = [line.replace(f"P{self.seat} ({pol})", f"P{self.seat} (played by you)")
+                    for line in r.header]
+        return r
+
     # ---- a record of the game ---------------------------------------------------------------
 
     def record(self) -> dict:
@@ -148,3 +160,20 @@ class PlaySession:
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise InputError(f"{path}: not a saved game ({e})") from None
         return s
+
+
+def game_over_lines(fam, fin: Finished, seat: int) -> list:
+    """The finished game in words: its record's fields (codes named, a winners bitmask as
+    seats), the human's seat marked."""
+    from simcore.family.tables import game_codes
+    codes = game_codes(fam)
+    rec = dict(zip(fam.SIMULATOR.GAME_FIELDS, (int(v) for v in fin.games[0])))
+    parts = []
+    for name, v in rec.items():
+        if name == "winners":   # a bit per seat
+            shown = "seats " + ", ".join(str(s) for s in range(64) if (v >> s) & 1)
+        else:
+            shown = codes.get(name, {}).get(v, v)
+        parts.append(f"{name} {shown}")
+    return [f"game over after {len(fin.rounds)} rounds (you are seat {seat}): "
+            + ", ".join(parts)]

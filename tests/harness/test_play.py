@@ -197,3 +197,14 @@ def test_a_whole_browser_game_in_headless_chromium(tmp_path):
         proc.kill()
     fin = PlaySession.load(save).step()
     assert isinstance(fin, Finished) and len(json.loads(save.read_text())["decisions"]) > 20
+
+
+def test_a_played_game_replays_with_the_replay_command(tmp_path):
+    s = PlaySession.open("new_edition", seat=1, seed=6)
+    _first_legal_to_the_end(s)
+    s.save(tmp_path / "g.json")
+    r = CliRunner().invoke(main, ["replay", str(tmp_path / "g.json"), "--round", "1"])
+    assert r.exit_code == 0, r.output
+    assert "P1 (played by you)" in r.output and "── round 1" in r.output
+    r = CliRunner().invoke(main, ["replay", str(tmp_path / "g.json"), "--seed", "3"])
+    assert r.exit_code == 2 and "a played game names its seed" in r.output
