@@ -12,8 +12,8 @@ import click
 from simcore.cli.common import cli_errors
 from simcore.errors import InputError
 
-HELP = ("keys: a number takes that action · u undoes your last decision · ? shows the rules "
-        "this scenario changes · q saves and stops")
+HELP = ("keys: a number takes that action · h shows what each bot would do · u undoes your "
+        "last decision · ? shows the rules this scenario changes · q saves and stops")
 
 
 def _rules_in_play(fam, sc) -> list:
@@ -132,7 +132,7 @@ def _loop(session, save_path: str) -> None:
         for i, (_, label) in enumerate(turn.actions, 1):
             click.echo(f"  {i:>2}  {label}")
         while True:
-            key = click.prompt(f"your move [1-{len(turn.actions)}, u, ?, q]", default="",
+            key = click.prompt(f"your move [1-{len(turn.actions)}, h, u, ?, q]", default="",
                                show_default=False).strip().lower()
             if key.isdigit() and 1 <= int(key) <= len(turn.actions):
                 session.play(turn.actions[int(key) - 1][0], turn)
@@ -140,6 +140,10 @@ def _loop(session, save_path: str) -> None:
             if key == "u":
                 click.echo("  undone" if session.undo() else "  nothing to undo")
                 break
+            if key == "h":
+                for bot, label in session.hints(turn):
+                    click.echo(f"  {bot:<12} would {label}")
+                continue
             if key == "?":
                 for line in _rules_in_play(fam, session.sc):
                     click.echo(line)

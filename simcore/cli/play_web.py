@@ -4,7 +4,7 @@ outside assets): the table as the seat view draws it and a button per legal acti
 :class:`simcore.studies.play.PlaySession`, saved after every decision as in the terminal.
 
 Endpoints: ``GET /`` the page; ``GET /state`` the decision as JSON (``lines``, ``actions``,
-``finished``, ``over``); ``POST /act`` with ``{"action": id}``; ``POST /undo``; ``POST /quit``
+``finished``, ``over``); ``GET /hints`` what each bot would do; ``POST /act`` with ``{"action": id}``; ``POST /undo``; ``POST /quit``
 (the server stops). ``/?autoplay=1`` clicks the first action each time (the tests' whole game in
 headless Chromium). A request that breaks off (a closed connection) is dropped and the server
 goes on."""
@@ -33,8 +33,10 @@ button:hover { background: #f3efff; } button.side { border-color: #9ca3af; }
 <p class="muted" id="note"></p>
 <pre id="table">loading...</pre>
 <div id="actions"></div>
-<p><button class="side" id="undo">undo my last choice</button>
+<p><button class="side" id="hint">what would the bots do?</button>
+   <button class="side" id="undo">undo my last choice</button>
    <button class="side" id="quit">save and stop</button></p>
+<pre id="hints" class="muted"></pre>
 <p id="over"></p>
 <script>
 const auto = new URLSearchParams(location.search).get("autoplay") === "1";
@@ -56,8 +58,13 @@ function show(s) {
     box.appendChild(b);
   }
   document.getElementById("over").textContent = s.finished ? s.over.join(" ") : "";
+  document.getElementById("hints").textContent = "";
   if (auto && !s.finished && s.actions.length) setTimeout(() => box.firstChild.click(), 0);
 }
+document.getElementById("hint").onclick = async () => {
+  const h = await call("/hints");
+  document.getElementById("hints").textContent = h.hints.map(x => x[0] + " would " + x[1]).join("\\n");
+};
 document.getElementById("undo").onclick = async () => show(await call("/undo", {}));
 document.getElementById("quit").onclick = async () => {
   await call("/quit", {}); document.getElementById("over").textContent = "saved; the server stopped";
@@ -98,6 +105,12 @@ class _Game:
             self.session.play(action, turn)
             self.session.save(self.save_path)
         return self.state()
+
+    def hints(self) -> list:
+        from simcore.studies.play import Turn
+        self.state()   # past any forced move
+        turn = self.session.step()
+        return self.session.hints(turn) if isinstance(turn, Turn) else []
 
     def undo(self) -> dict:
         self.session.undo()
@@ -146,6 +159,9 @@ def serve(session, save_path: str, title: str, bound, echo=print) -> None:
             elif path == "/state":
                 with game.lock:
                     self._json(game.state())
+            elif path == "/hints":
+                with game.lock:
+                    self._json({"hints": game.hints()})
             else:
                 self._send(404, b"not found", "text/plain")
 

@@ -25,6 +25,9 @@ class Simulator(chunks.Simulator):
         self.t = tables(scenario.get("shapes.wrap_runs"))
         self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.N_SEATS)
 
+    def policy_tables(self) -> tuple:
+        return self.t, self.ra
+
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
         return E.play_games(idx, seed, state, self.ra, self.sr, self.t, self.policy_ids,
                             self.params, debug, rounds, games)

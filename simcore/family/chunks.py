@@ -108,6 +108,11 @@ class Simulator:
     def kernel(self, idx, seed, state, debug: bool, rounds, games) -> int:
         raise NotImplementedError
 
+    def policy_tables(self) -> tuple:
+        """The last two arguments the family's ``decide`` takes after ``rng`` (its tables and
+        rules array), so a bot can be asked from Python (``play``'s hints)."""
+        raise NotImplementedError
+
     @staticmethod
     def histogram_values(batch) -> dict:
         """name -> int64 values counted into each of the family's ``HISTOGRAMS``."""

@@ -31,6 +31,9 @@ class Simulator(_Simulator):
         self.ET = build_engine_tables(self.T, scenario.hand_rules)
         self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], 2)
 
+    def policy_tables(self) -> tuple:
+        return self.T.core, self.ra
+
     def new_state(self, log: bool):
         return new_round_state(log)
 

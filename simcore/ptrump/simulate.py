@@ -37,6 +37,9 @@ class Simulator(_Simulator):
     def new_state(self, log: bool):
         return new_round_state(log)
 
+    def policy_tables(self) -> tuple:
+        return self.hr, self.ra
+
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
         return play_matches(idx, seed, state, self.ra, self.hr, self.n, self.policy_ids,
                             self.params, debug, rounds, games)

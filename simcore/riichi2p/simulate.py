@@ -22,6 +22,9 @@ class Simulator(chunks.Simulator):
         self.ts, self.th = tables()
         self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.N_SEATS)
 
+    def policy_tables(self) -> tuple:
+        return self.ts, self.th
+
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
         return E.play_games(idx, seed, state, self.sr, self.ra, self.ts, self.th,
                             self.policy_ids, self.params, debug, rounds, games)

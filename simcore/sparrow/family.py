@@ -29,6 +29,9 @@ class Simulator(chunks.Simulator):
         self.ra, self.t, self.n = SLOTS.array(scenario), tables(), len(scenario["players"])
         self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.MAX_SEATS)
 
+    def policy_tables(self) -> tuple:
+        return self.t, self.ra
+
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
         return E.play_games(idx, seed, state, self.n, self.ra, self.t, self.policy_ids,
                             self.params, rounds, games)

@@ -34,7 +34,7 @@ class Turn:
     actions: list
     events: np.ndarray
     obs: np.ndarray
-    rounds_done: int = 0
+    mask: np.ndarray
 
 
 @dataclass
@@ -96,7 +96,7 @@ class PlaySession:
             obs = rs.obs[self.seat] if rs.obs.ndim == 2 else rs.obs
             mask = rs.mask[self.seat] if rs.mask.ndim == 2 else rs.mask
             lines, actions = self.fam.seat_view(sim, self.seat, obs.copy(), mask.copy(), events)
-            return Turn(lines, actions, events, obs.copy())
+            return Turn(lines, actions, events, obs.copy(), mask.copy())
         if n < 0:
             raise InputError(f"game {self.game} has more rounds than a replay holds")
         events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
@@ -109,6 +109,30 @@ class PlaySession:
             raise InputError(f"action {action} is not legal here")
         self.decisions.append(int(action))
         self.forced.append(len(turn.actions) == 1)
+
+    def hints(self, turn: Turn) -> list:
+        """What each of the family's bots (at its default style) would do at this decision:
+        ``[(bot, action label)]``, each asked with the seat's view and legal actions through the
+        family's own ``decide`` (compiled; the first call in a fresh checkout compiles it)."""
+        import importlib
+        from simcore.family import registry
+        from simcore.nb.rng import seed_keyed
+        decide = importlib.import_module(registry.packages(self.fam.NAME)[1]).decide
+        reg, labels, tables = self.fam.POLICIES, dict(turn.actions), self.sim.policy_tables()
+        out = []
+        for name in reg.names:
+            params = np.zeros(reg.max_params, np.float64)
+            row = reg.param_row(name, {})
+            params[:len(row)] = row
+            rng = np.zeros(4, np.uint64)
+            seed_keyed(np.uint64(self.seed), np.int64(self.game), np.int64(len(self.decisions)),
+                       np.int64(97), rng)
+            a = int(decide(reg.ids[name], turn.obs.copy(), turn.mask.copy(), params, rng,
+                           *tables))
+            # an answer outside the legal actions is the engine's default (emoji's idle bot)
+            out.append((name, labels.get(a, "leave it to the default (what the engine plays "
+                                            "for a seat that passes)")))
+        return out
 
     def undo(self) -> bool:
         """Take back the last decision that was a choice (and the forced ones after it), so the

@@ -111,7 +111,9 @@ def test_a_whole_terminal_game_through_a_pty(tmp_path):
            "--seed", "9", "--save", str(save)]
     child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=300,
                           env={**os.environ, "COLUMNS": "120"})
-    child.expect(r"your move \[1-\d+, u, \?, q\]")
+    child.expect(r"your move \[1-\d+, h, u, \?, q\]")
+    child.sendline("h")
+    child.expect(r"baseline\s+would ")
     child.sendline("zz")
     child.expect("is not a choice")
     child.sendline("?")
@@ -186,6 +188,8 @@ def test_a_whole_browser_game_in_headless_chromium(tmp_path):
         host, port = url.split("//")[1].rstrip("/").split(":")
         with socket.create_connection((host, int(port))) as s:   # a request cut short
             s.sendall(b"GET /sta")
+        hints = json.loads(urllib.request.urlopen(url + "hints", timeout=120).read())["hints"]
+        assert {b for b, _ in hints} >= {"random", "baseline"}
         page = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                                "--virtual-time-budget=120000", "--dump-dom", url + "?autoplay=1"],
                               capture_output=True, text=True, timeout=300)
@@ -208,3 +212,19 @@ def test_a_played_game_replays_with_the_replay_command(tmp_path):
     assert "P1 (played by you)" in r.output and "── round 1" in r.output
     r = CliRunner().invoke(main, ["replay", str(tmp_path / "g.json"), "--seed", "3"])
     assert r.exit_code == 2 and "a played game names its seed" in r.output
+
+
+@pytest.mark.parametrize("name", ["new_edition", "sparrow", "ptrump_2p", "emoji", "riichi2p"])
+def test_hints_name_a_legal_action_for_every_bot(name):
+    """h: each registered bot asked at the human's decision through the family's decide."""
+    s = PlaySession.open(name, seat=0, seed=2)
+    t = s.step()
+    while len(t.actions) < 2:
+        s.play(t.actions[0][0], t)
+        t = s.step()
+    hints = s.hints(t)
+    labels = {label for _, label in t.actions}
+    assert [b for b, _ in hints] == list(s.fam.POLICIES.names)
+    assert all(label in labels or label.startswith("leave it to the default")
+               for _, label in hints)
+    assert sum(label in labels for _, label in hints) >= 2   # the bots that choose, choose
