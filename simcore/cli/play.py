@@ -168,5 +168,40 @@ def _round_start_code(fam):
     return None
 
 
+@click.command()
+@click.argument("files", metavar="PLAYED.json...", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout.")
+@cli_errors
+def played(files, as_json):
+    """Your finished games (the files play saved) against the scenario's bot in your seat on
+    the same deals: your share of wins, the bot's, and the difference with a 95% interval.
+
+    Example: momojan-sim played results/play-*.json
+    """
+    import json as _json
+    from simcore.studies.play import played_summary
+    out = played_summary(files)
+    if as_json:
+        click.echo(_json.dumps(out, indent=1))
+        return
+
+    def pct(e):
+        ci = "" if e["ci"][0] is None else f" [{100 * e['ci'][0]:.1f}, {100 * e['ci'][1]:.1f}]"
+        return f"{100 * e['value']:.1f}%{ci}"
+    for r in out["games_list"]:
+        click.echo(f"  {r['file']}: {r['scenario']} seat {r['seat']}, seed {r['seed']} game "
+                   f"{r['game']}: you {r['yours']:.2f}, {r['bot_policy']} {r['bot']:.2f}")
+    for f in out["unfinished"]:
+        click.echo(f"  {f}: not finished, left out")
+    click.echo(f"{out['games']} games: your share of wins {pct(out['yours'])}, the bot's in your "
+               f"seat on the same deals {pct(out['bot'])}; difference "
+               f"{100 * out['difference']['value']:+.1f} pp"
+               + ("" if out["difference"]["ci"][0] is None else
+                  f" [{100 * out['difference']['ci'][0]:+.1f}, "
+                  f"{100 * out['difference']['ci'][1]:+.1f}]")
+               + f": {out['verdict']}.")
+
+
 def register(group):
     group.add_command(play)
+    group.add_command(played)

@@ -113,7 +113,9 @@ class PlaySession:
     def hints(self, turn: Turn) -> list:
         """What each of the family's bots (at its default style) would do at this decision:
         ``[(bot, action label)]``, each asked with the seat's view and legal actions through the
-        family's own ``decide`` (compiled; the first call in a fresh checkout compiles it)."""
+        family's own ``decide`` (compiled; the first call in a fresh checkout compiles it). A
+        bot that breaks ties at random does so with a stream of its own here, not the one the
+        engine would give it at this point of the game."""
         import importlib
         from simcore.family import registry
         from simcore.nb.rng import seed_keyed
@@ -201,3 +203,68 @@ def game_over_lines(fam, fin: Finished, seat: int) -> list:
         parts.append(f"{name} {shown}")
     return [f"game over after {len(fin.rounds)} rounds (you are seat {seat}): "
             + ", ".join(parts)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Your games against the bots' on the same deals
+# ---------------------------------------------------------------------------------------------
+
+def _seat_share(fam, sc, seat: int, seed: int, game: int, batch=None) -> float:
+    """The seat's share of game ``game`` of ``seed`` (1 a win, 1/m a win shared by m, 0), from
+    the family's own metric; ``batch`` the game's records (else the scenario's bots play it)."""
+    from simcore.family.chunks import game_values
+    idx = np.array([game], np.int64)
+    if batch is None:
+        batch = fam.SIMULATOR(sc).play(idx, seed)
+    names = [m.name for m in fam.CATALOGUE]
+    j = names.index(f"seat{seat}_win_share")
+    num, den = game_values(fam, idx, batch.games, batch.rounds)
+    return float(num[0, j]) / float(den[0, j])
+
+
+def played_summary(paths) -> dict:
+    """Your finished games (files ``play`` saved) against the scenario's bot in your seat on the
+    same deals: per game your share and the bot's, and the paired difference with a 95% t
+    interval (the game is the unit; with few games it is wide, as it should be)."""
+    from scipy import stats
+    rows, unfinished = [], []
+    for p in paths:
+        s = PlaySession.load(p)
+        fin = s.step()
+        if not isinstance(fin, Finished):
+            unfinished.append(str(p))
+            continue
+        from simcore.family.chunks import Batch
+        yours = _seat_share(s.fam, s.sc, s.seat, s.seed, s.game, Batch(fin.games, fin.rounds))
+        bots = _seat_share(s.fam, s.sc, s.seat, s.seed, s.game)
+        rows.append({"file": str(p), "scenario": s.sc.name, "seat": s.seat, "seed": s.seed,
+                     "game": s.game, "yours": yours, "bot": bots,
+                     "bot_policy": s.sc["players"][s.seat]["policy"],
+                     "fair": 1 / len(s.sc["players"])})
+    if not rows:
+        raise InputError("played: no finished game among the files (finish one with "
+                         "momojan-sim play --resume FILE)")
+    y, b = np.array([r["yours"] for r in rows]), np.array([r["bot"] for r in rows])
+    d, n = y - b, len(rows)
+
+    def t_interval(x, lo_bound):   # clipped to what a share (0..1) or a difference can be
+        if n < 2 or np.std(x, ddof=1) == 0:
+            return [None, None]
+        h = stats.t.ppf(0.975, n - 1) * np.std(x, ddof=1) / np.sqrt(n)
+        return [round(float(max(x.mean() - h, lo_bound)), 4),
+                round(float(min(x.mean() + h, 1.0)), 4)]
+    diff = {"value": round(float(d.mean()), 4), "ci": t_interval(d, -1.0)}
+    lo, hi = diff["ci"]
+    if lo is None:
+        verdict = (f"{n} game{'s' if n != 1 else ''}: too few (or no spread) to tell you from "
+                   "the bot")
+    elif lo > 0:
+        verdict = "you did better than the bot in your seat on the same deals"
+    elif hi < 0:
+        verdict = "the bot in your seat did better than you on the same deals"
+    else:
+        verdict = "no detectable difference between you and the bot in your seat"
+    return {"games": n, "unfinished": unfinished, "games_list": rows,
+            "yours": {"value": round(float(y.mean()), 4), "ci": t_interval(y, 0.0)},
+            "bot": {"value": round(float(b.mean()), 4), "ci": t_interval(b, 0.0)},
+            "difference": diff, "verdict": verdict}

@@ -228,3 +228,31 @@ def test_hints_name_a_legal_action_for_every_bot(name):
     assert all(label in labels or label.startswith("leave it to the default")
                for _, label in hints)
     assert sum(label in labels for _, label in hints) >= 2   # the bots that choose, choose
+
+
+def test_played_compares_your_games_with_the_bot_in_your_seat_on_the_same_deals(tmp_path):
+    """played: your games, each against the scenario's bot in your seat on the same deal (the
+    human here follows the bot's hints, which break ties with their own random stream, so the
+    games need not be the bot's); unfinished games are left out and said so."""
+    from simcore.studies.play import played_summary
+    files = []
+    for seed in (21, 22, 23):
+        s = PlaySession.open("new_edition", seat=0, seed=seed)
+        while True:   # play as the seat's own bot would: the hint of the scenario's bot
+            t = s.step()
+            if isinstance(t, Finished):
+                break
+            bot = s.sc["players"][0]["policy"]
+            choice = dict(s.hints(t))[bot]
+            s.play(next(a for a, label in t.actions if label == choice), t)
+        files.append(tmp_path / f"g{seed}.json")
+        s.save(files[-1])
+    unfinished = PlaySession.open("new_edition", seat=0, seed=24)
+    unfinished.save(tmp_path / "open.json")
+    out = played_summary([*files, tmp_path / "open.json"])
+    assert out["games"] == 3 and out["unfinished"] == [str(tmp_path / "open.json")]
+    assert all(0 <= r["yours"] <= 1 for r in out["games_list"])
+    r = CliRunner().invoke(main, ["played", *map(str, files)])
+    assert r.exit_code == 0 and "3 games: your share of wins" in r.output
+    r = CliRunner().invoke(main, ["played", str(tmp_path / "open.json")])
+    assert r.exit_code == 2 and "no finished game" in r.output
