@@ -693,7 +693,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
 
 
 @main.command()
-@click.argument("target", metavar="SCENARIO|RESULT_DIR|PLAYED.json")
+@click.argument("target", metavar="SCENARIO|RESULT_DIR|PLAYED")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX),
               help="Base seed [the result directory's, else the scenario's run.seed].")
 @click.option("--game", type=click.IntRange(0, GAME_MAX), default=0, show_default=True,
@@ -712,7 +712,7 @@ def replay(target, seed, game, round_no, variant, players, html_file):
     calls, discards, wins with their scoring, and the ante, pot and payments as a ledger.
 
     TARGET is a scenario or a result directory (its scenario, seats and seed, so a replay line
-    from a report works from any directory), or a game you played (the file `play` saved). The
+    from a report works from any directory), or a game you played (the directory `play` saved). The
     same (scenario, seed, game) is the same game that `run` played.
     """
     from simcore.family.replay import replay_html, replay_text
@@ -724,6 +724,10 @@ def replay(target, seed, game, round_no, variant, players, html_file):
             raise InputError(f"{target}: a played game names its seed, game and seats; give "
                              "only --round or --html")
         family, seed, game = played.fam, played.seed, played.game
+        from simcore.studies.play import Finished
+        if not isinstance(played.step(), Finished):
+            raise InputError(f"{target}: the game is not finished (momojan-sim play --resume "
+                             f"{target} goes on with it)")
         if html_file:
             check_writable(html_file, "--html")
         click.echo(f"a game played at seat {played.seat} ({len(played.decisions)} decisions)")
@@ -751,11 +755,10 @@ def replay(target, seed, game, round_no, variant, players, html_file):
 
 
 def _played_game(target):
-    """The PlaySession of a saved played game (a .json file ``play`` wrote), else None."""
-    if not (target.endswith(".json") and os.path.isfile(target)):
-        return None
+    """The PlaySession of a game ``play`` saved (its result directory or play.json), else
+    None."""
     from simcore.studies.play import PlaySession
-    return PlaySession.load(target)
+    return PlaySession.load(target) if PlaySession.is_saved_game(target) else None
 
 
 def _replay_line(target, seed, game, round_no, variant) -> str:

@@ -36,9 +36,10 @@ def _rules_in_play(fam, sc) -> list:
               "game run plays.")
 @click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
               help="Which game of the seed.")
-@click.option("--save", "save_path", metavar="FILE", help="Where the game is kept, after every "
-              "decision [results/play-<scenario>-<UTC time>.json].")
-@click.option("--resume", metavar="FILE", help="Go on with a saved game (its scenario, seat, "
+@click.option("--save", "save_path", metavar="DIR", help="The result directory the game is "
+              "kept in, after every decision [results/play-<scenario>-<UTC time>]; a name "
+              "ending in .json: that file alone.")
+@click.option("--resume", metavar="DIR", help="Go on with a saved game (its scenario, seat, "
               "seed and decisions).")
 @click.option("--web", is_flag=True, help="Play in the browser: a page served on 127.0.0.1 "
               "only (open the address it prints).")
@@ -70,7 +71,7 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
         session = PlaySession(fam, sc, seat, seed, game)
         if not save_path:
             stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-            save_path = f"results/play-{sc.name or fam.NAME}-{stamp}.json"
+            save_path = f"results/play-{sc.name or fam.NAME}-{stamp}"
     fam = session.fam
     from simcore.family.base import Family
     if type(fam).seat_view is Family.seat_view:
@@ -169,14 +170,15 @@ def _round_start_code(fam):
 
 
 @click.command()
-@click.argument("files", metavar="PLAYED.json...", nargs=-1, required=True)
+@click.argument("files", metavar="PLAYED...", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout.")
 @cli_errors
 def played(files, as_json):
-    """Your finished games (the files play saved) against the scenario's bot in your seat on
-    the same deals: your share of wins, the bot's, and the difference with a 95% interval.
+    """Your finished games (the result directories play saved) against the scenario's bot in
+    your seat on the same deals: your share of wins, the bot's, and the difference with a 95%
+    interval.
 
-    Example: momojan-sim played results/play-*.json
+    Example: momojan-sim played results/play-*
     """
     import json as _json
     from simcore.studies.play import played_summary

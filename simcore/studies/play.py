@@ -164,28 +164,56 @@ class PlaySession:
                 "seat": self.seat, "seed": self.seed, "game": self.game,
                 "decisions": list(self.decisions), "forced": list(self.forced)}
 
-    def save(self, path) -> None:
+    RECORD = "play.json"   # the game in a result directory
+
+    @classmethod
+    def record_file(cls, path):
+        """The record file of ``path``: a result directory's ``play.json``, or a ``.json``."""
         from pathlib import Path
         p = Path(path)
+        return p if p.suffix == ".json" else p / cls.RECORD
+
+    def save(self, path) -> None:
+        """Write the game to ``path``: a result directory (its ``play.json`` and the scenario
+        as ``scenario.yaml``, as ``show`` writes it) or, ending in ``.json``, that file alone;
+        atomically, after every decision."""
+        p = self.record_file(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_suffix(".tmp")
         tmp.write_text(json.dumps(self.record(), indent=1) + "\n")
         tmp.replace(p)
+        scenario = p.parent / "scenario.yaml"
+        if p.name == self.RECORD and not scenario.exists():
+            text = self.fam.scenario_yaml(self.sc, f"played at seat {self.seat}, seed "
+                                                   f"{self.seed}, game {self.game}")
+            scenario.write_text(text)
 
     @classmethod
     def load(cls, path):
-        """A saved game (``record``), to go on with or to replay."""
+        """A saved game (a result directory ``play`` wrote, or its ``play.json``), to go on
+        with or to replay."""
         from simcore.family import registry
         try:
-            rec = json.loads(open(path).read())
+            rec = json.loads(cls.record_file(path).read_text())
+            if rec.get("kind") != "play":
+                raise ValueError("its kind is not play")
             fam = registry.get(rec["family"])
             sc = fam.SCENARIOS.from_dict(rec["scenario"], name=rec["scenario"].get("name"))
             s = cls(fam, sc, int(rec["seat"]), int(rec["seed"]), int(rec.get("game", 0)))
             s.decisions = [int(a) for a in rec["decisions"]]
             s.forced = [bool(f) for f in rec.get("forced", [False] * len(s.decisions))]
-        except (OSError, ValueError, KeyError, TypeError) as e:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise InputError(f"{path}: not a saved game ({e})") from None
         return s
+
+    @classmethod
+    def is_saved_game(cls, path) -> bool:
+        """Is ``path`` a game ``play`` saved (a directory with ``play.json``, or such a file)?"""
+        try:
+            p = cls.record_file(path)
+            return p.is_file() and json.loads(p.read_text()).get("kind") == "play"
+        except (OSError, ValueError, AttributeError):
+            return False
 
 
 def game_over_lines(fam, fin: Finished, seat: int) -> list:

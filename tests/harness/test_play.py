@@ -106,7 +106,7 @@ def test_a_whole_terminal_game_through_a_pty(tmp_path):
     """pexpect drives the real command: a bad key is answered, undo and the rules work, the
     game is played to its end with the first choice each time, q and --resume carry on."""
     pexpect = pytest.importorskip("pexpect")
-    save = tmp_path / "g.json"
+    save = tmp_path / "game"   # a result directory
     cmd = [sys.executable, "-m", "simcore.cli", "play", "new_edition", "--seat", "0",
            "--seed", "9", "--save", str(save)]
     child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=300,
@@ -128,7 +128,8 @@ def test_a_whole_terminal_game_through_a_pty(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
-    assert json.loads(save.read_text())["decisions"]
+    assert json.loads((save / "play.json").read_text())["decisions"]
+    assert (save / "scenario.yaml").is_file()
     child = pexpect.spawn(cmd[0], [*cmd[1:4], "--resume", str(save)], encoding="utf-8",
                           timeout=300)
     while True:
@@ -256,3 +257,21 @@ def test_played_compares_your_games_with_the_bot_in_your_seat_on_the_same_deals(
     assert r.exit_code == 0 and "3 games: your share of wins" in r.output
     r = CliRunner().invoke(main, ["played", str(tmp_path / "open.json")])
     assert r.exit_code == 2 and "no finished game" in r.output
+
+
+def test_a_game_is_saved_as_a_result_directory_that_replay_and_played_read(tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["play", "new_edition", "--seed", "8"], input="1\nq\n")
+    assert r.exit_code == 130, r.output
+    (d,) = (tmp_path / "results").glob("play-new_edition-*")
+    assert (d / "play.json").is_file() and (d / "scenario.yaml").is_file()
+    assert "momojan-sim play --resume results/play-new_edition-" in r.output
+    r = CliRunner().invoke(main, ["replay", str(d)])
+    assert r.exit_code == 2 and "the game is not finished" in r.output
+    r = CliRunner().invoke(main, ["played", str(d)])
+    assert r.exit_code == 2 and "no finished game" in r.output
+    r = CliRunner().invoke(main, ["play", "--resume", str(d)], input="1\n" * 400)
+    assert "game over after" in r.output
+    r = CliRunner().invoke(main, ["replay", str(d), "--round", "1"])
+    assert r.exit_code == 0 and "(played by you)" in r.output
