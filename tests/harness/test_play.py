@@ -275,3 +275,28 @@ def test_a_game_is_saved_as_a_result_directory_that_replay_and_played_read(tmp_p
     assert "game over after" in r.output
     r = CliRunner().invoke(main, ["replay", str(d), "--round", "1"])
     assert r.exit_code == 0 and "(played by you)" in r.output
+
+
+@pytest.mark.parametrize("name", ["new_edition", "ptrump_2p", "ptrump_3p", "emoji", "riichi2p",
+                                  "sparrow"])
+def test_a_whole_game_of_every_family_through_a_pty(name, tmp_path):
+    """The terminal command played to the game's end through a pty, always the first choice;
+    the game it saved replays to its end."""
+    pexpect = pytest.importorskip("pexpect")
+    save = tmp_path / "game"
+    child = pexpect.spawn(sys.executable, ["-m", "simcore.cli", "play", name, "--seat", "0",
+                                           "--seed", "5", "--save", str(save)],
+                          encoding="utf-8", timeout=300)
+    moves = 0
+    while True:
+        i = child.expect([r"your move \[1-\d+", "game over after", pexpect.EOF])
+        if i != 0:
+            break
+        child.sendline("1")
+        moves += 1
+    assert i == 1 and moves > 3, child.before[-2000:]
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    r = CliRunner().invoke(main, ["replay", str(save), "--round", "1"])
+    assert r.exit_code == 0 and "played by you" in r.output
