@@ -113,12 +113,17 @@ def _loop(session, save_path: str) -> None:
         turn = session.step()
         if isinstance(turn, Finished):
             from simcore.studies.play import game_over_lines
-            for line in ["", *game_over_lines(fam, turn, session.seat)]:
+            for line in ["", *session.round_end_lines(turn, since=max(rounds_seen - 1, 0)), "",
+                         *game_over_lines(fam, turn, session.seat)]:
                 click.echo(line)
             click.echo(f"momojan-sim: saved {save_path} ({len(session.decisions)} decisions)")
             return
         rounds = int((turn.events[:, 0] == starts).sum()) if starts is not None else 0
         if rounds != rounds_seen:
+            if rounds > 1:   # the rounds since the last shown ended: how, who paid whom
+                click.echo("")
+                for line in session.round_end_lines(turn, since=max(rounds_seen - 1, 0)):
+                    click.echo(line)
             click.echo(f"\n--- round {rounds} ---")
             rounds_seen = rounds
         if len(turn.actions) == 1:   # nothing to choose: taken for you, said in one line

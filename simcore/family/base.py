@@ -121,13 +121,15 @@ class Family:
         from simcore.family.scenario.annotated import Annotation
         return Annotation(self.SCENARIOS.SCHEMA, self.POLICIES.by_name).yaml(sc.to_dict(), title)
 
-    def replay(self, sc, seed: int, game: int, sim=None):
+    def replay(self, sc, seed: int, game: int, sim=None, record=None):
         """The :class:`simcore.family.replay.Replay` of game ``game`` of ``seed`` (the same game
         ``run`` played): rounds of tagged lines; by default ``build_replay(sc, seed, game,
         events, batch)`` of the simulator's event log. ``sim``: a simulator of ``sc`` to play it
-        on (one that seats a scripted player: a game a designer played, simcore.studies.play)."""
+        on (one that seats a scripted player: a game a designer played, simcore.studies.play);
+        ``record``: its ``(events, batch)`` instead (a game in progress, its rounds so far)."""
         sim = sim or self.SIMULATOR(sc)
-        return self.build_replay(sc, seed, game, *sim.replay_events(seed, game))
+        events, batch = record if record is not None else sim.replay_events(seed, game)
+        return self.build_replay(sc, seed, game, events, batch)
 
     def build_replay(self, sc, seed: int, game: int, events, batch):
         """The replay from the engine's event log (int64 rows) and the game's records."""

@@ -182,10 +182,10 @@ class Momojan(Family):
             return []
         return [(t * f, f"x{f} from a subtotal of {t}")]
 
-    def replay(self, sc, seed: int, game: int, sim=None):
+    def replay(self, sc, seed: int, game: int, sim=None, record=None):
         from .report import build_replay
         sim = sim or self.SIMULATOR(sc)
-        events, batch = sim.replay_events(seed, game)
+        events, batch = record if record is not None else sim.replay_events(seed, game)
         return build_replay(sc, seed, game, events, batch, sim.ET.rows)
 
     def waits_json(self, hand_text: str, sc) -> dict:

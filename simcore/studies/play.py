@@ -35,6 +35,7 @@ class Turn:
     events: np.ndarray
     obs: np.ndarray
     mask: np.ndarray
+    rounds: np.ndarray   # the records of the rounds over so far (and rows not yet written)
 
 
 @dataclass
@@ -96,7 +97,7 @@ class PlaySession:
             obs = rs.obs[self.seat] if rs.obs.ndim == 2 else rs.obs
             mask = rs.mask[self.seat] if rs.mask.ndim == 2 else rs.mask
             lines, actions = self.fam.seat_view(sim, self.seat, obs.copy(), mask.copy(), events)
-            return Turn(lines, actions, events, obs.copy(), mask.copy())
+            return Turn(lines, actions, events, obs.copy(), mask.copy(), rounds)
         if n < 0:
             raise InputError(f"game {self.game} has more rounds than a replay holds")
         events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
@@ -109,6 +110,43 @@ class PlaySession:
             raise InputError(f"action {action} is not legal here")
         self.decisions.append(int(action))
         self.forced.append(len(turn.actions) == 1)
+
+    def rounds_ended(self, turn: Turn) -> int:
+        """Rounds of the game over before this decision."""
+        return len(self._round_starts(turn.events)) - 1
+
+    def _round_starts(self, events) -> np.ndarray:
+        import importlib
+        from simcore.family import registry
+        names = importlib.import_module(registry.packages(self.fam.NAME)[0] + ".engine").EV_TYPES
+        code = names.index("round_start" if "round_start" in names else "hand_start")
+        return np.flatnonzero(events[:, 0] == code)
+
+    def round_end_lines(self, turn_or_finished, since: int | None = None) -> list:
+        """How the rounds that are over ended, as the replay prints it, each its title, the win
+        (the winner's hand, its yaku and points) or the draw, and the ledger of who paid whom:
+        the last one, or every one after the first ``since``. For a game in progress, the
+        rounds so far are replayed from its event log and records."""
+        from simcore.family.chunks import Batch
+        if isinstance(turn_or_finished, Finished):
+            r = self.replay()
+        else:
+            starts = self._round_starts(turn_or_finished.events)
+            if len(starts) < 2:
+                return []
+            # up to the new round's start, so a replay that writes a round's ledger when the
+            # next one begins (Sparrow's) writes it; that new round (its record row still being
+            # written) is left out
+            record = (turn_or_finished.events[:starts[-1] + 1],
+                      Batch(np.zeros((1, self.sim.N_GF), np.int64),
+                            turn_or_finished.rounds[:len(starts)]))
+            r = self.fam.replay(self.sc, self.seed, self.game, sim=self.sim, record=record)
+            r.rounds = r.rounds[:len(starts) - 1]
+        out = []
+        for rnd in r.rounds[(len(r.rounds) - 1) if since is None else since:]:
+            out += [rnd.title] + [text for kind, text in rnd.lines
+                                  if kind in ("win", "draw_end", "ledger")]
+        return out
 
     def hints(self, turn: Turn) -> list:
         """What each of the family's bots (at its default style) would do at this decision:

@@ -287,6 +287,8 @@ def test_a_whole_game_of_every_family_through_a_pty(name, tmp_path):
     child = pexpect.spawn(sys.executable, ["-m", "simcore.cli", "play", name, "--seat", "0",
                                            "--seed", "5", "--save", str(save)],
                           encoding="utf-8", timeout=300)
+    import io
+    child.logfile_read = seen = io.StringIO()
     moves = 0
     while True:
         i = child.expect([r"your move \[1-\d+", "game over after", pexpect.EOF])
@@ -300,3 +302,10 @@ def test_a_whole_game_of_every_family_through_a_pty(name, tmp_path):
     assert child.exitstatus == 0
     r = CliRunner().invoke(main, ["replay", str(save), "--round", "1"])
     assert r.exit_code == 0 and "played by you" in r.output
+    # every round's end was shown as the replay prints it (its title and its ledger lines)
+    replay = PlaySession.load(save).replay()
+    out = seen.getvalue()
+    for rnd in replay.rounds:
+        assert rnd.title in out
+        ends = [t for k, t in rnd.lines if k in ("win", "draw_end", "ledger")]
+        assert ends and all(t in out for t in ends), rnd.title
