@@ -20,7 +20,7 @@ PAGE = """<!doctype html>
 <style>
 body { font: 15px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 60rem; color: #1f2430;
        background: #fbfaf7; }
-h1 { font-size: 1.2rem; margin: 0 0 .3rem; } .muted { color: #6b7280; font-size: .85rem; }
+h1 { font-size: 1.2rem; margin: 0 0 .3rem; } h2 { font-size: 1rem; margin: 1rem 0 .2rem; } .muted { color: #6b7280; font-size: .85rem; }
 pre#table { background: #fff; border: 1px solid #e5e1d8; border-radius: 8px; padding: 12px 14px;
             font: 16px/1.5 ui-monospace, monospace; white-space: pre-wrap; }
 #actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }
@@ -37,6 +37,8 @@ button:hover { background: #f3efff; } button.side { border-color: #9ca3af; }
    <button class="side" id="undo">undo my last choice</button>
    <button class="side" id="quit">save and stop</button></p>
 <pre id="hints" class="muted"></pre>
+<h2 class="muted" id="lasthead"></h2>
+<pre id="last" class="muted"></pre>
 <p id="over"></p>
 <script>
 const auto = new URLSearchParams(location.search).get("autoplay") === "1";
@@ -59,6 +61,8 @@ function show(s) {
   }
   document.getElementById("over").textContent = s.finished ? s.over.join(" ") : "";
   document.getElementById("hints").textContent = "";
+  document.getElementById("lasthead").textContent = s.last.length ? "how the last round ended" : "";
+  document.getElementById("last").textContent = s.last.join("\\n");
   if (auto && !s.finished && s.actions.length) setTimeout(() => box.firstChild.click(), 0);
 }
 document.getElementById("hint").onclick = async () => {
@@ -89,11 +93,12 @@ class _Game:
             if isinstance(turn, Finished):
                 s.save(self.save_path)
                 return {"title": self.title, "note": f"saved in {self.save_path}", "lines": [],
-                        "actions": [], "finished": True,
+                        "actions": [], "finished": True, "last": s.round_end_lines(turn),
                         "over": game_over_lines(s.fam, turn, s.seat)}
             if len(turn.actions) > 1:
                 return {"title": self.title, "note": f"saved as you go in {self.save_path}",
                         "lines": turn.lines, "finished": False, "over": [],
+                        "last": s.round_end_lines(turn),
                         "actions": [{"id": a, "label": lab} for a, lab in turn.actions]}
             s.play(turn.actions[0][0], turn)   # nothing to choose: taken for the human
             s.save(self.save_path)

@@ -195,6 +195,7 @@ def test_a_whole_browser_game_in_headless_chromium(tmp_path):
                                "--virtual-time-budget=120000", "--dump-dom", url + "?autoplay=1"],
                               capture_output=True, text=True, timeout=300)
         assert "game over after" in page.stdout, page.stderr[-2000:]
+        assert "how the last round ended" in page.stdout
         req = urllib.request.Request(url + "quit", data=b"{}", method="POST")
         assert json.loads(urllib.request.urlopen(req, timeout=30).read())["stopped"]
         assert proc.wait(timeout=60) == 0
