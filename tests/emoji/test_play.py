@@ -12,6 +12,7 @@ from simcore.cli import main
 from simcore.emoji.engine import EV_DEAL, EV_DISCARD, EV_DRAW, EV_ROUND_START, N_SEATS
 from simcore.emoji.tiles import HONOUR_EMOJI, N_KINDS, SUIT_EMOJI, format_counts, tile_str
 from simcore.studies.play import Finished, PlaySession, Turn
+from tests.play_checks import assert_saved_game_replays
 
 _EMOJI_TILE = re.compile("(" + "|".join(SUIT_EMOJI) + ")([1-9])|(" + "|".join(HONOUR_EMOJI) + ")")
 
@@ -54,12 +55,7 @@ def test_a_whole_emoji_game_from_the_seat_view_and_its_replay(tmp_path):
             assert shown == (disc[seat] or ["-"]), (seat, line, disc[seat])
         s.play(t.actions[0][0], t)
     assert turns > 20 and len(t.rounds) >= 8 and len(s.decisions) == turns
-    s.save(tmp_path / "g.json")
-    again = PlaySession.load(tmp_path / "g.json").step()
-    assert isinstance(again, Finished)
-    np.testing.assert_array_equal(again.games, t.games)
-    np.testing.assert_array_equal(again.rounds, t.rounds)
-    np.testing.assert_array_equal(again.events, t.events)
+    assert_saved_game_replays(s, t, tmp_path / "g.json")
 
 
 def test_the_first_view_shows_the_seats_own_tiles_and_no_other_hand():

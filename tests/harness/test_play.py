@@ -7,12 +7,12 @@ import json
 import os
 import sys
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from simcore.cli import main
 from simcore.studies.play import Finished, PlaySession, Turn
+from tests.play_checks import assert_saved_game_replays
 
 
 def _first_legal_to_the_end(session):
@@ -27,12 +27,7 @@ def test_a_whole_game_and_its_replay_from_the_saved_decisions(tmp_path):
     s = PlaySession.open("new_edition", seat=1, seed=5)
     fin = _first_legal_to_the_end(s)
     assert len(s.decisions) > 20 and len(fin.rounds) >= 1
-    s.save(tmp_path / "g.json")
-    again = PlaySession.load(tmp_path / "g.json").step()
-    assert isinstance(again, Finished)
-    np.testing.assert_array_equal(again.games, fin.games)
-    np.testing.assert_array_equal(again.rounds, fin.rounds)
-    np.testing.assert_array_equal(again.events, fin.events)
+    assert_saved_game_replays(s, fin, tmp_path / "g.json")
 
 
 @pytest.mark.plays("sparrow")

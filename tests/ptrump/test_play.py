@@ -6,7 +6,6 @@ shows a card another seat holds concealed."""
 import json
 import re
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -16,6 +15,7 @@ from simcore.ptrump.engine import (
     EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_NUKI, EV_PON, EV_ROUND_START,
 )
 from simcore.studies.play import Finished, PlaySession, Turn
+from tests.play_checks import assert_saved_game_replays
 
 pytestmark = pytest.mark.plays("ptrump")
 
@@ -88,12 +88,7 @@ def test_a_whole_match_with_the_first_legal_action_and_its_replay(scenario, seat
         s.play(t.actions[0][0], t)
         turns += 1
     assert turns > 10 and len(t.rounds) >= 1
-    s.save(tmp_path / "g.json")
-    again = PlaySession.load(tmp_path / "g.json").step()
-    assert isinstance(again, Finished)
-    np.testing.assert_array_equal(again.games, t.games)
-    np.testing.assert_array_equal(again.rounds, t.rounds)
-    np.testing.assert_array_equal(again.events, t.events)
+    assert_saved_game_replays(s, t, tmp_path / "g.json")
 
 
 def test_the_first_view_shows_the_dealt_hand_and_not_the_other_seat():

@@ -14,6 +14,7 @@ from simcore.riichi2p import engine as E
 from simcore.riichi2p.seat_view import _table, _this_hand
 from simcore.riichi2p.tiles import counts_of, format_counts, parse_tiles, tile_str
 from simcore.studies.play import Finished, PlaySession, Turn
+from tests.play_checks import assert_saved_game_replays
 
 
 def _first_legal_to_the_end(session):
@@ -32,12 +33,7 @@ def test_a_whole_game_with_the_first_legal_action_and_its_replay(tmp_path):
     fin, n_turns = _first_legal_to_the_end(s)
     assert n_turns > 20 and len(fin.rounds) >= 1
     assert fin.games[0, E.GF_ROUNDS] == len(fin.rounds)
-    s.save(tmp_path / "g.json")
-    again = PlaySession.load(tmp_path / "g.json").step()
-    assert isinstance(again, Finished)
-    np.testing.assert_array_equal(again.games, fin.games)
-    np.testing.assert_array_equal(again.rounds, fin.rounds)
-    np.testing.assert_array_equal(again.events, fin.events)
+    assert_saved_game_replays(s, fin, tmp_path / "g.json")
 
 
 def _dealer_session(seed):
