@@ -23,6 +23,7 @@ class Emoji(Family):
     DEFAULT_SCENARIO = "emoji"
     SEATS = (N_SEATS, N_SEATS)
     SCENARIOS = _scenario.LOADER
+    ANNOTATION = _scenario.ANNOTATION
     GAME_WORDS = ("game", "games")
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
@@ -53,9 +54,6 @@ class Emoji(Family):
         return _metrics.yaku_reach(idx, batch.rounds, data)
 
     # ---- scenarios ------------------------------------------------------------------------------
-    def scenario_yaml(self, sc, title: str) -> str:
-        return _scenario.annotated_yaml(sc.to_dict(), title=title)
-
     def metrics_off(self, sc) -> list:
         """The yaku a scenario switches off; riichi metrics where no seat can declare it."""
         return [f"yaku_{k}_share" for k, v in sc.get("scoring.yaku").items() if v == "off"]

@@ -14,10 +14,9 @@ from typing import Any
 
 from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind
-from simcore.family.scenario.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_leaf
 from simcore.family.scenario.files import ScenarioBase
-from .schema import GAME, SCHEMA, Field, field_at, worst_cases
+from .schema import GAME, SCHEMA, Field, worst_cases
 
 DEFAULT_SCENARIO = "emoji"
 N_SEATS = 4
@@ -171,19 +170,9 @@ class Scenarios(ScenarioLoader):
 LOADER = Scenarios()
 
 
-def _annotation() -> Annotation:
-    from policies.emoji import POLICIES
-    return Annotation(SCHEMA, POLICIES.by_name, column=50,
-                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
-                                  "V": "[V] variant", "T": "[tool]"},
-                      legend="# Tags: [R] stated by the source, [I] our reading (an option), "
-                             "[X] reconstructed (the value is not public), [tool] how the tool "
-                             "runs it (not a rule)")
-
-
-def annotated_yaml(data: dict, title: str | None = None) -> str:
-    return _annotation().yaml(data, title)
-
-
-def describe(path: str) -> str:
-    return _annotation().tag(field_at(path))
+# show's YAML (Family.ANNOTATION): each leaf followed by its tag and meaning
+ANNOTATION = dict(column=50, tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
+                                          "V": "[V] variant", "T": "[tool]"},
+                  legend="# Tags: [R] stated by the source, [I] our reading (an option), "
+                         "[X] reconstructed (the value is not public), [tool] how the tool "
+                         "runs it (not a rule)")

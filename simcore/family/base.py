@@ -81,6 +81,8 @@ class Family:
     CONDITIONAL_KEYS: dict = {}
     # (hand, score options or None) the conformance check asks `waits` (and `score`) about
     EXAMPLE_HANDS: tuple = ()
+    # how show's YAML is laid out: simcore.family.scenario.annotated.Annotation's options
+    ANNOTATION: dict = {}
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -117,9 +119,11 @@ class Family:
 
     def scenario_yaml(self, sc, title: str) -> str:
         """The resolved scenario as YAML with each value's tag and meaning (loads back); by
-        default each schema Field's."""
+        default each schema Field's, laid out as ``ANNOTATION`` says (column, tag labels,
+        legend)."""
         from simcore.family.scenario.annotated import Annotation
-        return Annotation(self.SCENARIOS.SCHEMA, self.POLICIES.by_name).yaml(sc.to_dict(), title)
+        return Annotation(self.SCENARIOS.SCHEMA, self.POLICIES.by_name,
+                          **self.ANNOTATION).yaml(sc.to_dict(), title)
 
     def replay(self, sc, seed: int, game: int, sim=None, record=None):
         """The :class:`simcore.family.replay.Replay` of game ``game`` of ``seed`` (the same game

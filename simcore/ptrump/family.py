@@ -24,6 +24,7 @@ class PStyle(Family):
     DEFAULT_SCENARIO = "ptrump_2p"
     SEATS = (2, MAX_SEATS)
     SCENARIOS = _scenario.LOADER
+    ANNOTATION = _scenario.ANNOTATION
     GAME_WORDS = ("match", "matches")
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
     POLICIES = _POLICIES
@@ -52,9 +53,6 @@ class PStyle(Family):
                                           "ura:X", {}))
 
     # ---- scenarios ---------------------------------------------------------------------------
-    def scenario_yaml(self, sc, title: str) -> str:
-        return _scenario.annotated_yaml(sc.to_dict(), title=title)
-
     def metrics_off(self, sc) -> list:
         """The yaku, additive bonuses and yakuman it disables, a zero Pon deduction, yakuless
         wins under yaku_required, multiple ron under head bump, open riichi off."""

@@ -29,7 +29,7 @@ from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_l
 from simcore.family.scenario.files import ScenarioBase, deep_merge
 from . import schema as _schema
 from .schema import (
-    BEGINNER_SETS, GAME, SCHEMA, Field, field_at,
+    BEGINNER_SETS, GAME, SCHEMA, Field,
 )
 
 DEFAULT_SCENARIO = "ptrump_2p"
@@ -202,21 +202,15 @@ bundled_names, bundled_descriptions = LOADER.bundled_names, LOADER.bundled_descr
 # Annotated YAML (what `show` prints): each leaf followed by `# [R]/[I]/[X] doc`.
 # --------------------------------------------------------------------------------------------
 
-def _annotation() -> Annotation:
-    from policies.ptrump import POLICIES
-    return Annotation(SCHEMA, POLICIES.by_name, column=50,
-                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
-                                  "V": "[V] variant", "T": "[tool]"},
-                      legend="# Tags: [R] stated by the source, [I] our reading (an option), "
-                             "[X] reconstructed, [V] a variant for balancing (not in the "
-                             "source), [tool] how the tool runs it (not a rule)")
+# show's YAML (Family.ANNOTATION): each leaf followed by its tag and meaning
+ANNOTATION = dict(column=50, tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
+                                          "V": "[V] variant", "T": "[tool]"},
+                  legend="# Tags: [R] stated by the source, [I] our reading (an option), "
+                         "[X] reconstructed, [V] a variant for balancing (not in the "
+                         "source), [tool] how the tool runs it (not a rule)")
 
 
 def annotated_yaml(data: dict, title: str | None = None) -> str:
     """``data`` (a resolved scenario as plain data) as commented YAML that loads back to it."""
-    return _annotation().yaml(data, title)
-
-
-def describe(path: str) -> str:
-    """``[I] doc`` of one key path (for error hints and `show`)."""
-    return _annotation().tag(field_at(path))
+    from policies.ptrump import POLICIES
+    return Annotation(SCHEMA, POLICIES.by_name, **ANNOTATION).yaml(data, title)

@@ -22,6 +22,7 @@ class Riichi2p(Family):
     DEFAULT_SCENARIO = "riichi2p"
     SEATS = (N_SEATS, N_SEATS)
     SCENARIOS = _scenario.LOADER
+    ANNOTATION = _scenario.ANNOTATION
     GAME_WORDS = ("game", "games")
     ROUND_WORDS = ("hand", "hands")      # the spec's word for a deal (局); its metrics say hands
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
@@ -48,9 +49,6 @@ class Riichi2p(Family):
                      ("234567m 345p 67s 88p +8s tsumo seat:S", {}))
 
     # ---- scenarios ------------------------------------------------------------------------------
-    def scenario_yaml(self, sc, title: str) -> str:
-        return _scenario.annotated_yaml(sc.to_dict(), title=title)
-
     def hidden_in_summary(self, sc) -> list:
         """A yaku the scenario's rules switch off is left out of the run summary rather than
         listed as "never scored" beside the ones that could happen and did not."""

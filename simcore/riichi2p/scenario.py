@@ -15,11 +15,10 @@ from typing import Any
 
 from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind
-from simcore.family.scenario.annotated import Annotation
 from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_leaf
 from simcore.family.scenario.files import ScenarioBase
 from . import schema as _schema
-from .schema import DEPENDS, GAME, SCHEMA, Field, field_at
+from .schema import DEPENDS, GAME, SCHEMA, Field
 
 DEFAULT_SCENARIO = "riichi2p"
 N_SEATS = 2
@@ -135,19 +134,9 @@ def _set(data: dict, key: str) -> bool:
 LOADER = Scenarios()
 
 
-def _annotation() -> Annotation:
-    from policies.riichi2p import POLICIES
-    return Annotation(SCHEMA, POLICIES.by_name, column=44,
-                      tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
-                                  "G": "[R] guessed default", "T": "[tool]"},
-                      legend="# Tags: [R] stated by the source, [I] our reading (an option), "
-                             "[X] reconstructed, [R] guessed default: the source's option "
-                             "whose default colour is lost, [tool] how the tool runs it")
-
-
-def annotated_yaml(data: dict, title: str | None = None) -> str:
-    return _annotation().yaml(data, title)
-
-
-def describe(path: str) -> str:
-    return _annotation().tag(field_at(path))
+# show's YAML (Family.ANNOTATION): each leaf followed by its tag and meaning
+ANNOTATION = dict(column=44, tag_labels={"R": "[R]", "I": "[I]", "X": "[X] reconstructed",
+                                          "G": "[R] guessed default", "T": "[tool]"},
+                  legend="# Tags: [R] stated by the source, [I] our reading (an option), "
+                         "[X] reconstructed, [R] guessed default: the source's option "
+                         "whose default colour is lost, [tool] how the tool runs it")
