@@ -7,16 +7,15 @@ within reach of riichi; a winner of what it scored)."""
 import numpy as np
 import pytest
 
-from policies.riichi2p import POLICIES
 from simcore.family import registry as families
 from simcore.nb.reach import reach_games
 from simcore.riichi2p import engine as E
 from simcore.riichi2p import metrics as M
-from simcore.riichi2p.rules_array import build_rules_array, build_scoring_rules
 from simcore.riichi2p.scoring import YAKU, YAKUMAN_MASK
 from tests.reach_checks import check_reach
+from tests.riichi2p.test_engine import _games
 
-from riichi2p.script import TH, TS, discard, play, riichi, stack
+from riichi2p.script import discard, play, riichi, stack
 
 RON = E.A_RON
 FAR = "2468m 2468p 2468s 1z"           # far from tenpai, nothing the other wants
@@ -135,24 +134,13 @@ def test_an_established_riichi_is_within_reach_of_riichi():
     assert reach & bit("riichi") and reach & bit("pinfu") and not reach & bit("ippatsu")
 
 
-def _games(policy, games, seed=1, rules=None):
-    ids, params = POLICIES.seat_arrays([{"policy": policy}] * 2, 2)
-    s = E.new_state(False)
-    g = np.zeros((len(games), E.N_GF), np.int64)
-    r = np.zeros((len(games) * 600, E.N_RF), np.int64)
-    n = E.play_games(np.asarray(games, np.int64), np.uint64(seed), s, build_scoring_rules(rules),
-                     build_rules_array(rules), TS, TH, ids, params, False, r, g)
-    assert n >= 0
-    return r[:n]
-
-
 @pytest.mark.parametrize("policy", ["greedy", "baseline"])
 def test_whole_games_note_reach_where_it_must_be(policy):
     """In the games that measure reach: a seat in riichi at an exhaustive draw (tenpai, and
     riichi is a yaku) was within reach of riichi (or of a yakuman, which a yakuman wait scores
     alone); a winner was within reach of everything it won with. Elsewhere the columns stay
     0."""
-    r = _games(policy, range(400))
+    _, r = _games(policy, range(400), debug=False)
     sample = reach_games(r[:, E.RF_GAME])
     reach = r[:, E.RF_REACH0:E.RF_REACH1 + 1]
     assert np.all(reach[~sample] == 0)
