@@ -107,7 +107,6 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
 def _loop(session, save_path: str) -> None:
     from simcore.studies.play import Finished
     fam = session.fam
-    starts = _round_start_code(fam)
     rounds_seen = 0
     while True:
         turn = session.step()
@@ -118,7 +117,7 @@ def _loop(session, save_path: str) -> None:
                 click.echo(line)
             click.echo(f"momojan-sim: saved {save_path} ({len(session.decisions)} decisions)")
             return
-        rounds = int((turn.events[:, 0] == starts).sum()) if starts is not None else 0
+        rounds = session.rounds_started(turn)
         if rounds != rounds_seen:
             if rounds > 1:   # the rounds since the last shown ended: how, who paid whom
                 click.echo("")
@@ -158,20 +157,6 @@ def _loop(session, save_path: str) -> None:
                 raise KeyboardInterrupt
             click.echo(f"  {key!r} is not a choice. {HELP}")
         session.save(save_path)
-
-
-def _round_start_code(fam):
-    """The event code of a round's start in the family's log, or None."""
-    import importlib
-    from simcore.family import registry
-    try:
-        names = importlib.import_module(registry.packages(fam.NAME)[0] + ".engine").EV_TYPES
-    except (ImportError, AttributeError):
-        return None
-    for name in ("round_start", "hand_start"):   # riichi2p's rounds are hands
-        if name in names:
-            return names.index(name)
-    return None
 
 
 @click.command()

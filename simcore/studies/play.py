@@ -111,9 +111,9 @@ class PlaySession:
         self.decisions.append(int(action))
         self.forced.append(len(turn.actions) == 1)
 
-    def rounds_ended(self, turn: Turn) -> int:
-        """Rounds of the game over before this decision."""
-        return len(self._round_starts(turn.events)) - 1
+    def rounds_started(self, turn: Turn) -> int:
+        """Rounds of the game begun by this decision (this one included)."""
+        return len(self._round_starts(turn.events))
 
     def _round_starts(self, events) -> np.ndarray:
         import importlib
