@@ -288,11 +288,23 @@ def _seat_share(fam, sc, seat: int, seed: int, game: int, batch=None) -> float:
     return float(num[0, j]) / float(den[0, j])
 
 
+def mean_interval(x, lo_bound: float) -> list:
+    """95% t interval of the mean of per-game values ``x`` (the game is the unit), clipped to
+    [``lo_bound``, 1] (a share, or a difference of shares); none under two games or with no
+    spread."""
+    from scipy import stats
+    x, n = np.asarray(x, np.float64), len(x)
+    if n < 2 or np.std(x, ddof=1) == 0:
+        return [None, None]
+    h = stats.t.ppf(0.975, n - 1) * np.std(x, ddof=1) / np.sqrt(n)
+    return [round(float(max(x.mean() - h, lo_bound)), 4),
+            round(float(min(x.mean() + h, 1.0)), 4)]
+
+
 def played_summary(paths) -> dict:
     """Your finished games (files ``play`` saved) against the scenario's bot in your seat on the
     same deals: per game your share and the bot's, and the paired difference with a 95% t
     interval (the game is the unit; with few games it is wide, as it should be)."""
-    from scipy import stats
     rows, unfinished = [], []
     for p in paths:
         s = PlaySession.load(p)
@@ -313,13 +325,7 @@ def played_summary(paths) -> dict:
     y, b = np.array([r["yours"] for r in rows]), np.array([r["bot"] for r in rows])
     d, n = y - b, len(rows)
 
-    def t_interval(x, lo_bound):   # clipped to what a share (0..1) or a difference can be
-        if n < 2 or np.std(x, ddof=1) == 0:
-            return [None, None]
-        h = stats.t.ppf(0.975, n - 1) * np.std(x, ddof=1) / np.sqrt(n)
-        return [round(float(max(x.mean() - h, lo_bound)), 4),
-                round(float(min(x.mean() + h, 1.0)), 4)]
-    diff = {"value": round(float(d.mean()), 4), "ci": t_interval(d, -1.0)}
+    diff = {"value": round(float(d.mean()), 4), "ci": mean_interval(d, -1.0)}
     lo, hi = diff["ci"]
     if lo is None:
         verdict = (f"{n} game{'s' if n != 1 else ''}: too few (or no spread) to tell you from "
@@ -331,6 +337,6 @@ def played_summary(paths) -> dict:
     else:
         verdict = "no detectable difference between you and the bot in your seat"
     return {"games": n, "unfinished": unfinished, "games_list": rows,
-            "yours": {"value": round(float(y.mean()), 4), "ci": t_interval(y, 0.0)},
-            "bot": {"value": round(float(b.mean()), 4), "ci": t_interval(b, 0.0)},
+            "yours": {"value": round(float(y.mean()), 4), "ci": mean_interval(y, 0.0)},
+            "bot": {"value": round(float(b.mean()), 4), "ci": mean_interval(b, 0.0)},
             "difference": diff, "verdict": verdict}
