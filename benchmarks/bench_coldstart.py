@@ -53,7 +53,7 @@ for ts, ev in rec.buffer:
     d = ev.data or {}
     disp = d.get("dispatcher")
     name = getattr(getattr(disp, "py_func", None), "__qualname__", str(disp))
-    mod = getattr(getattr(disp, "py_func", None), "__module__", "")
+    mod = getattr(getattr(disp, "py_func", None), "__module__", "") or ""
     if ev.is_start:
         stack.append([mod + "." + name, ts, 0.0, str(d.get("args", ""))])
     else:

@@ -14,7 +14,7 @@ import numpy as np
 
 from simcore.family.policy import SCRIPTED
 from simcore.momojan import scenario as scenario_mod
-from simcore.momojan.actions import CALL, DISCARD, DISCARD_RIICHI, KAI, KAN_CLOSED
+from simcore.momojan.actions import CALL, DISCARD, DISCARD_RIICHI, KAI, KAN_CLOSED, PH_START
 from simcore.momojan.cards import parse_card
 from simcore.momojan.engine import (
     EV_WIDTH, N_RF, N_RNG, ST_LOG, ST_N_EV, new_round_state, play_round,
@@ -96,7 +96,8 @@ class Table:
         rec = np.zeros(N_RF, np.int64)
         pol = np.array([SCRIPTED, SCRIPTED], np.int64)
         paid = play_round(rs, self.et, self.sim.ra, self.sim.T, dealer, scores, pot,
-                          int(scores.sum()) + pot, pol, params, rngs, True, rec)
+                          int(scores.sum()) + pot, pol, params, rngs, True, rec, rs, dealer,
+                          PH_START, -1, False, -1)
         return paid, rec, rs.ev[:rs.st[ST_N_EV]].copy()
 
 

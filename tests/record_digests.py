@@ -2,7 +2,7 @@
 
 ``python tests/record_digests.py [--out FILE]`` prints (or writes) a JSON object
 ``{"<scenario> <policy>": sha256 of the games and rounds records}``: 150 games of seed 7, every
-seat the same policy. ``tests/harness/test_record_digests.py`` compares the engine against the digests in
+seat the same policy (the ``search`` bot, which plays a few games a second: 4 games). ``tests/harness/test_record_digests.py`` compares the engine against the digests in
 ``tests/data/record_digests.json``, so that a refactoring that must not change play (the family
 kit, a faster kernel) is shown to leave every record bit-identical; a rule change that alters
 play rewrites the file (``--out tests/data/record_digests.json``) and says in its commit which
@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 GAMES = 150
+SEARCH_GAMES = 4   # the search bot's digests (docs/bots.md, "Search")
 SEED = 7
 
 
@@ -32,13 +33,15 @@ def _policy_names(fam_name: str) -> list[str]:
 
 
 def digest(scenario_name: str, policy: str) -> str:
-    """sha256 of the records of GAMES games of SEED with every seat playing ``policy``."""
+    """sha256 of the records of GAMES games (SEARCH_GAMES for ``search``) of SEED with every
+    seat playing ``policy``."""
     import numpy as np
     from simcore.family import registry as families
     fam, sc = families.load(scenario_name)
     data = sc.to_dict()
     data["players"] = [{"policy": policy, "params": {}} for _ in data["players"]]
-    batch = fam.SIMULATOR(fam.SCENARIOS.from_dict(data, name=scenario_name)).play(np.arange(GAMES), SEED)
+    games = SEARCH_GAMES if policy == "search" else GAMES
+    batch = fam.SIMULATOR(fam.SCENARIOS.from_dict(data, name=scenario_name)).play(np.arange(games), SEED)
     h = hashlib.sha256()
     for arr in (batch.games, batch.rounds):
         h.update(np.ascontiguousarray(arr, np.int64).tobytes())

@@ -15,9 +15,10 @@ To add a policy: write ``my_policy`` and its ``MY_PARAMS`` in its own module, ap
 """
 
 import numba as nb
+import numpy as np
 
 from policies.random_policy import random_policy
-from simcore.family.policy import PolicySpec, Registry, SCRIPTED  # noqa: F401  (SCRIPTED: the engine's)
+from simcore.family.policy import PolicySpec, Registry, SCRIPTED, search_spec  # noqa: F401  (SCRIPTED: the engine's)
 
 from .baseline import baseline_policy
 from .defensive import DEFENSIVE_PARAMS, defensive_policy
@@ -42,9 +43,22 @@ POLICIES = Registry((
                ignores=tuple(f"scoring.yaku.{y}." for y in UNPLANNED_YAKU)),
     PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
                "riichi or fast opponent", params=DEFENSIVE_PARAMS),
+    SEARCH := search_spec(("random", "baseline", "greedy", "value", "defensive"), "value",
+                          sims=16, margin=1.5),
 ), MAX_PARAMS)
-P_RANDOM, P_BASELINE, P_GREEDY, P_VALUE, P_DEFENSIVE = (
-    POLICIES.id(n) for n in ("random", "baseline", "greedy", "value", "defensive"))
+SEARCH_PARAMS = SEARCH.params
+P_RANDOM, P_BASELINE, P_GREEDY, P_VALUE, P_DEFENSIVE, P_SEARCH = (
+    POLICIES.id(n) for n in ("random", "baseline", "greedy", "value", "defensive", "search"))
+# the greedy bot's defaults (search_hint)
+_GREEDY_ROW = np.array(POLICIES.param_row("greedy", {}), np.float64)
+
+
+@nb.njit(cache=True)
+def search_hint(obs, mask, params, rng, core, ra):
+    """A search seat asked outside the search kernel (a hint in ``play``, which has the
+    seat's view only): greedy's choice. In games it plays by simulation
+    (:mod:`simcore.momojan.search`)."""
+    return greedy_policy(obs, mask, _GREEDY_ROW, rng, core, ra)
 
 
 # inline: a plain branch the engine writes into its round loop; as a function of its own it would
@@ -62,6 +76,8 @@ def decide(policy_id, obs, mask, params, rng, core, ra):
         return value_policy(obs, mask, params, rng, core, ra)
     if policy_id == P_DEFENSIVE:
         return defensive_policy(obs, mask, params, rng, core, ra)
+    if policy_id == P_SEARCH:
+        return search_hint(obs, mask, params, rng, core, ra)
     return scripted_policy(obs, mask, params, rng, core, ra)
 
 

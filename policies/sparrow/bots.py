@@ -15,7 +15,7 @@ import numba as nb
 from policies.random_policy import random_policy
 from policies.scripted import scripted_action
 from simcore.family.params import Param
-from simcore.family.policy import PolicySpec, Registry
+from simcore.family.policy import PolicySpec, Registry, search_spec
 from simcore.sparrow.hand import N_KINDS, distance, is_red
 from simcore.sparrow.layout import (DECLINE, OBS_DORA, OBS_HAND, OBS_OWN, OBS_PHASE, OBS_UNSEEN,
                                     OBS_WIN_POINTS, PHASE_WIN, RA_DECK_RED_BAMBOO, TAKE)
@@ -26,8 +26,10 @@ POLICIES = Registry((
                "and dora", (Param("decline_below", "int", 0, "declines a win worth fewer "
                                   "points (under wins.may_decline)", 0, 1000),),
                reads_point_values=True),
-), max_params=1)
-P_RANDOM, P_GREEDY = POLICIES.id("random"), POLICIES.id("greedy")
+    SEARCH := search_spec(("random", "greedy"), "greedy"),
+), max_params=5)
+P_RANDOM, P_GREEDY, P_SEARCH = POLICIES.id("random"), POLICIES.id("greedy"), POLICIES.id("search")
+SEARCH_PARAMS = SEARCH.params
 
 
 @nb.njit(cache=True)
@@ -57,6 +59,13 @@ def greedy_policy(obs, mask, params, rng, t, ra):
 
 
 @nb.njit(cache=True)
+def search_hint(obs, mask, params, rng, t, ra):
+    """A search seat asked outside the search kernel (a hint in ``play``): greedy's choice. In
+    games it plays by simulation (:mod:`simcore.sparrow.search`)."""
+    return greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, t, ra):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`); a scripted test seat
     otherwise: ``params[0]`` a cursor into the actions ``params[1:]`` (-1 or past the end:
@@ -65,6 +74,8 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
         return greedy_policy(obs, mask, params, rng, t, ra)
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, t, ra)
+    if policy_id == P_SEARCH:
+        return search_hint(obs, mask, params, rng, t, ra)
     a = scripted_action(params)   # the scripted seat (ASK: stop for a human seat)
     return a if a >= 0 else greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
 

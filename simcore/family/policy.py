@@ -64,6 +64,32 @@ class PolicySpec(NamedTuple):
                 and not (self.ignores and key.startswith(self.ignores)))
 
 
+def search_spec(bots, rollout: str, sims: int = 8, margin: float = 2.0,
+                reads_point_values: bool = True) -> PolicySpec:
+    """The ``search`` bot's declaration for a family whose other bots are ``bots`` (their
+    names, in registry order; ``search`` goes after them): determinized Monte Carlo over the
+    family's own engine, ``rollout`` the default bot of the rollouts (:mod:`simcore.nb.search`,
+    docs/bots.md)."""
+    ids = ", ".join(f"{i} {n}" for i, n in enumerate(bots))
+    return PolicySpec(
+        name="search", doc="plays each candidate action forward with the engine on redealt "
+        "unseen cards (rollouts by another bot); takes the rollout bot's choice unless another "
+        "is clearly better",
+        reads_point_values=reads_point_values, params=(
+            Param("sims", "int", sims, "simulations per candidate action at each searched "
+                  "decision (more: stronger and slower)", 1, 4096, tune=(2, 64)),
+            Param("rollout", "int", list(bots).index(rollout), f"the bot that plays every seat "
+                  f"in the simulations, by number: {ids}", 0, len(bots) - 1),
+            Param("margin", "float", margin, "play another action than the rollout bot's only "
+                  "when its mean gain is above this many standard errors (0: the best mean)",
+                  0.0, 10.0),
+            Param("temperature", "float", 0.0, "0: the best mean outcome; above: an action "
+                  "drawn with weight exp(mean / temperature), in the outcome's units", 0.0, 1e6),
+            Param("min_legal", "int", 2, "search only decisions with at least this many legal "
+                  "actions (the rollout bot takes the others)", 2, 10_000),
+        ))
+
+
 class Registry:
     """A family's bots: names, ids (positions), specs and params rows."""
 

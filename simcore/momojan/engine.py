@@ -36,6 +36,7 @@ from simcore.nb.bits import popcount
 from simcore.nb.events import log_event
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
+from simcore.nb.search import search_hook, searching
 from simcore.nb.rng import seed_keyed, shuffle
 from .actions import (
     CALL, DISCARD, DISCARD_RIICHI, DRAW, DRAW_THREE, KAI, KAN_ADDED, KAN_ADDED_AS, KAN_CLOSED,
@@ -764,6 +765,9 @@ def _decide(pid, obs, mask, prm, rng, core, ra):
     return a
 
 
+_search_decision = search_hook("simcore.momojan.search")   # the search kernel's decisions
+
+
 # ---------------------------------------------------------------------------------------------
 # Applying an action (one function per kind, as pgx's _step dispatches). Each takes the state
 # tuple whole: they run once per action taken, not inside the legality loops.
@@ -891,7 +895,8 @@ def _apply_discard(rs, seat, a):
 
 
 @nb.njit(cache=True)
-def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, params, rngs, debug, rec):
+def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, params, rngs, debug, rec,
+               sx, seat, entry, entry_drawn_by, entry_rinshan, forced):
     """Deal from ``rs.wall`` (shuffled by the caller) and play the round to its end.
 
     Parameters
@@ -914,6 +919,14 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         The round's random streams; ``rngs[RNG_SEAT0 + s]`` is seat s's, advanced.
     debug : bool
         Check the invariants (:func:`check_invariants`) at every turn start.
+    sx : RoundState or tuple
+        ``rs`` again, or a search's scratch (the search kernel, :mod:`simcore.nb.search`).
+    seat, entry, entry_drawn_by, entry_rinshan, forced
+        ``forced`` < 0: a new round (``seat`` the dealer, ``entry`` PH_START, -1, False).
+        Else the round goes on from seat ``seat``'s decision, whose action is ``forced`` (a
+        search's candidate): at its turn start (``entry`` PH_START; the turn is counted again,
+        so the caller takes one off), or in the rest of its turn (``entry`` its phase, with
+        the draw's phase and rinshan as the loop had them).
     rec : int64[N_RF]
         The round record, zeroed by the caller with the ``RF_GAME`` .. ``RF_REPEAT`` fields set;
         written here: outcome, winner (-1: nobody), points and breakdown, yaku bits, revealed
@@ -926,7 +939,20 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
         Points the winner (or the draw payment's receiver) gets from the other seat; 0 when
         nobody is paid.
     """
-    deal(rs, et, ra)
+    reach_key = np.full((2, 3), -1, np.int64)
+    reach = False
+    if forced < 0:
+        deal(rs, et, ra)
+        log_event(rs.st, rs.ev, EV_ROUND_START, dealer, rs.st[ST_DORA], np.int64(rs.hands[0]),
+                  np.int64(rs.hands[1]), 0)
+        # yaku reach (simcore.nb.reach), in a sample of games: the hand each seat's reach was
+        # last noted for (hand, revealed mask, riichi)
+        reach = measures_reach(rec[RF_GAME])
+        for s in range(2):
+            if reach and _reach_changed(reach_key, rs.hands, rs.rev_mask, rs.riichi, s):
+                w = cached_waits(rs.hands, rs.rev_mask, rs.n_rev, s, tables.core, rs.luck_waits)
+                if w:
+                    _note_reach(rs, s, w, ra, tables, rec)
     core = tables.core  # the uint64 hand-core array
     # Bind the state arrays once: every read of a tuple member (and every tuple passed to a
     # helper) costs numba atomic reference counts, which dominated the round loop.
@@ -940,84 +966,85 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     race, luck, luck_waits = et.race, rs.luck, rs.luck_waits
     momo_exempt, furiten_on = ra[RA_FURITEN_MOMO_EXEMPT] != 0, ra[RA_FURITEN_ENABLED] != 0
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
-    log_event(st, ev, EV_ROUND_START, dealer, st[ST_DORA], np.int64(hands[0]), np.int64(hands[1]), 0)
-    # yaku reach (simcore.nb.reach), in a sample of games: the hand each seat's reach was last
-    # noted for (hand, revealed mask, riichi)
-    reach = measures_reach(rec[RF_GAME])
-    reach_key = np.full((2, 3), -1, np.int64)
-    for s in range(2):
-        if reach and _reach_changed(reach_key, hands, rev_mask, riichi, s):
-            w = cached_waits(hands, rev_mask, n_rev, s, core, luck_waits)
-            if w:
-                _note_reach(rs, s, w, ra, tables, rec)
-    seat = dealer
+    resume = entry != PH_START   # enter in the rest of the seat's turn
+    phase, drawn_by, rinshan = entry, entry_drawn_by, entry_rinshan
     while True:
         opp = 1 - seat
-        st[ST_TURNS] += 1
-        if debug:
-            check_invariants(rs, et, scores, pot, total_points, True)
-        # ---- turn start: ron, call, or draw -------------------------------------------------
-        _clear_mask(mask, legal, st)
-        obs[OBS_TENPAI_CHECKED] = 0
-        st[ST_WIN_VALID] = 0
-        st[ST_DRAWN] = -1
-        d = st[ST_LAST_DISCARD]
-        hand = hands[seat]
-        ron_ok = False
-        passes_win = False  # the last discard completes this hand (furiten.declined_ron)
-        if d >= 0:
-            w = cached_waits(hands, rev_mask, n_rev, seat, core, luck_waits)
-            passes_win = (w >> np.uint64(d)) & U1 != 0
-            if passes_win and _ron_allowed(d, w, disc_set[seat], riichi_furiten[seat], ra):
-                ron_ok = _ron_scores(rs, seat, d, ra, tables)
-        if ron_ok:
-            _allow_in(mask, legal, st, RON)
-        _allow_in(mask, legal, st, DRAW)
-        if d >= 0 and not riichi[seat] and hand_size(hand) >= 4 and n_rev[seat] < MAX_REVEALED:
-            for i in range(by_card_start[d], by_card_start[d + 1]):
-                r = by_card[i]
-                if _row_in_hand(hand, row_num, row_pic, row_pic_n, r, d):
-                    mask[CALL + r] = True  # each row once: no duplicate check needed
-                    legal[st[ST_N_LEGAL]] = CALL + r
-                    st[ST_N_LEGAL] += 1
-            if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN]
-                    and _kan_group_count(hand, d, _stand_ins_ok(et, ra, d)) >= 3
-                    and st[ST_DEAD_POS] < st[ST_DEAD_END]):
-                _allow_in(mask, legal, st, KAN_OPEN)
-            if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and ra[RA_KAN_RANK1_STAND_INS]
-                    and d < N_NUMBER_KINDS and d % N_RANKS == 0
-                    and st[ST_DEAD_POS] < st[ST_DEAD_END]):
-                # the discarded rank-1 card stands in for a picture: three hand cards of that
-                # picture's kan group, at least one a real copy (spec §10)
-                for p in range(N_PICTURES):
-                    k = N_NUMBER_KINDS + p
-                    if et.stand_in[p] and count_in(hand, k) >= 1 and \
-                            _kan_group_count(hand, k, np.bool_(True)) >= 3:
-                        _allow_in(mask, legal, st, KAN_OPEN_AS + p)
-        _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, np.int64(PH_START), scores, pot, dealer)
-        a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
-        if passes_win and a != RON and riichi[seat] and ra[RA_FURITEN_DECLINED_RON] == DECLINED_RIICHI_REST:
-            riichi_furiten[seat] = 1
-        if a == RON:
-            return _finish_win(rs, seat, d, np.bool_(True), ra, tables, rec, np.bool_(False))
-        phase = PH_AFTER_DRAW
-        drawn_by = -1  # the phase of this turn's last draw (-1: nothing drawn yet)
-        rinshan = False
-        if a == DRAW:
-            if _stock_left(st) == 0:
-                return _finish_draw(rs, ra, tables, rec)
-            seat_luck(wall, st[ST_STOCK_POS], st[ST_STOCK_END], hands, rev_mask, n_rev, disc_set,
-                      riichi_furiten, seat, dealer, momo_exempt, furiten_on, core, race, luck,
-                      luck_waits)
-            st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
-            log_event(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
-            drawn_by = PH_AFTER_DRAW
+        if resume:   # the turn start happened: the loop is in the rest of the turn
+            resume = False
         else:
-            phase = _apply_call(rs, et, ra, seat, a, d)
-            if phase == PH_AFTER_DRAW:  # an open kan: a replacement draw is a one-card draw
-                rinshan = True
+            st[ST_TURNS] += 1
+            if debug:
+                check_invariants(rs, et, scores, pot, total_points, True)
+            # ---- turn start: ron, call, or draw -------------------------------------------------
+            _clear_mask(mask, legal, st)
+            obs[OBS_TENPAI_CHECKED] = 0
+            st[ST_WIN_VALID] = 0
+            st[ST_DRAWN] = -1
+            d = st[ST_LAST_DISCARD]
+            hand = hands[seat]
+            ron_ok = False
+            passes_win = False  # the last discard completes this hand (furiten.declined_ron)
+            if d >= 0:
+                w = cached_waits(hands, rev_mask, n_rev, seat, core, luck_waits)
+                passes_win = (w >> np.uint64(d)) & U1 != 0
+                if passes_win and _ron_allowed(d, w, disc_set[seat], riichi_furiten[seat], ra):
+                    ron_ok = _ron_scores(rs, seat, d, ra, tables)
+            if ron_ok:
+                _allow_in(mask, legal, st, RON)
+            _allow_in(mask, legal, st, DRAW)
+            if d >= 0 and not riichi[seat] and hand_size(hand) >= 4 and n_rev[seat] < MAX_REVEALED:
+                for i in range(by_card_start[d], by_card_start[d + 1]):
+                    r = by_card[i]
+                    if _row_in_hand(hand, row_num, row_pic, row_pic_n, r, d):
+                        mask[CALL + r] = True  # each row once: no duplicate check needed
+                        legal[st[ST_N_LEGAL]] = CALL + r
+                        st[ST_N_LEGAL] += 1
+                if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN]
+                        and _kan_group_count(hand, d, _stand_ins_ok(et, ra, d)) >= 3
+                        and st[ST_DEAD_POS] < st[ST_DEAD_END]):
+                    _allow_in(mask, legal, st, KAN_OPEN)
+                if (ra[RA_KAN_ENABLED] and ra[RA_KAN_OPEN] and ra[RA_KAN_RANK1_STAND_INS]
+                        and d < N_NUMBER_KINDS and d % N_RANKS == 0
+                        and st[ST_DEAD_POS] < st[ST_DEAD_END]):
+                    # the discarded rank-1 card stands in for a picture: three hand cards of that
+                    # picture's kan group, at least one a real copy (spec §10)
+                    for p in range(N_PICTURES):
+                        k = N_NUMBER_KINDS + p
+                        if et.stand_in[p] and count_in(hand, k) >= 1 and \
+                                _kan_group_count(hand, k, np.bool_(True)) >= 3:
+                            _allow_in(mask, legal, st, KAN_OPEN_AS + p)
+            _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, np.int64(PH_START), scores, pot, dealer)
+            if forced >= 0:
+                a, forced = forced, np.int64(-1)
+            elif searching(sx):
+                a = _search_decision((rs, et, ra, tables, dealer, scores, pot, total_points,
+                                      pol_ids, seat_params, seat_rng, seat, np.int64(PH_START),
+                                      np.int64(-1), False, obs, mask, core, rec), sx)
+            else:
+                a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
+            if passes_win and a != RON and riichi[seat] and ra[RA_FURITEN_DECLINED_RON] == DECLINED_RIICHI_REST:
+                riichi_furiten[seat] = 1
+            if a == RON:
+                return _finish_win(rs, seat, d, np.bool_(True), ra, tables, rec, np.bool_(False))
+            phase = PH_AFTER_DRAW
+            drawn_by = -1  # the phase of this turn's last draw (-1: nothing drawn yet)
+            rinshan = False
+            if a == DRAW:
+                if _stock_left(st) == 0:
+                    return _finish_draw(rs, ra, tables, rec)
+                seat_luck(wall, st[ST_STOCK_POS], st[ST_STOCK_END], hands, rev_mask, n_rev, disc_set,
+                          riichi_furiten, seat, dealer, momo_exempt, furiten_on, core, race, luck,
+                          luck_waits)
+                st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
+                log_event(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
                 drawn_by = PH_AFTER_DRAW
-        st[ST_LAST_DISCARD] = -1
+            else:
+                phase = _apply_call(rs, et, ra, seat, a, d)
+                if phase == PH_AFTER_DRAW:  # an open kan: a replacement draw is a one-card draw
+                    rinshan = True
+                    drawn_by = PH_AFTER_DRAW
+            st[ST_LAST_DISCARD] = -1
         # ---- the rest of the turn --------------------------------------------------------------
         while True:
             _clear_mask(mask, legal, st)
@@ -1047,7 +1074,14 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                     _allow_in(mask, legal, st, TSUMO)
                 _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, core, True)
             _set_obs(obs, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, phase, scores, pot, dealer)
-            a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
+            if forced >= 0:
+                a, forced = forced, np.int64(-1)
+            elif searching(sx):
+                a = _search_decision((rs, et, ra, tables, dealer, scores, pot, total_points,
+                                      pol_ids, seat_params, seat_rng, seat, phase,
+                                      np.int64(drawn_by), rinshan, obs, mask, core, rec), sx)
+            else:
+                a = _decide(pol_ids[seat], obs, mask, seat_params[seat], seat_rng[seat], core, ra)
             if a == TSUMO:
                 return _finish_win(rs, seat, st[ST_DRAWN], np.bool_(False), ra, tables, rec, rinshan)
             if a == DRAW_THREE:
@@ -1322,7 +1356,7 @@ def _finish_draw(rs, ra, tables, rec):
 
 @nb.njit(cache=True, inline="always")  # its only caller is play_games: one whole-program LLVM pass less
 def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n_rounds_out,
-              game_rec):
+              game_rec, sx):
     """Play one whole game: antes, rounds, settlement, dealer rotation, the game end.
 
     Parameters
@@ -1333,6 +1367,8 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
     seed : uint64
     rs, et, ra, tables, pol_ids, params, debug
         As in :func:`play_round`.
+    sx
+        ``rs`` again, or a search's scratch (:mod:`simcore.nb.search`).
     rounds_out : int64[n_rows, N_RF]
         Round records, written from row ``n_rounds_out`` on (one row per round).
     n_rounds_out : int
@@ -1385,7 +1421,9 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
         for purpose in range(N_RNG):
             seed_keyed(seed, game_index, np.int64(rnd), purpose, rngs[purpose])
         shuffle_wall(rs.wall, et, rngs[RNG_SHUFFLE])
-        paid = play_round(rs, et, ra, tables, dealer, scores, pot, total, pol_ids, params, rngs, debug, rec)
+        paid = play_round(rs, et, ra, tables, dealer, scores, pot, total, pol_ids, params, rngs,
+                          debug, rec, sx, dealer, np.int64(PH_START), np.int64(-1), False,
+                          np.int64(-1))
         rec[RF_GAP_BEFORE] = gap_before
         for i in range(N_LUCK):
             rec[RF_LUCK_DEALER + i] = np.int64(np.round(rs.luck[i] * LUCK_SCALE))
@@ -1474,10 +1512,18 @@ def play_games(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, r
     int
         Round rows written, or -1 when ``rounds_out`` filled up (callers retry with more rows).
     """
+    return games_loop(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out,
+                      games_out, rs)
+
+
+@nb.njit(cache=True, inline="always")
+def games_loop(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out,
+               games_out, sx):
+    """:func:`play_games`; ``sx``: ``rs`` again, or a search's scratch (:mod:`simcore.nb.search`)."""
     n = np.int64(0)  # not a literal 0: play_game compiles for one signature
     for i in range(game_indices.shape[0]):
         n = play_game(game_indices[i], seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n,
-                      games_out[i])
+                      games_out[i], sx)
         if n < 0:
             return -1
     return n

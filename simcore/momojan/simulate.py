@@ -3,7 +3,7 @@ the histograms and score trajectories a chunk keeps besides its sums."""
 
 from __future__ import annotations
 
-from policies.momojan import MAX_PARAMS, POLICIES  # noqa: F401  (MAX_PARAMS: tests read it here)
+from policies.momojan import MAX_PARAMS, P_SEARCH, POLICIES  # noqa: F401  (MAX_PARAMS: tests read it here)
 
 from ..family.chunks import Simulator as _Simulator
 from .engine import (
@@ -38,6 +38,13 @@ class Simulator(_Simulator):
         return new_round_state(log)
 
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
+        if (self.policy_ids == P_SEARCH).any():   # compiled apart, on first use
+            from . import search
+            if getattr(self, "_scratch", None) is None:
+                self._scratch = search.new_scratch()
+            return search.play_games_search(idx, seed, state, self.ET, self.ra, self.T,
+                                            self.policy_ids, self.params, debug, rounds, games,
+                                            self._scratch)
         return play_games(idx, seed, state, self.ET, self.ra, self.T, self.policy_ids,
                           self.params, debug, rounds, games)
 

@@ -56,7 +56,8 @@ def state_spec(name: str, fields: tuple, module: str):
     of arrays counts each), and ``new_state(log)``, which allocates every array at its fill.
     The classes are bound in ``module`` (``name`` and ``name + "Type"``) so numba can cache
     kernels that take the state; Python reads a field as an attribute (``state.ev``)
-    (docs/performance.md, "The engine's state").
+    (docs/performance.md, "The engine's state"). Also bound in ``module``: ``copy_<name>(dst,
+    src)``, which copies every array but those sized by ``log`` into another state, in place.
     """
     import sys
 
@@ -95,6 +96,11 @@ def state_spec(name: str, fields: tuple, module: str):
     mod = sys.modules[module]
     setattr(mod, f"{name}Type", type_cls)
     setattr(mod, name, proxy_cls)
+    # copy_<name>(dst, src): every array but the replay log, in place (a search's scratch)
+    body = "\n".join(f"    dst.{n}[:] = src.{n}" for n, shape, _, _ in fields if not callable(shape))
+    g = {}
+    exec(f"def copy(dst, src):\n{body}\n", g)
+    setattr(mod, f"copy_{name}", numba.njit(g["copy"]))
 
     def new_state(log: bool = False):
         arrays = []

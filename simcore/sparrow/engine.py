@@ -19,6 +19,7 @@ from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log  # noqa: F401
 from simcore.nb.layout import define_fields, per_seat, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed, shuffle
+from simcore.nb.search import search_hook, searching
 from .hand import N_KINDS, best_win, distance, is_red, waits
 from .layout import (DECLINE, MAX_SEATS, N_ACTIONS, OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEN,
                      OBS_OWN, OBS_PHASE, OBS_POINTS, OBS_SEAT, OBS_SEATS, OBS_UNSEEN,
@@ -60,6 +61,7 @@ State, new_state = state_spec("State", (
     ("counts", (MAX_SEATS, N_KINDS), np.int64, 0),
     ("waits", (MAX_SEATS,), np.int64, 0),            # each 5-tile hand's winning kinds
     ("discarded", (MAX_SEATS,), np.int64, 0),        # bit k: the seat discarded kind k
+    ("last", (MAX_SEATS,), np.int64, -1),            # the kind of the seat's last discard
     ("seen", (N_KINDS,), np.int64, 0),               # public: discards and the indicator
     ("points", (MAX_SEATS,), np.int64, 0),
     ("delta", (MAX_SEATS,), np.int64, 0),
@@ -76,9 +78,15 @@ def dora_of(k, ra) -> int:
     return k if ra[RA_WALL_DORA] == WALL_DORA_SAME else (k + 1) % 9 if k < 9 else 19 - k
 
 
-@nb.njit(cache=True)
-def _ask(s, seat, phase, value, ra, t, pol_ids, params, rngs) -> int:
-    """Seat's action: its view and legal actions, then its policy."""
+_search_decision = search_hook("simcore.sparrow.search")   # the search kernel's discards
+
+
+@nb.njit(cache=True, inline="always")
+def _ask(s, seat, phase, value, ra, t, pol_ids, params, rngs, pos, rec, sx) -> int:
+    """Seat's action: its view and legal actions, then its policy (a discard at wall position
+    ``pos`` of the search kernel: its search, :mod:`simcore.nb.search`). Inlined, as
+    :func:`round_from` is: the search kernel plays the round again inside a decision, and as
+    calls numba would take them for a recursion."""
     o, n = s.obs, s.st[ST_N]
     for j in range(HAND + 1):
         o[OBS_HAND + j] = s.hand[seat, j]
@@ -91,6 +99,8 @@ def _ask(s, seat, phase, value, ra, t, pol_ids, params, rngs) -> int:
         o[OBS_POINTS + p] = s.points[p]
     for a in range(N_ACTIONS):
         s.mask[a] = (a < HAND + 1) if phase == PHASE_DISCARD else a >= TAKE
+    if searching(sx) and phase == PHASE_DISCARD:
+        return _search_decision((s, seat, pos, ra, t, pol_ids, params, rngs, rec), sx)
     return decide(pol_ids[seat], o, s.mask, params[seat], rngs[1 + seat], t, ra)
 
 
@@ -111,8 +121,8 @@ def _wins(s, seat, tile, frm, ra, t, pol_ids, params, rngs, rec) -> int:
     c[tile >> 2] -= ron
     if p < ra[RA_WINS_MIN_POINTS]:
         return -1
-    if ra[RA_WINS_MAY_DECLINE] and _ask(s, seat, PHASE_WIN, p, ra, t, pol_ids, params,
-                                        rngs) == DECLINE:
+    if ra[RA_WINS_MAY_DECLINE] and _ask(s, seat, np.int64(PHASE_WIN), p, ra, t, pol_ids,
+                                        params, rngs, np.int64(-1), rec, s) == DECLINE:
         log(s, EV_DECLINE, seat, tile, p, frm, 0)
         return -1
     word = bits | reds << 8 | doras << 12 | runs << 16   # the yaku word of EV_WIN
@@ -175,6 +185,7 @@ def _deal(s, ra, rng):
         s.wall[:] = np.arange(N_TILES)
         shuffle(rng, s.wall, N_TILES)
     s.hand[:], s.counts[:], s.seen[:], s.discarded[:], s.delta[:] = -1, 0, 0, 0, 0
+    s.last[:] = -1
     ind = s.wall[HAND * n]
     s.seen[ind >> 2] += 1
     s.st[ST_DORA] = dora_of(ind >> 2, ra)
@@ -189,9 +200,10 @@ def _deal(s, ra, rng):
         log(s, EV_DEAL, seat, packed, 0, 0, 0)
 
 
-@nb.njit(cache=True)
-def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
-    """One round from the shuffle to its settlement (into ``s.points``); its outcome."""
+@nb.njit(cache=True, inline="always")
+def play_round(s, ra, t, pol_ids, params, rngs, rec, sx) -> int:
+    """One round from the shuffle to its settlement (into ``s.points``); its outcome. ``sx``:
+    ``s`` again, or a search's scratch (:mod:`simcore.nb.search`)."""
     n = s.st[ST_N]
     _deal(s, ra, rngs[0])
     # reach in a sample of the games (simcore.nb.reach); per seat the tiles it was noted for
@@ -201,29 +213,43 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
         if reach and s.waits[p]:
             _note_reach(s, p, ra, rec, keys)
     rec[RF_DEALER], rec[RF_DORA], rec[RF_FROM_SEAT] = s.st[ST_DEALER], s.st[ST_DORA], -1
-    seat, out = s.st[ST_DEALER], OUT_DRAW
-    for pos in range(HAND * n + 1, N_TILES):
-        tile = s.wall[pos]
-        rec[RF_TURNS] += 1
-        s.hand[seat, HAND] = tile
-        s.counts[seat, tile >> 2] += 1
-        log(s, EV_DRAW, seat, tile, 0, 0, 0)
-        if distance(s.counts[seat], t) == 0:
-            p = _wins(s, seat, tile, -1, ra, t, pol_ids, params, rngs, rec)
-            if p >= 0:
-                how = ra[RA_SETTLEMENT_TSUMO]
-                each = p if how == SETTLEMENT_TSUMO_EACH_FULL else p // (n - 1) \
-                    if how == SETTLEMENT_TSUMO_SPLIT_FLOOR else -(-p // (n - 1))
-                for off in range(1, n):
-                    _pay(s, (seat + off) % n, seat, each)
-                out = OUT_TSUMO
-                break
-        slot = _ask(s, seat, PHASE_DISCARD, 0, ra, t, pol_ids, params, rngs)
+    return round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, s.st[ST_DEALER],
+                      np.int64(HAND * n + 1), np.int64(-1), sx)
+
+
+@nb.njit(cache=True, inline="always")
+def round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, seat, start, forced, sx):
+    """The round from seat ``seat``'s draw of wall position ``start`` to its settlement; with
+    ``forced`` >= 0 from that seat's discard instead (the tile drawn, no tsumo taken), which is
+    the slot ``forced`` (a search's candidate)."""
+    n, out = s.st[ST_N], OUT_DRAW
+    for pos in range(start, N_TILES):
+        if forced < 0:
+            tile = s.wall[pos]
+            rec[RF_TURNS] += 1
+            s.hand[seat, HAND] = tile
+            s.counts[seat, tile >> 2] += 1
+            log(s, EV_DRAW, seat, tile, 0, 0, 0)
+            if distance(s.counts[seat], t) == 0:
+                p = _wins(s, seat, tile, -1, ra, t, pol_ids, params, rngs, rec)
+                if p >= 0:
+                    how = ra[RA_SETTLEMENT_TSUMO]
+                    each = p if how == SETTLEMENT_TSUMO_EACH_FULL else p // (n - 1) \
+                        if how == SETTLEMENT_TSUMO_SPLIT_FLOOR else -(-p // (n - 1))
+                    for off in range(1, n):
+                        _pay(s, (seat + off) % n, seat, each)
+                    out = OUT_TSUMO
+                    break
+            slot = _ask(s, seat, np.int64(PHASE_DISCARD), np.int64(0), ra, t, pol_ids, params,
+                        rngs, pos, rec, sx)
+        else:
+            slot, forced = forced, -1
         tile = s.hand[seat, slot]
         s.hand[seat, slot], s.hand[seat, HAND] = s.hand[seat, HAND], -1
         k = tile >> 2
         s.counts[seat, k] -= 1
         s.discarded[seat] |= 1 << k
+        s.last[seat] = k
         s.seen[k] += 1
         s.waits[seat] = waits(s.counts[seat], t)
         if reach and s.waits[seat]:
@@ -260,8 +286,8 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec) -> int:
     return out
 
 
-@nb.njit(cache=True)
-def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_rec):
+@nb.njit(cache=True, inline="always")
+def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_rec, sx):
     """One whole game into ``game_rec`` and rows ``n_out..`` of ``rounds_out``; returns the new
     row count, or -1 when ``rounds_out`` is full."""
     rngs = np.zeros((1 + MAX_SEATS, 4), np.uint64)
@@ -279,7 +305,7 @@ def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_
         rec = rounds_out[n_out]
         rec[:] = 0
         rec[RF_GAME], rec[RF_ROUND] = game, rnd
-        out = play_round(s, ra, t, pol_ids, params, rngs, rec)
+        out = play_round(s, ra, t, pol_ids, params, rngs, rec, sx)
         n_out, rnd, rep = n_out + 1, rnd + 1, ra[RA_MATCH_DEALER_REPEAT]
         won = (rec[RF_WINNERS] >> s.st[ST_DEALER]) & 1   # the dealer won
         if not ((rep == MATCH_DEALER_REPEAT_ON_WIN and won) or
@@ -304,17 +330,26 @@ def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_
     return n_out
 
 
-@nb.njit(cache=True)
-def play_games(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out):
+@nb.njit(cache=True, inline="always")
+def play_games(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out, sx):
     """Games ``game_indices`` of ``seed`` (each depends on (seed, index) alone); the round rows
-    written, or -1 when ``rounds_out`` is too short (the caller grows it)."""
+    written, or -1 when ``rounds_out`` is too short (the caller grows it). ``sx``: ``s`` again,
+    or a search's scratch (the search kernel, :mod:`simcore.sparrow.search`). Inlined into
+    :func:`kernel` and the search's kernel, as is everything that takes ``sx``: numba's cache
+    knows a function's own file only, so the search kernel must be compiled in its module."""
     rows = 0
     for i in range(game_indices.shape[0]):
         rows = play_game(game_indices[i], seed, s, n, ra, t, pol_ids, params.copy(),
-                         rounds_out, rows, games_out[i])
+                         rounds_out, rows, games_out[i], sx)
         if rows < 0:
             return -1
     return rows
+
+
+@nb.njit(cache=True)
+def kernel(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out):
+    """The policies' kernel: :func:`play_games`."""
+    return play_games(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out, s)
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

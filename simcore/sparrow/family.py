@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from policies.sparrow import POLICIES
+from policies.sparrow import P_SEARCH, POLICIES
 from simcore.errors import InputError
 from simcore.family import chunks
 from simcore.family.base import Family
@@ -33,8 +33,14 @@ class Simulator(chunks.Simulator):
         return self.t, self.ra
 
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
-        return E.play_games(idx, seed, state, self.n, self.ra, self.t, self.policy_ids,
-                            self.params, rounds, games)
+        if (self.policy_ids == P_SEARCH).any():   # compiled apart, on first use
+            from . import search
+            self._scratch = getattr(self, "_scratch", None) or search.new_scratch()
+            return search.play_games_search(idx, seed, state, self.n, self.ra, self.t,
+                                            self.policy_ids, self.params, rounds, games,
+                                            self._scratch)
+        return E.kernel(idx, seed, state, self.n, self.ra, self.t, self.policy_ids,
+                        self.params, rounds, games)
 
     @classmethod
     def histogram_values(cls, batch) -> dict:
@@ -57,7 +63,7 @@ class Sparrow(Family):
                      "mean_winning_points")
     GAME_DTYPES, GAME_DTYPE_DEFAULT = storage_types(int32=" ".join(E.GAME_FIELDS[5:])), "int16"
     ROUND_DTYPES = storage_types(int64="game", int32=" ".join(E.ROUND_FIELDS[8:]))
-    KERNEL_FUNCTIONS = ("simcore.sparrow.engine.play_games", "simcore.sparrow.engine.play_round")
+    KERNEL_FUNCTIONS = ("simcore.sparrow.engine.kernel",)
     COMPILE_FIRST = ("policies.sparrow.bots.decide",)
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
     EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))

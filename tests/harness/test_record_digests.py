@@ -13,12 +13,23 @@ from simcore.family import registry as families
 PINNED = json.loads((Path(__file__).parents[1] / "data" / "record_digests.json").read_text())
 
 
-@pytest.mark.parametrize("name", sorted({k.split()[0] for k in PINNED}))
-def test_records_are_bit_identical_to_the_pinned_digests(name):
+def _changed(name: str, search: bool) -> list:
     bundled = {n for n, _, _ in families.bundled()}
     assert name in bundled, f"{name}: pinned but no longer bundled (rewrite the digests)"
-    changed = [k for k, v in PINNED.items() if k.split()[0] == name
-               and digest(name, k.split()[1]) != v]
+    return [k for k, v in PINNED.items() if k.split()[0] == name
+            and (k.split()[1] == "search") == search and digest(name, k.split()[1]) != v]
+
+
+@pytest.mark.parametrize("name", sorted({k.split()[0] for k in PINNED}))
+def test_records_are_bit_identical_to_the_pinned_digests(name):
+    changed = _changed(name, search=False)
+    assert not changed, f"records changed: {changed} (tests/record_digests.py)"
+
+
+@pytest.mark.second_tier   # the search kernels compile apart (a minute a family)
+@pytest.mark.parametrize("name", sorted({k.split()[0] for k in PINNED if k.endswith(" search")}))
+def test_search_records_are_bit_identical_to_the_pinned_digests(name):
+    changed = _changed(name, search=True)
     assert not changed, f"records changed: {changed} (tests/record_digests.py)"
 
 

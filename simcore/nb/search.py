@@ -1,0 +1,145 @@
+"""The compiled pieces of the ``search`` bot every family shares (docs/bots.md, "Search").
+
+At a decision with at least two legal actions, a searching seat plays each candidate action
+forward ``sims`` times with the family's own engine from a copy of the round's state in which
+everything the seat cannot see (the other seats' concealed cards, the wall) is dealt again at
+random from the cards it has not seen (a determinization), every seat then played by the rollout
+bot. It plays the rollout bot's own choice unless another candidate's mean outcome beats it
+clearly: by more than ``margin`` standard errors of the paired difference (a one-step
+improvement of the rollout bot: Tesauro and Galperin's rollouts, on determinizations). Every
+candidate is tried on the same ``sims`` determinizations and rollout streams (common random
+numbers: the candidates' outcomes differ by their actions, not by their luck, so the paired
+differences are narrow), derived from one draw of the seat's own stream, so the same seed gives
+the same game.
+
+A family supplies what only it knows (copying its state, dealing the unseen cards again, playing
+on from a decision with a forced first action, the outcome for the seat) and loops over
+:func:`candidates` and :func:`sim_streams`, then :func:`choose`.
+
+How the engine meets the search: its round loop takes one more argument, ``sx``: the state again
+in the policies' kernel, a tuple (the search's scratch) in the search kernel. At each decision
+the loop asks ``searching(sx)``, a constant of the compile, and in the search kernel hands the
+decision to the family's ``searching_decision(ctx, sx)`` through :func:`search_hook` (``ctx``: a
+tuple of whatever the family's search reads, built only on that branch). So the two kernels are
+two compiles of one source, the policies' carries no search, and a rollout, which plays the
+policies' loop, never searches inside itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numba as nb
+import numpy as np
+from numba.core import types
+from numba.extending import overload
+
+from simcore.nb.rng import next_u64, seed_keyed
+
+_U = np.uint64
+DETERMINIZE, ROLLOUT = 101, 102   # stream purposes of one simulation (seed_keyed's ``purpose``)
+
+
+def searching(sx):
+    """Whether the round loop is the search kernel's (``sx`` a tuple): a constant of the
+    compile."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(searching, inline="always")
+def _searching_typed(sx):
+    found = isinstance(sx, types.BaseTuple)
+    return lambda sx: found
+
+
+def search_hook(module: str, name: str = "searching_decision"):
+    """A function ``hook(ctx, sx)`` for an engine: in the search kernel, ``module.name(ctx,
+    sx)`` (imported when numba compiles the kernel, so the engine does not import its search);
+    in the policies' kernel never called."""
+    def hook(ctx, sx):
+        raise NotImplementedError("compiled only")
+
+    @overload(hook)
+    def typed(ctx, sx):
+        if isinstance(sx, types.BaseTuple):
+            decision = getattr(importlib.import_module(module), name)
+            return lambda ctx, sx: decision(ctx, sx)
+        return lambda ctx, sx: -1
+    return hook
+
+
+@nb.njit(cache=True)
+def candidates(mask, out) -> int:
+    """The legal actions of ``mask`` into ``out`` (ascending); their count."""
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            out[n] = a
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def decision_key(rng, salt):
+    """The key of this decision's simulations, from the seat's stream as it stands and ``salt``
+    (where the round is: two decisions of one seat differ by it), leaving the stream alone: a search that keeps its rollout bot's every choice (a large ``margin``) plays
+    the very games of that bot (a test), and which stream the bot's own draws come from does
+    not depend on the search."""
+    x = rng[0] ^ _U(0x9E3779B97F4A7C15) ^ (_U(salt) * _U(0xD1342543DE82EF95))
+    for i in range(1, 4):
+        x = (x ^ rng[i]) * _U(0xBF58476D1CE4E5B9)
+        x ^= x >> _U(29)
+    return x
+
+
+@nb.njit(cache=True)
+def sim_streams(key, k, det, rollouts):
+    """Simulation ``k``'s streams: ``det`` deals the unseen cards, ``rollouts[i]`` is seat i's
+    in the rollout. The same for every candidate action (common random numbers)."""
+    seed_keyed(key, np.int64(k), np.int64(-1), DETERMINIZE, det)
+    for i in range(rollouts.shape[0]):
+        seed_keyed(key, np.int64(k), np.int64(i), ROLLOUT, rollouts[i])
+
+
+@nb.njit(cache=True)
+def choose(gain, gain2, base, n, sims, margin, temperature, rng) -> int:
+    """The candidate to play, from each candidate's outcome less the rollout bot's own choice
+    ``base``'s on the same simulation (sums ``gain``, sums of squares ``gain2`` over ``sims``):
+    the one with the best mean gain when that mean is above ``margin`` standard errors of
+    itself (the sample variance plus mean^2 / sims, so that a gain no simulation disagrees
+    with needs more simulations than ``margin``), else ``base`` (a one-step improvement of the rollout bot, which plays its own
+    choice unless the simulations say clearly otherwise). With ``temperature`` > 0, one drawn
+    with weight exp(mean gain / temperature) among ``base`` and those clearly better."""
+    best, best_mean = base, 0.0
+    w = np.zeros(n, np.float64)
+    for i in range(n):
+        if i == base:
+            continue
+        mean = gain[i] / sims
+        # the sample variance, plus mean^2 / sims: a gain the same in every simulation is no
+        # proof with a few of them (it is clear once there are more simulations than margin)
+        var = max(gain2[i] - sims * mean * mean, 0.0) / max(sims - 1, 1) + mean * mean / sims
+        if mean > 0.0 and mean > margin * np.sqrt(var / sims):
+            w[i] = mean
+            if mean > best_mean:
+                best, best_mean = i, mean
+    if temperature <= 0.0 or best == base:
+        return best
+    tot = 0.0
+    for i in range(n):
+        if i == base or w[i] > 0.0:
+            w[i] = np.exp((w[i] - best_mean) / temperature)
+            tot += w[i]
+        else:
+            w[i] = 0.0
+    u = (next_u64(rng) >> _U(11)) * (1.0 / 9007199254740992.0) * tot
+    for i in range(n):
+        u -= w[i]
+        if w[i] > 0.0 and u < 0.0:
+            return i
+    return best
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)

@@ -1,0 +1,151 @@
+"""Sparrow mahjong's ``search`` bot (the kit's method: :mod:`simcore.nb.search`).
+
+Sparrow's part: the tiles a seat cannot see (the other seats' hands and the wall after the
+current draw) dealt again each simulation, each other seat's hand redrawn until its last discard
+is one the rollout bot could have made (no other tile left it closer to two sets); the outcome
+is the round's payments to the seat. Searched: discards.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from policies.sparrow import POLICIES, SEARCH_PARAMS, P_SEARCH, decide
+from simcore.family.params import param_index
+from simcore.nb.rng import shuffle
+from simcore.nb.search import candidates, choose, decision_key, sim_streams
+from . import engine as E
+from .hand import N_KINDS, distance, waits
+
+_SIMS, _ROLLOUT, _MARGIN, _TEMP, _MIN_LEGAL = (param_index(SEARCH_PARAMS, n) for n in (
+    "sims", "rollout", "margin", "temperature", "min_legal"))
+TRIES = 32   # deals of a seat's hand tried for one its last discard explains
+
+
+def new_scratch():
+    """A search's scratch, once per simulator: ``(state, the simulation's dealt state, round
+    record, reach keys, seats' policy ids, params rows, rollout streams, candidates, sums of
+    gains and of their squares, unseen pool, determinization stream, default params rows)``."""
+    rows = np.zeros((len(POLICIES.names), POLICIES.max_params), np.float64)
+    for i, name in enumerate(POLICIES.names):
+        vals = POLICIES.param_row(name, {})
+        rows[i, :len(vals)] = vals
+    return (E.new_state(False), E.new_state(False), np.zeros(E.N_RF, np.int64),
+            np.zeros(E.MAX_SEATS, np.int64), np.zeros(E.MAX_SEATS, np.int64),
+            np.zeros((E.MAX_SEATS, POLICIES.max_params), np.float64),
+            np.zeros((1 + E.MAX_SEATS, 4), np.uint64), np.zeros(E.N_ACTIONS, np.int64),
+            np.zeros(E.N_ACTIONS, np.float64), np.zeros(E.N_ACTIONS, np.float64),
+            np.zeros(E.N_TILES, np.int64), np.zeros(4, np.uint64), rows)
+
+
+@nb.njit(cache=True)
+def _explained(c, last, t) -> bool:
+    """Whether discarding kind ``last`` from counts ``c`` plus that tile left the hand as close
+    to two sets as any other discard would have."""
+    d = distance(c, t)
+    c[last] += 1
+    ok = True
+    for k in range(N_KINDS):
+        if c[k] > 0 and k != last:
+            c[k] -= 1
+            if distance(c, t) < d:
+                ok = False
+            c[k] += 1
+    c[last] -= 1
+    return ok
+
+
+@nb.njit(cache=True)
+def determinize(x, seat, pos, pool, rng, t):
+    """Deal the tiles seat ``seat`` cannot see again: the other seats' hands and the wall after
+    position ``pos``, each other seat's hand drawn (at most TRIES times) until its last discard
+    is explained (:func:`_explained`)."""
+    n = x.st[E.ST_N]
+    m = 0
+    for q in range(n):
+        if q != seat:
+            for j in range(E.HAND):
+                pool[m] = x.hand[q, j]
+                m += 1
+    for i in range(pos + 1, E.N_TILES):
+        pool[m] = x.wall[i]
+        m += 1
+    used = 0   # pool[:used] is dealt
+    for q in range(n):
+        if q == seat:
+            continue
+        c = x.counts[q]
+        for _ in range(TRIES):
+            shuffle(rng, pool[used:], m - used)
+            c[:] = 0
+            for j in range(E.HAND):
+                x.hand[q, j] = pool[used + j]
+                c[pool[used + j] >> 2] += 1
+            if x.last[q] < 0 or _explained(c, x.last[q], t):
+                break
+        x.waits[q] = waits(c, t)
+        used += E.HAND
+    for i in range(pos + 1, E.N_TILES):
+        x.wall[i] = pool[used]
+        used += 1
+
+
+@nb.njit(cache=True)
+def searching_decision(ctx, sx):
+    """A discard in the search kernel: a ``search`` seat's by simulation, another seat's by its
+    policy (``ctx``: the round's state, the seat, the wall position of its draw...)."""
+    s, seat, pos, ra, t, pol_ids, params, rngs, rec = ctx
+    pid, prm, rng = pol_ids[seat], params[seat], rngs[1 + seat]
+    if pid != P_SEARCH:
+        return decide(pid, s.obs, s.mask, prm, rng, t, ra)
+    x, y, xrec, keys, xpol, xprm, xrngs, cand, gain, gain2, pool, det, rows = sx
+    roll = np.int64(prm[_ROLLOUT])
+    choice = decide(roll, s.obs, s.mask, rows[roll], rng, t, ra)   # the rollout bot's own
+    n = candidates(s.mask, cand)
+    if n < max(2, np.int64(prm[_MIN_LEGAL])):
+        return choice
+    base = 0
+    while cand[base] != choice:
+        base += 1
+    xpol[:] = roll
+    for q in range(E.MAX_SEATS):
+        xprm[q] = rows[roll]
+    sims = np.int64(prm[_SIMS])
+    key = decision_key(rng, pos)
+    gain[:n], gain2[:n] = 0.0, 0.0
+    no = rec[E.RF_GAME] < 0   # False, not a constant (engine._ask)
+    for k in range(sims):
+        v0 = 0.0
+        E.copy_State(y, s)   # this simulation's deal of the unseen tiles
+        y.st[E.ST_LOG] = 0
+        sim_streams(key, k, det, xrngs[1:])
+        determinize(y, seat, pos, pool, det, t)
+        for j in range(n):
+            i = (base + j) % n   # the rollout bot's choice first: the others' gains are over it
+            E.copy_State(x, y)
+            sim_streams(key, k, det, xrngs[1:])
+            xrec[:] = rec
+            keys[:] = 0
+            E.round_from(x, ra, t, xpol, xprm, xrngs, xrec, no, keys, seat, pos, cand[i], x)
+            v = np.float64(x.delta[seat])
+            if j == 0:
+                v0 = v
+            else:
+                gain[i] += v - v0
+                gain2[i] += (v - v0) * (v - v0)
+    return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
+
+
+@nb.njit(cache=True)
+def play_games_search(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out,
+                      sx):
+    """:func:`simcore.sparrow.engine.play_games` with ``search`` seats (``sx``:
+    :func:`new_scratch`)."""
+    return E.play_games(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out,
+                        games_out, sx)
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)
