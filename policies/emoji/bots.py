@@ -30,10 +30,12 @@ import numpy as np
 
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
+from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after
 from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN
 from simcore.family.params import Param
-from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
+from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
+    RESTRICTED, SCRIPTED, PolicySpec, Registry)
 
 GREEDY_PARAMS = (
     Param("riichi", "float", 1.0, "probability of declaring riichi when the best discard "
@@ -49,6 +51,8 @@ POLICIES = Registry((
 ), max_params=1)
 P_RANDOM, P_IDLE, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in
                                           ("random", "idle", "baseline", "greedy"))
+BEST = "greedy"   # the bot `mechanics` restricts
+_BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
 
 @nb.njit(cache=True)
@@ -132,6 +136,14 @@ def scripted_policy(obs, mask, params, rng, t, ra):
 
 
 @nb.njit(cache=True)
+def restricted_policy(obs, mask, params, rng, t, ra):
+    """``greedy`` with one kind of decision taken away or forced (``params``:
+    :mod:`simcore.nb.restrict`), for ``mechanics``."""
+    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
+                             t, ra), mask, params)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, t, ra):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
     if policy_id == P_GREEDY:
@@ -142,6 +154,8 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
         return random_policy(obs, mask, params, rng, t, ra)
     if policy_id == P_IDLE:
         return idle_policy(obs, mask, params, rng, t, ra)
+    if policy_id == RESTRICTED:
+        return restricted_policy(obs, mask, params, rng, t, ra)
     return scripted_policy(obs, mask, params, rng, t, ra)
 
 

@@ -18,7 +18,9 @@ import numba as nb
 import numpy as np
 
 from policies.random_policy import random_policy
-from simcore.family.policy import PolicySpec, Registry, SCRIPTED, search_spec  # noqa: F401  (SCRIPTED: the engine's)
+from simcore.family.policy import (  # noqa: F401  (SCRIPTED: the engine's)
+    RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
+from simcore.nb.restrict import restricted_action, restricted_mask
 
 from .baseline import baseline_policy
 from .defensive import DEFENSIVE_PARAMS, defensive_policy
@@ -51,6 +53,8 @@ P_RANDOM, P_BASELINE, P_GREEDY, P_VALUE, P_DEFENSIVE, P_SEARCH = (
     POLICIES.id(n) for n in ("random", "baseline", "greedy", "value", "defensive", "search"))
 # the greedy bot's defaults (search_hint)
 _GREEDY_ROW = np.array(POLICIES.param_row("greedy", {}), np.float64)
+BEST = "value"   # the bot `mechanics` restricts
+_BEST_ROW = np.array(POLICIES.param_row(BEST, {}), np.float64)
 
 
 @nb.njit(cache=True)
@@ -59,6 +63,14 @@ def search_hint(obs, mask, params, rng, core, ra):
     seat's view only): greedy's choice. In games it plays by simulation
     (:mod:`simcore.momojan.search`)."""
     return greedy_policy(obs, mask, _GREEDY_ROW, rng, core, ra)
+
+
+@nb.njit(cache=True)
+def restricted_policy(obs, mask, params, rng, core, ra):
+    """``value`` with one kind of decision taken away or forced (``params``:
+    :mod:`simcore.nb.restrict`), for ``mechanics``."""
+    return restricted_action(value_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
+                             core, ra), mask, params)
 
 
 # inline: a plain branch the engine writes into its round loop; as a function of its own it would
@@ -78,6 +90,8 @@ def decide(policy_id, obs, mask, params, rng, core, ra):
         return defensive_policy(obs, mask, params, rng, core, ra)
     if policy_id == P_SEARCH:
         return search_hint(obs, mask, params, rng, core, ra)
+    if policy_id == RESTRICTED:
+        return restricted_policy(obs, mask, params, rng, core, ra)
     return scripted_policy(obs, mask, params, rng, core, ra)
 
 

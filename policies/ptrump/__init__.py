@@ -2,5 +2,6 @@
 calls."""
 
 from .bots import (  # noqa: F401
+    BEST, RESTRICTED,
     MAX_PARAMS, P_BASELINE, P_GREEDY, P_RANDOM, POLICIES, SCRIPTED, decide,
 )

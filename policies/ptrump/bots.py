@@ -41,8 +41,10 @@ import numpy as np
 from policies.ptrump.riichi_value import _copies, riichi_pays
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
+from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.family.params import Param, param_index
-from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
+from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
+    RESTRICTED, SCRIPTED, PolicySpec, Registry)
 from simcore.ptrump.hand import shanten, win_mask
 from simcore.ptrump.rules_array import (
     RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_SCORING_DEDUCTIONS_PON, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
@@ -91,6 +93,8 @@ POLICIES = Registry((
                       "scoring.additive.ura_joker.")),
 ), MAX_PARAMS)
 P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
+BEST = "greedy"   # the bot `mechanics` restricts
+_BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,6 +370,14 @@ def scripted_policy(obs, mask, params, rng, hr, ra):
 
 
 @nb.njit(cache=True)
+def restricted_policy(obs, mask, params, rng, hr, ra):
+    """``greedy`` with one kind of decision taken away or forced (``params``:
+    :mod:`simcore.nb.restrict`), for ``mechanics``."""
+    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
+                             hr, ra), mask, params)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, hr, ra):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
     if policy_id == P_GREEDY:
@@ -374,6 +386,8 @@ def decide(policy_id, obs, mask, params, rng, hr, ra):
         return baseline_policy(obs, mask, params, rng, hr, ra)
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, hr, ra)
+    if policy_id == RESTRICTED:
+        return restricted_policy(obs, mask, params, rng, hr, ra)
     return scripted_policy(obs, mask, params, rng, hr, ra)
 
 

@@ -32,8 +32,10 @@ import numpy as np
 
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
+from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.family.params import Param
-from simcore.family.policy import SCRIPTED, PolicySpec, Registry  # noqa: F401  (SCRIPTED: tests')
+from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
+    RESTRICTED, SCRIPTED, PolicySpec, Registry)
 from simcore.riichi2p.hand import AFTER_LEN, distance, distances_after
 from simcore.riichi2p.layout import (
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
@@ -59,6 +61,8 @@ POLICIES = Registry((
                "tiles away", GREEDY_PARAMS),
 ), max_params=3)
 P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
+BEST = "greedy"   # the bot `mechanics` restricts
+_BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 FAR = 99
 
 
@@ -264,6 +268,14 @@ def scripted_policy(obs, mask, params, rng, ts, th):
 
 
 @nb.njit(cache=True)
+def restricted_policy(obs, mask, params, rng, ts, th):
+    """``greedy`` with one kind of decision taken away or forced (``params``:
+    :mod:`simcore.nb.restrict`), for ``mechanics``."""
+    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
+                             ts, th), mask, params)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, ts, th):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
     if policy_id == P_GREEDY:
@@ -272,6 +284,8 @@ def decide(policy_id, obs, mask, params, rng, ts, th):
         return baseline_policy(obs, mask, params, rng, ts, th)
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, ts, th)
+    if policy_id == RESTRICTED:
+        return restricted_policy(obs, mask, params, rng, ts, th)
     return scripted_policy(obs, mask, params, rng, ts, th)
 
 

@@ -11,11 +11,13 @@
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from policies.random_policy import random_policy
 from policies.scripted import scripted_action
 from simcore.family.params import Param
-from simcore.family.policy import PolicySpec, Registry, search_spec
+from simcore.family.policy import RESTRICTED, PolicySpec, Registry, search_spec
+from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.sparrow.hand import N_KINDS, distance, is_red
 from simcore.sparrow.layout import (DECLINE, OBS_DORA, OBS_HAND, OBS_OWN, OBS_PHASE, OBS_UNSEEN,
                                     OBS_WIN_POINTS, PHASE_WIN, RA_DECK_RED_BAMBOO, TAKE)
@@ -30,6 +32,8 @@ POLICIES = Registry((
 ), max_params=5)
 P_RANDOM, P_GREEDY, P_SEARCH = POLICIES.id("random"), POLICIES.id("greedy"), POLICIES.id("search")
 SEARCH_PARAMS = SEARCH.params
+BEST = "greedy"   # the bot `mechanics` restricts
+_BEST_ROW = np.array(POLICIES.param_row(BEST, {}), np.float64)
 
 
 @nb.njit(cache=True)
@@ -66,6 +70,14 @@ def search_hint(obs, mask, params, rng, t, ra):
 
 
 @nb.njit(cache=True)
+def restricted_policy(obs, mask, params, rng, t, ra):
+    """``greedy`` with one kind of decision taken away or forced (``params``:
+    :mod:`simcore.nb.restrict`), for ``mechanics``."""
+    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
+                             t, ra), mask, params)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, t, ra):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`); a scripted test seat
     otherwise: ``params[0]`` a cursor into the actions ``params[1:]`` (-1 or past the end:
@@ -76,6 +88,8 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
         return random_policy(obs, mask, params, rng, t, ra)
     if policy_id == P_SEARCH:
         return search_hint(obs, mask, params, rng, t, ra)
+    if policy_id == RESTRICTED:
+        return restricted_policy(obs, mask, params, rng, t, ra)
     a = scripted_action(params)   # the scripted seat (ASK: stop for a human seat)
     return a if a >= 0 else greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
 

@@ -20,6 +20,7 @@ from simcore.cli.play import register as _register_play
 from simcore.cli.solve import register as _register_solve
 from simcore.cli.study import register as _register_study
 from simcore.cli.tournament import register as _register_tournament
+from simcore.cli.mechanics import register as _register_mechanics
 from simcore.cli.tune import register as _register_tune
 from simcore.cli.types import FiniteFloat
 from simcore.errors import InputError, a_, one_line
@@ -772,6 +773,7 @@ _register_solve(main)
 _register_design(main)
 _register_play(main)
 _register_tournament(main)
+_register_mechanics(main)
 _register_tune(main)
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ from policies.emoji import POLICIES as _POLICIES
 from ..errors import InputError
 from ..family.base import Family
 from simcore.family.tables import storage_types
+from simcore.family.policy import Mechanic as _M
+from simcore.nb.restrict import ALWAYS as _ALWAYS, NEVER as _NEVER
+from .hand import N_KINDS as _N_KINDS
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 from .engine import END_REASON_NAMES, N_SEATS
 
@@ -37,6 +40,12 @@ class Emoji(Family):
     ROUND_DTYPES = storage_types(int64="game", int32="round value0 value1 value2 value3 "
                                  "yaku0 yaku1 yaku2 yaku3 pot_taken pot_left chips0 chips1 "
                                  "chips2 chips3 reach0 reach1 reach2 reach3")
+    BEST_BOT = "greedy"
+    MECHANICS = (
+        _M("never_riichi", "never riichi", _NEVER, ((_N_KINDS, 2 * _N_KINDS),)),
+        _M("always_riichi", "riichi whenever it may", _ALWAYS, ((_N_KINDS, 2 * _N_KINDS),),
+           _N_KINDS),
+    )
     KERNEL_FUNCTIONS = ("simcore.emoji.engine.play_games", "simcore.emoji.engine.play_round")
     COMPILE_FIRST = ("policies.emoji.bots.decide",)
     # validation switches: they decide which multiplier tables load (spec §8.4, §8.3's

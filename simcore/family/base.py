@@ -71,6 +71,11 @@ class Family:
     GAME_CODES: dict = {}             # per-game column -> the names of its codes 0, 1, ...
     # ---- compiling (simcore.family.compiling): the games loop first, then the kernels a second
     # worker compiles first on a cold start; empty: no ahead-of-time compile ----------------------
+    # ---- restricted play (``mechanics``, simcore.studies.mechanics): the bot it restricts and
+    # the kinds of decision (simcore.family.policy.Mechanic); the bots' decide branches on
+    # simcore.family.policy.RESTRICTED
+    BEST_BOT: str = ""
+    MECHANICS: tuple = ()
     KERNEL_FUNCTIONS: tuple = ()
     COMPILE_FIRST: tuple = ()
     # ---- its rules -----------------------------------------------------------------------------

@@ -98,6 +98,8 @@ class Simulator:
 
     def __init__(self, scenario):
         self.scenario = scenario
+        from simcore.nb import cache_guard
+        cache_guard.check(type(self).__module__.rpartition(".")[0])   # stale machine code
 
     def new_state(self, log: bool):
         """The kernel's per-round state (with an event log when ``log``)."""

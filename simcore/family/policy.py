@@ -35,6 +35,29 @@ from simcore.family.params import Param, check_declaration, param_vector
 SCRIPTED = -1   # the scripted test seat's policy id, in every family
 ASK = -3        # a scripted entry: stop here, a human seat is to decide (simcore.play; emoji
                 # uses -2 for its default discard)
+RESTRICTED = -4  # the family's best bot under a restriction (simcore.nb.restrict; mechanics)
+RESERVED_IDS = (SCRIPTED, RESTRICTED)   # the kit's ids, never a registered name
+
+
+class Mechanic(NamedTuple):
+    """One kind of decision a family declares for ``mechanics`` (simcore.studies.mechanics):
+    ``name`` (a word, e.g. ``never_call``), ``doc`` (what the restricted player does),
+    ``kind`` (:data:`simcore.nb.restrict.NEVER` or ``ALWAYS``), up to three action ranges
+    ``((lo, hi), ...)`` and, for ALWAYS, the ``shift`` from a chosen action to its forced
+    counterpart (a discard to the same discard with riichi)."""
+
+    name: str
+    doc: str
+    kind: int
+    ranges: tuple
+    shift: int = 0   # ALWAYS: the forced action is the bot's choice plus this, where legal
+
+    def row(self) -> list:
+        """The restricted seat's params row."""
+        from simcore.nb.restrict import N_RANGES
+        flat = [v for lo_hi in self.ranges for v in lo_hi]
+        return [float(self.kind), float(self.shift), *map(float, flat),
+                *[0.0] * (2 * N_RANGES - len(flat))]
 
 
 class HumanToPlay(Exception):

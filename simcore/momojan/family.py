@@ -13,6 +13,11 @@ from policies.momojan import POLICIES as _POLICIES
 from ..errors import InputError
 from ..family.base import Family
 from simcore.family.tables import storage_types
+from simcore.family.policy import Mechanic as _M
+from simcore.nb.restrict import ALWAYS as _ALWAYS, NEVER as _NEVER
+from .actions import (CALL as _CALL, DISCARD as _DISCARD, DISCARD_RIICHI as _RIICHI,
+                      DRAW_THREE as _DRAW3, KAI as _KAI, KAN_CLOSED as _KAN,
+                      N_ACTIONS as _N_ACTIONS, RON as _RON, TSUMO as _TSUMO)
 from . import luck as _luck, metrics as _metrics, scenario as _scenario, simulate as _simulate
 
 
@@ -48,6 +53,18 @@ class Momojan(Family):
         "luck_dealer luck_other luck_tsumo luck_ron gap_before",
         int16="round turns stock_left repeat dora ron_bonus set_bonus")
     LUCK_CONTROLS = _luck.GAME_CONTROLS   # luck_controls below
+    BEST_BOT = "value"
+    MECHANICS = (
+        _M("never_call", "never Pon or Chi", _NEVER, ((_CALL, _KAN),)),
+        _M("never_kai", "never Kai (reveal a set from the hand) where it is optional", _NEVER,
+           ((_KAI, _CALL),)),
+        _M("never_draw_three", "never draw three", _NEVER, ((_DRAW3, _DRAW3 + 1),)),
+        _M("never_riichi", "never riichi", _NEVER, ((_RIICHI, _TSUMO),)),
+        _M("always_riichi", "riichi whenever it may", _ALWAYS, ((_RIICHI, _TSUMO),),
+           _RIICHI - _DISCARD),
+        _M("never_kan", "never a kan", _NEVER, ((_KAN, _N_ACTIONS),)),
+        _M("never_ron", "wins by tsumo only (never ron)", _NEVER, ((_RON, _RON + 1),)),
+    )
     KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")
     # The bots' decision kernel: self-contained (the distance search and the bots), and the
     # natural compile reaches it in its middle, so the second worker starts there.

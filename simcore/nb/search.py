@@ -82,9 +82,10 @@ def candidates(mask, out) -> int:
 @nb.njit(cache=True)
 def decision_key(rng, salt):
     """The key of this decision's simulations, from the seat's stream as it stands and ``salt``
-    (where the round is: two decisions of one seat differ by it), leaving the stream alone: a search that keeps its rollout bot's every choice (a large ``margin``) plays
-    the very games of that bot (a test), and which stream the bot's own draws come from does
-    not depend on the search."""
+    (where the round is: two decisions of one seat differ by it), leaving the stream alone: a
+    search that keeps its rollout bot's every choice (a large ``margin``) plays the very games
+    of that bot (a test), and which stream the bot's own draws come from does not depend on
+    the search."""
     x = rng[0] ^ _U(0x9E3779B97F4A7C15) ^ (_U(salt) * _U(0xD1342543DE82EF95))
     for i in range(1, 4):
         x = (x ^ rng[i]) * _U(0xBF58476D1CE4E5B9)
@@ -107,9 +108,10 @@ def choose(gain, gain2, base, n, sims, margin, temperature, rng) -> int:
     ``base``'s on the same simulation (sums ``gain``, sums of squares ``gain2`` over ``sims``):
     the one with the best mean gain when that mean is above ``margin`` standard errors of
     itself (the sample variance plus mean^2 / sims, so that a gain no simulation disagrees
-    with needs more simulations than ``margin``), else ``base`` (a one-step improvement of the rollout bot, which plays its own
-    choice unless the simulations say clearly otherwise). With ``temperature`` > 0, one drawn
-    with weight exp(mean gain / temperature) among ``base`` and those clearly better."""
+    with needs more simulations than ``margin``), else ``base``: a one-step improvement of
+    the rollout bot, which plays its own choice unless the simulations say clearly otherwise.
+    With ``temperature`` > 0, one drawn with weight exp(mean gain / temperature) among
+    ``base`` and those clearly better."""
     best, best_mean = base, 0.0
     w = np.zeros(n, np.float64)
     for i in range(n):

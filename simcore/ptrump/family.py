@@ -14,6 +14,9 @@ from policies.ptrump import POLICIES as _POLICIES
 from ..errors import InputError
 from ..family.base import Family
 from simcore.family.tables import storage_types
+from simcore.family.policy import Mechanic as _M
+from simcore.nb.restrict import ALWAYS as _ALWAYS, NEVER as _NEVER
+from . import layout as _L
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 from .layout import MAX_SEATS
 
@@ -44,6 +47,18 @@ class PStyle(Family):
         int32="round score0 score1 score2 pool counted0 counted1 counted2",
         int16="value value0 value1 value2 deposits_taken deposits_lost noten_penalty noten_paid "
               "pon_penalty turns")
+    BEST_BOT = "greedy"
+    MECHANICS = (
+        _M("never_pon", "never pon", _NEVER, ((_L.A_PON, _L.A_PON + 1),)),
+        _M("never_kan", "never a kan (open, closed or added)", _NEVER,
+           ((_L.A_KAN_OPEN, _L.A_KAN_OPEN + 1), (_L.A_ANKAN, _L.A_KAKAN + _L.MAX_SETS))),
+        _M("never_nuki", "never sets a joker aside", _NEVER, ((_L.A_NUKI, _L.A_NUKI + 1),)),
+        _M("never_riichi", "never riichi", _NEVER, ((_L.A_RIICHI, _L.A_RIICHI + _L.N_CARDS),)),
+        _M("always_riichi", "riichi whenever it may", _ALWAYS,
+           ((_L.A_RIICHI, _L.A_RIICHI + _L.N_CARDS),), _L.A_RIICHI - _L.A_DISCARD),
+        _M("never_ron", "wins by tsumo only (never ron or rob)", _NEVER,
+           ((_L.A_RON, _L.A_RON + 1),)),
+    )
     KERNEL_FUNCTIONS = ("simcore.ptrump.engine.play_matches", "simcore.ptrump.engine.play_round")
     # The bots' decision kernel: self-contained (the distance search and the bots), and the
     # natural compile reaches it in its middle, so the second worker starts there.

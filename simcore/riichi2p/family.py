@@ -12,6 +12,9 @@ from policies.riichi2p import POLICIES as _POLICIES
 from ..errors import InputError
 from ..family.base import Family
 from simcore.family.tables import storage_types
+from simcore.family.policy import Mechanic as _M
+from simcore.nb.restrict import ALWAYS as _ALWAYS, NEVER as _NEVER
+from . import layout as _L
 from . import metrics as _metrics, scenario as _scenario, simulate as _simulate
 from .engine import END_REASON_NAMES, N_SEATS
 
@@ -37,6 +40,19 @@ class Riichi2p(Family):
     ROUND_DTYPES = storage_types(int64="game yaku reach0 reach1", int32="round pay score0 "
                                  "score1 honba pool_taken pool_left noten_paid han fu draws "
                                  "calls")
+    BEST_BOT = "greedy"
+    MECHANICS = (
+        _M("never_call", "never chi, pon or open kan", _NEVER,
+           ((_L.A_CHI, _L.A_CHI + 3), (_L.A_PON, _L.A_MINKAN + 1))),
+        _M("never_kan", "never a kan (closed, added or open)", _NEVER,
+           ((_L.A_ANKAN, _L.A_KAKAN + _L.N_KINDS), (_L.A_MINKAN, _L.A_MINKAN + 1))),
+        _M("never_riichi", "never riichi", _NEVER, ((_L.A_RIICHI, _L.A_RIICHI + _L.N_KINDS),)),
+        _M("always_riichi", "riichi whenever it may", _ALWAYS,
+           ((_L.A_RIICHI, _L.A_RIICHI + _L.N_KINDS),), _L.A_RIICHI - _L.A_DISCARD),
+        _M("never_kyuushu", "never abort with nine terminals", _NEVER,
+           ((_L.A_KYUUSHU, _L.A_KYUUSHU + 1),)),
+        _M("never_ron", "wins by tsumo only (never ron)", _NEVER, ((_L.A_RON, _L.A_RON + 1),)),
+    )
     KERNEL_FUNCTIONS = ("simcore.riichi2p.engine.play_games", "simcore.riichi2p.engine.play_hand")
     COMPILE_FIRST = ("policies.riichi2p.bots.decide",)
     # validation-only switches: which parent turns a dependent key on (spec §12)

@@ -11,6 +11,9 @@ from simcore.family import chunks
 from simcore.family.base import Family
 from simcore.family.standard import loader
 from simcore.family.tables import storage_types
+from simcore.family.policy import Mechanic as _M
+from simcore.nb.restrict import ALWAYS as _ALWAYS
+from .layout import TAKE as _TAKE
 from . import engine as E, metrics
 from .hand import YAKU, best_win, distance, is_red, tables, waits
 from .report import build_replay
@@ -63,6 +66,9 @@ class Sparrow(Family):
                      "mean_winning_points")
     GAME_DTYPES, GAME_DTYPE_DEFAULT = storage_types(int32=" ".join(E.GAME_FIELDS[5:])), "int16"
     ROUND_DTYPES = storage_types(int64="game", int32=" ".join(E.ROUND_FIELDS[8:]))
+    BEST_BOT = "greedy"
+    MECHANICS = (_M("always_take", "takes every win (under wins.may_decline)", _ALWAYS,
+                    ((_TAKE, _TAKE + 1),)),)
     KERNEL_FUNCTIONS = ("simcore.sparrow.engine.kernel",)
     COMPILE_FIRST = ("policies.sparrow.bots.decide",)
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")

@@ -1,0 +1,65 @@
+"""The ``mechanics`` command (thin: parsing and printing; the work is
+:mod:`simcore.studies.mechanics`)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from simcore.cli.common import cli_errors
+
+
+@click.command()
+@click.argument("scenario_ref", metavar="SCENARIO")
+@click.option("--games", type=click.IntRange(2, 10_000_000), default=1000, show_default=True,
+              help="Deals per kind of decision (each played in every seating).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--chart", metavar="FILE", help="Also draw the costs with their intervals "
+              "(.png or .svg).")
+@click.option("--json", "as_json", is_flag=True, help="Print only the JSON result on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@cli_errors
+def mechanics(scenario_ref, games, seed, chart, as_json, quiet):
+    """Which decisions carry skill under SCENARIO: the family's best bot against itself with
+    one seat restricted from one kind of decision at a time (never call, never riichi, always
+    riichi, ...: what the family declares), in duplicate (every deal in every seating). Each
+    restriction's cost in share of game wins, with a 95% interval and a verdict.
+
+    Example: momojan-sim mechanics new_edition --games 2000 --chart mechanics.png
+    """
+    import os
+
+    from simcore.cli.common import Progress
+    from simcore.errors import InputError
+    from simcore.family import registry as families
+    from simcore.studies.mechanics import mechanics_chart, mechanics_study, mechanics_table
+
+    fam, sc = families.load(scenario_ref)
+    if chart is not None:
+        if os.path.splitext(chart)[1].lower() not in (".png", ".svg"):
+            raise InputError(f"--chart {chart!r}: expected a .png or .svg file")
+        folder = os.path.dirname(os.path.abspath(chart))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise InputError(f"--chart {chart!r}: cannot write in {folder}")
+    if not fam.MECHANICS:
+        raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision")
+    progress = Progress(quiet or as_json, label="games", family=None)
+    progress.starting(fam)
+    res = mechanics_study(fam, sc, games, seed,
+                          progress=lambda done, total: progress(done * games, total * games))
+    progress.done()
+    if chart:
+        mechanics_chart(res, chart)
+        res["chart"] = chart
+    if as_json:
+        click.echo(json.dumps(res, indent=1))
+        return
+    click.echo(mechanics_table(res))
+    if chart:
+        click.echo(f"\nchart: {chart}")
+
+
+def register(group):
+    """Add the ``mechanics`` command to the ``momojan-sim`` group."""
+    group.add_command(mechanics)

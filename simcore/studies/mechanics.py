@@ -1,0 +1,141 @@
+"""Which mechanics carry skill (restricted play; Jaffe et al., "Evaluating competitive game
+balance with restricted play", AIIDE 2012): the family's best bot against itself with one kind of
+decision taken away or forced, in duplicate.
+
+For each kind of decision the family declares (``Family.MECHANICS``) every deal is played once
+per seat with that seat restricted (:mod:`simcore.nb.restrict`) and the others unrestricted; the
+game is the unit. Per deal, the restricted seats' mean share of the game wins less the fair share
+1/n is the restriction's *cost* (a shared win counts its share; over the n seatings of one deal
+the unrestricted shares sum to 1, so the fair share is exact, not estimated). Its mean over the
+deals has a t interval (scipy.stats). A cost whose interval lies above 0 is a mechanic that
+carries skill; one whose interval lies within +-``IGNORABLE`` of 0 is one a player can ignore;
+a restriction that changed no record (the bot already plays so, or the rules never offer the
+decision) says so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+IGNORABLE = 0.01   # a cost inside +-1 pp of wins: ignorable
+
+
+def _shares(fam, sim, idx, seed, seat):
+    """Seat ``seat``'s share of each game's wins, and the games' records."""
+    from simcore.family.chunks import game_values
+    batch = sim.play(idx, seed)
+    num, den = game_values(fam, idx, batch.games, batch.rounds)
+    i = [m.name for m in fam.CATALOGUE].index(f"seat{seat}_win_share")
+    return num[:, i] / np.maximum(den[:, i], 1), batch
+
+
+def _restricted_sim(fam, sc, seat: int, mechanic):
+    """A simulator of ``sc`` with every seat the best bot and seat ``seat`` restricted."""
+    from simcore.family.policy import RESTRICTED
+    sim = fam.SIMULATOR(sc)
+    row = mechanic.row()
+    if sim.params.shape[1] < len(row):
+        sim.params = np.hstack([sim.params, np.zeros((sim.params.shape[0],
+                                                      len(row) - sim.params.shape[1]))])
+    sim.policy_ids[seat] = RESTRICTED
+    sim.params[seat, :] = 0.0
+    sim.params[seat, :len(row)] = row
+    return sim
+
+
+def mechanics_study(fam, sc, games: int, seed: int, progress=None) -> dict:
+    """Play the restriction study of scenario ``sc`` (family ``fam``): ``games`` deals per
+    kind of decision, each in every seating. ``progress(done, total)`` is told after each
+    batch. Returns the JSON-ready result (:func:`mechanics_table` prints it)."""
+    from scipy import stats
+
+    from simcore.errors import InputError
+    if not fam.MECHANICS or not fam.BEST_BOT:
+        raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision "
+                         f"(Family.MECHANICS)")
+    data = sc.to_dict()
+    n = len(data["players"])
+    data["players"] = [{"policy": fam.BEST_BOT, "params": {}} for _ in range(n)]
+    base_sc = fam.SCENARIOS.from_dict(data, name=sc.name)
+    idx = np.arange(games, dtype=np.int64)
+    total, done = len(fam.MECHANICS) * n + 1, 0
+    base = fam.SIMULATOR(base_sc).play(idx, seed)
+    done += 1
+    if progress:
+        progress(done, total)
+    rows = []
+    for mech in fam.MECHANICS:
+        share = np.zeros(games)
+        changed = False
+        for seat in range(n):
+            s, batch = _shares(fam, _restricted_sim(fam, base_sc, seat, mech), idx, seed, seat)
+            share += s / n
+            changed = changed or not (np.array_equal(batch.games, base.games)
+                                      and np.array_equal(batch.rounds, base.rounds))
+            done += 1
+            if progress:
+                progress(done, total)
+        cost = 1.0 / n - share
+        mean = float(cost.mean())
+        se = float(cost.std(ddof=1) / np.sqrt(games)) if games > 1 else float("inf")
+        half = float(stats.t.ppf(0.975, games - 1) * se) if games > 1 and se > 0 else 0.0
+        lo, hi = mean - half, mean + half
+        if not changed:
+            verdict = ("changed nothing: the bot already plays so, or these rules never "
+                       "offered the decision")
+        elif lo > 0:
+            verdict = f"carries skill: ignoring it costs {100 * mean:.1f} pp of wins"
+        elif hi < 0:
+            verdict = (f"the best bot plays it worse than the restriction would "
+                       f"({-100 * mean:.1f} pp of wins)")
+        elif -IGNORABLE <= lo and hi <= IGNORABLE:
+            verdict = "a player can ignore it (within 1 pp of wins)"
+        else:
+            verdict = "unclear at this sample: play more games"
+        rows.append({"mechanic": mech.name, "restriction": mech.doc, "cost": mean,
+                     "ci": [lo, hi], "restricted_share": float(share.mean()),
+                     "fair_share": 1.0 / n, "changed_play": changed, "verdict": verdict})
+    rows.sort(key=lambda r: -r["cost"])
+    return {"scenario": sc.name, "family": fam.NAME, "bot": fam.BEST_BOT, "seats": n,
+            "games": games, "seed": seed, "unit": "share of game wins (pp: percentage points)",
+            "mechanics": rows}
+
+
+def mechanics_table(res: dict) -> str:
+    """The study as text: one line per kind of decision, costliest first, with its verdict."""
+    out = [f"scenario {res['scenario']}: {res['bot']} against itself, one seat restricted; "
+           f"{res['games']} deals x {res['seats']} seatings, seed {res['seed']}",
+           "cost: the restricted player's share of game wins below the fair "
+           f"{100 / res['seats']:.1f}%, in pp, 95% interval", "",
+           f"{'mechanic':20s} {'cost (pp)':>9s}  {'[95% interval]':16s}  verdict"]
+    for r in res["mechanics"]:
+        lo, hi = r["ci"]
+        out.append(f"{r['mechanic']:20s} {100 * r['cost']:9.2f}  [{100 * lo:6.2f}, "
+                   f"{100 * hi:6.2f}]  {r['verdict']}")
+    return "\n".join(out)
+
+
+def mechanics_chart(res: dict, path: str) -> str:
+    """A horizontal bar chart of the costs with their intervals, to ``path`` (PNG or SVG)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = res["mechanics"][::-1]
+    fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(rows) + 1.6))
+    y = np.arange(len(rows))
+    cost = np.array([100 * r["cost"] for r in rows])
+    lo = cost - np.array([100 * r["ci"][0] for r in rows])
+    hi = np.array([100 * r["ci"][1] for r in rows]) - cost
+    colors = ["#c0392b" if r["ci"][0] > 0 else "#7f8c8d" if r["changed_play"] else "#d5d8dc"
+              for r in rows]
+    ax.barh(y, cost, xerr=[lo, hi], color=colors, capsize=3)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.axvspan(-100 * IGNORABLE, 100 * IGNORABLE, color="#eafaf1", zorder=0)
+    ax.set_yticks(y, [r["mechanic"] for r in rows])
+    ax.set_xlabel("cost of the restriction: pp of game wins lost (95% interval)")
+    ax.set_title(f"{res['scenario']}: which decisions carry skill ({res['bot']}, "
+                 f"{res['games']} deals)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -1,0 +1,91 @@
+"""Restricted play (``mechanics``): the mask and action rules of a restriction, the study on
+MOMOJAN (quick tier) and on every family at a small budget (second tier), the command's output
+and its bad input."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simcore.cli import main
+from simcore.family import registry as families
+from simcore.family.policy import Mechanic
+from simcore.nb.restrict import ALWAYS, NEVER, restricted_action, restricted_mask
+
+
+def _row(kind, ranges, shift=0):
+    return np.array(Mechanic("x", "x", kind, ranges, shift).row())
+
+
+def test_never_removes_the_range_unless_nothing_would_be_left():
+    mask = np.array([1, 1, 0, 1, 1, 0], np.bool_)
+    assert restricted_mask(mask, _row(NEVER, ((1, 2), (4, 6)))).tolist() == \
+        [True, False, False, True, False, False]
+    assert restricted_mask(mask, _row(NEVER, ((0, 6),))).tolist() == mask.tolist()
+    assert restricted_mask(mask, _row(ALWAYS, ((0, 1),))).tolist() == mask.tolist()
+
+
+def test_always_forces_the_counterpart_or_the_lowest_legal_action_of_the_range():
+    mask = np.array([1, 1, 1, 0, 1, 1], np.bool_)   # 0-2 discards, 3-5 the same with riichi
+    always = _row(ALWAYS, ((3, 6),), shift=3)
+    assert restricted_action(1, mask, always) == 4        # discard 1 -> discard 1 with riichi
+    assert restricted_action(0, mask, always) == 4        # 3 is not legal: the lowest legal
+    assert restricted_action(5, mask, always) == 5        # already one
+    assert restricted_action(1, mask, _row(NEVER, ((3, 6),))) == 1
+    none = np.array([1, 1, 1, 0, 0, 0], np.bool_)
+    assert restricted_action(2, none, always) == 2        # no riichi legal: the choice stands
+
+
+def test_mechanics_on_momojan_orders_the_costs_and_says_what_changed_nothing():
+    from simcore.studies.mechanics import mechanics_study, mechanics_table
+    fam, sc = families.load("new_edition")
+    res = mechanics_study(fam, sc, 40, 3)
+    rows = {r["mechanic"]: r for r in res["mechanics"]}
+    assert set(rows) == {m.name for m in fam.MECHANICS}
+    costs = [r["cost"] for r in res["mechanics"]]
+    assert costs == sorted(costs, reverse=True)
+    assert rows["never_draw_three"]["ci"][0] > 0 and "carries skill" in \
+        rows["never_draw_three"]["verdict"]
+    assert not rows["never_kan"]["changed_play"] and "changed nothing" in \
+        rows["never_kan"]["verdict"]                       # no kan in the new edition
+    for r in res["mechanics"]:
+        assert r["ci"][0] <= r["cost"] <= r["ci"][1]
+        assert abs(r["restricted_share"] + r["cost"] - 0.5) < 1e-9
+    text = mechanics_table(res)
+    assert "never_draw_three" in text and "95% interval" in text
+
+
+def test_the_mechanics_command_prints_json_and_a_chart(tmp_path):
+    chart = tmp_path / "m.png"
+    r = CliRunner().invoke(main, ["mechanics", "new_edition", "--games", "12", "--json",
+                                  "--chart", str(chart)])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["games"] == 12 and out["seats"] == 2 and chart.stat().st_size > 1000
+    assert {"mechanic", "cost", "ci", "verdict"} <= set(out["mechanics"][0])
+
+
+@pytest.mark.parametrize("args,words", [
+    (["new_edition", "--chart", "m.pdf"], "--chart"),
+    (["new_edition", "--chart", "/nonexistent-dir/m.png"], "cannot write"),
+    (["no_such_scenario"], "no_such_scenario"),
+    (["new_edition", "--games", "1"], "--games"),
+])
+def test_mechanics_bad_input_is_one_line_and_exit_2(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["mechanics", *args])
+    assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.second_tier
+@pytest.mark.parametrize("name", ["ptrump_2p", "ptrump_3p", "emoji", "riichi2p", "sparrow"])
+def test_mechanics_runs_on_every_family(name):
+    from simcore.studies.mechanics import mechanics_study
+    fam, sc = families.load(name)
+    res = mechanics_study(fam, sc, 8, 2)
+    assert len(res["mechanics"]) == len(fam.MECHANICS) >= 1
+    n = len(sc.to_dict()["players"])
+    for r in res["mechanics"]:
+        assert abs(r["restricted_share"] + r["cost"] - 1 / n) < 1e-9 and r["verdict"]
