@@ -16,7 +16,8 @@ import numpy as np
 
 from policies.momojan import P_SEARCH, POLICIES, SEARCH_PARAMS, decide
 from simcore.family.params import param_index
-from simcore.nb.search import candidates, choose, decision_key, sim_streams
+from simcore.nb.search import (base_index, candidates, choose, decision_key, record,
+                               sim_streams)
 from simcore.nb.rng import shuffle
 from .actions import N_ACTIONS, PH_START
 from .cards import N_KINDS
@@ -114,9 +115,7 @@ def searching_decision(ctx, sx):
     choice = decide(roll, obs, mask, rows[roll], rng, core, ra)   # the rollout bot's own
     if n < max(2, np.int64(prm[_MIN_LEGAL])):
         return choice
-    base = 0
-    while cand[base] != choice:
-        base += 1
+    base = base_index(cand, n, choice)
     xpol[:] = roll
     xprm[0], xprm[1] = rows[roll], rows[roll]
     sims = np.int64(prm[_SIMS])
@@ -140,11 +139,7 @@ def searching_decision(ctx, sx):
                                 xrngs, no, xrec, x, seat, phase, drawn_by, rinshan, cand[i])
             w = xrec[E.RF_WINNER]
             v = 2.0 * paid + pot if w == seat else -(2.0 * paid + pot) if w >= 0 else 0.0
-            if j == 0:
-                v0 = v
-            else:
-                gain[i] += v - v0
-                gain2[i] += (v - v0) * (v - v0)
+            v0 = record(gain, gain2, i, j, v, v0)
     return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
 
 

@@ -79,6 +79,27 @@ def candidates(mask, out) -> int:
     return n
 
 
+@nb.njit(cache=True, inline="always")
+def base_index(cand, n, choice) -> int:
+    """Where the rollout bot's ``choice`` is among the ``n`` candidates."""
+    i = 0
+    while i < n - 1 and cand[i] != choice:
+        i += 1
+    return i
+
+
+@nb.njit(cache=True, inline="always")
+def record(gain, gain2, i, j, v, v0):
+    """Simulation outcome ``v`` of candidate ``i``, the ``j``-th tried in its simulation (0:
+    the rollout bot's choice, whose outcome is returned: the one the others are measured
+    against); the others' gains over it go to ``gain`` and ``gain2``. Returns that outcome."""
+    if j == 0:
+        return v
+    gain[i] += v - v0
+    gain2[i] += (v - v0) * (v - v0)
+    return v0
+
+
 @nb.njit(cache=True)
 def decision_key(rng, salt):
     """The key of this decision's simulations, from the seat's stream as it stands and ``salt``

@@ -14,7 +14,8 @@ import numpy as np
 from policies.sparrow import POLICIES, SEARCH_PARAMS, P_SEARCH, decide
 from simcore.family.params import param_index
 from simcore.nb.rng import shuffle
-from simcore.nb.search import candidates, choose, decision_key, sim_streams
+from simcore.nb.search import (base_index, candidates, choose, decision_key, record,
+                               sim_streams)
 from . import engine as E
 from .hand import N_KINDS, distance, waits
 
@@ -105,9 +106,7 @@ def searching_decision(ctx, sx):
     n = candidates(s.mask, cand)
     if n < max(2, np.int64(prm[_MIN_LEGAL])):
         return choice
-    base = 0
-    while cand[base] != choice:
-        base += 1
+    base = base_index(cand, n, choice)
     xpol[:] = roll
     for q in range(E.MAX_SEATS):
         xprm[q] = rows[roll]
@@ -129,11 +128,7 @@ def searching_decision(ctx, sx):
             keys[:] = 0
             E.round_from(x, ra, t, xpol, xprm, xrngs, xrec, no, keys, seat, pos, cand[i], x)
             v = np.float64(x.delta[seat])
-            if j == 0:
-                v0 = v
-            else:
-                gain[i] += v - v0
-                gain2[i] += (v - v0) * (v - v0)
+            v0 = record(gain, gain2, i, j, v, v0)
     return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
 
 
