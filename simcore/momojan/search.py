@@ -35,16 +35,29 @@ def new_scratch():
     record, seats' policy ids, params rows, rollout streams, candidates, sums of
     gains and of their squares, unseen pool, distances, determinization stream, every policy's
     default params row)``."""
-    rows = np.zeros((len(POLICIES.names), POLICIES.max_params), np.float64)
-    for i, name in enumerate(POLICIES.names):
-        vals = POLICIES.param_row(name, {})
-        rows[i, :len(vals)] = vals
+    names = POLICIES.names
+    rows = POLICIES.seat_arrays([{"policy": name} for name in names], len(names))[1]
     return (E.new_round_state(False), E.new_round_state(False), np.zeros(E.N_RF, np.int64),
             np.zeros(2, np.int64), np.zeros((2, POLICIES.max_params), np.float64),
             np.zeros((E.N_RNG, 4), np.uint64), np.zeros(N_ACTIONS, np.int64),
             np.zeros(N_ACTIONS, np.float64), np.zeros(N_ACTIONS, np.float64),
             np.zeros(POOL, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(4, np.uint64),
             rows)
+
+
+@nb.njit(cache=True, inline="always")
+def _unseen_wall(st, wall, pool, n, to_pool):
+    """The stock and the kan replacement draws, in order, to ``pool[n:]`` (``to_pool``) or back
+    from it; the pool position after them."""
+    for lo, hi in ((st[E.ST_STOCK_POS], st[E.ST_STOCK_END]),
+                   (st[E.ST_DEAD_POS], st[E.ST_DEAD_END])):
+        for i in range(lo, hi):
+            if to_pool:
+                pool[n] = wall[i]
+            else:
+                wall[i] = pool[n]
+            n += 1
+    return n
 
 
 @nb.njit(cache=True)
@@ -64,12 +77,7 @@ def determinize(x, seat, pool, rng, core, dist, tries):
             pool[n] = k
             n += 1
     in_hand = n
-    for i in range(st[E.ST_STOCK_POS], st[E.ST_STOCK_END]):
-        pool[n] = wall[i]
-        n += 1
-    for i in range(st[E.ST_DEAD_POS], st[E.ST_DEAD_END]):
-        pool[n] = wall[i]
-        n += 1
+    n = _unseen_wall(st, wall, pool, n, True)
     nd, n_rev = x.n_disc[opp], x.n_rev[opp]
     last = x.disc[opp, nd - 1] if nd > 0 and not x.disc_called[opp, nd - 1] else -1
     for _ in range(tries):
@@ -91,13 +99,7 @@ def determinize(x, seat, pool, rng, core, dist, tries):
         if best == d:
             break
     x.hands[opp] = h
-    n = in_hand
-    for i in range(st[E.ST_STOCK_POS], st[E.ST_STOCK_END]):
-        wall[i] = pool[n]
-        n += 1
-    for i in range(st[E.ST_DEAD_POS], st[E.ST_DEAD_END]):
-        wall[i] = pool[n]
-        n += 1
+    _unseen_wall(st, wall, pool, in_hand, False)
 
 
 @nb.njit(cache=True)

@@ -28,10 +28,8 @@ def new_scratch():
     """A search's scratch, once per simulator: ``(state, the simulation's dealt state, round
     record, reach keys, seats' policy ids, params rows, rollout streams, candidates, sums of
     gains and of their squares, unseen pool, determinization stream, default params rows)``."""
-    rows = np.zeros((len(POLICIES.names), POLICIES.max_params), np.float64)
-    for i, name in enumerate(POLICIES.names):
-        vals = POLICIES.param_row(name, {})
-        rows[i, :len(vals)] = vals
+    names = POLICIES.names
+    rows = POLICIES.seat_arrays([{"policy": name} for name in names], len(names))[1]
     return (E.new_state(False), E.new_state(False), np.zeros(E.N_RF, np.int64),
             np.zeros(E.MAX_SEATS, np.int64), np.zeros(E.MAX_SEATS, np.int64),
             np.zeros((E.MAX_SEATS, POLICIES.max_params), np.float64),
