@@ -83,8 +83,26 @@ def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
     return ok
 
 
-def _compile_one(name: str, say, guard_s: float) -> bool:
-    codes = [_call(name, "compile_helpers"), _call(name, "play_for_compile")]
+def compile_search(fam, say=None, guard_s: float = GUARD_S, ticks: bool = True) -> bool:
+    """Compile the family's ``search`` kernel into numba's cache in a child process unless it is
+    there, saying so and every ``TICK_S`` how long it has run: compiled in the process that plays,
+    numba holds the interpreter for a minute and nothing can report (issue 51); ``ticks=False``
+    says only the first line (a command's own progress speaks while it waits). True when
+    it is cached or the child ended well; a failure is said, never raised (the kernel then
+    compiles on first use)."""
+    from simcore.family.compiling import search_cached
+    if search_cached(fam):
+        return True
+    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    from simcore.family import registry as families
+    say("compiling the search bot's kernel (about a minute, once)")
+    return _compile_one(families.FAMILIES[fam.NAME], say, guard_s, ("play_search_for_compile",),
+                        say if ticks else (lambda text: None))
+
+
+def _compile_one(name: str, say, guard_s: float,
+                 functions=("compile_helpers", "play_for_compile"), tick=None) -> bool:
+    codes = [_call(name, f) for f in functions]
     start = time.monotonic()
     logs = [tempfile.TemporaryFile("w+") for _ in codes]
     procs = []
@@ -93,7 +111,7 @@ def _compile_one(name: str, say, guard_s: float) -> bool:
         procs = [_python(code, log) for code, log in zip(codes, logs)]
         for proc, log in zip(procs, logs):
             try:
-                status = _wait_talking(proc, start, guard_s, say)
+                status = _wait_talking(proc, start, guard_s, tick or say)
             except subprocess.TimeoutExpired:
                 say(f"a compile process ran {guard_s:.0f} s: stopped (what it did not compile "
                     f"compiles on first use)")

@@ -78,6 +78,9 @@ class Family:
     MECHANICS: tuple = ()
     KERNEL_FUNCTIONS: tuple = ()
     COMPILE_FIRST: tuple = ()
+    # the ``search`` bot's kernel (module.function), compiled apart on its first use, in a child
+    # process that reports while it works (simcore.precompile.compile_search); "": no search
+    SEARCH_KERNEL: str = ""
     # ---- its rules -----------------------------------------------------------------------------
     # dotted prefixes of the rule keys that are point values only (simcore.studies.notes)
     POINT_VALUE_PREFIXES: tuple = ()

@@ -22,6 +22,22 @@ from simcore.runners.local import ChunkRunner, clamp_workers
 from simcore.stats.moments import MomentSums
 
 CHUNK_GAMES = 2000
+# A chunk is also the unit of progress: a ``search`` seat plays a few MOMOJAN games a second,
+# so a chunk of its games is a few seconds of play (about 8 with both seats searching), not
+# the half hour 2,000 would be.
+SEARCH_CHUNK_GAMES = 8
+
+
+def searches(scenarios) -> bool:
+    """Whether a seat of some scenario plays the ``search`` bot."""
+    from simcore.family.policy import SEARCH
+    return any(p.get("policy") == SEARCH for sc in scenarios for p in sc["players"])
+
+
+def chunk_games_for(scenarios) -> int:
+    """Games per chunk for a study of ``scenarios`` (recorded in its result: a resumed study
+    keeps its own)."""
+    return SEARCH_CHUNK_GAMES if searches(scenarios) else CHUNK_GAMES
 
 
 @dataclass(frozen=True)
@@ -386,8 +402,9 @@ def run_games(fam, scenario, games: int, seed: int, workers: int = 0, debug: boo
               progress=None) -> Batch:
     """The records of games 0..games-1 of ``scenario``, played in chunks (memory grows with
     ``games``); they do not depend on ``workers``."""
-    tasks = [ChunkTask((scenario.to_dict(),), (seed,), s, min(s + CHUNK_GAMES, games), debug, True)
-             for s in range(0, games, CHUNK_GAMES)]
+    step = chunk_games_for([scenario])
+    tasks = [ChunkTask((scenario.to_dict(),), (seed,), s, min(s + step, games), debug, True)
+             for s in range(0, games, step)]
     n_workers, _ = clamp_workers(workers, len(tasks))
     parts = []
     with ChunkRunner(n_workers) as runner:

@@ -56,6 +56,24 @@ def kernels_cached(fam) -> bool:
     return True
 
 
+def search_cached(fam) -> bool:
+    """Whether numba's cache holds the family's ``search`` kernel (any signature: it has one);
+    True for a family without one."""
+    if not fam.SEARCH_KERNEL:
+        return True
+    module, _, name = fam.SEARCH_KERNEL.rpartition(".")
+    return kernel_cached(getattr(importlib.import_module(module), name))
+
+
+def play_search_for_compile(fam) -> None:
+    """Play one game of the default scenario with ``search`` in every seat at two simulations a
+    decision: compiles the search kernel (its types do not depend on the scenario or params)."""
+    from simcore.family.players import with_players
+    from simcore.family.policy import SEARCH
+    sc = with_players(fam, fam.SCENARIOS.load(fam.DEFAULT_SCENARIO), f"{SEARCH}:sims=2")
+    fam.SIMULATOR(sc).play(np.arange(1), seed=1)
+
+
 def play_for_compile(fam) -> None:
     """Play two games of the default scenario: compiles the kernel (one for every scenario and
     bot: rules and seats are arrays)."""

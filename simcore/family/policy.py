@@ -37,6 +37,7 @@ ASK = -3        # a scripted entry: stop here, a human seat is to decide (simcor
                 # uses -2 for its default discard)
 RESTRICTED = -4  # the family's best bot under a restriction (simcore.nb.restrict; mechanics)
 RESERVED_IDS = (SCRIPTED, RESTRICTED)   # the kit's ids, never a registered name
+SEARCH = "search"   # the name of the search bot (:func:`search_spec`) in every family that has it
 
 
 class Mechanic(NamedTuple):
@@ -95,7 +96,7 @@ def search_spec(bots, rollout: str, sims: int = 8, margin: float = 2.0,
     docs/bots.md)."""
     ids = ", ".join(f"{i} {n}" for i, n in enumerate(bots))
     return PolicySpec(
-        name="search", doc="plays each candidate action forward with the engine on redealt "
+        name=SEARCH, doc="plays each candidate action forward with the engine on redealt "
         "unseen cards (rollouts by another bot); takes the rollout bot's choice unless another "
         "is clearly better",
         reads_point_values=reads_point_values, params=(

@@ -145,7 +145,8 @@ def searching_decision(ctx, sx):
     return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
 
 
-@nb.njit(cache=True)
+# nogil: a run's progress lines keep coming while a chunk of search games plays in-process
+@nb.njit(cache=True, nogil=True)
 def play_games_search(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug,
                       rounds_out, games_out, sx):
     """:func:`simcore.momojan.engine.play_games` with ``search`` seats (``sx``:

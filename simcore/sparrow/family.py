@@ -70,6 +70,7 @@ class Sparrow(Family):
     MECHANICS = (_M("always_take", "takes every win (under wins.may_decline)", _ALWAYS,
                     ((_TAKE, _TAKE + 1),)),)
     KERNEL_FUNCTIONS = ("simcore.sparrow.engine.kernel",)
+    SEARCH_KERNEL = "simcore.sparrow.search.play_games_search"
     COMPILE_FIRST = ("policies.sparrow.bots.decide",)
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
     EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))

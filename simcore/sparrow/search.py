@@ -130,7 +130,8 @@ def searching_decision(ctx, sx):
     return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
 
 
-@nb.njit(cache=True)
+# nogil: a run's progress lines keep coming while a chunk of search games plays in-process
+@nb.njit(cache=True, nogil=True)
 def play_games_search(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out,
                       sx):
     """:func:`simcore.sparrow.engine.play_games` with ``search`` seats (``sx``:

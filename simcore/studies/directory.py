@@ -64,7 +64,7 @@ def open_study(kind: str, refs, *, games: int | None = None, seed: int | None = 
     defaulting to the first scenario's ``run:`` section; ``out`` (a directory) is checked now
     and made by :meth:`OpenedStudy.create`."""
     from simcore.family import registry as families
-    from simcore.family.chunks import CHUNK_GAMES
+    from simcore.family.chunks import chunk_games_for
     fam, loaded = families.load_all(list(refs), kind)
     scenarios = [with_players(fam, sc, players) for sc in loaded]
     d_games, d_seed, d_workers = fam.SCENARIOS.run_defaults(scenarios[0])
@@ -74,7 +74,7 @@ def open_study(kind: str, refs, *, games: int | None = None, seed: int | None = 
     st = OpenedStudy(kind, fam, scenarios, games or d_games, d_seed if seed is None else seed,
                      d_workers if workers is None else workers,
                      {**(options or {}), "luck_correction": enabled(),
-                      "chunk_games": CHUNK_GAMES}, out, save)
+                      "chunk_games": chunk_games_for(scenarios)}, out, save)
     if save and out:   # refuse a bad directory before anything is played
         from simcore.studies.results import check_out_dir
         check_out_dir(out)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore.family.chunks import CHUNK_GAMES, ChunkTask
+from simcore.family.chunks import ChunkTask, chunk_games_for, searches
 from simcore.runners import selected_runner
 from simcore.runners.local import clamp_workers, usable_cores
 from simcore.stats.moments import MomentSums, Z95, difference, games_for_half_width, ratio
@@ -96,7 +96,7 @@ def _cold_share(family, requested: int) -> bool:
 
 def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, paired: bool = True,
               target: Target | None = None, max_games: int | None = None, debug: bool = False,
-              progress=None, notice=None, chunk_games: int = CHUNK_GAMES,
+              progress=None, notice=None, chunk_games: int | None = None,
               sink=None, runner=None, luck: bool | None = None,
               chunk_fn=None) -> StudyResult:
     """Play ``games`` games of every variant (or, with ``target``, batches until the target
@@ -122,6 +122,10 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     """
     from simcore.stats.luck import corrected, enabled
     luck = enabled() if luck is None else luck
+    # games per chunk: the saved study's own (its batch stops are multiples of it), else the
+    # scenarios' (a search seat plays small chunks: simcore.family.chunks.chunk_games_for)
+    chunk_games = (chunk_games or (sink is not None and getattr(sink, "prov", {}).get(
+        "chunk_games")) or chunk_games_for(scenarios))
 
     def view(merged):
         return corrected(merged, paired) if luck else merged
@@ -151,6 +155,9 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     from simcore.studies.results import Extras
     extras = sink.extras if sink is not None else Extras()
     factory = runner or selected_runner()
+    if searches(scenarios) and getattr(family, "SEARCH_KERNEL", ""):
+        from simcore.precompile import compile_search
+        compile_search(family, notice or (lambda text: None), ticks=False)
     share = _cold_share(family, workers)
     # A run of one chunk gets the helper too when its runner is known to take jobs (local
     # processes): the helper plays nothing, so the numbers stay those of the chunk.

@@ -266,10 +266,13 @@ def _deal_parts(keep, seating):
         yield b, a, ahead, -1, SHARE
 
 
-def chunk_games_for(n_seatings: int) -> int:
-    """Games per chunk: about 2,000 games of all seatings together, at least 100 per seating."""
-    from simcore.family.chunks import CHUNK_GAMES
-    return max(100, CHUNK_GAMES // max(1, n_seatings))
+def chunk_games_for(n_seatings: int, scenarios=()) -> int:
+    """Games per chunk: about 2,000 games of all seatings together, at least 100 per seating;
+    with a ``search`` seat in ``scenarios`` (the seatings) about 16, at least 2 per seating."""
+    from simcore.family import chunks
+    if chunks.searches(scenarios):
+        return max(2, chunks.SEARCH_CHUNK_GAMES // max(1, n_seatings))
+    return max(100, chunks.CHUNK_GAMES // max(1, n_seatings))
 
 
 def check_entrants(family, entrants: list[str]) -> None:
@@ -373,7 +376,7 @@ def run_tournament(scenario, entrants: list[str], games: int, seed: int, progres
     from simcore.studies.study import run_study
     fam = family or _family_for(scenario)
     view, order, scenarios, labels = prepare(fam, scenario, entrants)
-    chunk = chunk_games or chunk_games_for(len(order))
+    chunk = chunk_games or chunk_games_for(len(order), scenarios)
     rd = sink(view, scenarios, labels, chunk) if sink else None
     res = run_study(view, scenarios, seed, games, workers, paired=True, debug=debug,
                     chunk_fn=seating_chunk_stats,

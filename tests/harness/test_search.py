@@ -7,6 +7,7 @@ import pytest
 
 from simcore.family import registry as families
 from simcore.family.chunks import game_values
+from simcore.nb.rng import seed_keyed
 from simcore.nb.search import choose
 
 # (scenario, the family's rollout bot by default, duplicate games per seat order)
@@ -84,3 +85,103 @@ def test_search_is_no_weaker_than_its_rollout_bot_in_duplicate(name, rollout, ga
     share /= games * seats
     tolerance = 2 * np.sqrt(0.25 / (games * seats))
     assert share >= 0.5 - tolerance, f"{name}: search won {share:.3f} against {rollout}"
+
+
+def test_a_temperature_draws_among_the_clearly_better_candidates_only():
+    """``temperature`` > 0: the choice is drawn among the rollout bot's own (0) and the
+    candidates clearly better than it (1, 2), never one whose gain is not clear (3), and the
+    draw reaches more than the best mean."""
+    gain = np.array([0.0, 8.0, 9.0, 1.0])        # sums over 4 simulations
+    gain2 = np.array([0.0, 16.0, 21.0, 60.0])
+    seen = set()
+    for key in range(200):
+        rng = np.zeros(4, np.uint64)
+        seed_keyed(np.uint64(key), np.int64(0), np.int64(0), 0, rng)
+        seen.add(int(choose(gain, gain2, 0, 4, 4, 2.0, 5.0, rng)))
+    assert seen == {0, 1, 2}
+    assert choose(gain, gain2, 0, 4, 4, 2.0, 0.0, np.zeros(4, np.uint64)) == 2
+
+
+@pytest.mark.second_tier
+def test_min_legal_and_temperature_change_the_games():
+    """MOMOJAN at margin 0 (it deviates from ``value``): searching only decisions with at
+    least 10,000 legal actions is never searching (the ``value`` games, bit for bit), and a
+    temperature changes which deviations it plays."""
+    name, rollout = "new_edition", "value"
+    fam, sc = families.load(name)
+    data = sc.to_dict()
+    idx = np.arange(4)
+    plain = _play(name, [{"policy": rollout, "params": {}} for _ in data["players"]], idx)
+    greedy_best = _play(name, _players(data, {"margin": 0.0, "sims": 4}, rollout), idx)
+    none = _play(name, _players(data, {"margin": 0.0, "sims": 4, "min_legal": 10_000},
+                                rollout), idx)
+    warm = _play(name, _players(data, {"margin": 0.0, "sims": 4, "temperature": 50.0},
+                                rollout), idx)
+    assert not np.array_equal(greedy_best.rounds, plain.rounds)
+    assert np.array_equal(none.rounds, plain.rounds) and np.array_equal(none.games, plain.games)
+    assert not np.array_equal(warm.rounds, greedy_best.rounds)
+
+
+def test_a_study_with_a_search_seat_plays_small_chunks_and_records_them():
+    """A chunk is the unit of progress and of what an interrupted run keeps: 2,000 games of
+    ``value`` seats are seconds, of ``search`` seats half an hour. A study with a search seat
+    plays chunks of SEARCH_CHUNK_GAMES (a tournament's split between its seatings) and records
+    the size it played, which a resumed study keeps."""
+    from simcore.family.chunks import CHUNK_GAMES, SEARCH_CHUNK_GAMES, chunk_games_for
+    from simcore.studies.directory import open_study
+    from simcore.studies.tournament import chunk_games_for as tournament_chunk
+    plain = open_study("run", ["new_edition"], save=False)
+    searched = open_study("run", ["new_edition"], players="value,search", save=False)
+    assert plain.options["chunk_games"] == chunk_games_for(plain.scenarios) == CHUNK_GAMES
+    assert searched.options["chunk_games"] == chunk_games_for(searched.scenarios) \
+        == SEARCH_CHUNK_GAMES < 100
+    assert tournament_chunk(2, searched.scenarios) == SEARCH_CHUNK_GAMES // 2
+    assert tournament_chunk(2, plain.scenarios) == CHUNK_GAMES // 2
+
+
+def test_a_saved_studys_chunk_size_is_kept_on_resume(monkeypatch):
+    """run_study's chunks: the saved directory's size when it has one, whatever the scenarios
+    would choose today."""
+    from simcore.studies import study as study_module
+    fam, sc = families.load("new_edition")
+    seen = []
+
+    class Sink:
+        prov = {"chunk_games": 3}
+        records = round_records = False
+        extras = None
+
+        def resume_point(self):
+            return None, None
+
+        def batch(self, stop):
+            pass
+
+        def chunk_done(self, res):
+            seen.append((res.start, res.stop))
+    from simcore.studies.results import Extras
+    Sink.extras = Extras()
+    study_module.run_study(fam, [sc], 0, 7, 1, sink=Sink())
+    assert seen == [(0, 3), (3, 6), (6, 7)]
+
+
+@pytest.mark.second_tier
+def test_the_search_kernel_compiles_in_a_child_that_reports(tmp_path):
+    """A cold search kernel compiles in a child process (the parent stays free to report),
+    into the cache the parent then loads: Sparrow's, in an empty numba cache."""
+    import os
+    import subprocess
+    import sys
+    code = ("from simcore.family import registry as F\n"
+            "from simcore.family.compiling import search_cached\n"
+            "from simcore.precompile import compile_search\n"
+            "fam = F.get('sparrow')\n"
+            "assert not search_cached(fam)\n"
+            "assert compile_search(fam, say=lambda t: print('said:', t))\n"
+            "print('cached:', search_cached(fam))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=1800)
+    assert out.returncode == 0, out.stderr
+    assert "said: compiling the search bot's kernel" in out.stdout
+    assert "cached: True" in out.stdout
