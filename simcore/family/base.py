@@ -79,7 +79,7 @@ class Family:
     KERNEL_FUNCTIONS: tuple = ()
     COMPILE_FIRST: tuple = ()
     # the ``search`` bot's kernel (module.function), compiled apart on its first use, in a child
-    # process that reports while it works (simcore.precompile.compile_search); "": no search
+    # process that reports while it works (simcore.family.compiling.compile_search); "": no search
     SEARCH_KERNEL: str = ""
     # ---- its rules -----------------------------------------------------------------------------
     # dotted prefixes of the rule keys that are point values only (simcore.studies.notes)

@@ -156,7 +156,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     extras = sink.extras if sink is not None else Extras()
     factory = runner or selected_runner()
     if searches(scenarios) and getattr(family, "SEARCH_KERNEL", ""):
-        from simcore.precompile import compile_search
+        from simcore.family.compiling import compile_search
         compile_search(family, notice or (lambda text: None), ticks=False)
     share = _cold_share(family, workers)
     # A run of one chunk gets the helper too when its runner is known to take jobs (local

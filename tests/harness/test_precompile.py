@@ -107,7 +107,8 @@ def test_main_unknown_family_is_exit_2(capsys):
 
 def test_a_failed_compile_is_said_not_raised(monkeypatch):
     said = []
-    monkeypatch.setattr(precompile, "_python", lambda code, log: subprocess.Popen(
+    from simcore.family import compiling
+    monkeypatch.setattr(compiling, "_python", lambda code, log: subprocess.Popen(
         [sys.executable, "-c", "import sys; sys.exit('boom')"], stderr=log, text=True))
     assert precompile.compile_families(["simcore.momojan.family"], say=said.append) is False
     assert any("boom" in s for s in said)
@@ -256,7 +257,7 @@ def test_a_compile_says_every_tick_that_it_is_still_running():
     import subprocess
     import sys
     import time
-    from simcore.precompile import _wait_talking
+    from simcore.family.compiling import _wait_talking
     said = []
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.65)"])
     assert _wait_talking(proc, time.monotonic(), 60, said.append, every=0.2) == 0

@@ -174,7 +174,7 @@ def test_the_search_kernel_compiles_in_a_child_that_reports(tmp_path):
     import sys
     code = ("from simcore.family import registry as F\n"
             "from simcore.family.compiling import search_cached\n"
-            "from simcore.precompile import compile_search\n"
+            "from simcore.family.compiling import compile_search\n"
             "fam = F.get('sparrow')\n"
             "assert not search_cached(fam)\n"
             "assert compile_search(fam, say=lambda t: print('said:', t))\n"

@@ -149,8 +149,8 @@ def test_workers_busy_or_idle_end_when_their_parent_is_killed(how, tmp_path):
 
 PRECOMPILE_SCRIPT = """
 import subprocess, time
-from simcore import precompile
-child = precompile._python("import time; time.sleep(600)\\n", subprocess.DEVNULL)
+from simcore.family import compiling
+child = compiling._python("import time; time.sleep(600)\\n", subprocess.DEVNULL)
 print(child.pid, flush=True)
 time.sleep(600)
 """
@@ -444,7 +444,7 @@ def test_every_place_that_starts_a_process_is_one_whose_children_end_with_it():
         "simcore/runners/local.py",               # the workers: die_with_parent
         "simcore/runners/localcluster.py",  # tests/benchmarks: a cluster stopped by its owner
         "simcore/runners/raycluster.py",    # the private Ray instance's watchdog (_REAPER)
-        "simcore/precompile.py",             # compile children: die_with_parent too
+        "simcore/family/compiling.py",       # compile children: die_with_parent too
         "simcore/studies/results.py",                # `git rev-parse`: returns at once
     }
     pattern = re.compile(r"\b(multiprocessing|subprocess|os\.fork|ProcessPoolExecutor|"
