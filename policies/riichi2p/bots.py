@@ -35,7 +35,7 @@ from policies.scripted import scripted_action
 from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.family.params import Param
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
-    RESTRICTED, SCRIPTED, PolicySpec, Registry)
+    RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
 from simcore.riichi2p.hand import AFTER_LEN, distance, distances_after
 from simcore.riichi2p.layout import (
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
@@ -59,8 +59,11 @@ POLICIES = Registry((
     PolicySpec("greedy", "every win; closest to a win, then the most useful unseen tiles; "
                "riichi when tenpai; calls that keep a yaku; folds against riichi; kyuushu when 4+ "
                "tiles away", GREEDY_PARAMS),
-), max_params=3)
-P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
+    SEARCH := search_spec(("random", "baseline", "greedy"), "greedy", sims=8, margin=2.0),
+), max_params=5)
+P_RANDOM, P_BASELINE, P_GREEDY, P_SEARCH = (POLICIES.id(n) for n in (
+    "random", "baseline", "greedy", "search"))
+SEARCH_PARAMS = SEARCH.params
 BEST = "greedy"   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 FAR = 99
@@ -276,6 +279,14 @@ def restricted_policy(obs, mask, params, rng, ts, th):
 
 
 @nb.njit(cache=True)
+def search_hint(obs, mask, params, rng, ts, th):
+    """A search seat asked outside its own turns in the search kernel (its answers to the other
+    seat's discards, its discards after a call, a hint in ``play``): greedy's choice. Its own
+    turns it plays by simulation (:mod:`simcore.riichi2p.search`)."""
+    return greedy_policy(obs, mask, _BEST_ROW, rng, ts, th)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, ts, th):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
     if policy_id == P_GREEDY:
@@ -284,6 +295,8 @@ def decide(policy_id, obs, mask, params, rng, ts, th):
         return baseline_policy(obs, mask, params, rng, ts, th)
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, ts, th)
+    if policy_id == P_SEARCH:
+        return search_hint(obs, mask, params, rng, ts, th)
     if policy_id == RESTRICTED:
         return restricted_policy(obs, mask, params, rng, ts, th)
     return scripted_policy(obs, mask, params, rng, ts, th)

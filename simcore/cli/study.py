@@ -399,11 +399,14 @@ def parse_sets(items) -> list:
 @_with_common
 @click.option("--target-ci", type=FiniteFloat(min=1e-6), metavar="W",
               help=TARGET_HELP.format(what="the widest difference from the base"))
+@click.option("--players", metavar="SEATS", help="Seats for every variant instead of the "
+              "scenario's players: greedy,value or search (one entry seats all).")
 @cli_errors
 @backend_options
 @luck_option
 def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_games,
-          target_metric, as_json, quiet, out, no_save, no_report, records, resume, target_ci):
+          target_metric, as_json, quiet, out, no_save, no_report, records, resume, target_ci,
+          players):
     """Every combination of --set values, each compared with SCENARIO on common random numbers.
 
     Each KEY is validated like a YAML override. Holm's adjustment runs across every variant and
@@ -419,7 +422,8 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
     if not resume and not sets:
         raise InputError("sweep: Missing option '--set' (KEY=V1,V2,...; or --resume DIR)")
     opts = dict(alpha=alpha, metrics=metrics_spec, sets=list(sets), target_ci=target_ci,
-                target_metric=target_metric, max_games=max_games, records=records)
+                target_metric=target_metric, max_games=max_games, records=records,
+                players=players)
     st = _open_study("sweep", [scenario_ref], ["SCENARIO"], games, seed, workers, opts, out,
                      no_save, resume)
     fam, (base, *_), games, seed, workers, opts = (st.family, st.scenarios, st.games, st.seed,

@@ -34,6 +34,7 @@ from simcore.nb.events import log
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
+from simcore.nb.search import search_hook, searching
 from .hand import AFTER_LEN, distance, distances_after, is_complete, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
@@ -52,7 +53,7 @@ from .scoring import (
     Y_KOKUSHI, _puutaa, score_legal,
 )
 from .tiles import MELD_ANKAN, MELD_CHI, MELD_KAKAN, MELD_MINKAN, MELD_PON
-from policies.riichi2p import decide
+from policies.riichi2p import P_SEARCH, decide
 
 N_TILES = 136
 DEAL = 26
@@ -698,9 +699,10 @@ def _replacement_draw(s, p, ra, ts, th) -> int:
 
 
 @nb.njit(cache=True)
-def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
+def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec, sx):
     """Play one hand from ``s.wall`` as it stands (a test may stack it); scores, pool, honba,
-    kyoku and dealer as the game left them. Writes the hand record and applies the settlement."""
+    kyoku and dealer as the game left them. Writes the hand record and applies the settlement.
+    ``sx``: ``s`` again, or a search's scratch (:mod:`simcore.nb.search`)."""
     d = s.st[ST_DEALER]
     for p in range(N_SEATS):
         for k in range(N_KINDS):
@@ -753,13 +755,23 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
     rec[RF_WINNER] = -1
     rec[RF_LOSER] = -1
     rec[RF_OUTCOME] = OUT_DRAW
-    p = d
-    need_draw = True
-    rinshan = False
+    hand_from(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec, reach, reach_key, d,
+              np.int64(-1), False, np.int64(-1), sx)
+
+
+_search_decision = search_hook("simcore.riichi2p.search")   # the search kernel's own turns
+
+
+@nb.njit(cache=True)
+def hand_from(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec, reach, reach_key, p, drawn,
+              rinshan, first, sx):
+    """The hand from seat ``p``'s draw to its settlement; with ``first`` >= 0 from that seat's
+    decision after drawing ``drawn`` (``rinshan``: a replacement tile) instead, the action
+    ``first`` taken there (a search's candidate)."""
+    need_draw = first < 0
     after_call = -1           # the meld type of the call just made (-1: none)
     call_low = 0
     call_kind = 0
-    drawn = -1
     while True:
         if after_call < 0:
             if need_draw:
@@ -775,8 +787,13 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
             need_draw = True
             can_tsumo = _own_mask(s, p, drawn, rinshan, sr, ra, ts, th)
             fallback = A_DISCARD + drawn // 4
-            if can_tsumo and (ra[RA_RIICHI_PASS_WIN] == 1 and s.riichi[p] > 0):
+            if first >= 0:
+                a, first = first, np.int64(-1)
+            elif can_tsumo and (ra[RA_RIICHI_PASS_WIN] == 1 and s.riichi[p] > 0):
                 a = A_TSUMO                                # forced: no passing after riichi
+            elif searching(sx) and pol_ids[p] == P_SEARCH:
+                a = _search_decision((s, sr, ra, ts, th, pol_ids, params, rngs, rec, p, drawn,
+                                      rinshan, fallback), sx)
             else:
                 a = _ask(s, p, D_OWN_TURN, drawn, ra, ts, th, pol_ids, params, rngs, fallback)
             if a == A_TSUMO:
@@ -886,8 +903,8 @@ def play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec):
         b = A_PASS
         if ron_ok or calls:
             s.mask[A_PASS] = True
-            forced = ron_ok and ra[RA_RIICHI_PASS_WIN] == 1 and s.riichi[q] > 0
-            b = A_RON if forced else _ask(s, q, D_ON_DISCARD, tile, ra, ts, th, pol_ids,
+            must = ron_ok and ra[RA_RIICHI_PASS_WIN] == 1 and s.riichi[q] > 0
+            b = A_RON if must else _ask(s, q, D_ON_DISCARD, tile, ra, ts, th, pol_ids,
                                            params, rngs, A_PASS)
         if b == A_RON:
             if riichi_now:
@@ -1110,7 +1127,7 @@ def _bust(s, p, ra) -> bool:
 
 @nb.njit(cache=True)
 def play_game(game, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out, n_out,
-              game_rec):
+              game_rec, sx):
     """Play one whole game (hands until a player busts, §11); returns the new round-row count,
     or -1 when ``rounds_out`` is full."""
     rngs = np.zeros((1 + N_SEATS, 4), np.uint64)
@@ -1142,7 +1159,7 @@ def play_game(game, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
         rec[:] = 0
         rec[RF_GAME] = game
         rec[RF_ROUND] = n_hands
-        play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec)
+        play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec, sx)
         n_out += 1
         n_hands += 1
         b0 = _bust(s, 0, ra)
@@ -1174,19 +1191,29 @@ def play_game(game, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
     return n_out
 
 
-@nb.njit(cache=True)
-def play_games(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
-               games_out):
+@nb.njit(cache=True, inline="always")
+def games_loop(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
+               games_out, sx):
     """Play games ``game_indices`` of ``seed``; each depends on (seed, index) alone. Returns the
-    round rows written, or -1 when ``rounds_out`` is too short (the caller grows it)."""
+    round rows written, or -1 when ``rounds_out`` is too short (the caller grows it). ``sx``:
+    ``s`` again (:func:`play_games`), or a search's scratch (the search kernel,
+    :mod:`simcore.riichi2p.search`)."""
     n = 0
     for i in range(game_indices.shape[0]):
         p = params.copy()
         n = play_game(game_indices[i], seed, s, sr, ra, ts, th, pol_ids, p, debug, rounds_out,
-                      n, games_out[i])
+                      n, games_out[i], sx)
         if n < 0:
             return -1
     return n
+
+
+@nb.njit(cache=True)
+def play_games(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
+               games_out):
+    """The policies' kernel: :func:`games_loop`."""
+    return games_loop(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug,
+                      rounds_out, games_out, s)
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

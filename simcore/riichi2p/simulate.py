@@ -26,6 +26,13 @@ class Simulator(chunks.Simulator):
         return self.ts, self.th
 
     def kernel(self, idx, seed, state, debug, rounds, games) -> int:
+        from policies.riichi2p import P_SEARCH
+        if (self.policy_ids == P_SEARCH).any():   # compiled apart, on first use
+            from . import search
+            self._scratch = getattr(self, "_scratch", None) or search.new_scratch()
+            return search.play_games_search(idx, seed, state, self.sr, self.ra, self.ts,
+                                            self.th, self.policy_ids, self.params, debug,
+                                            rounds, games, self._scratch)
         return E.play_games(idx, seed, state, self.sr, self.ra, self.ts, self.th,
                             self.policy_ids, self.params, debug, rounds, games)
 

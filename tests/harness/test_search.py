@@ -11,7 +11,9 @@ from simcore.nb.rng import seed_keyed
 from simcore.nb.search import choose
 
 # (scenario, the family's rollout bot by default, duplicate games per seat order)
-SEARCHING = [("new_edition", "value", 60), ("sparrow_2p", "greedy", 60)]
+SEARCHING = [("new_edition", "value", 60), ("sparrow_2p", "greedy", 60), ("riichi2p", "greedy", 0)]
+# where search is at least as strong as its rollout bot (riichi2p's is not: docs/bots.md)
+STRONG = [row for row in SEARCHING if row[2]]
 
 
 def _players(data, search: dict, other: str, seat: int = 0) -> list:
@@ -68,7 +70,7 @@ def test_search_games_do_not_depend_on_how_they_are_split(name, rollout, _):
 
 
 @pytest.mark.second_tier
-@pytest.mark.parametrize("name,rollout,games", SEARCHING)
+@pytest.mark.parametrize("name,rollout,games", STRONG)
 def test_search_is_no_weaker_than_its_rollout_bot_in_duplicate(name, rollout, games):
     """Duplicate games (each deal in every seat order), pinned seed, the default budget: the
     search's share of the game wins is at least its rollout bot's 50% less a tolerance of

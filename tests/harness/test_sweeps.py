@@ -77,3 +77,24 @@ def test_a_grid_of_nothing_but_the_base_is_refused(tmp_path):
         "momojan-sim: error: --set: compensation.komi=0 is what new_edition already has: "
         "nothing to sweep (give values that change the rule)"]
     assert not out.exists()
+
+
+def test_sweep_players_seats_every_variant_and_is_recorded(tmp_path):
+    """``--players`` seats the base and every variant alike (issue 51: verdicts under other
+    bots, ``search`` among them); the result records it, and a bad seat is one line, exit 2."""
+    import json
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "compensation.komi=1",
+                                  "--players", "greedy", "--games", "6", "--out", str(out),
+                                  "--no-report", "--quiet"])
+    assert r.exit_code == 0, r.output
+    variants = json.loads((out / "variants.json").read_text())   # the scenarios as played
+    assert len(variants) == 2
+    assert all([p["policy"] for p in v["players"]] == ["greedy", "greedy"] for v in variants)
+    prov = json.loads((out / "provenance.json").read_text())
+    assert prov["options"]["players"] == "greedy"
+    bad = tmp_path / "bad"
+    r = CliRunner().invoke(main, ["sweep", "new_edition", "--set", "compensation.komi=1",
+                                  "--players", "grandmaster", "--out", str(bad)])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+    assert "--players" in r.output and not bad.exists()

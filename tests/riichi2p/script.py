@@ -135,5 +135,5 @@ def play(wall, scripts, rules: dict | None = None, scores=(25000, 25000), dealer
     for purpose in range(1 + E.N_SEATS):
         E.seed_keyed(np.uint64(7), 0, np.int64(0), purpose, rngs[purpose])
     rec = np.zeros(E.N_RF, np.int64)
-    E.play_hand(s, sr, ra, TS, TH, ids, params, rngs, debug, rec)
+    E.play_hand(s, sr, ra, TS, TH, ids, params, rngs, debug, rec, s)
     return Hand(rec, s.ev[:s.st[E.ST_N_EV]].copy(), s)

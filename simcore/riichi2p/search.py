@@ -1,0 +1,172 @@
+"""Two-player riichi's ``search`` bot (the kit's method: :mod:`simcore.nb.search`, docs/bots.md).
+
+What is riichi2p's here: the tiles a seat cannot see (the other seat's concealed hand, the live
+wall, the tiles out of play, the replacement tiles not drawn, the indicators not turned, the ura
+indicators), dealt again at each simulation, the other seat's hand redrawn until it explains
+its play (tenpai after a riichi, else its last discard one a speed-first player would make); the outcome of a rollout (the change of the seat's lead over the other
+seat when the hand is settled); the decisions searched (a seat's own turn: tsumo, kans, kyuushu,
+discards and riichi); and the kernel that seats it: :func:`play_games_search` is
+:func:`engine.games_loop` compiled once more with a search's scratch ``sx``
+(:func:`new_scratch`). A rollout plays the policies' loop, so a search never searches inside
+itself.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from policies.riichi2p import P_SEARCH, POLICIES, SEARCH_PARAMS, decide
+from simcore.family.params import param_index
+from simcore.nb.rng import shuffle
+from simcore.nb.search import (base_index, candidates, choose, decision_key, record,
+                               sim_streams)
+from . import engine as E
+from .hand import distances_after
+
+_SIMS, _ROLLOUT, _MARGIN, _TEMP, _MIN_LEGAL = (param_index(SEARCH_PARAMS, n) for n in (
+    "sims", "rollout", "margin", "temperature", "min_legal"))
+TRIES = 32   # deals of the other seat's hand tried for one its play explains
+
+
+def new_scratch():
+    """A search's scratch, once per simulator: ``(state, the simulation's dealt state, round
+    record, reach keys, seats' policy ids, params rows, rollout streams, candidates, sums of
+    gains and of their squares, unseen pool, wall positions, determinization stream, every
+    policy's default params row)``."""
+    names = POLICIES.names
+    rows = POLICIES.seat_arrays([{"policy": name} for name in names], len(names))[1]
+    return (E.new_state(False), E.new_state(False), np.zeros(E.N_RF, np.int64),
+            np.full((E.N_SEATS, 4), -1, np.int64), np.zeros(E.N_SEATS, np.int64),
+            np.zeros((E.N_SEATS, POLICIES.max_params), np.float64),
+            np.zeros((1 + E.N_SEATS, 4), np.uint64), np.zeros(E.N_ACTIONS, np.int64),
+            np.zeros(E.N_ACTIONS, np.float64), np.zeros(E.N_ACTIONS, np.float64),
+            np.zeros(E.N_TILES, np.int64), np.zeros(E.N_TILES, np.int64),
+            np.zeros(4, np.uint64), rows)
+
+
+@nb.njit(cache=True)
+def _unseen_positions(s, where) -> int:
+    """The wall positions whose tiles no seat has seen: the live wall left and the tiles out of
+    play, the replacement tiles not drawn, the dora indicators not turned and every ura
+    indicator; their count (positions in ``where``)."""
+    m = 0
+    for i in range(s.st[E.ST_LIVE_POS], E.DEAD):
+        where[m] = i
+        m += 1
+    for i in range(E.RINSHAN0 + s.st[E.ST_N_KANS], E.DORA0):
+        where[m] = i
+        m += 1
+    for i in range(E.DORA0 + s.st[E.ST_N_IND], E.N_TILES):
+        where[m] = i
+        m += 1
+    return m
+
+
+@nb.njit(cache=True)
+def _explained(x, q, ts, th) -> bool:
+    """Whether seat ``q``'s dealt hand explains its play: tenpai after a riichi, else its last
+    discard one that left it as close to a win as any other would have."""
+    if x.riichi[q] > 0:
+        return x.waits[q] != 0
+    if x.n_disc[q] == 0:
+        return True
+    last, c = x.disc[q, x.n_disc[q] - 1] // 4, x.hand[q]
+    c[last] += 1
+    distances_after(c, x.n_melds[q], ts, th, -1, x.after)
+    ok = True
+    for k in range(E.N_KINDS):
+        if c[k] > 0 and x.after[k] < x.after[last]:
+            ok = False
+    c[last] -= 1
+    return ok
+
+
+@nb.njit(cache=True)
+def determinize(x, seat, pool, where, rng, ra, ts, th):
+    """Deal the tiles seat ``seat`` cannot see again (:func:`_unseen_positions` and the other
+    seat's concealed hand, its red five kept as a red tile), the other seat's hand drawn (at
+    most TRIES times) until it explains its play (:func:`_explained`)."""
+    q = 1 - seat
+    m = _unseen_positions(x, where)
+    for j in range(m):
+        pool[j] = x.wall[where[j]]
+    n = m
+    for k in range(E.N_KINDS):
+        red = k < 27 and k % 9 == 4 and (x.red_conc[q] & E._suit_bit(k)) != 0
+        for c in range(x.hand[q, k]):
+            pool[n] = 4 * k if red and c == 0 else 4 * k + 1
+            n += 1
+    held = n - m
+    for _ in range(TRIES):
+        shuffle(rng, pool, n)
+        x.hand[q, :] = 0
+        x.red_conc[q] = 0
+        for j in range(held):
+            E._add_tile(x, q, pool[j], ra)
+        E._update_waits(x, q, ra, ts, th)
+        if _explained(x, q, ts, th):
+            break
+    for j in range(m):
+        x.wall[where[j]] = pool[held + j]
+    x.furiten[q] = 0   # what the dealt hand let pass is not known
+
+
+@nb.njit(cache=True)
+def searching_decision(ctx, sx):
+    """A seat's own turn in the search kernel (``ctx``: the hand's state and the decision): a
+    ``search`` seat's by simulation."""
+    s, sr, ra, ts, th, pol_ids, params, rngs, rec, seat, drawn, rinshan, fallback = ctx
+    prm, rng = params[seat], rngs[1 + seat]
+    x, y, xrec, keys, xpol, xprm, xrngs, cand, gain, gain2, pool, where, det, rows = sx
+    E._observe(s, seat, E.D_OWN_TURN, drawn, ra)
+    s.pmask[:] = s.mask
+    roll = np.int64(prm[_ROLLOUT])
+    choice = decide(roll, s.obs, s.pmask, rows[roll], rng, ts, th)   # the rollout bot's own
+    if choice < 0 or choice >= E.N_ACTIONS or not s.mask[choice]:
+        choice = fallback
+    n = candidates(s.mask, cand)
+    if n < max(2, np.int64(prm[_MIN_LEGAL])):
+        return choice
+    base = base_index(cand, n, choice)
+    xpol[:] = roll
+    for q in range(E.N_SEATS):
+        xprm[q] = rows[roll]
+    sims = np.int64(prm[_SIMS])
+    key = decision_key(rng, s.st[E.ST_LIVE_POS] * 8 + s.st[E.ST_N_KANS])
+    gain[:n], gain2[:n] = 0.0, 0.0
+    no = rec[E.RF_GAME] < 0   # False, not a constant (numba would compile hand_from again)
+    for k in range(sims):
+        v0 = 0.0
+        E.copy_State(y, s)   # this simulation's deal of the unseen tiles
+        y.st[E.ST_LOG] = 0
+        sim_streams(key, k, det, xrngs[1:])
+        determinize(y, seat, pool, where, det, ra, ts, th)
+        for j in range(n):
+            i = (base + j) % n   # the rollout bot's choice first: the others' gains are over it
+            E.copy_State(x, y)
+            sim_streams(key, k, det, xrngs[1:])
+            xrec[:] = rec
+            E.hand_from(x, sr, ra, ts, th, xpol, xprm, xrngs, no, xrec, no, keys, seat, drawn,
+                        rinshan, cand[i], x)
+            v = np.float64(x.scores[seat] - x.scores[1 - seat])
+            v0 = record(gain, gain2, i, j, v, v0)
+    return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
+
+
+# nogil: a run's progress lines keep coming while a chunk of search games plays in-process
+@nb.njit(cache=True, nogil=True)
+def play_games_search(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug,
+                      rounds_out, games_out, sx):
+    """:func:`simcore.riichi2p.engine.play_games` with ``search`` seats (``sx``:
+    :func:`new_scratch`)."""
+    return E.games_loop(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug,
+                        rounds_out, games_out, sx)
+
+
+_ = P_SEARCH
+
+
+from simcore.nb.unliteral import compile_once  # noqa: E402
+
+compile_once(__name__)
