@@ -43,20 +43,56 @@ def _restricted_sim(fam, sc, seat: int, mechanic):
     return sim
 
 
+def cost_interval(cost) -> tuple[float, float]:
+    """The 95% t interval of the mean of the per-deal costs ``cost`` (the deal is the unit;
+    its coverage: benchmarks/bench_mechanics_coverage.py, docs/statistics.md)."""
+    from scipy import stats
+    games, mean = len(cost), float(np.mean(cost))
+    if games < 2:
+        return float("-inf"), float("inf")
+    se = float(np.std(cost, ddof=1) / np.sqrt(games))
+    half = float(stats.t.ppf(0.975, games - 1) * se) if se > 0 else 0.0
+    return mean - half, mean + half
+
+
+def best_bot_scenario(fam, sc):
+    """``sc`` with the family's best bot in every seat (the study's unrestricted play)."""
+    data = sc.to_dict()
+    data["players"] = [{"policy": fam.BEST_BOT, "params": {}} for _ in data["players"]]
+    return fam.SCENARIOS.from_dict(data, name=sc.name)
+
+
+def deal_costs(fam, base_sc, mech, idx, seed, base=None, seated=None):
+    """Per deal of ``idx`` (seed ``seed``), the cost of restriction ``mech``: the fair share 1/n
+    less the restricted seats' mean share of the game wins over the n seatings (``base_sc``:
+    :func:`best_bot_scenario`); and whether it changed any record of ``base`` (the unrestricted
+    batch, played here when None). ``seated(seat)`` is told after each seating."""
+    n = len(base_sc["players"])
+    base = base if base is not None else fam.SIMULATOR(base_sc).play(idx, seed)
+    share = np.zeros(len(idx))
+    changed = False
+    for seat in range(n):
+        s, batch = _shares(fam, _restricted_sim(fam, base_sc, seat, mech), idx, seed, seat)
+        share += s / n
+        changed = changed or not (np.array_equal(batch.games, base.games)
+                                  and np.array_equal(batch.rounds, base.rounds))
+        if seated:
+            seated(seat)
+    return 1.0 / n - share, changed
+
+
 def mechanics_study(fam, sc, games: int, seed: int, progress=None) -> dict:
     """Play the restriction study of scenario ``sc`` (family ``fam``): ``games`` deals per
     kind of decision, each in every seating. ``progress(done, total)`` is told after each
     batch. Returns the JSON-ready result (:func:`mechanics_table` prints it)."""
-    from scipy import stats
-
     from simcore.errors import InputError
+    if games < 2:
+        raise InputError(f"mechanics: {games} deals give no interval (at least 2)")
     if not fam.MECHANICS or not fam.BEST_BOT:
         raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision "
                          f"(Family.MECHANICS)")
-    data = sc.to_dict()
-    n = len(data["players"])
-    data["players"] = [{"policy": fam.BEST_BOT, "params": {}} for _ in range(n)]
-    base_sc = fam.SCENARIOS.from_dict(data, name=sc.name)
+    base_sc = best_bot_scenario(fam, sc)
+    n = len(base_sc["players"])
     idx = np.arange(games, dtype=np.int64)
     total, done = len(fam.MECHANICS) * n + 1, 0
     base = fam.SIMULATOR(base_sc).play(idx, seed)
@@ -65,21 +101,15 @@ def mechanics_study(fam, sc, games: int, seed: int, progress=None) -> dict:
         progress(done, total)
     rows = []
     for mech in fam.MECHANICS:
-        share = np.zeros(games)
-        changed = False
-        for seat in range(n):
-            s, batch = _shares(fam, _restricted_sim(fam, base_sc, seat, mech), idx, seed, seat)
-            share += s / n
-            changed = changed or not (np.array_equal(batch.games, base.games)
-                                      and np.array_equal(batch.rounds, base.rounds))
+        def seated(_seat):
+            nonlocal done
             done += 1
             if progress:
                 progress(done, total)
-        cost = 1.0 / n - share
+        cost, changed = deal_costs(fam, base_sc, mech, idx, seed, base, seated)
+        share = 1.0 / n - cost
         mean = float(cost.mean())
-        se = float(cost.std(ddof=1) / np.sqrt(games)) if games > 1 else float("inf")
-        half = float(stats.t.ppf(0.975, games - 1) * se) if games > 1 and se > 0 else 0.0
-        lo, hi = mean - half, mean + half
+        lo, hi = cost_interval(cost)
         if not changed:
             verdict = ("changed nothing: the bot already plays so, or these rules never "
                        "offered the decision")
