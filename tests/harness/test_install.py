@@ -208,3 +208,18 @@ def test_wheel_lists_and_shows_scenarios(installed):
     listing = _run([bin_dir / "momojan-sim", "scenarios"], work, "scenarios").stdout
     assert "old_edition" in listing and "new_edition" in listing
     _run([bin_dir / "momojan-sim", "validate", "old_edition"], work, "validate")
+
+
+@pytest.mark.install
+def test_wheel_runs_mechanics_and_a_search_seat(installed):
+    """Issue 51's commands from the installed package, outside the checkout: ``mechanics`` on
+    the kernel the build compiled, and a run with a ``search`` seat, whose kernel compiles once
+    in a child process that says so (the wheel's own modules, paths and interpreter)."""
+    bin_dir, work, _ = installed
+    res = json.loads(_run([bin_dir / "momojan-sim", "mechanics", "new_edition", "--games", "4",
+                           "--json", "--quiet"], work, "mechanics").stdout)
+    assert {r["mechanic"] for r in res["mechanics"]} >= {"never_riichi", "never_ron"}
+    proc = _run([bin_dir / "momojan-sim", "run", "new_edition", "--players", "search,value",
+                 "--games", "2", "--json", "--no-save"], work, "run --players search")
+    assert json.loads(proc.stdout)["games"] == 2
+    assert "compiling the search bot's kernel" in proc.stderr
