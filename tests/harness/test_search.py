@@ -187,3 +187,29 @@ def test_the_search_kernel_compiles_in_a_child_that_reports(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "said: compiling the search bot's kernel" in out.stdout
     assert "cached: True" in out.stdout
+
+
+# the top of each family's ladder: search, the family's best heuristic bot, a floor bot
+LADDER = {"new_edition": (["search", "value", "baseline"], 30),
+          "sparrow_2p": (["search", "greedy", "random"], 30),
+          "riichi2p": (["search", "greedy", "baseline"], 4)}
+
+
+def test_every_family_with_search_has_a_ladder_row():
+    fams = {families.load(name)[0].NAME for name in LADDER}
+    assert fams == {n for n in families.names() if families.get(n).SEARCH_KERNEL}
+
+
+@pytest.mark.second_tier
+@pytest.mark.parametrize("name", sorted(LADDER))
+def test_the_ladder_with_search_plays_in_every_family_that_has_it(name):
+    """A duplicate round robin of search, the best heuristic bot and a floor bot at a small
+    budget, pinned seed (issue 51's ladder, docs/bots.md): every entrant is rated, and search
+    finishes ahead of the floor bot in more than half of their comparisons."""
+    from simcore.studies.tournament import run_tournament
+    entrants, games = LADDER[name]
+    fam, sc = families.load(name)
+    t = run_tournament(sc, entrants, games, seed=3)
+    assert [r["entrant"] for r in sorted(t.ratings, key=lambda r: r["entrant"])] \
+        == sorted(entrants)
+    assert t.to_json()["win_rate"]["search"][entrants[2]]["value"] > 0.5
