@@ -55,8 +55,11 @@ def state_spec(name: str, fields: tuple, module: str):
     structref holding every array (passed to a helper with one reference count, where a tuple
     of arrays counts each), and ``new_state(log)``, which allocates every array at its fill.
     The classes are bound in ``module`` (``name`` and ``name + "Type"``) so numba can cache
-    kernels that take the state; Python reads a field as an attribute (``state.ev``)
-    (docs/performance.md, "The engine's state"). Also bound in ``module``: ``copy_<name>(dst,
+    kernels that take the state; Python reads a field as an attribute (``state.ev``). The
+    fields own nothing: the state holds the arrays' owners in ``own_`` (released with it), so
+    compiled code reads and passes a field without counting references; Python's attributes
+    return the owners (docs/performance.md, "The engine's state"). Never keep a field (or a
+    view of it) in compiled code past the state's life. Also bound in ``module``: ``copy_<name>(dst,
     src)``, which copies every array but those sized by ``log`` into another state, in place.
     """
     import sys
@@ -66,6 +69,8 @@ def state_spec(name: str, fields: tuple, module: str):
     from numba.core import types
     from numba.core.extending import overload
     from numba.experimental import structref
+
+    from simcore.nb.borrow import borrowed
     names = tuple(f[0] for f in fields)
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate field names in {name}")
@@ -75,21 +80,26 @@ def state_spec(name: str, fields: tuple, module: str):
     type_cls = structref.register(type(f"{name}Type", (types.StructRef,),
                                        {"__module__": module,
                                         "preprocess_fields": preprocess_fields}))
+    # Python reads the owning arrays (``own_``); compiled code reads the fields, which do not own
+    # their memory (no reference counting on a field's every read; module docstring of
+    # simcore.nb.borrow): ``own_`` holds it for as long as the state lives.
     getters = {}
-    for n in names:
+    for i, n in enumerate(names):
         g = {}
-        exec(f"def get(s):\n    return s.{n}\n", g)
+        exec(f"def get(s):\n    return s.own_[{i}]\n", g)
         getters[n] = numba.njit(g["get"])
     props = {n: property(lambda self, g=getters[n]: g(self)) for n in names}
     proxy_cls = type(name, (structref.StructRefProxy,),
                      {"__module__": module, "__doc__": f"The kernel's {name}.", **props})
     params = ", ".join(f"f_{n}" for n in names)
-    body = "\n".join(f"        __s.{n} = f_{n}" for n in names)
+    body = "\n".join(f"        __s.{n} = borrowed(f_{n})" for n in names)
     src = (f"def ctor({params}):\n"
-           f"    struct_type = type_cls(list(zip({list(names)!r}, [{params}])))\n"
-           f"    def impl({params}):\n        __s = new(struct_type)\n{body}\n"
+           f"    own = types.Tuple([{params}])\n"
+           f"    struct_type = type_cls(list(zip({list(names)!r}, [{params}])) + [('own_', own)])\n"
+           f"    def impl({params}):\n        __s = new(struct_type)\n"
+           f"        __s.own_ = ({params},)\n{body}\n"
            f"        return __s\n    return impl\n")
-    g = {"type_cls": type_cls, "new": structref.new}
+    g = {"type_cls": type_cls, "new": structref.new, "types": types, "borrowed": borrowed}
     exec(src, g)
     overload(proxy_cls)(g["ctor"])
     structref.define_boxing(type_cls, proxy_cls)
