@@ -32,7 +32,7 @@ from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
 from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after
-from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN
+from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN, OBS_WORK
 from simcore.family.params import Param
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
     RESTRICTED, SCRIPTED, PolicySpec, Registry)
@@ -55,15 +55,7 @@ BEST = "greedy"   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
 
-@nb.njit(cache=True)
-def _hand(obs):
-    h = np.empty(N_KINDS, np.int64)
-    for k in range(N_KINDS):
-        h[k] = obs[OBS_OWN + k]
-    return h
-
-
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _useful(h, obs, t, d, after) -> int:
     """Unseen copies of the kinds that bring a 7-tile hand at distance ``d`` closer."""
     distances_after(h, t, 1, after)
@@ -78,23 +70,27 @@ def _useful(h, obs, t, d, after) -> int:
 @nb.njit(cache=True)
 def _best_discard(obs, mask, t, with_useful):
     """(kind, whether riichi is legal with it) of the discard closest to a win: the distances
-    of every discard first, then the useful tiles only for those at the best distance."""
-    h = _hand(obs)
-    dist = np.empty(N_KINDS, np.int64)
-    after = np.empty(N_KINDS, np.int64)
+    of every discard first, then the useful tiles only for those at the best distance (when
+    more than one discard is)."""
+    h = obs[OBS_OWN:OBS_OWN + N_KINDS]   # changed below for a moment, and restored
+    dist = obs[OBS_WORK:OBS_WORK + N_KINDS]
+    after = obs[OBS_WORK + N_KINDS:OBS_WORK + 2 * N_KINDS]
     distances_after(h, t, -1, dist)
     best_d = IMPOSSIBLE
+    n_best = 0
     for k in range(N_KINDS):
-        if mask[k]:
-            best_d = min(best_d, dist[k])
-        else:
+        if not mask[k]:
             dist[k] = IMPOSSIBLE
+        elif dist[k] < best_d:
+            best_d, n_best = dist[k], 1
+        elif dist[k] == best_d:
+            n_best += 1
     best_k, best_u = -1, -1
     dora = obs[OBS_DORA]
     for k in range(N_KINDS):
         if dist[k] != best_d:
             continue
-        if not with_useful:
+        if not with_useful or n_best == 1:
             best_k = k
             break
         h[k] -= 1

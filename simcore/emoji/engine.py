@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.events import log
+from simcore.nb.borrow import borrowed
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
@@ -846,6 +847,9 @@ def play_games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_
                games_out):
     """Play games ``game_indices`` of ``seed``; each depends on (seed, index) alone. Returns the
     round rows written, or -1 when ``rounds_out`` is too short (the caller grows it)."""
+    # the caller keeps every argument alive for the whole call: callees need not count them
+    ra, sr, t, pol_ids = borrowed(ra), borrowed(sr), borrowed(t), borrowed(pol_ids)
+    rounds_out, games_out = borrowed(rounds_out), borrowed(games_out)
     n = 0
     for i in range(game_indices.shape[0]):
         p = params.copy()   # a scripted seat's cursor starts over each game

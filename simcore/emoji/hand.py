@@ -392,63 +392,35 @@ def part_rows(c):
     return rows
 
 
+# The incremental distance works on plain tuples, never on arrays: a compiled call that receives
+# an array counts its owner (two atomic operations each way) and a scratch array is an
+# allocation, and both cost more than the arithmetic here (issue 48: they were 38% of a greedy
+# round's samples). A part's D row is a 6-tuple (s sets, h pairs at 2 s + h).
+
 @nb.njit(cache=True, inline="always")
-def _combine_into(acc, d, part, tmp):
-    """acc[S][H] = min over the split of S sets and H pairs between acc and part ``part`` of
-    the D rows ``d`` (int64[4, 6]); ``tmp`` a scratch int64[3, 2]."""
-    for S in range(3):
-        for H in range(2):
-            best = IMPOSSIBLE
-            for s in range(S + 1):
-                for h in range(H + 1):
-                    v = acc[s, h] + d[part, 2 * (S - s) + H - h]
-                    if v < best:
-                        best = v
-            tmp[S, H] = best
-    for S in range(3):
-        for H in range(2):
-            acc[S, H] = tmp[S, H]
+def _drow(t, row):
+    return (np.int64(t[row, 0]), np.int64(t[row, 1]), np.int64(t[row, 2]),
+            np.int64(t[row, 3]), np.int64(t[row, 4]), np.int64(t[row, 5]))
 
 
 @nb.njit(cache=True)
-def others_best(t, rows, skip, d, acc, tmp):
-    """acc[S][H]: the best of the three parts other than ``skip`` (``d``: the four parts' D
-    rows, int64[4, 6]; no allocation: the bots call this in their inner loop)."""
-    first = True
-    for part in range(4):
-        if part == skip:
-            continue
-        if first:
-            for s in range(3):
-                for h in range(2):
-                    acc[s, h] = d[part, 2 * s + h]
-            first = False
-        else:
-            _combine_into(acc, d, part, tmp)
+def _comb(a, b):
+    """The best split of S sets and H pairs between two parts' D rows (min-plus product)."""
+    a0, a1, a2, a3, a4, a5 = a
+    b0, b1, b2, b3, b4, b5 = b
+    return (a0 + b0,
+            min(a0 + b1, a1 + b0),
+            min(a0 + b2, a2 + b0),
+            min(a0 + b3, a1 + b2, a2 + b1, a3 + b0),
+            min(a0 + b4, a2 + b2, a4 + b0),
+            min(a0 + b5, a1 + b4, a2 + b3, a3 + b2, a4 + b1, a5 + b0))
 
 
 @nb.njit(cache=True, inline="always")
-def _basic_with(t, row, best3) -> int:
-    """The basic distance when one part's row is ``row`` and the others combine to best3."""
-    out = IMPOSSIBLE
-    for s in range(3):
-        for h in range(2):
-            v = t[row, 2 * s + h] + best3[2 - s, 1 - h]
-            if v < out:
-                out = v
-    return out
-
-
-@nb.njit(cache=True)
-def _fp_counts(c):
-    pairs = 0
-    singles = 0
-    for k in range(N_KINDS):
-        if c[k] >= 2:
-            pairs += 1
-        elif c[k] == 1:
-            singles += 1
-    return pairs, singles
+def _basic_with(t, row, o) -> int:
+    """The basic distance when one part's row is ``row`` and the others combine to ``o``."""
+    return min(t[row, 0] + o[5], t[row, 1] + o[4], t[row, 2] + o[3],
+               t[row, 3] + o[2], t[row, 4] + o[1], t[row, 5] + o[0])
 
 
 @nb.njit(cache=True, inline="always")
@@ -463,36 +435,51 @@ def _fp_distance(pairs, singles) -> int:
 def distances_after(c, t, sign, out):
     """``out[k]`` = distance(c with one k more (sign 1) or one k less (sign -1)), for every
     kind the change is possible for (held at most twice / held); 99 otherwise."""
-    rows = part_rows(c)
-    pairs, singles = _fp_counts(c)
-    d = np.empty((4, N_D), np.int64)
+    pairs = 0
+    singles = 0
+    for k in range(N_KINDS):
+        if c[k] >= 2:
+            pairs += 1
+        elif c[k] == 1:
+            singles += 1
+    r0 = _code(c, 0, N_RANKS)
+    r1 = _code(c, N_RANKS, N_RANKS)
+    r2 = _code(c, 2 * N_RANKS, N_RANKS)
+    r3 = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
+    d0, d1, d2, d3 = _drow(t, r0), _drow(t, r1), _drow(t, r2), _drow(t, r3)
+    d01 = _comb(d0, d1)
+    d23 = _comb(d2, d3)
     for part in range(4):
-        for j in range(N_D):
-            d[part, j] = t[rows[part], j]
-    best3 = np.empty((3, 2), np.int64)
-    tmp = np.empty((3, 2), np.int64)
-    for part in range(4):
-        others_best(t, rows, part, d, best3, tmp)
+        if part == 0:
+            o, base = _comb(d1, d23), r0
+        elif part == 1:
+            o, base = _comb(d0, d23), r1
+        elif part == 2:
+            o, base = _comb(d01, d3), r2
+        else:
+            o, base = _comb(d01, d2), r3
         n = N_RANKS if part < 3 else 3
         start = part * N_RANKS if part < 3 else N_NUMBER_KINDS
+        step = 1
         for r in range(n):
             k = start + r
-            out[k] = IMPOSSIBLE
-            if (sign > 0 and c[k] >= 3) or (sign < 0 and c[k] == 0):
-                continue
-            row = rows[part] + sign * 4 ** r
-            b = _basic_with(t, row, best3)
-            p, s1 = pairs, singles
-            after = c[k] + sign
-            if c[k] >= 2:
-                p -= 1
-            elif c[k] == 1:
-                s1 -= 1
-            if after >= 2:
-                p += 1
-            elif after == 1:
-                s1 += 1
-            out[k] = min(b, _fp_distance(p, s1))
+            ck = c[k]
+            if (sign > 0 and ck >= 3) or (sign < 0 and ck == 0):
+                out[k] = IMPOSSIBLE
+            else:
+                b = _basic_with(t, base + sign * step, o)
+                p, s1 = pairs, singles
+                after = ck + sign
+                if ck >= 2:
+                    p -= 1
+                elif ck == 1:
+                    s1 -= 1
+                if after >= 2:
+                    p += 1
+                elif after == 1:
+                    s1 += 1
+                out[k] = min(b, _fp_distance(p, s1))
+            step *= 4
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

@@ -15,5 +15,8 @@ DEFAULT_ACTION = -1       # "no answer": the drawn tile, no riichi (spec §4.2)
 OBS_BLOCKS = (("own", N_KINDS), ("unseen", N_KINDS), ("drawn", 1), ("seat", 1), ("dealer", 1),
               ("turn", 1), ("turns", 1), ("dora", 1), ("chips", N_SEATS), ("pot", 1),
               ("riichi_turn", N_SEATS), ("n_disc", N_SEATS), ("disc", N_SEATS * MAX_DISC),
-              ("disc_riichi", N_SEATS * MAX_DISC))
+              ("disc_riichi", N_SEATS * MAX_DISC),
+              # room a policy may write (the engine never reads it): the bots' scratch, so that
+              # a decision allocates nothing
+              ("work", 2 * N_KINDS))
 OBS_LEN = define_blocks(globals(), "OBS", OBS_BLOCKS)
