@@ -69,9 +69,8 @@ def _picture_share(c):
 @nb.njit(cache=True)
 def _data_yaku(cards, ra):
     """(points x share summed over the picture-set yaku of the data table, whether one is met)."""
-    share = np.empty(N_PICTURES, np.float64)
-    for p in range(N_PICTURES):
-        share[p] = _picture_share(picture_count(cards, p))
+    # shares computed where read, not into an array: this runs for every candidate discard of
+    # the value bot, and an allocation a call cost more than the arithmetic
     v = 0.0
     sure = False
     for row in range(MAX_DATA_YAKU):
@@ -95,8 +94,10 @@ def _data_yaku(cards, ra):
                 best, best_p = 0.0, -1
                 if not req & REQ_KAN:
                     for p in range(N_PICTURES):
-                        if (pics >> p) & 1 and not (used >> p) & 1 and share[p] > best:
-                            best, best_p = share[p], p
+                        if (pics >> p) & 1 and not (used >> p) & 1:
+                            sh = _picture_share(picture_count(cards, p))
+                            if sh > best:
+                                best, best_p = sh, p
                 if best_p >= 0:
                     used |= 1 << best_p
                 low *= best
@@ -111,9 +112,9 @@ def yaku_points(cards, ra):
     left out; whether some yaku's condition is fully met): module doc."""
     nums = cards & np.uint64(0xFFFFFFFFF)
     wild = ra[RA_DECK_WILD_FRUIT] != 0
-    fb = np.empty(4, np.uint64)
-    for f in range(4):
-        fb[f] = (nums >> np.uint64(9 * f)) & RANKS9
+    # each fruit's ranks (no array: see _data_yaku)
+    fb = ((nums & RANKS9), (nums >> np.uint64(9)) & RANKS9, (nums >> np.uint64(18)) & RANKS9,
+          (nums >> np.uint64(27)) & RANKS9)
     momo = fb[0] if wild else np.uint64(0)
     n_num = popcount(nums)
     n_pic = 0

@@ -34,6 +34,7 @@ import numpy as np
 
 from simcore.nb.bits import popcount
 from simcore.nb.events import log_event
+from simcore.nb.borrow import borrowed
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.search import search_hook, searching
@@ -1520,6 +1521,10 @@ def play_games(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, r
 def games_loop(game_indices, seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out,
                games_out, sx):
     """:func:`play_games`; ``sx``: ``rs`` again, or a search's scratch (:mod:`simcore.nb.search`)."""
+    # the caller keeps every argument alive for the whole call: callees need not count them
+    et, ra, tables, pol_ids, params = (borrowed(et), borrowed(ra), borrowed(tables),
+                                       borrowed(pol_ids), borrowed(params))
+    rounds_out, games_out = borrowed(rounds_out), borrowed(games_out)
     n = np.int64(0)  # not a literal 0: play_game compiles for one signature
     for i in range(game_indices.shape[0]):
         n = play_game(game_indices[i], seed, rs, et, ra, tables, pol_ids, params, debug, rounds_out, n,
