@@ -41,7 +41,7 @@ from simcore.riichi2p.layout import (
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
     A_TSUMO, D_AFTER_CALL, D_ON_DISCARD, D_ON_KAN, D_OWN_TURN, N_ACTIONS, N_KINDS, OBS_CLOSED,
     OBS_DECISION, OBS_DORA, OBS_N_MELDS, OBS_OPP_DISC, OBS_OPP_RIICHI, OBS_OPP_SAFE, OBS_OWN,
-    OBS_RIICHI, OBS_TILE, OBS_UNSEEN, OBS_YAKUHAI,
+    OBS_RIICHI, OBS_TILE, OBS_UNSEEN, OBS_WORK, OBS_YAKUHAI,
 )
 
 GREEDY_PARAMS = (
@@ -106,9 +106,9 @@ def _danger(obs, k) -> int:
 def _best_discard(obs, mask, ts, th, with_ukeire, fold_at):
     """(kind, distance after it) of the discard closest to a win among the legal ones (the
     riichi ones too); folding against a riichi when the hand is ``fold_at`` or more away."""
-    h = _hand(obs)
+    h = obs[OBS_OWN:OBS_OWN + N_KINDS]   # changed below for a moment, and restored
     n_melds = obs[OBS_N_MELDS]
-    dist = np.empty(AFTER_LEN, np.int64)
+    dist = obs[OBS_WORK:OBS_WORK + AFTER_LEN]
     distances_after(h, n_melds, ts, th, -1, dist)
     best_d = FAR
     for k in range(N_KINDS):
@@ -135,7 +135,7 @@ def _best_discard(obs, mask, ts, th, with_ukeire, fold_at):
     if n_best == 1 or not with_ukeire:
         return best_k, best_d       # no choice to make, or the lowest tile (baseline)
     best_k, best_u = -1, -(1 << 30)
-    after = np.empty(AFTER_LEN, np.int64)
+    after = obs[OBS_WORK + AFTER_LEN:OBS_WORK + 2 * AFTER_LEN]
     for k in range(N_KINDS):
         if dist[k] != best_d:
             continue
@@ -155,13 +155,14 @@ def _own_turn(obs, mask, params, rng, ts, th, greedy):
         return A_TSUMO
     # nine kinds of terminals and honours: abort a hand four or more tiles from a win (a
     # kokushi that close plays on)
-    if greedy and mask[A_KYUUSHU] and distance(_hand(obs), obs[OBS_N_MELDS], ts, th) >= 4:
+    if greedy and mask[A_KYUUSHU] and distance(obs[OBS_OWN:OBS_OWN + N_KINDS], obs[OBS_N_MELDS],
+                                               ts, th) >= 4:
         return A_KYUUSHU
     fold_at = np.int64(params[2]) if greedy else FAR
     k, d = _best_discard(obs, mask, ts, th, greedy, fold_at)
     if greedy:
         # an ankan that leaves the hand as close (in riichi the engine checks the wait)
-        h = _hand(obs)
+        h = obs[OBS_OWN:OBS_OWN + N_KINDS]   # changed for a moment, and restored
         for j in range(N_KINDS):
             if mask[A_ANKAN + j]:
                 if obs[OBS_OPP_RIICHI] > 0 and obs[OBS_RIICHI] == 0:

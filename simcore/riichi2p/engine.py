@@ -31,6 +31,7 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.events import log
+from simcore.nb.borrow import borrowed
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
@@ -1198,6 +1199,9 @@ def games_loop(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug, ro
     round rows written, or -1 when ``rounds_out`` is too short (the caller grows it). ``sx``:
     ``s`` again (:func:`play_games`), or a search's scratch (the search kernel,
     :mod:`simcore.riichi2p.search`)."""
+    # the caller keeps every argument alive for the whole call: callees need not count them
+    sr, ra, ts, th, pol_ids = borrowed(sr), borrowed(ra), borrowed(ts), borrowed(th), borrowed(pol_ids)
+    rounds_out, games_out = borrowed(rounds_out), borrowed(games_out)
     n = 0
     for i in range(game_indices.shape[0]):
         p = params.copy()

@@ -7,6 +7,7 @@ One action space serves every decision point; the engine's mask says which actio
 from __future__ import annotations
 
 from simcore.nb.layout import define_blocks, define_fields
+from .hand import AFTER_LEN
 
 N_SEATS = 2
 N_KINDS = 34
@@ -34,5 +35,8 @@ OBS_BLOCKS = (("own", N_KINDS),          # concealed counts (with the drawn tile
               ("seat", 1), ("dealer", 1), ("seat_wind", 1), ("round_wind", 1),
               ("riichi", 1), ("opp_riichi", 1), ("n_melds", 1), ("closed", 1),
               ("opp_n_melds", 1), ("live_left", 1), ("score", 1), ("opp_score", 1),
-              ("pool", 1), ("honba", 1), ("n_draws", 1), ("yakuhai", N_KINDS))
+              ("pool", 1), ("honba", 1), ("n_draws", 1), ("yakuhai", N_KINDS),
+              # room a policy may write (the engine never reads it): the bots' scratch for
+              # hand.distances_after, so that a discard decision allocates nothing
+              ("work", 2 * AFTER_LEN))
 OBS_LEN = define_blocks(globals(), "OBS", OBS_BLOCKS)
