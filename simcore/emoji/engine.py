@@ -116,6 +116,17 @@ State, new_state = state_spec("State", (
     ("pmask", (N_ACTIONS,), np.bool_, False),   # the mask a policy is given (a copy)
     ("st", (N_ST,), np.int64, 0),
     ("ev", lambda log: (MAX_EVENTS if log else 1, EV_WIDTH), np.int64, -1),
+    # a game's streams and a round's working rows (cleared where the loop starts them): in the
+    # state, so that the loop allocates nothing and hands them on without counting references
+    ("rngs", (1 + N_SEATS, 4), np.uint64, 0),
+    ("delta", (N_SEATS,), np.int64, 0),
+    ("values", (N_SEATS,), np.float64, 0.0),
+    ("yaku", (N_SEATS,), np.int64, 0),
+    ("reach_riichi", (N_SEATS,), np.int64, 0),
+    ("actions", (N_SEATS,), np.int64, -1),
+    ("best_from", (N_SEATS,), np.int64, -1),
+    ("decomp", (DECOMP_COLS,), np.int64, 0),
+    ("reach_decomp", (DECOMP_COLS,), np.int64, 0),
 ), __name__)
 
 RNG_SHUFFLE = 0                     # then one stream per seat: 1 + seat
@@ -354,20 +365,23 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         for k in range(N_KINDS):
             for _ in range(s.hand[seat, k]):
                 log(s, EV_DEAL, seat, k, 0, 0, 0)
-    delta = np.zeros(N_SEATS, np.int64)
-    decomp = np.zeros(DECOMP_COLS, np.int64)
+    delta, decomp = s.delta, s.decomp
+    delta[:] = 0
+    decomp[:] = 0
     # yaku reach (simcore.nb.reach), in a sample of games: each seat's riichi turn when its reach
     # was last noted (its 7 tiles change only by a discard other than the drawn kind), and the
     # scoring's scratch row (decomp's own, so a reach never overwrites a win's)
     reach = measures_reach(rec[RF_GAME])
-    reach_riichi = np.zeros(N_SEATS, np.int64)
-    reach_decomp = np.zeros(DECOMP_COLS, np.int64)
+    reach_riichi, reach_decomp = s.reach_riichi, s.reach_decomp
+    reach_riichi[:] = 0
+    reach_decomp[:] = 0
     if reach:
         for seat in range(N_SEATS):
             if s.waits[seat] != 0:
                 _note_reach(s, seat, sr, rec, reach_decomp)
-    values = np.zeros(N_SEATS, np.float64)
-    yaku = np.zeros(N_SEATS, np.int64)
+    values, yaku = s.values, s.yaku
+    values[:] = 0.0
+    yaku[:] = 0
     winners = 0
     ron_from = 0
     outcome = OUT_DRAW
@@ -402,7 +416,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         for seat in range(N_SEATS):   # a seat in riichi has no choice: no observation
             if not (tsumo_won >> seat) & 1 and s.riichi_turn[seat] == 0:
                 build_observation(s, seat, ra, t, turns, delta)
-        actions = np.full(N_SEATS, -1, np.int64)
+        actions = s.actions
+        actions[:] = -1
         for seat in range(N_SEATS):
             if (tsumo_won >> seat) & 1:
                 continue
@@ -448,7 +463,8 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
                     _note_reach(s, seat, sr, rec, reach_decomp)
         # 5. ron check: p's 7 tiles + q's discard of this turn
         ron_won = 0
-        best_from = np.full(N_SEATS, -1, np.int64)
+        best_from = s.best_from
+        best_from[:] = -1
         for p in range(N_SEATS):
             if (tsumo_won >> p) & 1 or actions[p] < 0:
                 continue
@@ -735,7 +751,8 @@ def shuffle_wall(s, ra, rng):
 def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_out, game_rec):
     """Play one whole game (rounds E1-S4, the West extension, the bust rule); returns the new
     round-row count, or -1 when ``rounds_out`` is full."""
-    rngs = np.zeros((1 + N_SEATS, 4), np.uint64)
+    rngs = s.rngs
+    rngs[:, :] = 0
     for p in range(N_SEATS):
         s.chips[p] = ra[RA_CHIPS_START]
     s.st[ST_POT] = 0
