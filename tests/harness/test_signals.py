@@ -20,7 +20,7 @@ import pytest
 
 from simcore.runners import signals as stop_signals
 
-psutil = pytest.importorskip("psutil", reason="psutil (the ray extra) finds the workers")
+psutil = pytest.importorskip("psutil", reason="psutil (the test extra) finds the workers")
 
 CLI = [sys.executable, "-c", "from simcore.cli import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]
