@@ -157,9 +157,9 @@ def _code(c, start: int, n: int) -> int:
     return x
 
 
-@nb.njit(cache=True)
-def four_pairs_distance(c) -> int:
-    """Tiles lacking for four pairs of four distinct kinds: the four kinds held most (up to 2)."""
+@nb.njit(cache=True, inline="always")
+def _fp_counts(c):
+    """(kinds held twice or more, kinds held once)."""
     pairs = 0
     singles = 0
     for k in range(N_KINDS):
@@ -167,10 +167,23 @@ def four_pairs_distance(c) -> int:
             pairs += 1
         elif c[k] == 1:
             singles += 1
+    return pairs, singles
+
+
+@nb.njit(cache=True, inline="always")
+def _fp_distance(pairs, singles) -> int:
+    """Tiles lacking for four pairs from those counts: the four kinds held most (up to 2)."""
     if pairs >= 4:
         return 0
     use = min(singles, 4 - pairs)
     return use + 2 * (4 - pairs - use)
+
+
+@nb.njit(cache=True)
+def four_pairs_distance(c) -> int:
+    """Tiles lacking for four pairs of four distinct kinds: the four kinds held most (up to 2)."""
+    pairs, singles = _fp_counts(c)
+    return _fp_distance(pairs, singles)
 
 
 @nb.njit(cache=True)
@@ -382,16 +395,6 @@ def decompositions(c, wrap: bool, out) -> int:
 # One tile more or less: the distance without recomputing the untouched parts (the bots' loop)
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def part_rows(c):
-    """The table rows of the hand's four parts (three suits, the honours)."""
-    rows = np.empty(4, np.int64)
-    for s in range(N_SUITS):
-        rows[s] = _code(c, s * N_RANKS, N_RANKS)
-    rows[3] = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
-    return rows
-
-
 # The incremental distance works on plain tuples, never on arrays: a compiled call that receives
 # an array counts its owner (two atomic operations each way) and a scratch array is an
 # allocation, and both cost more than the arithmetic here (issue 48: they were 38% of a greedy
@@ -423,25 +426,11 @@ def _basic_with(t, row, o) -> int:
                t[row, 3] + o[2], t[row, 4] + o[1], t[row, 5] + o[0])
 
 
-@nb.njit(cache=True, inline="always")
-def _fp_distance(pairs, singles) -> int:
-    if pairs >= 4:
-        return 0
-    use = min(singles, 4 - pairs)
-    return use + 2 * (4 - pairs - use)
-
-
 @nb.njit(cache=True)
 def distances_after(c, t, sign, out):
     """``out[k]`` = distance(c with one k more (sign 1) or one k less (sign -1)), for every
     kind the change is possible for (held at most twice / held); 99 otherwise."""
-    pairs = 0
-    singles = 0
-    for k in range(N_KINDS):
-        if c[k] >= 2:
-            pairs += 1
-        elif c[k] == 1:
-            singles += 1
+    pairs, singles = _fp_counts(c)
     r0 = _code(c, 0, N_RANKS)
     r1 = _code(c, N_RANKS, N_RANKS)
     r2 = _code(c, 2 * N_RANKS, N_RANKS)
