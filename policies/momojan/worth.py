@@ -17,7 +17,10 @@ condition, and adds ``points x share``:
 - picture-set yaku: per requirement the best picture not used by another one (a set 1, a pair
   1/2, a single card 1/5), the yaku the product of its requirements' (kerai needs all three
   animals: three pairs give 1/8); requirements only a kan meets count 0 (the bots do not
-  declare kans).
+  declare kans). They depend only on how many of each picture the hand holds
+  (none, one, two, three or more), so the rules array carries them for each of the 4^5 levels
+  (:func:`simcore.momojan.rules_array.fill_picture_table`, whose shares they are) and a hand
+  looks them up.
 
 On a complete hand the shares of held patterns are 1, so :func:`yaku_points` with ``sure`` tells
 whether a finished hand has a yaku besides riichi (the riichi decision's question).
@@ -32,12 +35,11 @@ import numpy as np
 
 from simcore.momojan.cards import N_PICTURES
 from simcore.momojan.hand import picture_count
-from simcore.nb.bits import popcount
+from simcore.nb.bits import float_from_bits, popcount
 from simcore.momojan.rules_array import (
-    MAX_DATA_YAKU, MAX_REQUIREMENTS, RA_DATA_YAKU_N_REQ, RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT,
-    RA_DECK_RANKS, RA_DECK_WILD_FRUIT, RA_SCORING_DORA_PER_CARD, RA_SCORING_DOUBLE_FACTOR,
-    RA_SCORING_DOUBLE_THRESHOLD, RA_SCORING_RON_BONUS, RA_SET_BONUS, RA_YAKU_ENABLED,
-    RA_YAKU_POINTS, REQ_KAN, Y_CHINITSU, Y_HONITSU, Y_ITTSU, Y_RIICHI, Y_SANSHOKU, Y_TANYAO,
+    RA_DECK_RANKS, RA_DECK_WILD_FRUIT, RA_PICTURE_MET, RA_PICTURE_VALUE,
+    RA_SCORING_DORA_PER_CARD, RA_SCORING_DOUBLE_FACTOR, RA_SCORING_DOUBLE_THRESHOLD,
+    RA_SCORING_RON_BONUS, RA_SET_BONUS, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y_CHINITSU, Y_HONITSU, Y_ITTSU, Y_RIICHI, Y_SANSHOKU, Y_TANYAO,
     Y_TOITOI,
 )
 
@@ -46,8 +48,7 @@ RANKS9 = np.uint64(0x1FF)
 TERMINALS = np.uint64(sum((1 << (9 * f)) | (1 << (9 * f + 8)) for f in range(4)))  # ranks 1, 9
 # the yaku it leaves out (module doc), by scenario key
 UNPLANNED_YAKU = ("kibidango", "haitei", "houtei", "kan", "rinshan", "yonshoku")
-RON_SHARE = 0.5
-SINGLE_PICTURE_SHARE = 0.2  # one card of a picture: three more copies may still make its set  # the chance a win is by ron, for the ron bonus's expected value
+RON_SHARE = 0.5  # the chance a win is by ron, for the ron bonus's expected value
 
 
 @nb.njit(cache=True, inline="always")
@@ -62,48 +63,15 @@ def slot_points(ra, slot):
 
 
 @nb.njit(cache=True, inline="always")
-def _picture_share(c):
-    return 1.0 if c >= 3 else (0.5 if c == 2 else (SINGLE_PICTURE_SHARE if c == 1 else 0.0))
-
-
-@nb.njit(cache=True)
 def _data_yaku(cards, ra):
-    """(points x share summed over the picture-set yaku of the data table, whether one is met)."""
-    # shares computed where read, not into an array: this runs for every candidate discard of
-    # the value bot, and an allocation a call cost more than the arithmetic
-    v = 0.0
-    sure = False
-    for row in range(MAX_DATA_YAKU):
-        slot = ra[RA_DATA_YAKU_SLOT + row]
-        if slot < 0:
-            break
-        pts = slot_points(ra, slot)
-        if pts <= 0:
-            continue
-        n_req = ra[RA_DATA_YAKU_N_REQ + row]
-        base = RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS
-        low = 1.0  # the product of the requirements' shares
-        used = 0
-        # single-picture requirements first, so a choice ([dog, monkey, pheasant]) takes what is left
-        for single in (True, False):
-            for j in range(n_req):
-                req = ra[base + j]
-                pics = req & (REQ_KAN - 1)
-                if (pics & (pics - 1) == 0) != single:
-                    continue
-                best, best_p = 0.0, -1
-                if not req & REQ_KAN:
-                    for p in range(N_PICTURES):
-                        if (pics >> p) & 1 and not (used >> p) & 1:
-                            sh = _picture_share(picture_count(cards, p))
-                            if sh > best:
-                                best, best_p = sh, p
-                if best_p >= 0:
-                    used |= 1 << best_p
-                low *= best
-        v += pts * low
-        sure = sure or low >= 1.0
-    return v, sure
+    """(points x share summed over the picture-set yaku of the data table, whether one is met):
+    the rules array's entry for the five pictures' levels
+    (:func:`simcore.momojan.rules_array.fill_picture_table`)."""
+    key = 0
+    for p in range(N_PICTURES):
+        key |= min(picture_count(cards, p), 3) << (2 * p)
+    return (float_from_bits(ra[RA_PICTURE_VALUE + key]),
+            (ra[RA_PICTURE_MET + (key >> 6)] >> (key & 63)) & 1 != 0)
 
 
 @nb.njit(cache=True)
@@ -112,7 +80,7 @@ def yaku_points(cards, ra):
     left out; whether some yaku's condition is fully met): module doc."""
     nums = cards & np.uint64(0xFFFFFFFFF)
     wild = ra[RA_DECK_WILD_FRUIT] != 0
-    # each fruit's ranks (no array: see _data_yaku)
+    # each fruit's ranks (a tuple: an array a call cost more than the arithmetic)
     fb = ((nums & RANKS9), (nums >> np.uint64(9)) & RANKS9, (nums >> np.uint64(18)) & RANKS9,
           (nums >> np.uint64(27)) & RANKS9)
     momo = fb[0] if wild else np.uint64(0)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.family.standard import RuleSlots
+from .cards import N_PICTURES
 from .schema import (
     DECLINED_RON, DRAW_ROUNDING, KOMI_AT, LEFTOVER_POT, PICTURES, SCHEMA, SET_BONUS_NAMES,
     TIE_BREAK, YAKU,
@@ -72,7 +73,16 @@ RA_YAKU_POINTS = RA_YAKU_ENABLED + N_SCORE_SLOTS        # (the set-count slots s
 RA_DATA_YAKU_SLOT = RA_YAKU_POINTS + N_SCORE_SLOTS      # MAX_DATA_YAKU rows: score slot, -1 unused
 RA_DATA_YAKU_N_REQ = RA_DATA_YAKU_SLOT + MAX_DATA_YAKU  # requirements per row
 RA_DATA_YAKU_REQ = RA_DATA_YAKU_N_REQ + MAX_DATA_YAKU   # MAX_DATA_YAKU x MAX_REQUIREMENTS masks
-RULES_LEN = RA_DATA_YAKU_REQ + MAX_DATA_YAKU * MAX_REQUIREMENTS
+RA_PICTURE_VALUE = RA_DATA_YAKU_REQ + MAX_DATA_YAKU * MAX_REQUIREMENTS   # PICTURE_LEVELS: below
+RA_PICTURE_MET = RA_PICTURE_VALUE + 4 ** N_PICTURES                     # 4^5 bits, 64 a slot
+RULES_LEN = RA_PICTURE_MET + 4 ** N_PICTURES // 64
+
+# The value bot's estimate of the picture-set yaku (policies.momojan.worth) depends only on how
+# many of each picture a hand holds, in four levels (none, one, two, three or more), each worth
+# the share PICTURE_SHARES of a requirement it meets. The array ends with that estimate for each
+# of the 4^5 levels (key: picture p's level in bits 2p, 2p+1): the points x share summed over the
+# table's yaku, as a float64's bits, then whether some yaku is fully met.
+PICTURE_SHARES = (0.0, 0.2, 0.5, 1.0)   # one card: three more copies may still make the set
 
 
 def requirement_mask(requirement, kan: bool) -> int:
@@ -106,4 +116,44 @@ def build_rules_array(scenario) -> np.ndarray:
         base = RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS
         ra[base:base + len(reqs)] = reqs
         row += 1
+    return fill_picture_table(ra)
+
+
+def fill_picture_table(ra: np.ndarray) -> np.ndarray:
+    """Write ``ra``'s picture-level table from its yaku slots (module comment above; call again
+    after changing a yaku's points in ``ra``): per yaku of the data table that scores, each
+    requirement takes the best picture not used by another (single-picture requirements first),
+    its share the level's; the yaku adds points x the product of its requirements' shares.
+    The float operations are the ones a per-hand loop would make, in the same order, so the
+    estimate is the same to the bit."""
+    key = np.arange(4 ** N_PICTURES)
+    share = np.array(PICTURE_SHARES)[(key[:, None] >> (2 * np.arange(N_PICTURES))) & 3]
+    value, met = np.zeros(key.size), np.zeros(key.size, bool)
+    for row in range(MAX_DATA_YAKU):
+        slot = ra[RA_DATA_YAKU_SLOT + row]
+        if slot < 0:
+            break
+        pts = ra[RA_YAKU_POINTS + slot] if ra[RA_YAKU_ENABLED + slot] else 0
+        if pts <= 0:
+            continue
+        base = RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS
+        reqs = ra[base:base + ra[RA_DATA_YAKU_N_REQ + row]]
+        low, used = np.ones(key.size), np.zeros(key.size, np.int64)
+        for single in (True, False):
+            for req in reqs:
+                pics = int(req) & (REQ_KAN - 1)
+                if (pics & (pics - 1) == 0) != single:
+                    continue
+                best, best_p = np.zeros(key.size), np.full(key.size, -1)
+                for p in range(N_PICTURES):
+                    if not req & REQ_KAN and (pics >> p) & 1:
+                        better = ((used >> p) & 1 == 0) & (share[:, p] > best)
+                        best, best_p = np.where(better, share[:, p], best), \
+                            np.where(better, p, best_p)
+                used |= np.where(best_p >= 0, 1 << np.maximum(best_p, 0), 0)
+                low *= best
+        value += np.float64(pts) * low
+        met |= low >= 1.0
+    ra[RA_PICTURE_VALUE:RA_PICTURE_MET] = value.view(np.int64)
+    ra[RA_PICTURE_MET:RULES_LEN] = np.packbits(met, bitorder="little").view("<i8")
     return ra

@@ -2,6 +2,9 @@
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -24,6 +27,16 @@ def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero uint64."""
     x = np.uint64(x)
     return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@intrinsic
+def float_from_bits(typingctx, x):
+    """The float64 whose IEEE bits are the int64 ``x`` (a float kept in an int64 array, as
+    ``np.float64(v).view(np.int64)`` stores it): a reinterpretation, no conversion."""
+    if isinstance(x, types.Integer) and x.bitwidth == 64:
+        return types.float64(x), lambda context, builder, sig, args: builder.bitcast(
+            args[0], ir.DoubleType())
+    return None
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

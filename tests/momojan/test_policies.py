@@ -89,8 +89,9 @@ def test_hand_value_reads_point_values_from_the_rules(new_edition):
     dogs = np.uint64(mask_from_kinds([parse_card(c) for c in ("1z", "1z", "1z", "5l")]))
     base = hand_value(dogs, np.uint64(0), 3, -1, ra)
     ra2 = ra.copy()
-    from simcore.momojan.rules_array import RA_YAKU_POINTS, Y_DOG
+    from simcore.momojan.rules_array import RA_YAKU_POINTS, Y_DOG, fill_picture_table
     ra2[RA_YAKU_POINTS + Y_DOG] += 3
+    fill_picture_table(ra2)
     assert hand_value(dogs, np.uint64(0), 3, -1, ra2) >= base + 3   # (doubled past 7)
     # indicator 4l: every rank-5 card is dora
     assert hand_value(dogs, np.uint64(0), 3, parse_card("4l"), ra) >= base + 1

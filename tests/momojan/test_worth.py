@@ -5,11 +5,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from policies.momojan.worth import UNPLANNED_YAKU, estimated_points, yaku_points
+from policies.momojan.worth import UNPLANNED_YAKU, _data_yaku, estimated_points, yaku_points
 from simcore.momojan import scenario
 from simcore.momojan.cards import mask_from_kinds, parse_card
 from simcore.momojan.rules_array import (
-    RA_SCORING_DOUBLE_THRESHOLD, RA_YAKU_ENABLED, RA_YAKU_POINTS, Y, YAKU_KEYS, build_rules_array,
+    MAX_DATA_YAKU, MAX_REQUIREMENTS, RA_DATA_YAKU_N_REQ, RA_DATA_YAKU_REQ, RA_DATA_YAKU_SLOT,
+    RA_SCORING_DOUBLE_THRESHOLD, RA_YAKU_ENABLED, RA_YAKU_POINTS, REQ_KAN, SLOT_NEW_YAKU, Y,
+    YAKU_KEYS, build_rules_array, fill_picture_table,
 )
 
 
@@ -56,10 +58,11 @@ def test_raising_a_yaku_raises_the_estimate_of_a_hand_near_it(ra, yaku):
     base, _ = yaku_points(cards, ra)
     raised = ra.copy()
     raised[RA_YAKU_POINTS + Y[yaku]] += 3
-    up, _ = yaku_points(cards, raised)
+    up, _ = yaku_points(cards, fill_picture_table(raised))
     assert up > base, yaku
     off = ra.copy()
     off[RA_YAKU_ENABLED + Y[yaku]] = 0
+    fill_picture_table(off)
     assert yaku_points(cards, off)[0] < base, yaku   # switched off: it stops counting
 
 
@@ -103,6 +106,73 @@ def test_raising_points_never_lowers_the_estimate(new_edition, kinds, yaku, extr
     cards = np.uint64(mask_from_kinds(kinds))
     raised = ra.copy()
     raised[RA_YAKU_POINTS + Y[yaku]] += extra
+    fill_picture_table(raised)
     assert yaku_points(cards, raised)[0] >= yaku_points(cards, ra)[0] - 1e-12
     assert (estimated_points(cards, 3, 0, raised, True)
             >= estimated_points(cards, 3, 0, ra, True) - 1e-12)
+
+
+def _data_yaku_reference(counts, ra):
+    """The picture-set yaku's estimate of one hand, as the value bot computed it per hand before
+    the table (module doc of policies.momojan.worth): the reference the table must equal."""
+    def share(c):
+        return 1.0 if c >= 3 else 0.5 if c == 2 else 0.2 if c == 1 else 0.0
+    v, sure = 0.0, False
+    for row in range(MAX_DATA_YAKU):
+        slot = int(ra[RA_DATA_YAKU_SLOT + row])
+        if slot < 0:
+            break
+        pts = int(ra[RA_YAKU_POINTS + slot]) if ra[RA_YAKU_ENABLED + slot] else 0
+        if pts <= 0:
+            continue
+        base = RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS
+        reqs = [int(r) for r in ra[base:base + ra[RA_DATA_YAKU_N_REQ + row]]]
+        low, used = 1.0, 0
+        for single in (True, False):
+            for req in reqs:
+                pics = req & (REQ_KAN - 1)
+                if (pics & (pics - 1) == 0) != single:
+                    continue
+                best, best_p = 0.0, -1
+                if not req & REQ_KAN:
+                    for p in range(5):
+                        if (pics >> p) & 1 and not (used >> p) & 1 and share(counts[p]) > best:
+                            best, best_p = share(counts[p]), p
+                if best_p >= 0:
+                    used |= 1 << best_p
+                low *= best
+        v += pts * low
+        sure = sure or low >= 1.0
+    return v, sure
+
+
+_REQ = st.tuples(st.integers(1, 31), st.booleans())
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pictures=st.lists(st.integers(0, 4), min_size=5, max_size=5),
+       points=st.lists(st.integers(-2, 12), min_size=MAX_DATA_YAKU, max_size=MAX_DATA_YAKU),
+       new=st.lists(st.lists(_REQ, min_size=1, max_size=MAX_REQUIREMENTS), max_size=3))
+def test_the_picture_table_equals_the_per_hand_estimate_to_the_bit(new_edition, pictures, points,
+                                                                    new):
+    """The rules array's picture-level table gives, for any hand (its five pictures' counts
+    0-4) and any yaku table (points, switched off, yaku a scenario adds with any requirements),
+    the very float the per-hand loop gives, and the same 'met'."""
+    ra = build_rules_array(new_edition)
+    rows = int((ra[RA_DATA_YAKU_SLOT:RA_DATA_YAKU_SLOT + MAX_DATA_YAKU] >= 0).sum())
+    for j, reqs in enumerate(new[:MAX_DATA_YAKU - rows]):
+        row, slot = rows + j, SLOT_NEW_YAKU + j
+        ra[RA_DATA_YAKU_SLOT + row], ra[RA_DATA_YAKU_N_REQ + row] = slot, len(reqs)
+        ra[RA_YAKU_ENABLED + slot] = 1
+        for i, (mask, kan) in enumerate(reqs):
+            ra[RA_DATA_YAKU_REQ + row * MAX_REQUIREMENTS + i] = mask | (REQ_KAN if kan else 0)
+    for row in range(MAX_DATA_YAKU):
+        slot = ra[RA_DATA_YAKU_SLOT + row]
+        if slot >= 0:
+            ra[RA_YAKU_POINTS + slot] = points[row]
+    fill_picture_table(ra)
+    kinds = [36 + p for p, c in enumerate(pictures) for _ in range(c)] + [0, 10]
+    got_v, got_sure = _data_yaku(np.uint64(mask_from_kinds(kinds)), ra)
+    want_v, want_sure = _data_yaku_reference(pictures, ra)
+    assert np.float64(got_v).view(np.int64) == np.float64(want_v).view(np.int64)
+    assert bool(got_sure) == want_sure
