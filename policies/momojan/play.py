@@ -37,7 +37,7 @@ from simcore.momojan.actions import (
     OBS_DORA_INDICATOR,
     OBS_HAND, OBS_LAST_DISCARD, OBS_OPP_HAND_SIZE, OBS_OPP_N_REVEALED, OBS_OPP_REVEALED,
     OBS_OPP_RIICHI, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED, OBS_OWN_REVEALED, OBS_OWN_RIICHI,
-    OBS_PHASE,
+    OBS_PHASE, OBS_WORK,
     OBS_SEEN, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
 )
 from simcore.momojan.cards import N_NUMBER_KINDS
@@ -45,7 +45,7 @@ from simcore.momojan.hand import CORE_SET_ROWS, hand_size, picture_count
 from simcore.momojan.rules_array import (
     RA_DECK_RANKS, RA_RIICHI_ENABLED, RA_SCORING_DORA_PER_CARD, Y_IPPATSU, Y_RIICHI,
 )
-from simcore.nb.bits import popcount
+from simcore.nb.bits import bits_from_float, float_from_bits, popcount
 from simcore.momojan.shanten import (
     candidate_kinds, discard_distances, shanten, unit, unseen_copies, unseen_in, useful_at_tenpai,
     useful_cards_from,
@@ -57,6 +57,7 @@ from .defence import danger, threatened
 from .worth import doubled, estimated_points, points_before_doubling, set_bonus, slot_points
 
 DRAW3_SAMPLES = 6
+_SCORE = OBS_WORK + N_KIND   # _choose_discard's scores in the observation's scratch
 EXACT_USEFUL_MAX_DISTANCE = 1  # ties further from tenpai use the connectivity proxy
 VALUE_PER_STEP = 4.0   # points of estimated value worth one step of distance at value_weight 1
 CALL_GAIN = 0.5        # estimated points a call must add to be taken without bringing the win closer
@@ -278,8 +279,8 @@ def _mean_after_draw_three(obs, core, rng):
     hand = np.uint64(obs[OBS_HAND])
     n_rev = obs[OBS_OWN_N_REVEALED]
     seen = np.uint64(obs[OBS_SEEN])
-    left = np.empty(N_KIND, np.int64)
-    upto = np.empty(N_KIND, np.int64)  # unseen copies of kinds 0..k
+    left = obs[OBS_WORK:OBS_WORK + N_KIND]   # the observation's scratch
+    upto = obs[OBS_WORK + N_KIND:OBS_WORK + 2 * N_KIND]  # unseen copies of kinds 0..k
     total = 0
     for k in range(N_KIND):
         left[k] = unseen_copies(core, seen, k)
@@ -321,8 +322,9 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
     rev = np.uint64(obs[OBS_OWN_REVEALED])
     n_rev = obs[OBS_OWN_N_REVEALED]
     seen = np.uint64(obs[OBS_SEEN])
-    dist = np.empty(N_KIND, np.int64)  # both read only at legal kinds, written first
-    score = np.empty(N_KIND, np.float64)
+    # the observation's scratch: the distances, then the scores (float64 bits), both read only
+    # at legal kinds, written first
+    dist = obs[OBS_WORK:OBS_WORK + N_KIND]
     best = BIG
     kinds = U0
     for k in range(N_KIND):
@@ -345,7 +347,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
                 after, rev, _sets_at_win(after, n_rev), obs[OBS_DORA_INDICATOR], ra))
         if folding:
             sc = 100.0 * danger(obs, core, ra, k) + sc
-        score[k] = sc
+        obs[_SCORE + k] = bits_from_float(sc)
         best = min(best, sc)
     # Ties (within a hair) are broken by the unseen useful cards.
     ties = U0
@@ -353,7 +355,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
     while rest:
         low = rest & (~rest + U1)
         rest ^= low
-        if score[popcount(low - U1)] <= best + 1e-9:
+        if float_from_bits(obs[_SCORE + popcount(low - U1)]) <= best + 1e-9:
             ties |= low
     if ties & (ties - U1):  # two or more
         # Without noise only the winner matters: a tie whose score minus an upper bound of its
@@ -368,10 +370,12 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
             k = popcount(low - U1)
             after = hand - unit(k)
             if dist[k] > EXACT_USEFUL_MAX_DISTANCE:  # far from tenpai: the cheap proxy
-                score[k] -= _connected_unseen(after, seen, core) / 1000.0
-                found = min(found, score[k])
+                sc = float_from_bits(obs[_SCORE + k]) - _connected_unseen(after, seen, core) / 1000.0
+                obs[_SCORE + k] = bits_from_float(sc)
+                found = min(found, sc)
                 continue
-            if prune and score[k] - _connected_unseen(after, seen, core) / 1000.0 >= found:
+            if prune and float_from_bits(obs[_SCORE + k]) - _connected_unseen(after, seen, core) \
+                    / 1000.0 >= found:
                 continue
             if dist[k] == 0:  # tenpai: the useful cards are the waits
                 n_useful, useful = useful_at_tenpai(after, rev, n_rev, seen, core)
@@ -380,8 +384,9 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
             if dist[k] == 0 and (useful & (np.uint64(obs[OBS_OWN_DISCARDS]) | low)
                                  & ~np.uint64(0x1FF)):
                 n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)
-            score[k] -= n_useful / 1000.0
-            found = min(found, score[k])
+            sc = float_from_bits(obs[_SCORE + k]) - n_useful / 1000.0
+            obs[_SCORE + k] = bits_from_float(sc)
+            found = min(found, sc)
     if temperature > 0:
         rest = kinds
         while rest:
@@ -389,7 +394,8 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
             rest ^= low
             k = popcount(low - U1)
             u = max(uniform(rng), 1e-300)
-            score[k] -= temperature * -np.log(-np.log(u) + 1e-300)
+            obs[_SCORE + k] = bits_from_float(float_from_bits(obs[_SCORE + k])
+                                              - temperature * -np.log(-np.log(u) + 1e-300))
     pick = -1
     lowest = BIG
     rest = kinds
@@ -397,8 +403,9 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
         low = rest & (~rest + U1)
         rest ^= low
         k = popcount(low - U1)
-        if score[k] < lowest:
-            lowest = score[k]
+        sc = float_from_bits(obs[_SCORE + k])
+        if sc < lowest:
+            lowest = sc
             pick = k
     return pick, dist[pick]
 

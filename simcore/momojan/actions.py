@@ -81,7 +81,10 @@ OBS_FIELDS = (
     "tenpai_checked",   # see below
     "seen",             # uint64 hand mask, see below
 )
-OBS_LEN = define_fields(globals(), "OBS", OBS_FIELDS)
+OBS_WORK = define_fields(globals(), "OBS", OBS_FIELDS)
+OBS_LEN = OBS_WORK + 2 * N_KIND
+# OBS_WORK: 2 x N_KIND slots after the fields, a bot's scratch within one decision (the engine
+# never reads them and no bot reads them across decisions): a decision allocates nothing.
 # OBS_SEEN: hand mask of every card the seat can see (own hand, both players' revealed sets and
 # uncalled discards, the dora indicator); unseen copies of kind k = deck copies - count in it.
 # OBS_TENPAI_CHECKED = 1: the engine checked every discard for riichi, so the legal

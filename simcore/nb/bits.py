@@ -39,6 +39,15 @@ def float_from_bits(typingctx, x):
     return None
 
 
+@intrinsic
+def bits_from_float(typingctx, x):
+    """The int64 holding the IEEE bits of the float64 ``x`` (:func:`float_from_bits` undoes it)."""
+    if isinstance(x, types.Float) and x.bitwidth == 64:
+        return types.int64(x), lambda context, builder, sig, args: builder.bitcast(
+            args[0], ir.IntType(64))
+    return None
+
+
 from simcore.nb.unliteral import compile_once  # noqa: E402
 
 compile_once(__name__)

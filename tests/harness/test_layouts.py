@@ -14,7 +14,7 @@ LAYOUTS = [
     (engine, "OUT", engine.OUTCOME_NAMES, None),
     (engine, "END", engine.END_REASON_NAMES, None),
     (engine, "KAN_KIND", engine.KAN_KIND_NAMES, None),
-    (actions, "OBS", actions.OBS_FIELDS, "OBS_LEN"),
+    (actions, "OBS", actions.OBS_FIELDS, "OBS_WORK"),
 ]
 
 
@@ -29,7 +29,7 @@ def test_names_tuple_and_constants_agree(module, prefix, names, count):
     if count is not None:
         assert getattr(module, count) == len(names)
     # every constant of the prefix comes from the tuple (an alias and two sizes excepted)
-    assert set(consts) - set(expected) <= {"END_ANTE", "EV_WIDTH", "OBS_LEN"}
+    assert set(consts) - set(expected) <= {"END_ANTE", "EV_WIDTH", "OBS_LEN", "OBS_WORK"}
 
 
 def test_names_other_modules_import_still_exist():
@@ -38,7 +38,7 @@ def test_names_other_modules_import_still_exist():
                  "EV_GAME_END", "KAN_KIND_ADDED", "ST_LOG", "ST_N_EV"):
         assert isinstance(getattr(engine, name), int)
     assert engine.END_ANTE == engine.END_ANTE_UNPAYABLE
-    assert actions.N_KIND == N_KINDS and actions.OBS_LEN == len(actions.OBS_FIELDS)
+    assert actions.N_KIND == N_KINDS and actions.OBS_WORK == len(actions.OBS_FIELDS)
 
 
 def test_dead_state_fields_are_gone():
