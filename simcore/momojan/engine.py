@@ -227,6 +227,7 @@ RoundState, new_round_state = state_spec("RoundState", (
     ("legal", (N_ACTIONS,), np.int64, 0),      # the actions set in ``mask`` (cheap to clear)
     ("luck", (N_LUCK,), np.float64, 0.0),      # this round's draw luck so far (luck.LK_*)
     ("luck_waits", (2, 3), np.uint64, 0),      # per seat: hand, revealed mask, their waits
+    ("stock_cnt", (N_KINDS,), np.int64, 0),    # copies of each kind in the stock: count_stock
 ), __name__)
 
 
@@ -339,11 +340,22 @@ def _stock_left(st):
 
 
 @nb.njit(cache=True, inline="always")
-def _draw_card(st, wall, hands, seat):
+def _draw_card(st, wall, hands, stock_cnt, seat):
     k = wall[st[ST_STOCK_POS]]
     st[ST_STOCK_POS] += 1
+    stock_cnt[k] -= 1
     hands[seat] += _card_unit(k)
     return k
+
+
+@nb.njit(cache=True)
+def count_stock(rs):
+    """``rs.stock_cnt`` from the stock (``wall[stock_pos:stock_end]``): at the deal, and after
+    anything that deals the stock again (a search's determinization); each draw takes its card
+    off, so the draws' luck counts the outs left without walking the stock."""
+    rs.stock_cnt[:] = 0
+    for i in range(rs.st[ST_STOCK_POS], rs.st[ST_STOCK_END]):
+        rs.stock_cnt[rs.wall[i]] += 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -724,6 +736,7 @@ def deal(rs, et, ra):
             rs.rev_n[s, g] = 0
             for j in range(4):
                 rs.rev_cards[s, g, j] = -1
+    count_stock(rs)
 
 
 @nb.njit(cache=True)
@@ -743,8 +756,13 @@ def check_invariants(rs, et, scores, pot, total_points, between_turns):
             n = hand_size(rs.hands[s])
             if n != 7 and n != 4 and n != 1:
                 raise AssertionError("hand size is not 7, 4 or 1 between turns")
+    stock = np.zeros(N_KINDS, np.int64)
     for i in range(rs.st[ST_STOCK_POS], rs.st[ST_STOCK_END]):
         counts[rs.wall[i]] += 1
+        stock[rs.wall[i]] += 1
+    for k in range(N_KINDS):
+        if stock[k] != rs.stock_cnt[k]:
+            raise AssertionError("the stock's kind counts (stock_cnt) do not match the stock")
     counts[rs.st[ST_DORA]] += 1
     for i in range(rs.st[ST_DEAD_POS], rs.st[ST_DEAD_END]):
         counts[rs.wall[i]] += 1
@@ -824,9 +842,9 @@ def _apply_draw_three(rs, seat):
     st = rs.st
     if _stock_left(st) < 3:
         raise AssertionError("draw-three with fewer than 3 cards in the stock")
-    c0 = _draw_card(st, rs.wall, rs.hands, seat)
-    c1 = _draw_card(st, rs.wall, rs.hands, seat)
-    c2 = _draw_card(st, rs.wall, rs.hands, seat)
+    c0 = _draw_card(st, rs.wall, rs.hands, rs.stock_cnt, seat)
+    c1 = _draw_card(st, rs.wall, rs.hands, rs.stock_cnt, seat)
+    c2 = _draw_card(st, rs.wall, rs.hands, rs.stock_cnt, seat)
     st[ST_DRAWN] = c2
     rs.draw3[seat] += 1
     log_event(st, rs.ev, EV_DRAW_THREE, seat, c0, c1, c2, 0)
@@ -964,7 +982,7 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
     by_card_start, first_start = et.rows_by_card_start, et.rows_first_start
     seat_params = (params[0], params[1])  # sliced once, not on every decision
     # the draws' luck (luck.py): its arrays bound here, not passed in the state tuple
-    race, luck, luck_waits = et.race, rs.luck, rs.luck_waits
+    race, luck, luck_waits, stock_cnt = et.race, rs.luck, rs.luck_waits, rs.stock_cnt
     momo_exempt, furiten_on = ra[RA_FURITEN_MOMO_EXEMPT] != 0, ra[RA_FURITEN_ENABLED] != 0
     seat_rng = (rngs[RNG_SEAT0], rngs[RNG_SEAT0 + 1])
     resume = entry != PH_START   # enter in the rest of the seat's turn
@@ -1034,10 +1052,10 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             if a == DRAW:
                 if _stock_left(st) == 0:
                     return _finish_draw(rs, ra, tables, rec)
-                seat_luck(wall, st[ST_STOCK_POS], st[ST_STOCK_END], hands, rev_mask, n_rev, disc_set,
-                          riichi_furiten, seat, dealer, momo_exempt, furiten_on, core, race, luck,
-                          luck_waits)
-                st[ST_DRAWN] = _draw_card(st, wall, hands, seat)
+                seat_luck(wall, st[ST_STOCK_POS], st[ST_STOCK_POS], st[ST_STOCK_END], stock_cnt,
+                          hands, rev_mask, n_rev, disc_set, riichi_furiten, seat, dealer,
+                          momo_exempt, furiten_on, core, race, luck, luck_waits)
+                st[ST_DRAWN] = _draw_card(st, wall, hands, stock_cnt, seat)
                 log_event(st, ev, EV_DRAW, seat, st[ST_DRAWN], 0, 0, 0)
                 drawn_by = PH_AFTER_DRAW
             else:
@@ -1088,7 +1106,8 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
             if a == DRAW_THREE:
                 # each card's luck valued with the hand as it was before the three (luck.py)
                 for i in range(3):
-                    seat_luck(wall, st[ST_STOCK_POS] + i, st[ST_STOCK_END], hands, rev_mask, n_rev,
+                    seat_luck(wall, st[ST_STOCK_POS], st[ST_STOCK_POS] + i, st[ST_STOCK_END],
+                              stock_cnt, hands, rev_mask, n_rev,
                               disc_set, riichi_furiten, seat, dealer, momo_exempt, furiten_on,
                               core, race, luck, luck_waits)
                 _apply_draw_three(rs, seat)

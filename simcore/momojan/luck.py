@@ -40,6 +40,7 @@ import numba as nb
 import numpy as np
 
 from .cards import MOMO_KIND_SET
+from simcore.nb.bits import lowest_bit_index
 from .hand import is_furiten, waits
 
 LUCK_SCALE = 1 << 24   # round records hold luck terms as integers in units of 1 / LUCK_SCALE
@@ -100,15 +101,18 @@ def ron_kinds(wait_set, discard_set, momo_exempt, other_furiten, furiten_enabled
 
 
 @nb.njit(cache=True, inline="always")
-def draw_luck(wall, pos, end, mine, theirs, race, drawer_is_dealer, luck):
+def draw_luck(wall, pos0, pos, end, cnt, mine, theirs, race, drawer_is_dealer, luck):
     """Add the luck of drawing ``wall[pos]`` from the stock ``wall[pos:end]`` to ``luck``.
 
     Parameters
     ----------
     wall : int64[>= end]
         The round's wall; ``wall[pos]`` is the card about to be drawn.
-    pos, end : int
-        The stock before the draw (``end - pos >= 1`` cards).
+    pos0, pos, end : int
+        The stock is ``wall[pos0:end]`` (``cnt`` counts it); the draw is from ``wall[pos:end]``
+        (``pos0 <= pos < end``: the second and third cards of a draw of three).
+    cnt : int64[N_KINDS]
+        Copies of each kind in ``wall[pos0:end]``.
     mine : uint64
         Kind set of the cards that complete the drawer's hand (its waits; 0 if not tenpai).
     theirs : uint64
@@ -122,17 +126,28 @@ def draw_luck(wall, pos, end, mine, theirs, race, drawer_is_dealer, luck):
     if mine == 0 and theirs == 0:
         return      # no outs on either side: every card is worth the same (nothing to add)
     n = end - pos
-    a = b = c = 0
-    for p in range(pos, end):
+    # the stock's cards among my outs (a: only mine, c: both) and theirs (b: only theirs)
+    a = b = c = np.int64(0)
+    rest = mine | theirs
+    while rest:
+        low = rest & (~rest + U1)
+        rest ^= low
+        copies = cnt[lowest_bit_index(low)]
+        if mine & low and theirs & low:
+            c += copies
+        elif mine & low:
+            a += copies
+        else:
+            b += copies
+    for p in range(pos0, pos):   # cards of the stock drawn before wall[pos]
         k = np.uint64(wall[p])
-        in_mine = (mine >> k) & U1
-        in_theirs = (theirs >> k) & U1
+        in_mine, in_theirs = (mine >> k) & U1, (theirs >> k) & U1
         if in_mine and in_theirs:
-            c += 1
+            c -= 1
         elif in_mine:
-            a += 1
+            a -= 1
         elif in_theirs:
-            b += 1
+            b -= 1
     # a neutral card: the other draws next from n - 1 cards, the outs unchanged
     neutral_mine = neutral_theirs = 0.0
     if n - a - b - c > 0:
@@ -170,17 +185,18 @@ def cached_waits(hands, rev_mask, n_rev, s, core, cache):
 
 
 @nb.njit(cache=True, inline="always")
-def seat_luck(wall, pos, end, hands, rev_mask, n_rev, disc_set, riichi_furiten, seat, dealer,
-              momo_exempt, furiten_enabled, core, race, luck, cache):
-    """:func:`draw_luck` for seat ``seat`` drawing ``wall[pos]``: both players' waits from the
-    hands as they stand (hand masks, revealed masks and counts, discard kind sets, int64[2]
-    riichi furiten flags; ``cache`` as in :func:`cached_waits`, cleared each round)."""
+def seat_luck(wall, pos0, pos, end, cnt, hands, rev_mask, n_rev, disc_set, riichi_furiten, seat,
+              dealer, momo_exempt, furiten_enabled, core, race, luck, cache):
+    """:func:`draw_luck` for seat ``seat`` drawing ``wall[pos]`` (stock ``wall[pos0:end]``,
+    counted in ``cnt``): both players' waits from the hands as they stand (hand masks, revealed
+    masks and counts, discard kind sets, int64[2] riichi furiten flags; ``cache`` as in
+    :func:`cached_waits`, cleared each round)."""
     o = 1 - seat
     mine = cached_waits(hands, rev_mask, n_rev, seat, core, cache)
     w_other = cached_waits(hands, rev_mask, n_rev, o, core, cache)
     theirs = ron_kinds(w_other, disc_set[o], momo_exempt, riichi_furiten[o] != 0,
                        furiten_enabled) if w_other else np.uint64(0)
-    draw_luck(wall, pos, end, mine, theirs, race, seat == dealer, luck)
+    draw_luck(wall, pos0, pos, end, cnt, mine, theirs, race, seat == dealer, luck)
 
 
 # ---------------------------------------------------------------------------------------------

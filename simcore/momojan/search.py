@@ -100,6 +100,7 @@ def determinize(x, seat, pool, rng, core, dist, tries):
             break
     x.hands[opp] = h
     _unseen_wall(st, wall, pool, in_hand, False)
+    E.count_stock(x)   # the stock holds other cards now
 
 
 @nb.njit(cache=True)

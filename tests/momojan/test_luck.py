@@ -60,6 +60,28 @@ def _kind_sets():
                      st.lists(st.integers(0, N_KINDS - 1), max_size=5))
 
 
+def _draw_luck(wall, pos0, pos, mine, theirs, dealer, luck):
+    """draw_luck of drawing wall[pos] from the stock wall[pos0:], its kinds counted."""
+    wall = np.asarray(wall, np.int64)
+    cnt = np.bincount(wall[pos0:], minlength=N_KINDS).astype(np.int64)
+    draw_luck(wall, pos0, pos, len(wall), cnt, np.uint64(mine), np.uint64(theirs), RACE, dealer,
+              luck)
+
+
+@settings(max_examples=200, deadline=None)
+@given(stock=st.lists(st.integers(0, N_KINDS - 1), min_size=3, max_size=40),
+       drawn=st.integers(0, 2), mine=_kind_sets(), theirs=_kind_sets(), dealer=st.booleans())
+def test_a_later_card_of_a_draw_of_three_is_valued_from_the_stock_left_before_it(
+        stock, drawn, mine, theirs, dealer):
+    """The luck of the (drawn + 1)-th card of a draw of three, counted from the stock before the
+    three less the cards drawn before it, is to the bit the luck of drawing it from a stock that
+    begins there (the engine counts the stock once, then takes each draw off)."""
+    whole, after = np.zeros(N_LUCK), np.zeros(N_LUCK)
+    _draw_luck(stock, 0, drawn, mine, theirs, dealer, whole)
+    _draw_luck(stock[drawn:], 0, 0, mine, theirs, dealer, after)
+    assert whole.tobytes() == after.tobytes()
+
+
 @settings(max_examples=200, deadline=None)
 @given(stock=st.lists(st.integers(0, N_KINDS - 1), min_size=1, max_size=40),
        mine=_kind_sets(), theirs=_kind_sets(), dealer=st.booleans())
@@ -71,8 +93,7 @@ def test_every_term_averages_exactly_zero_over_the_cards_the_stock_could_give(
     for first in range(len(stock)):
         order = [stock[first]] + stock[:first] + stock[first + 1:]
         luck = np.zeros(N_LUCK)
-        draw_luck(np.array(order, np.int64), 0, len(order), np.uint64(mine), np.uint64(theirs),
-                  RACE, dealer, luck)
+        _draw_luck(order, 0, 0, mine, theirs, dealer, luck)
         total += luck
     assert np.abs(total / len(stock)).max() < 1e-12
 
@@ -80,11 +101,11 @@ def test_every_term_averages_exactly_zero_over_the_cards_the_stock_could_give(
 def test_a_drawn_winning_card_is_the_drawers_luck_and_a_feeding_card_the_others():
     stock = np.array([5, 7, 9, 11], np.int64)       # kind 5 wins for the drawer, 7 for the other
     luck = np.zeros(N_LUCK)
-    draw_luck(stock, 0, 4, np.uint64(1 << 5), np.uint64(1 << 7), RACE, True, luck)
+    _draw_luck(stock, 0, 0, 1 << 5, 1 << 7, True, luck)
     assert luck[LK_TSUMO] == pytest.approx(0.75) and luck[LK_RON] == pytest.approx(-0.25)
     assert luck[LK_DEALER] > 0 > luck[LK_OTHER]
     luck[:] = 0
-    draw_luck(stock[[1, 0, 2, 3]], 0, 4, np.uint64(1 << 5), np.uint64(1 << 7), RACE, False, luck)
+    _draw_luck(stock[[1, 0, 2, 3]], 0, 0, 1 << 5, 1 << 7, False, luck)
     assert luck[LK_RON] == pytest.approx(0.75)
     assert luck[LK_DEALER] > 0 > luck[LK_OTHER]     # the drawer (not the dealer) dealt in
 
