@@ -228,6 +228,8 @@ RoundState, new_round_state = state_spec("RoundState", (
     ("luck", (N_LUCK,), np.float64, 0.0),      # this round's draw luck so far (luck.LK_*)
     ("luck_waits", (2, 3), np.uint64, 0),      # per seat: hand, revealed mask, their waits
     ("stock_cnt", (N_KINDS,), np.int64, 0),    # copies of each kind in the stock: count_stock
+    ("rngs", (N_RNG, 4), np.uint64, 0),         # the game's streams (play_game)
+    ("scores", (2,), np.int64, 0),              # the game's scores (play_game)
 ), __name__)
 
 
@@ -1400,8 +1402,10 @@ def play_game(game_index, seed, rs, et, ra, tables, pol_ids, params, debug, roun
     int
         The new row count of ``rounds_out``, or -1 when it is full (the game is incomplete).
     """
-    rngs = np.zeros((N_RNG, 4), np.uint64)
-    scores = np.zeros(2, np.int64)
+    # the state's rows: nothing allocated per game, and nothing counted where they are passed
+    rngs, scores = rs.rngs, rs.scores
+    rngs[:, :] = 0
+    scores[:] = 0
     first_dealer = game_index % 2  # alternate, so seat and first-dealer effects separate
     # compensation (variants, not rulebook): starting bonus by role; a komi paid at the start
     # moves points from the first dealer to the second, one counted at the end only decides
