@@ -667,7 +667,7 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     target, cap = target_for(family, target_ci, target_metric, games, max_games)
     sink = st.create()
     progress = Progress(quiet, family=family)
-    progress.starting(family)
+    progress.starting(family, [sc])
     result = run_study(family, [sc], seed, games, workers, target=target, max_games=cap,
                        debug=debug, progress=progress, notice=notice, sink=sink)
     progress.done()

@@ -152,13 +152,20 @@ class Progress:
         self.first = None         # (time, games done) at the first chunk: rates exclude start-up
         self._timer = None
         self._said_compiling = False
+        self._kernels = "the game kernels"   # what a slow start is loading or compiling
 
-    def starting(self, family=None):
-        """Say so when the kernels have to compile (and if the first chunk is slow anyway)."""
+    def starting(self, family=None, scenarios=None):
+        """Say so when the kernels have to compile (and if the first chunk is slow anyway).
+        When every one of ``scenarios`` (if given) seats a ``search`` bot, the policies' kernel
+        is not played, so its cache is not asked about (the search kernel's compile speaks for
+        itself: :func:`simcore.family.compiling.compile_search`)."""
         if self.quiet:
             return
         fam = family or self.family
-        cached = kernels_cached(fam)
+        from simcore.family.chunks import searches
+        all_search = bool(scenarios) and all(searches([sc]) for sc in scenarios)
+        self._kernels = "the search bot's kernel" if all_search else "the game kernels"
+        cached = all_search or kernels_cached(fam)
         if not cached:
             notice(COMPILE_NOTE)
             self._said_compiling = True
@@ -186,7 +193,7 @@ class Progress:
         if self._said_compiling:
             notice(f"still compiling the game kernels ({waited:.0f} s)")
         elif waited < 1.5 * self.SLOW_START:
-            notice("still starting after 10 s: loading or compiling the game kernels (a "
+            notice(f"still starting after 10 s: loading or compiling {self._kernels} (a "
                    "compile takes about a minute on 2 cores, once; a busy machine slows the load)")
         else:
             notice(f"still starting ({waited:.0f} s)")

@@ -168,7 +168,7 @@ def compare(a_ref, b_ref, games, seed, workers, alpha, metrics_spec, max_games, 
     target, cap = target_for(fam, target_ci, target_metric, games, max_games)
     sink = st.create()
     progress = Progress(quiet, family=fam)
-    progress.starting(fam)
+    progress.starting(fam, [sc_a, sc_b])
     result = run_study(fam, [sc_a, sc_b], seed, games, workers, paired=not no_pairing,
                        target=target, max_games=cap, progress=progress, notice=notice, sink=sink)
     progress.done()
@@ -295,7 +295,7 @@ def _compare_pairings(a_ref, b_ref, spec, games, seed, workers, alpha, metrics_s
     names = pair_metric_names(fam, metrics_spec, sc_a, sc_b)
     margin = parse_margins(margins, fam.CATALOGUE)
     progress = Progress(quiet, family=fam)
-    progress.starting(fam)
+    progress.starting(fam, scenarios)
     result = run_study(fam, scenarios, seed, games, workers, paired=not no_pairing,
                        progress=progress, notice=notice)
     progress.done()
@@ -444,7 +444,7 @@ def sweep(scenario_ref, sets, games, seed, workers, alpha, metrics_spec, max_gam
         notice(line)
     sink = st.create(scenarios, labels)
     progress = Progress(quiet, family=fam)
-    progress.starting(fam)
+    progress.starting(fam, scenarios)
     result = run_study(fam, scenarios, seed, games, workers, target=target, max_games=cap,
                        progress=progress, notice=notice, sink=sink)
     progress.done()

@@ -45,6 +45,18 @@ def test_compile_line_only_when_the_kernels_are_not_cached(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_no_game_kernel_compile_line_when_every_seat_of_every_variant_searches(capsys):
+    """A study whose every variant seats a search bot plays the search kernel alone (its compile
+    says so itself): the policies' kernel being cold is not news. One variant without a search
+    seat plays the policies' kernel, so the line comes."""
+    search = {"players": [{"policy": "search"}, {"policy": "value"}]}
+    plain = {"players": [{"policy": "value"}, {"policy": "value"}]}
+    Progress(family=_Fam(False)).starting(None, [search, search])
+    assert capsys.readouterr().err == ""
+    Progress(family=_Fam(False)).starting(None, [search, plain])
+    assert capsys.readouterr().err.strip() == f"momojan-sim: {COMPILE_NOTE}"
+
+
 def test_progress_lines_carry_games_rounds_per_second_and_eta(capsys, monkeypatch):
     monkeypatch.setattr(Progress, "EVERY", 0.0)
     p = Progress(family=_Fam(True))
