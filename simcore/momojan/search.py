@@ -16,8 +16,7 @@ import numpy as np
 
 from policies.momojan import P_SEARCH, POLICIES, SEARCH_PARAMS, decide
 from simcore.family.params import param_index
-from simcore.nb.search import (base_index, candidates, choose, decision_key, record,
-                               sim_streams)
+from simcore.nb.search import base_index, candidates, choose, decision_key, simulate
 from simcore.nb.rng import shuffle
 from .actions import N_ACTIONS, PH_START, TSUMO
 from .cards import N_KINDS
@@ -130,6 +129,31 @@ def _fastest(h, n_rev, cand, n, choice, core, dist) -> int:
 
 
 @nb.njit(cache=True)
+def _deal(c, det):
+    """A simulation's deal: the round as it stands, the unseen cards dealt again."""
+    rs, y, seat, pool, core, dist, phase = c[0], c[1], c[3], c[4], c[5], c[6], c[20]
+    E.copy_RoundState(y, rs)
+    y.st[E.ST_LOG] = 0
+    if phase == PH_START:   # the loop counts the turn again
+        y.st[E.ST_TURNS] -= 1
+    determinize(y, seat, pool, det, core, dist, TRIES)
+
+
+@nb.njit(cache=True)
+def _resume(c, action):
+    """The round played on from the simulation's deal with the seat's ``action``; what the
+    seat gains (the points paid and the pot, both ways)."""
+    (rs, y, x, seat, pool, core, dist, et, ra, tables, dealer, scores, pot, total_points, xpol,
+     xprm, xrngs, no, xrec, rec, phase, drawn_by, rinshan) = c
+    E.copy_RoundState(x, y)
+    xrec[:] = rec
+    paid = E.play_round(x, et, ra, tables, dealer, scores, pot, total_points, xpol, xprm, xrngs,
+                        no, xrec, x, seat, phase, drawn_by, rinshan, action)
+    w = xrec[E.RF_WINNER]
+    return 2.0 * paid + pot if w == seat else -(2.0 * paid + pot) if w >= 0 else 0.0
+
+
+@nb.njit(cache=True)
 def searching_decision(ctx, sx):
     """A decision of the search kernel's round loop (``ctx``: the loop's state and the
     decision): a ``search`` seat's by simulation, another seat's by its policy."""
@@ -151,27 +175,12 @@ def searching_decision(ctx, sx):
     xpol[:] = roll
     xprm[0], xprm[1] = rows[roll], rows[roll]
     sims = np.int64(prm[_SIMS])
-    key = decision_key(rng, rs.st[E.ST_TURNS] * 8 + phase)
-    gain[:n], gain2[:n] = 0.0, 0.0
     no = rec[E.RF_GAME] < 0   # False (not a constant: numba would compile play_round again)
-    for k in range(sims):
-        v0 = 0.0
-        E.copy_RoundState(y, rs)   # this simulation's deal of the unseen cards
-        y.st[E.ST_LOG] = 0
-        if phase == PH_START:   # the loop counts the turn again
-            y.st[E.ST_TURNS] -= 1
-        sim_streams(key, k, det, xrngs[E.RNG_SEAT0:])
-        determinize(y, seat, pool, det, core, dist, TRIES)
-        for j in range(n):
-            i = (base + j) % n   # the rollout bot's choice first: the others' gains are over it
-            E.copy_RoundState(x, y)
-            sim_streams(key, k, det, xrngs[E.RNG_SEAT0:])
-            xrec[:] = rec
-            paid = E.play_round(x, et, ra, tables, dealer, scores, pot, total_points, xpol, xprm,
-                                xrngs, no, xrec, x, seat, phase, drawn_by, rinshan, cand[i])
-            w = xrec[E.RF_WINNER]
-            v = 2.0 * paid + pot if w == seat else -(2.0 * paid + pot) if w >= 0 else 0.0
-            v0 = record(gain, gain2, i, j, v, v0)
+    simulate(_deal, _resume, (rs, y, x, seat, pool, core, dist, et, ra, tables, dealer, scores,
+                              pot, total_points, xpol, xprm, xrngs, no, xrec, rec, phase,
+                              drawn_by, rinshan),
+             decision_key(rng, rs.st[E.ST_TURNS] * 8 + phase), sims, cand, n, base, gain, gain2,
+             det, xrngs[E.RNG_SEAT0:])
     return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
 
 

@@ -12,9 +12,10 @@ numbers: the candidates' outcomes differ by their actions, not by their luck, so
 differences are narrow), derived from one draw of the seat's own stream, so the same seed gives
 the same game.
 
-A family supplies what only it knows (copying its state, dealing the unseen cards again, playing
-on from a decision with a forced first action, the outcome for the seat) and loops over
-:func:`candidates` and :func:`sim_streams`, then :func:`choose`.
+A family supplies what only it knows, as two compiled functions of a tuple of its own: ``deal``
+(copy the round's state, deal the unseen cards again) and ``resume`` (play on from the decision
+with a forced first action; the outcome for the seat). Its decision takes :func:`candidates`,
+then :func:`simulate` runs the simulations, then :func:`choose` picks.
 
 How the engine meets the search: its round loop takes one more argument, ``sx``: the state again
 in the policies' kernel, a tuple (the search's scratch) in the search kernel. At each decision
@@ -114,13 +115,26 @@ def decision_key(rng, salt):
     return x
 
 
-@nb.njit(cache=True)
-def sim_streams(key, k, det, rollouts):
-    """Simulation ``k``'s streams: ``det`` deals the unseen cards, ``rollouts[i]`` is seat i's
-    in the rollout. The same for every candidate action (common random numbers)."""
-    seed_keyed(key, np.int64(k), np.int64(-1), DETERMINIZE, det)
-    for i in range(rollouts.shape[0]):
-        seed_keyed(key, np.int64(k), np.int64(i), ROLLOUT, rollouts[i])
+@nb.njit(cache=True, inline="always")
+def simulate(deal, resume, ctx, key, sims, cand, n, base, gain, gain2, det, rollouts):
+    """The simulations of one decision, the family's part passed in as two compiled functions:
+    ``sims`` times, ``deal(ctx, det)`` deals the cards the seat cannot see again (``det`` the
+    simulation's stream), then ``resume(ctx, action)`` plays each of the ``n`` candidates
+    ``cand`` forward from that deal and returns the outcome for the seat, every rollout seat
+    ``i`` drawing from ``rollouts[i]``, seeded alike for every candidate (common random
+    numbers). The rollout bot's own choice ``cand[base]`` is played first; the others' gains
+    over it are summed into ``gain`` and ``gain2`` (for :func:`choose`). Inlined into the
+    family's decision, which is compiled and cached in the family's module."""
+    gain[:n], gain2[:n] = 0.0, 0.0
+    for k in range(sims):
+        seed_keyed(key, np.int64(k), np.int64(-1), DETERMINIZE, det)
+        deal(ctx, det)
+        v0 = 0.0
+        for j in range(n):
+            i = (base + j) % n   # the rollout bot's choice first: the others' gains are over it
+            for q in range(rollouts.shape[0]):
+                seed_keyed(key, np.int64(k), np.int64(q), ROLLOUT, rollouts[q])
+            v0 = record(gain, gain2, i, j, resume(ctx, cand[i]), v0)
 
 
 @nb.njit(cache=True)

@@ -19,8 +19,7 @@ import numpy as np
 from policies.riichi2p import P_SEARCH, POLICIES, SEARCH_PARAMS, decide
 from simcore.family.params import param_index
 from simcore.nb.rng import shuffle
-from simcore.nb.search import (base_index, candidates, choose, decision_key, record,
-                               sim_streams)
+from simcore.nb.search import base_index, candidates, choose, decision_key, simulate
 from . import engine as E
 from .hand import distances_after
 
@@ -113,6 +112,28 @@ def determinize(x, seat, pool, where, rng, ra, ts, th):
 
 
 @nb.njit(cache=True)
+def _deal(c, det):
+    """A simulation's deal: the hand as it stands, the unseen tiles dealt again."""
+    s, y, seat, pool, where, ra, ts, th = c[0], c[1], c[3], c[4], c[5], c[6], c[7], c[8]
+    E.copy_State(y, s)
+    y.st[E.ST_LOG] = 0
+    determinize(y, seat, pool, where, det, ra, ts, th)
+
+
+@nb.njit(cache=True)
+def _resume(c, action):
+    """The hand played on from the simulation's deal with the seat's ``action``; the change of
+    its lead over the other seat."""
+    s, y, x, seat, pool, where, ra, ts, th, sr, xpol, xprm, xrngs, xrec, rec, keys, no, drawn, \
+        rinshan = c
+    E.copy_State(x, y)
+    xrec[:] = rec
+    E.hand_from(x, sr, ra, ts, th, xpol, xprm, xrngs, no, xrec, no, keys, seat, drawn, rinshan,
+                action, x)
+    return np.float64(x.scores[seat] - x.scores[1 - seat])
+
+
+@nb.njit(cache=True)
 def searching_decision(ctx, sx):
     """A seat's own turn in the search kernel (``ctx``: the hand's state and the decision): a
     ``search`` seat's by simulation."""
@@ -133,24 +154,11 @@ def searching_decision(ctx, sx):
     for q in range(E.N_SEATS):
         xprm[q] = rows[roll]
     sims = np.int64(prm[_SIMS])
-    key = decision_key(rng, s.st[E.ST_LIVE_POS] * 8 + s.st[E.ST_N_KANS])
-    gain[:n], gain2[:n] = 0.0, 0.0
     no = rec[E.RF_GAME] < 0   # False, not a constant (numba would compile hand_from again)
-    for k in range(sims):
-        v0 = 0.0
-        E.copy_State(y, s)   # this simulation's deal of the unseen tiles
-        y.st[E.ST_LOG] = 0
-        sim_streams(key, k, det, xrngs[1:])
-        determinize(y, seat, pool, where, det, ra, ts, th)
-        for j in range(n):
-            i = (base + j) % n   # the rollout bot's choice first: the others' gains are over it
-            E.copy_State(x, y)
-            sim_streams(key, k, det, xrngs[1:])
-            xrec[:] = rec
-            E.hand_from(x, sr, ra, ts, th, xpol, xprm, xrngs, no, xrec, no, keys, seat, drawn,
-                        rinshan, cand[i], x)
-            v = np.float64(x.scores[seat] - x.scores[1 - seat])
-            v0 = record(gain, gain2, i, j, v, v0)
+    simulate(_deal, _resume, (s, y, x, seat, pool, where, ra, ts, th, sr, xpol, xprm, xrngs, xrec,
+                              rec, keys, no, drawn, rinshan),
+             decision_key(rng, s.st[E.ST_LIVE_POS] * 8 + s.st[E.ST_N_KANS]), sims, cand, n, base,
+             gain, gain2, det, xrngs[1:])
     return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
 
 

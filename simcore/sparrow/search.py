@@ -14,8 +14,7 @@ import numpy as np
 from policies.sparrow import POLICIES, SEARCH_PARAMS, P_SEARCH, decide
 from simcore.family.params import param_index
 from simcore.nb.rng import shuffle
-from simcore.nb.search import (base_index, candidates, choose, decision_key, record,
-                               sim_streams)
+from simcore.nb.search import base_index, candidates, choose, decision_key, simulate
 from . import engine as E
 from .hand import N_KINDS, distance, waits
 
@@ -91,6 +90,27 @@ def determinize(x, seat, pos, pool, rng, t):
 
 
 @nb.njit(cache=True)
+def _deal(c, det):
+    """A simulation's deal: the round as it stands, the unseen tiles dealt again."""
+    s, y, seat, pos, pool, t = c[0], c[1], c[3], c[4], c[5], c[6]
+    E.copy_State(y, s)
+    y.st[E.ST_LOG] = 0
+    determinize(y, seat, pos, pool, det, t)
+
+
+@nb.njit(cache=True)
+def _resume(c, action):
+    """The round played on from the simulation's deal with the seat discarding slot
+    ``action``; the seat's payments."""
+    s, y, x, seat, pos, pool, t, ra, xpol, xprm, xrngs, xrec, rec, keys, no = c
+    E.copy_State(x, y)
+    xrec[:] = rec
+    keys[:] = 0
+    E.round_from(x, ra, t, xpol, xprm, xrngs, xrec, no, keys, seat, pos, action, x)
+    return np.float64(x.delta[seat])
+
+
+@nb.njit(cache=True)
 def searching_decision(ctx, sx):
     """A discard in the search kernel: a ``search`` seat's by simulation, another seat's by its
     policy (``ctx``: the round's state, the seat, the wall position of its draw...)."""
@@ -109,24 +129,10 @@ def searching_decision(ctx, sx):
     for q in range(E.MAX_SEATS):
         xprm[q] = rows[roll]
     sims = np.int64(prm[_SIMS])
-    key = decision_key(rng, pos)
-    gain[:n], gain2[:n] = 0.0, 0.0
     no = rec[E.RF_GAME] < 0   # False, not a constant (engine._ask)
-    for k in range(sims):
-        v0 = 0.0
-        E.copy_State(y, s)   # this simulation's deal of the unseen tiles
-        y.st[E.ST_LOG] = 0
-        sim_streams(key, k, det, xrngs[1:])
-        determinize(y, seat, pos, pool, det, t)
-        for j in range(n):
-            i = (base + j) % n   # the rollout bot's choice first: the others' gains are over it
-            E.copy_State(x, y)
-            sim_streams(key, k, det, xrngs[1:])
-            xrec[:] = rec
-            keys[:] = 0
-            E.round_from(x, ra, t, xpol, xprm, xrngs, xrec, no, keys, seat, pos, cand[i], x)
-            v = np.float64(x.delta[seat])
-            v0 = record(gain, gain2, i, j, v, v0)
+    simulate(_deal, _resume, (s, y, x, seat, pos, pool, t, ra, xpol, xprm, xrngs, xrec, rec, keys,
+                              no), decision_key(rng, pos), sims, cand, n, base, gain, gain2, det,
+             xrngs[1:])
     return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
 
 
