@@ -186,13 +186,26 @@ def four_pairs_distance(c) -> int:
     return _fp_distance(pairs, singles)
 
 
+@nb.njit(cache=True, inline="always")
+def _part_rows(c):
+    """The four parts' rows of the table: the three suits', then the honours'."""
+    return (np.int64(_code(c, 0, N_RANKS)), np.int64(_code(c, N_RANKS, N_RANKS)),
+            np.int64(_code(c, 2 * N_RANKS, N_RANKS)),
+            np.int64(SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)))
+
+
+@nb.njit(cache=True, inline="always")
+def _part_tiles(c, start):
+    n = np.int64(0)
+    for k in range(start, start + N_RANKS):
+        n += c[k]
+    return n
+
+
 @nb.njit(cache=True)
 def basic_distance(c, t) -> int:
     """Fewest tiles lacking for 2 sets + a pair within the copies (table ``t``)."""
-    rows = np.empty(4, np.int64)
-    for s in range(N_SUITS):
-        rows[s] = _code(c, s * N_RANKS, N_RANKS)
-    rows[3] = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
+    rows = _part_rows(c)
     best = IMPOSSIBLE
     # 2 sets and 1 pair over the 4 parts: sets (s0..s3) summing to 2, the pair in part q
     for s0 in range(3):
@@ -228,16 +241,10 @@ def waits(c, t) -> np.int64:
     a 4th copy does not exist). The basic shape: the drawn tile goes into one part, which the
     table says it completes, while the other three parts are complete as they are, with one
     pair among all four; four pairs: three pairs and a single wait on the single."""
-    rows = np.empty(4, np.int64)
-    tiles = np.empty(4, np.int64)
-    for s in range(N_SUITS):
-        rows[s] = _code(c, s * N_RANKS, N_RANKS)
-        n = 0
-        for k in range(s * N_RANKS, (s + 1) * N_RANKS):
-            n += c[k]
-        tiles[s] = n
-    rows[3] = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
-    tiles[3] = c[27] + c[28] + c[29]
+    # the parts' table rows and tile counts (tuples: no array allocated a call)
+    rows = _part_rows(c)
+    tiles = (_part_tiles(c, 0), _part_tiles(c, N_RANKS), _part_tiles(c, 2 * N_RANKS),
+             c[27] + c[28] + c[29])
     out = np.int64(0)
     for q in range(4):
         pairs = 1 if (tiles[q] + 1) % 3 == 2 else 0
