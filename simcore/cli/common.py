@@ -157,8 +157,11 @@ class Progress:
     def starting(self, family=None, scenarios=None):
         """Say so when the kernels have to compile (and if the first chunk is slow anyway).
         When every one of ``scenarios`` (if given) seats a ``search`` bot, the policies' kernel
-        is not played, so its cache is not asked about (the search kernel's compile speaks for
-        itself: :func:`simcore.family.compiling.compile_search`)."""
+        is not played (nor its helpers compiled: :func:`simcore.studies.study.run_study`), so
+        its cache is not asked about; the search kernel's compile speaks for itself
+        (:func:`simcore.family.compiling.compile_search`). Commands that do not pass their
+        variants (tournament, solve, design, mechanics) say the line when the policies' kernel
+        is cold."""
         if self.quiet:
             return
         fam = family or self.family

@@ -55,7 +55,7 @@ PH_AFTER_REVEAL = 2   # after Kai/Pon/Chi: draw three or discard
 PH_AFTER_DRAW3 = 3    # after a three-card draw: tsumo (if allowed), Kai again, discard
 PHASE_NAMES = ("start", "after_draw", "after_reveal", "after_draw_three")
 
-# Observation fields, in order; defines OBS_HAND, OBS_OWN_REVEALED, ... and OBS_LEN.
+# Observation fields, in order; defines OBS_HAND, OBS_OWN_REVEALED, ... (OBS_WORK and OBS_LEN below).
 OBS_FIELDS = (
     "hand",             # uint64 hand mask of the concealed hand
     "own_revealed",     # uint64 hand mask of own revealed groups

@@ -73,7 +73,7 @@ RA_YAKU_POINTS = RA_YAKU_ENABLED + N_SCORE_SLOTS        # (the set-count slots s
 RA_DATA_YAKU_SLOT = RA_YAKU_POINTS + N_SCORE_SLOTS      # MAX_DATA_YAKU rows: score slot, -1 unused
 RA_DATA_YAKU_N_REQ = RA_DATA_YAKU_SLOT + MAX_DATA_YAKU  # requirements per row
 RA_DATA_YAKU_REQ = RA_DATA_YAKU_N_REQ + MAX_DATA_YAKU   # MAX_DATA_YAKU x MAX_REQUIREMENTS masks
-RA_PICTURE_VALUE = RA_DATA_YAKU_REQ + MAX_DATA_YAKU * MAX_REQUIREMENTS   # PICTURE_LEVELS: below
+RA_PICTURE_VALUE = RA_DATA_YAKU_REQ + MAX_DATA_YAKU * MAX_REQUIREMENTS   # 4^5 values: below
 RA_PICTURE_MET = RA_PICTURE_VALUE + 4 ** N_PICTURES                     # 4^5 bits, 64 a slot
 RULES_LEN = RA_PICTURE_MET + 4 ** N_PICTURES // 64
 
@@ -121,7 +121,7 @@ def build_rules_array(scenario) -> np.ndarray:
 
 def fill_picture_table(ra: np.ndarray) -> np.ndarray:
     """Write ``ra``'s picture-level table from its yaku slots (module comment above; call again
-    after changing a yaku's points in ``ra``): per yaku of the data table that scores, each
+    after changing a yaku's points, its on/off or the data table's rows in ``ra``): per yaku of the data table that scores, each
     requirement takes the best picture not used by another (single-picture requirements first),
     its share the level's; the yaku adds points x the product of its requirements' shares.
     The float operations are the ones a per-hand loop would make, in the same order, so the

@@ -158,7 +158,10 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     if searches(scenarios) and getattr(family, "SEARCH_KERNEL", ""):
         from simcore.family.compiling import compile_search
         compile_search(family, notice or (lambda text: None), ticks=False)
-    share = _cold_share(family, workers)
+    # a study whose every variant searches plays the search kernel alone (compiled above):
+    # the policies' kernel's helpers are not worth a core
+    all_search = all(searches([sc]) for sc in scenarios)
+    share = not all_search and _cold_share(family, workers)
     # A run of one chunk gets the helper too when its runner is known to take jobs (local
     # processes): the helper plays nothing, so the numbers stay those of the chunk.
     pool = max(n_workers, 2) if share and hasattr(factory, "start_job") else n_workers

@@ -152,9 +152,10 @@ _REQ = st.tuples(st.integers(1, 31), st.booleans())
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pictures=st.lists(st.integers(0, 4), min_size=5, max_size=5),
        points=st.lists(st.integers(-2, 12), min_size=MAX_DATA_YAKU, max_size=MAX_DATA_YAKU),
+       off=st.lists(st.booleans(), min_size=MAX_DATA_YAKU, max_size=MAX_DATA_YAKU),
        new=st.lists(st.lists(_REQ, min_size=1, max_size=MAX_REQUIREMENTS), max_size=3))
 def test_the_picture_table_equals_the_per_hand_estimate_to_the_bit(new_edition, pictures, points,
-                                                                    new):
+                                                                    off, new):
     """The rules array's picture-level table gives, for any hand (its five pictures' counts
     0-4) and any yaku table (points, switched off, yaku a scenario adds with any requirements),
     the very float the per-hand loop gives, and the same 'met'."""
@@ -170,6 +171,7 @@ def test_the_picture_table_equals_the_per_hand_estimate_to_the_bit(new_edition, 
         slot = ra[RA_DATA_YAKU_SLOT + row]
         if slot >= 0:
             ra[RA_YAKU_POINTS + slot] = points[row]
+            ra[RA_YAKU_ENABLED + slot] = 0 if off[row] else 1
     fill_picture_table(ra)
     kinds = [36 + p for p, c in enumerate(pictures) for _ in range(c)] + [0, 10]
     got_v, got_sure = _data_yaku(np.uint64(mask_from_kinds(kinds)), ra)
