@@ -315,6 +315,25 @@ def _connected_unseen(hand, seen, core):
     return unseen_in(core, seen, candidate_kinds(core, hand))
 
 
+@nb.njit(cache=True, inline="always")
+def _score(obs, k):
+    """Discard k's score in :func:`_choose_discard` (float64 bits in the observation's scratch)."""
+    return float_from_bits(obs[_SCORE + k])
+
+
+@nb.njit(cache=True, inline="always")
+def _set_score(obs, k, sc):
+    obs[_SCORE + k] = bits_from_float(sc)
+
+
+@nb.njit(cache=True, inline="always")
+def _lower_score(obs, k, by):
+    """Lower discard k's score by ``by``; the new score."""
+    sc = _score(obs, k) - by
+    _set_score(obs, k, sc)
+    return sc
+
+
 @nb.njit(cache=True)
 def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature):
     """(discard kind, distance to tenpai after it) by the rules in the module doc."""
@@ -347,7 +366,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
                 after, rev, _sets_at_win(after, n_rev), obs[OBS_DORA_INDICATOR], ra))
         if folding:
             sc = 100.0 * danger(obs, core, ra, k) + sc
-        obs[_SCORE + k] = bits_from_float(sc)
+        _set_score(obs, k, sc)
         best = min(best, sc)
     # Ties (within a hair) are broken by the unseen useful cards.
     ties = U0
@@ -355,7 +374,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
     while rest:
         low = rest & (~rest + U1)
         rest ^= low
-        if float_from_bits(obs[_SCORE + popcount(low - U1)]) <= best + 1e-9:
+        if _score(obs, popcount(low - U1)) <= best + 1e-9:
             ties |= low
     if ties & (ties - U1):  # two or more
         # Without noise only the winner matters: a tie whose score minus an upper bound of its
@@ -370,12 +389,10 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
             k = popcount(low - U1)
             after = hand - unit(k)
             if dist[k] > EXACT_USEFUL_MAX_DISTANCE:  # far from tenpai: the cheap proxy
-                sc = float_from_bits(obs[_SCORE + k]) - _connected_unseen(after, seen, core) / 1000.0
-                obs[_SCORE + k] = bits_from_float(sc)
-                found = min(found, sc)
+                found = min(found, _lower_score(obs, k, _connected_unseen(after, seen, core)
+                                                / 1000.0))
                 continue
-            if prune and float_from_bits(obs[_SCORE + k]) - _connected_unseen(after, seen, core) \
-                    / 1000.0 >= found:
+            if prune and _score(obs, k) - _connected_unseen(after, seen, core) / 1000.0 >= found:
                 continue
             if dist[k] == 0:  # tenpai: the useful cards are the waits
                 n_useful, useful = useful_at_tenpai(after, rev, n_rev, seen, core)
@@ -384,9 +401,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
             if dist[k] == 0 and (useful & (np.uint64(obs[OBS_OWN_DISCARDS]) | low)
                                  & ~np.uint64(0x1FF)):
                 n_useful = n_useful // 2  # furiten: tsumo only (momo exempt)
-            sc = float_from_bits(obs[_SCORE + k]) - n_useful / 1000.0
-            obs[_SCORE + k] = bits_from_float(sc)
-            found = min(found, sc)
+            found = min(found, _lower_score(obs, k, n_useful / 1000.0))
     if temperature > 0:
         rest = kinds
         while rest:
@@ -394,8 +409,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
             rest ^= low
             k = popcount(low - U1)
             u = max(uniform(rng), 1e-300)
-            obs[_SCORE + k] = bits_from_float(float_from_bits(obs[_SCORE + k])
-                                              - temperature * -np.log(-np.log(u) + 1e-300))
+            _lower_score(obs, k, temperature * -np.log(-np.log(u) + 1e-300))
     pick = -1
     lowest = BIG
     rest = kinds
@@ -403,7 +417,7 @@ def _choose_discard(obs, mask, core, ra, rng, folding, value_weight, temperature
         low = rest & (~rest + U1)
         rest ^= low
         k = popcount(low - U1)
-        sc = float_from_bits(obs[_SCORE + k])
+        sc = _score(obs, k)
         if sc < lowest:
             lowest = sc
             pick = k

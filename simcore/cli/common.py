@@ -165,10 +165,10 @@ class Progress:
         if self.quiet:
             return
         fam = family or self.family
-        from simcore.family.chunks import searches
-        all_search = bool(scenarios) and all(searches([sc]) for sc in scenarios)
-        self._kernels = "the search bot's kernel" if all_search else "the game kernels"
-        cached = all_search or kernels_cached(fam)
+        from simcore.family.chunks import all_search
+        searching = all_search(scenarios)
+        self._kernels = "the search bot's kernel" if searching else "the game kernels"
+        cached = searching or kernels_cached(fam)
         if not cached:
             notice(COMPILE_NOTE)
             self._said_compiling = True

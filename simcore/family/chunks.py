@@ -34,6 +34,12 @@ def searches(scenarios) -> bool:
     return any(p.get("policy") == SEARCH for sc in scenarios for p in sc["players"])
 
 
+def all_search(scenarios) -> bool:
+    """Whether every scenario (there is one) seats a ``search`` bot: such a study plays the
+    search kernel alone, never the policies' kernel."""
+    return bool(scenarios) and all(searches([sc]) for sc in scenarios)
+
+
 def chunk_games_for(scenarios) -> int:
     """Games per chunk for a study of ``scenarios`` (recorded in its result: a resumed study
     keeps its own)."""

@@ -121,9 +121,10 @@ def build_rules_array(scenario) -> np.ndarray:
 
 def fill_picture_table(ra: np.ndarray) -> np.ndarray:
     """Write ``ra``'s picture-level table from its yaku slots (module comment above; call again
-    after changing a yaku's points, its on/off or the data table's rows in ``ra``): per yaku of the data table that scores, each
-    requirement takes the best picture not used by another (single-picture requirements first),
-    its share the level's; the yaku adds points x the product of its requirements' shares.
+    after changing a yaku's points, its on/off or the data table's rows in ``ra``): per yaku of
+    the data table that scores, each requirement takes the best picture not used by another
+    (single-picture requirements first), its share the level's; the yaku adds points x the
+    product of its requirements' shares.
     The float operations are the ones a per-hand loop would make, in the same order, so the
     estimate is the same to the bit."""
     key = np.arange(4 ** N_PICTURES)

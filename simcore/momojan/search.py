@@ -131,7 +131,8 @@ def _fastest(h, n_rev, cand, n, choice, core, dist) -> int:
 @nb.njit(cache=True)
 def _deal(c, det):
     """A simulation's deal: the round as it stands, the unseen cards dealt again."""
-    rs, y, seat, pool, core, dist, phase = c[0], c[1], c[3], c[4], c[5], c[6], c[20]
+    (rs, y, x, seat, pool, core, dist, et, ra, tables, dealer, scores, pot, total_points, xpol,
+     xprm, xrngs, no, xrec, rec, phase, drawn_by, rinshan) = c
     E.copy_RoundState(y, rs)
     y.st[E.ST_LOG] = 0
     if phase == PH_START:   # the loop counts the turn again

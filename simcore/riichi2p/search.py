@@ -114,7 +114,8 @@ def determinize(x, seat, pool, where, rng, ra, ts, th):
 @nb.njit(cache=True)
 def _deal(c, det):
     """A simulation's deal: the hand as it stands, the unseen tiles dealt again."""
-    s, y, seat, pool, where, ra, ts, th = c[0], c[1], c[3], c[4], c[5], c[6], c[7], c[8]
+    s, y, x, seat, pool, where, ra, ts, th, sr, xpol, xprm, xrngs, xrec, rec, keys, no, drawn, \
+        rinshan = c
     E.copy_State(y, s)
     y.st[E.ST_LOG] = 0
     determinize(y, seat, pool, where, det, ra, ts, th)

@@ -92,7 +92,7 @@ def determinize(x, seat, pos, pool, rng, t):
 @nb.njit(cache=True)
 def _deal(c, det):
     """A simulation's deal: the round as it stands, the unseen tiles dealt again."""
-    s, y, seat, pos, pool, t = c[0], c[1], c[3], c[4], c[5], c[6]
+    s, y, x, seat, pos, pool, t, ra, xpol, xprm, xrngs, xrec, rec, keys, no = c
     E.copy_State(y, s)
     y.st[E.ST_LOG] = 0
     determinize(y, seat, pos, pool, det, t)

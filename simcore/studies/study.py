@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore.family.chunks import ChunkTask, chunk_games_for, searches
+from simcore.family.chunks import ChunkTask, all_search, chunk_games_for, searches
 from simcore.runners import selected_runner
 from simcore.runners.local import clamp_workers, usable_cores
 from simcore.stats.moments import MomentSums, Z95, difference, games_for_half_width, ratio
@@ -160,8 +160,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
         compile_search(family, notice or (lambda text: None), ticks=False)
     # a study whose every variant searches plays the search kernel alone (compiled above):
     # the policies' kernel's helpers are not worth a core
-    all_search = all(searches([sc]) for sc in scenarios)
-    share = not all_search and _cold_share(family, workers)
+    share = not all_search(scenarios) and _cold_share(family, workers)
     # A run of one chunk gets the helper too when its runner is known to take jobs (local
     # processes): the helper plays nothing, so the numbers stay those of the chunk.
     pool = max(n_workers, 2) if share and hasattr(factory, "start_job") else n_workers
