@@ -15,6 +15,10 @@ import sys
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
+from simcore.nb.aliases import install
+
+install()   # every compiled module imports this one: numba's alias analysis mended first
+
 
 def _plain(args, kws):
     return (tuple(types.unliteral(a) for a in args),

@@ -1,0 +1,62 @@
+"""simcore.nb.aliases: a store into a state unpacked from a tuple survives numba's dead-code
+elimination (which runs after an inlined overload such as ``searching``), as it does when the
+state is an argument. Without the mend the first test fails: the store is dropped."""
+
+import numba as nb
+import numpy as np
+
+from simcore.nb.layout import state_spec
+from simcore.nb.search import searching
+
+State, new_state = state_spec("State", (("hand", (2, 6), np.int64, -1),), __name__)
+
+
+@nb.njit(inline="always")
+def _store(s, i, v, sx):
+    s.hand[i, 5] = v
+    return 1 if searching(sx) else 0
+
+
+@nb.njit
+def _unpacked(ctx, i, v):
+    s, _ = ctx
+    return _store(s, i, v, s)
+
+
+@nb.njit
+def _unpacked_twice(ctx, i, v):
+    inner, _ = ctx
+    s, _ = inner
+    return _store(s, i, v, s)
+
+
+@nb.njit
+def _argument(s, i, v):
+    return _store(s, i, v, s)
+
+
+@nb.njit
+def _array_unpacked(ctx, i, v):
+    a, _ = ctx
+    a[i] = v
+    return 1 if searching(a) else 0
+
+
+def test_a_store_into_a_state_unpacked_from_a_tuple_is_kept():
+    s = new_state()
+    _unpacked((s, 1), 1, 7)
+    assert s.hand[1].tolist() == [-1] * 5 + [7]
+
+
+def test_a_store_through_two_unpacks_is_kept():
+    s = new_state()
+    _unpacked_twice(((s, 1), 2), 0, 9)
+    assert s.hand[0, 5] == 9
+
+
+def test_a_store_into_an_argument_and_an_unpacked_array_are_kept():
+    s = new_state()
+    _argument(s, 0, 3)
+    a = np.zeros(4, np.int64)
+    _array_unpacked((a, 1), 2, 5)
+    assert s.hand[0, 5] == 3 and a.tolist() == [0, 0, 5, 0]
