@@ -27,6 +27,7 @@ from simcore.errors import InputError
 from simcore.family.scenario import ScenarioLoader, seats_leaf
 from simcore.family.scenario.files import Checker, ScenarioBase
 from simcore.family.scenario.schema import Field, iter_fields
+from simcore.nb.games import REPEAT_CHOICES
 
 FLOAT_SCALE = 1_000_000
 STANDARD_TOP = ("game", "name", "description", "players", "run")
@@ -46,6 +47,26 @@ def schema(game: str, description: str, players: list, rules: dict, games: int =
             "seed": Field("int", 0, "base seed: everything of game i derives from (seed, i)",
                           "T", min=0, max=2 ** 64 - 1),
             "workers": Field("int", 0, "worker processes (0: one per core)", "T", min=0),
+        },
+    }
+
+
+def rotation_rules(start_points: int, laps: int, max_laps: int = 8, dealer_repeat: str = "none",
+                   bust_ends: bool = True, tags: str = "RRII") -> dict:
+    """The options of the match :func:`simcore.nb.games.rotation_games` plays, with a family's
+    defaults (``tags``: those of ``start_points``, ``match.laps``, ``match.dealer_repeat`` and
+    ``match.bust_ends``): ``{"start_points": ..., "match": {...}}``, for the family's rules."""
+    return {
+        "start_points": Field("int", start_points, "each seat's points at the start", tags[0],
+                              min=1, max=1_000_000),
+        "match": {
+            "dealer_repeat": Field("enum", dealer_repeat, "when the dealer deals again: never, "
+                                   "after its win, or after its win or a draw",
+                                   tags[2], choices=REPEAT_CHOICES),
+            "laps": Field("int", laps, "laps of dealers in a game", tags[1], min=1,
+                          max=max_laps),
+            "bust_ends": Field("bool", bust_ends, "a seat below 0 after a round ends the game",
+                               tags[3]),
         },
     }
 

@@ -16,9 +16,10 @@ import numpy as np
 
 from policies.sparrow import decide
 from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log  # noqa: F401
+from simcore.nb.games import END_REASONS, GAME_HEAD, ROUND_HEAD, ST_DEALER as _D, rotation_games
 from simcore.nb.layout import define_fields, per_seat, state_spec
 from simcore.nb.reach import measures_reach
-from simcore.nb.rng import randint, seed_keyed, shuffle
+from simcore.nb.rng import shuffle
 from simcore.nb.search import search_hook, searching
 from .hand import N_KINDS, best_win, distance, is_red, waits
 from .layout import (DECLINE, MAX_SEATS, N_ACTIONS, OBS_DEALER, OBS_DORA, OBS_HAND, OBS_LEN,
@@ -29,14 +30,13 @@ from .rules import MAX_ROUNDS
 N_RA = SLOTS.define(globals())
 N_TILES, HAND = 44, 5
 define_fields(globals(), "OUT", OUTCOMES := ("tsumo", "ron", "draw"))
-define_fields(globals(), "END", END_REASON_NAMES := ("laps", "bust", "round_limit"))
-ROUND_FIELDS = ("game", "round", "dealer", "outcome", "turns", "winners", "from_seat", "dora",
+END_REASON_NAMES = END_REASONS
+ROUND_FIELDS = (*ROUND_HEAD, "dealer", "outcome", "turns", "winners", "from_seat", "dora",
                 *per_seat("value", "yaku", "points", seats=MAX_SEATS),
                 # yaku bits (0-4) some wait of the seat's hand would score: _note_reach
                 *per_seat("reach", seats=MAX_SEATS))
 N_RF = define_fields(globals(), "RF", ROUND_FIELDS)
-GAME_FIELDS = ("winners", "end_reason", "rounds", "seats", "first_dealer",
-               *per_seat("points", seats=MAX_SEATS))
+GAME_FIELDS = (*GAME_HEAD, *per_seat("points", seats=MAX_SEATS))
 N_GF = define_fields(globals(), "GF", GAME_FIELDS)
 # a win's yaku word: the yaku bits of simcore.sparrow.hand.YAKU, then reds << 8, doras << 12,
 # runs << 16 (what the report needs to split its points by source)
@@ -53,7 +53,7 @@ define_fields(globals(), "EV", EV_TYPES)
 MAX_EVENTS = 128 * MAX_ROUNDS
 # st: the log's two slots, the seats, the dealer, the dora kind, 1: a test stacked the wall
 N_ST = define_fields(globals(), "ST", ("log", "n_ev", "n", "dealer", "dora", "stacked"))
-assert (ST_LOG, ST_N_EV) == (0, 1) and RA_SCORING_DEALER_BONUS == RA_SCORING_RUN + 9  # noqa
+assert (ST_LOG, ST_N_EV, ST_DEALER) == (0, 1, _D) and RA_SCORING_DEALER_BONUS == RA_SCORING_RUN + 9  # noqa
 
 State, new_state = state_spec("State", (
     ("wall", (N_TILES,), np.int64, 0),
@@ -200,11 +200,13 @@ def _deal(s, ra, rng):
         log(s, EV_DEAL, seat, packed, 0, 0, 0)
 
 
-@nb.njit(cache=True, inline="always")
-def play_round(s, ra, t, pol_ids, params, rngs, rec, sx) -> int:
-    """One round from the shuffle to its settlement (into ``s.points``); its outcome. ``sx``:
-    ``s`` again, or a search's scratch (:mod:`simcore.nb.search`)."""
-    n = s.st[ST_N]
+@nb.njit(cache=True)
+def play_round(ctx, params, rngs, rec) -> int:
+    """One round from the shuffle to its settlement (into ``s.points``); whether the dealer
+    won, and whether it was a draw (:func:`simcore.nb.games.rotation_games`). ``sx``: ``s``
+    again, or a search's scratch (:mod:`simcore.nb.search`)."""
+    s, ra, t, pol_ids, sx = ctx
+    n, d = s.st[ST_N], s.st[ST_DEALER]
     _deal(s, ra, rngs[0])
     # reach in a sample of the games (simcore.nb.reach); per seat the tiles it was noted for
     reach, keys = measures_reach(rec[RF_GAME]), np.zeros(MAX_SEATS, np.int64)
@@ -212,9 +214,10 @@ def play_round(s, ra, t, pol_ids, params, rngs, rec, sx) -> int:
         s.waits[p] = waits(s.counts[p], t)   # a seat may ron before its first draw
         if reach and s.waits[p]:
             _note_reach(s, p, ra, rec, keys)
-    rec[RF_DEALER], rec[RF_DORA], rec[RF_FROM_SEAT] = s.st[ST_DEALER], s.st[ST_DORA], -1
-    return round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, s.st[ST_DEALER],
-                      np.int64(HAND * n + 1), np.int64(-1), sx)
+    rec[RF_DEALER], rec[RF_DORA], rec[RF_FROM_SEAT] = d, s.st[ST_DORA], -1
+    out = round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, d,
+                     np.int64(HAND * n + 1), np.int64(-1), sx)
+    return (rec[RF_WINNERS] >> d) & 1 | int(out == OUT_DRAW) << 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -228,6 +231,8 @@ def round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, seat, start, f
             tile = s.wall[pos]
             rec[RF_TURNS] += 1
             s.hand[seat, HAND] = tile
+            if s.hand[seat, HAND] != tile:
+                print("LOST", seat, tile)
             s.counts[seat, tile >> 2] += 1
             log(s, EV_DRAW, seat, tile, 0, 0, 0)
             if distance(s.counts[seat], t) == 0:
@@ -287,63 +292,17 @@ def round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, seat, start, f
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(game, seed, s, n, ra, t, pol_ids, params, rounds_out, n_out, game_rec, sx):
-    """One whole game into ``game_rec`` and rows ``n_out..`` of ``rounds_out``; returns the new
-    row count, or -1 when ``rounds_out`` is full."""
-    rngs = np.zeros((1 + MAX_SEATS, 4), np.uint64)
-    s.st[ST_N] = n
-    s.points[:] = 0
-    s.points[:n] = ra[RA_START_POINTS]
-    seed_keyed(seed, game, np.int64(-1), 0, rngs[0])
-    first = randint(rngs[0], n)
-    s.st[ST_DEALER], passes, rnd, end = first, 0, 0, END_LAPS
-    while True:
-        if n_out >= rounds_out.shape[0]:
-            return -1
-        for purpose in range(1 + n):
-            seed_keyed(seed, game, np.int64(rnd), purpose, rngs[purpose])
-        rec = rounds_out[n_out]
-        rec[:] = 0
-        rec[RF_GAME], rec[RF_ROUND] = game, rnd
-        out = play_round(s, ra, t, pol_ids, params, rngs, rec, sx)
-        n_out, rnd, rep = n_out + 1, rnd + 1, ra[RA_MATCH_DEALER_REPEAT]
-        won = (rec[RF_WINNERS] >> s.st[ST_DEALER]) & 1   # the dealer won
-        if not ((rep == MATCH_DEALER_REPEAT_ON_WIN and won) or
-                (rep == MATCH_DEALER_REPEAT_ON_WIN_OR_DRAW and (won or out == OUT_DRAW))):
-            s.st[ST_DEALER] = (s.st[ST_DEALER] + 1) % n
-            passes += 1
-        if ra[RA_MATCH_BUST_ENDS] and s.points[:n].min() < 0:
-            end = END_BUST
-            break
-        if passes >= ra[RA_MATCH_LAPS] * n:
-            break
-        if rnd >= MAX_ROUNDS:
-            end = END_ROUND_LIMIT
-            break
-    winners = 0
-    for p in range(n):
-        winners |= int(s.points[p] == s.points[:n].max()) << p
-    game_rec[GF_POINTS0:GF_POINTS0 + n] = s.points[:n]
-    game_rec[GF_WINNERS], game_rec[GF_END_REASON], game_rec[GF_ROUNDS] = winners, end, rnd
-    game_rec[GF_SEATS], game_rec[GF_FIRST_DEALER] = n, first
-    log(s, EV_GAME_END, -1, winners, end, 0, 0)
-    return n_out
-
-
-@nb.njit(cache=True, inline="always")
 def play_games(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out, sx):
-    """Games ``game_indices`` of ``seed`` (each depends on (seed, index) alone); the round rows
-    written, or -1 when ``rounds_out`` is too short (the caller grows it). ``sx``: ``s`` again,
-    or a search's scratch (the search kernel, :mod:`simcore.sparrow.search`). Inlined into
-    :func:`kernel` and the search's kernel, as is everything that takes ``sx``: numba's cache
-    knows a function's own file only, so the search kernel must be compiled in its module."""
-    rows = 0
-    for i in range(game_indices.shape[0]):
-        rows = play_game(game_indices[i], seed, s, n, ra, t, pol_ids, params.copy(),
-                         rounds_out, rows, games_out[i], sx)
-        if rows < 0:
-            return -1
-    return rows
+    """Games ``game_indices`` of ``seed``: the kit's match (:func:`simcore.nb.games.rotation_games`)
+    of :func:`play_round`. ``sx``: ``s`` again, or a search's scratch (the search kernel,
+    :mod:`simcore.sparrow.search`). Inlined into :func:`kernel` and the search's kernel, as is
+    everything that takes ``sx``: numba's cache knows a function's own file only, so the search
+    kernel must be compiled in its module."""
+    s.st[ST_N] = n
+    match = (ra[RA_START_POINTS], ra[RA_MATCH_DEALER_REPEAT], ra[RA_MATCH_LAPS],
+             ra[RA_MATCH_BUST_ENDS])
+    return rotation_games(play_round, (s, ra, t, pol_ids, sx), s, game_indices, seed, params,
+                          match, MAX_ROUNDS, EV_GAME_END, rounds_out, games_out)
 
 
 @nb.njit(cache=True)

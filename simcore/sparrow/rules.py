@@ -5,7 +5,7 @@ schema, the checker, the engine's rules array and the annotated YAML of ``show``
 from __future__ import annotations
 
 from simcore.family.scenario.schema import Field
-from simcore.family.standard import RuleSlots, schema
+from simcore.family.standard import RuleSlots, rotation_rules, schema
 
 POINT_VALUES = {   # (default, what earns it)
     "run": (1, "each run"), "triplet": (2, "each triplet"),
@@ -26,8 +26,9 @@ def _enum(choices, doc, tag="I"):
     return Field("enum", choices[0], doc, tag, choices=tuple(choices))
 
 
+MATCH = rotation_rules(start_points=40, laps=4)   # the kit's match: simcore.nb.games
 RULES = {
-    "start_points": _int(40, "each seat's points at the start", "R", 1, 1_000_000),
+    "start_points": MATCH["start_points"],
     "deck": {"red_bamboo": _int(1, "red copies of each bamboo rank (0: none)", "X", 0, 4)},
     "wall": {"dora": _enum(("same", "next"), "same: the indicator's own kind is dora; next: "
                            "the next kind (9s -> 1s, G -> R -> G)", "X")},
@@ -51,12 +52,7 @@ RULES = {
     "settlement": {"tsumo": _enum(("split_ceil", "split_floor", "each_full"), "a tsumo's "
                                   "points: split among the others (rounded up or down), or "
                                   "paid in full by each")},
-    "match": {
-        "dealer_repeat": _enum(("none", "on_win", "on_win_or_draw"), "when the dealer deals "
-                               "again: never, after its win, or after its win or a draw"),
-        "laps": _int(4, "laps of dealers in a game", "R", 1, 8),
-        "bust_ends": Field("bool", True, "a seat below 0 after a round ends the game", "I"),
-    },
+    "match": MATCH["match"],
 }
 SEATS = (2, 6)
 MAX_ROUNDS = 256   # the engine cuts a game here (only dealer repeats can reach it)

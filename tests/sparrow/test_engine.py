@@ -43,7 +43,7 @@ def play(hands, indicator, draws, discards=(), dealer=0, rules=None, points=40):
         params[seat, 1:1 + len(slots)] = slots
     rngs = np.zeros((1 + E.MAX_SEATS, 4), np.uint64)
     rec = np.zeros(E.N_RF, np.int64)
-    E.play_round(s, SLOTS.array(sc), tables(), pol, params, rngs, rec, s)
+    E.play_round((s, SLOTS.array(sc), tables(), pol, s), params, rngs, rec)
     events = [(E.EV_TYPES[int(r[0])], *map(int, r[1:])) for r in s.ev[:s.st[E.ST_N_EV]]]
     return dict(zip(E.ROUND_FIELDS, rec.tolist())), events
 
