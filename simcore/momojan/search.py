@@ -14,34 +14,24 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.momojan import P_SEARCH, POLICIES, SEARCH_PARAMS, decide
-from simcore.family.params import param_index
-from simcore.nb.search import base_index, candidates, choose, decision_key, simulate
+from policies.momojan import P_SEARCH, POLICIES, decide
+from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
 from simcore.nb.rng import shuffle
 from .actions import N_ACTIONS, PH_START, TSUMO
 from .cards import N_KINDS
 from .shanten import discard_distances, kind_bit, kinds_present, shanten
 from . import engine as E
 
-_SIMS, _ROLLOUT, _MARGIN, _TEMP, _MIN_LEGAL = (param_index(SEARCH_PARAMS, n) for n in (
-    "sims", "rollout", "margin", "temperature", "min_legal"))
 POOL = 128   # room for the unseen cards of any deck
 TRIES = 32   # deals of the other seat's hand tried for one its play explains
 
 
 def new_scratch():
     """A search's scratch, once per simulator: ``(state, the simulation's dealt state, round
-    record, seats' policy ids, params rows, rollout streams, candidates, sums of
-    gains and of their squares, unseen pool, distances, determinization stream, every policy's
-    default params row)``."""
-    names = POLICIES.names
-    rows = POLICIES.seat_arrays([{"policy": name} for name in names], len(names))[1]
+    record, unseen pool, distances, the kit's scratch)``."""
     return (E.new_round_state(False), E.new_round_state(False), np.zeros(E.N_RF, np.int64),
-            np.zeros(2, np.int64), np.zeros((2, POLICIES.max_params), np.float64),
-            np.zeros((E.N_RNG, 4), np.uint64), np.zeros(N_ACTIONS, np.int64),
-            np.zeros(N_ACTIONS, np.float64), np.zeros(N_ACTIONS, np.float64),
-            np.zeros(POOL, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(4, np.uint64),
-            rows)
+            np.zeros(POOL, np.int64), np.zeros(N_KINDS, np.int64),
+            scratch(POLICIES, 2, N_ACTIONS, E.N_RNG))
 
 
 @nb.njit(cache=True, inline="always")
@@ -163,26 +153,19 @@ def searching_decision(ctx, sx):
     pid, prm, rng = pol_ids[seat], seat_params[seat], seat_rng[seat]
     if pid != P_SEARCH:
         return decide(pid, obs, mask, prm, rng, core, ra)
-    x, y, xrec, xpol, xprm, xrngs, cand, gain, gain2, pool, dist, det, rows = sx
-    n = candidates(mask, cand)
-    roll = np.int64(prm[_ROLLOUT])
+    x, y, xrec, pool, dist, kit = sx
+    xpol, xprm, xrngs, cand, rows = kit[0], kit[1], kit[2], kit[3], kit[7]
+    n = legal_candidates(mask, prm, cand)
+    roll = np.int64(prm[P_ROLLOUT])
     choice = decide(roll, obs, mask, rows[roll], rng, core, ra)   # the rollout bot's own
-    if n < max(2, np.int64(prm[_MIN_LEGAL])):
-        return choice
-    n = _fastest(rs.hands[seat], rs.n_rev[seat], cand, n, choice, core, dist)
-    if n < 2:
-        return choice
-    base = base_index(cand, n, choice)
-    xpol[:] = roll
-    xprm[0], xprm[1] = rows[roll], rows[roll]
-    sims = np.int64(prm[_SIMS])
+    if n:
+        n = _fastest(rs.hands[seat], rs.n_rev[seat], cand, n, choice, core, dist)
     no = rec[E.RF_GAME] < 0   # False (not a constant: numba would compile play_round again)
-    simulate(_deal, _resume, (rs, y, x, seat, pool, core, dist, et, ra, tables, dealer, scores,
-                              pot, total_points, xpol, xprm, xrngs, no, xrec, rec, phase,
-                              drawn_by, rinshan),
-             decision_key(rng, rs.st[E.ST_TURNS] * 8 + phase), sims, cand, n, base, gain, gain2,
-             det, xrngs[E.RNG_SEAT0:])
-    return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
+    return search_among(_deal, _resume, (rs, y, x, seat, pool, core, dist, et, ra, tables,
+                                         dealer, scores, pot, total_points, xpol, xprm, xrngs,
+                                         no, xrec, rec, phase, drawn_by, rinshan),
+                        n, choice, prm, decision_key(rng, rs.st[E.ST_TURNS] * 8 + phase), rng,
+                        kit, xrngs[E.RNG_SEAT0:])
 
 
 # nogil: a run's progress lines keep coming while a chunk of search games plays in-process

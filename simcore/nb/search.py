@@ -14,8 +14,10 @@ the same game.
 
 A family supplies what only it knows, as two compiled functions of a tuple of its own: ``deal``
 (copy the round's state, deal the unseen cards again) and ``resume`` (play on from the decision
-with a forced first action; the outcome for the seat). Its decision takes :func:`candidates`,
-then :func:`simulate` runs the simulations, then :func:`choose` picks.
+with a forced first action; the outcome for the seat). Its decision asks its rollout bot for
+its choice, takes :func:`legal_candidates` (and may prune them), then :func:`search_among`
+runs the simulations (:func:`simulate`) and picks (:func:`choose`); :func:`scratch` makes the
+kit's part of the scratch.
 
 How the engine meets the search: its round loop takes one more argument, ``sx``: the state again
 in the policies' kernel, a tuple (the search's scratch) in the search kernel. At each decision
@@ -39,6 +41,8 @@ from simcore.nb.rng import next_u64, seed_keyed
 
 _U = np.uint64
 DETERMINIZE, ROLLOUT = 101, 102   # stream purposes of one simulation (seed_keyed's ``purpose``)
+# a search seat's params row, in the order simcore.family.policy.search_spec declares them
+P_SIMS, P_ROLLOUT, P_MARGIN, P_TEMPERATURE, P_MIN_LEGAL = range(5)
 
 
 def searching(sx):
@@ -67,6 +71,48 @@ def search_hook(module: str, name: str = "searching_decision"):
             return lambda ctx, sx: decision(ctx, sx)
         return lambda ctx, sx: -1
     return hook
+
+
+def scratch(policies, seats: int, n_actions: int, n_rngs: int) -> tuple:
+    """The kit's part of a search's scratch, made once per simulator (``kit`` of
+    :func:`search_among`): the rollout seats' policy ids and params rows, the rollout streams
+    (``n_rngs`` of them), the candidates, the sums of their gains and of their squares, the
+    determinization stream and every bot's default params row (by policy id)."""
+    names = policies.names
+    rows = policies.seat_arrays([{"policy": name} for name in names], len(names))[1]
+    return (np.zeros(seats, np.int64), np.zeros((seats, policies.max_params), np.float64),
+            np.zeros((n_rngs, 4), np.uint64), np.zeros(n_actions, np.int64),
+            np.zeros(n_actions, np.float64), np.zeros(n_actions, np.float64),
+            np.zeros(4, np.uint64), rows)
+
+
+@nb.njit(cache=True, inline="always")
+def legal_candidates(mask, prm, cand) -> int:
+    """The legal actions of ``mask`` into ``cand``; their count, or 0 when there are fewer than
+    the seat's ``min_legal`` (and at least 2): the rollout bot's choice stands."""
+    n = candidates(mask, cand)
+    return n if n >= max(2, np.int64(prm[P_MIN_LEGAL])) else 0
+
+
+@nb.njit(cache=True, inline="always")
+def search_among(deal, resume, ctx, n, choice, prm, key, rng, kit, rollouts):
+    """What a search seat (params row ``prm``, stream ``rng``) plays among the first ``n``
+    candidates of ``kit``'s (:func:`legal_candidates`, perhaps pruned by the family), where
+    its rollout bot would play ``choice``: every rollout seat set to that bot, ``prm``'s
+    ``sims`` simulations of this decision (``key``: :func:`decision_key`) by :func:`simulate`,
+    then :func:`choose`. Fewer than two candidates: ``choice``. Inlined into the family's
+    decision."""
+    xpol, xprm, xrngs, cand, gain, gain2, det, rows = kit
+    if n < 2:
+        return choice
+    base = base_index(cand, n, choice)
+    roll = np.int64(prm[P_ROLLOUT])
+    xpol[:] = roll
+    for q in range(xprm.shape[0]):
+        xprm[q] = rows[roll]
+    sims = np.int64(prm[P_SIMS])
+    simulate(deal, resume, ctx, key, sims, cand, n, base, gain, gain2, det, rollouts)
+    return cand[choose(gain, gain2, base, n, sims, prm[P_MARGIN], prm[P_TEMPERATURE], rng)]
 
 
 @nb.njit(cache=True)

@@ -16,32 +16,22 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.riichi2p import P_SEARCH, POLICIES, SEARCH_PARAMS, decide
-from simcore.family.params import param_index
+from policies.riichi2p import P_SEARCH, POLICIES, decide
 from simcore.nb.rng import shuffle
-from simcore.nb.search import base_index, candidates, choose, decision_key, simulate
+from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
 from . import engine as E
 from .hand import distances_after
 
-_SIMS, _ROLLOUT, _MARGIN, _TEMP, _MIN_LEGAL = (param_index(SEARCH_PARAMS, n) for n in (
-    "sims", "rollout", "margin", "temperature", "min_legal"))
 TRIES = 32   # deals of the other seat's hand tried for one its play explains
 
 
 def new_scratch():
     """A search's scratch, once per simulator: ``(state, the simulation's dealt state, round
-    record, reach keys, seats' policy ids, params rows, rollout streams, candidates, sums of
-    gains and of their squares, unseen pool, wall positions, determinization stream, every
-    policy's default params row)``."""
-    names = POLICIES.names
-    rows = POLICIES.seat_arrays([{"policy": name} for name in names], len(names))[1]
+    record, reach keys, unseen pool, wall positions, the kit's scratch)``."""
     return (E.new_state(False), E.new_state(False), np.zeros(E.N_RF, np.int64),
-            np.full((E.N_SEATS, 4), -1, np.int64), np.zeros(E.N_SEATS, np.int64),
-            np.zeros((E.N_SEATS, POLICIES.max_params), np.float64),
-            np.zeros((1 + E.N_SEATS, 4), np.uint64), np.zeros(E.N_ACTIONS, np.int64),
-            np.zeros(E.N_ACTIONS, np.float64), np.zeros(E.N_ACTIONS, np.float64),
-            np.zeros(E.N_TILES, np.int64), np.zeros(E.N_TILES, np.int64),
-            np.zeros(4, np.uint64), rows)
+            np.full((E.N_SEATS, 4), -1, np.int64), np.zeros(E.N_TILES, np.int64),
+            np.zeros(E.N_TILES, np.int64),
+            scratch(POLICIES, E.N_SEATS, E.N_ACTIONS, 1 + E.N_SEATS))
 
 
 @nb.njit(cache=True)
@@ -140,27 +130,20 @@ def searching_decision(ctx, sx):
     ``search`` seat's by simulation."""
     s, sr, ra, ts, th, pol_ids, params, rngs, rec, seat, drawn, rinshan, fallback = ctx
     prm, rng = params[seat], rngs[1 + seat]
-    x, y, xrec, keys, xpol, xprm, xrngs, cand, gain, gain2, pool, where, det, rows = sx
+    x, y, xrec, keys, pool, where, kit = sx
+    xpol, xprm, xrngs, rows = kit[0], kit[1], kit[2], kit[7]
     E._observe(s, seat, E.D_OWN_TURN, drawn, ra)
     s.pmask[:] = s.mask
-    roll = np.int64(prm[_ROLLOUT])
+    roll = np.int64(prm[P_ROLLOUT])
     choice = decide(roll, s.obs, s.pmask, rows[roll], rng, ts, th)   # the rollout bot's own
     if choice < 0 or choice >= E.N_ACTIONS or not s.mask[choice]:
         choice = fallback
-    n = candidates(s.mask, cand)
-    if n < max(2, np.int64(prm[_MIN_LEGAL])):
-        return choice
-    base = base_index(cand, n, choice)
-    xpol[:] = roll
-    for q in range(E.N_SEATS):
-        xprm[q] = rows[roll]
-    sims = np.int64(prm[_SIMS])
+    n = legal_candidates(s.mask, prm, kit[3])
     no = rec[E.RF_GAME] < 0   # False, not a constant (numba would compile hand_from again)
-    simulate(_deal, _resume, (s, y, x, seat, pool, where, ra, ts, th, sr, xpol, xprm, xrngs, xrec,
-                              rec, keys, no, drawn, rinshan),
-             decision_key(rng, s.st[E.ST_LIVE_POS] * 8 + s.st[E.ST_N_KANS]), sims, cand, n, base,
-             gain, gain2, det, xrngs[1:])
-    return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
+    return search_among(_deal, _resume, (s, y, x, seat, pool, where, ra, ts, th, sr, xpol, xprm,
+                                         xrngs, xrec, rec, keys, no, drawn, rinshan),
+                        n, choice, prm, decision_key(rng, s.st[E.ST_LIVE_POS] * 8
+                                                     + s.st[E.ST_N_KANS]), rng, kit, xrngs[1:])
 
 
 # nogil: a run's progress lines keep coming while a chunk of search games plays in-process

@@ -11,30 +11,21 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.sparrow import POLICIES, SEARCH_PARAMS, P_SEARCH, decide
-from simcore.family.params import param_index
+from policies.sparrow import POLICIES, P_SEARCH, decide
 from simcore.nb.rng import shuffle
-from simcore.nb.search import base_index, candidates, choose, decision_key, simulate
+from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
 from . import engine as E
 from .hand import N_KINDS, distance, waits
 
-_SIMS, _ROLLOUT, _MARGIN, _TEMP, _MIN_LEGAL = (param_index(SEARCH_PARAMS, n) for n in (
-    "sims", "rollout", "margin", "temperature", "min_legal"))
 TRIES = 32   # deals of a seat's hand tried for one its last discard explains
 
 
 def new_scratch():
     """A search's scratch, once per simulator: ``(state, the simulation's dealt state, round
-    record, reach keys, seats' policy ids, params rows, rollout streams, candidates, sums of
-    gains and of their squares, unseen pool, determinization stream, default params rows)``."""
-    names = POLICIES.names
-    rows = POLICIES.seat_arrays([{"policy": name} for name in names], len(names))[1]
+    record, reach keys, unseen pool, the kit's scratch)``."""
     return (E.new_state(False), E.new_state(False), np.zeros(E.N_RF, np.int64),
-            np.zeros(E.MAX_SEATS, np.int64), np.zeros(E.MAX_SEATS, np.int64),
-            np.zeros((E.MAX_SEATS, POLICIES.max_params), np.float64),
-            np.zeros((1 + E.MAX_SEATS, 4), np.uint64), np.zeros(E.N_ACTIONS, np.int64),
-            np.zeros(E.N_ACTIONS, np.float64), np.zeros(E.N_ACTIONS, np.float64),
-            np.zeros(E.N_TILES, np.int64), np.zeros(4, np.uint64), rows)
+            np.zeros(E.MAX_SEATS, np.int64), np.zeros(E.N_TILES, np.int64),
+            scratch(POLICIES, E.MAX_SEATS, E.N_ACTIONS, 1 + E.MAX_SEATS))
 
 
 @nb.njit(cache=True)
@@ -118,22 +109,15 @@ def searching_decision(ctx, sx):
     pid, prm, rng = pol_ids[seat], params[seat], rngs[1 + seat]
     if pid != P_SEARCH:
         return decide(pid, s.obs, s.mask, prm, rng, t, ra)
-    x, y, xrec, keys, xpol, xprm, xrngs, cand, gain, gain2, pool, det, rows = sx
-    roll = np.int64(prm[_ROLLOUT])
+    x, y, xrec, keys, pool, kit = sx
+    xpol, xprm, xrngs, rows = kit[0], kit[1], kit[2], kit[7]
+    roll = np.int64(prm[P_ROLLOUT])
     choice = decide(roll, s.obs, s.mask, rows[roll], rng, t, ra)   # the rollout bot's own
-    n = candidates(s.mask, cand)
-    if n < max(2, np.int64(prm[_MIN_LEGAL])):
-        return choice
-    base = base_index(cand, n, choice)
-    xpol[:] = roll
-    for q in range(E.MAX_SEATS):
-        xprm[q] = rows[roll]
-    sims = np.int64(prm[_SIMS])
+    n = legal_candidates(s.mask, prm, kit[3])
     no = rec[E.RF_GAME] < 0   # False, not a constant (engine._ask)
-    simulate(_deal, _resume, (s, y, x, seat, pos, pool, t, ra, xpol, xprm, xrngs, xrec, rec, keys,
-                              no), decision_key(rng, pos), sims, cand, n, base, gain, gain2, det,
-             xrngs[1:])
-    return cand[choose(gain, gain2, base, n, sims, prm[_MARGIN], prm[_TEMP], rng)]
+    return search_among(_deal, _resume, (s, y, x, seat, pos, pool, t, ra, xpol, xprm, xrngs,
+                                         xrec, rec, keys, no), n, choice, prm,
+                        decision_key(rng, pos), rng, kit, xrngs[1:])
 
 
 # nogil: a run's progress lines keep coming while a chunk of search games plays in-process

@@ -29,6 +29,14 @@ def _play(name, players, games, seed=3):
     return fam.SIMULATOR(fam.SCENARIOS.from_dict(data, name=name)).play(games, seed)
 
 
+def test_the_kit_reads_a_search_seats_params_in_their_declared_order():
+    from simcore.family.policy import search_spec
+    from simcore.nb import search as S
+    names = [p.name for p in search_spec(("random", "greedy"), "greedy").params]
+    assert [names.index(n) for n in ("sims", "rollout", "margin", "temperature", "min_legal")] \
+        == [S.P_SIMS, S.P_ROLLOUT, S.P_MARGIN, S.P_TEMPERATURE, S.P_MIN_LEGAL]
+
+
 def test_choose_keeps_the_base_unless_a_gain_is_clear():
     gain = np.array([0.0, 2.0, 9.0, 0.0])       # sums over 4 simulations
     gain2 = np.array([0.0, 40.0, 21.0, 0.0])    # candidate 1: mean 0.5, sd large
