@@ -1,6 +1,7 @@
 """How strong the ``search`` bot is: its game-win share against a heuristic bot, in duplicate.
 
     python benchmarks/search_strength.py SCENARIO [--deals N] [--against greedy] [--seed 11]
+        [--params sims=32,margin=1]
 
 ``search`` (its defaults) in one seat and ``--against`` in the others, the same ``--deals`` deals
 with the searching seat in each seat in turn; prints its share of the games won (a shared win
@@ -26,21 +27,24 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--against", default="greedy")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--params", default="", help="the search seat's params: name=value,...")
     a = ap.parse_args(argv)
+    prm = {k: float(v) if "." in v else int(v)
+           for k, v in (kv.split("=") for kv in a.params.split(",") if kv)}
     from simcore.family import registry as families
     fam, sc = families.load(a.scenario)
     data, eng = sc.to_dict(), fam.SIMULATOR.ENGINE
     seats, idx, shares, t0 = len(data["players"]), np.arange(a.deals), [], time.perf_counter()
     for seat in range(seats):
-        data["players"] = [{"policy": "search" if p == seat else a.against, "params": {}}
-                           for p in range(seats)]
+        data["players"] = [{"policy": "search", "params": prm} if p == seat else
+                           {"policy": a.against, "params": {}} for p in range(seats)]
         sim = fam.SIMULATOR(fam.SCENARIOS.from_dict(data, name=a.scenario))
         w = sim.play(idx, a.seed).games[:, eng.GF_WINNERS]
         m = sum((w >> s) & 1 for s in range(seats))
         shares.append(((w >> seat) & 1) / np.maximum(m, 1))
         print(f"  search in seat {seat}: {shares[-1].mean():.1%} of {a.deals}", flush=True)
     s = np.concatenate(shares)
-    print(f"{a.scenario}: search against {a.against}: {s.mean():.2%} of {len(s)} games (se "
+    print(f"{a.scenario}: search ({a.params or 'defaults'}) against {a.against}: {s.mean():.2%} of {len(s)} games (se "
           f"{s.std(ddof=1) / np.sqrt(len(s)):.2%}; fair {1 / seats:.1%}); "
           f"{len(s) / (time.perf_counter() - t0):.1f} games/s, compile included")
     return 0
