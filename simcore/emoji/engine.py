@@ -27,6 +27,7 @@ import numpy as np
 
 from simcore.nb.events import log
 from simcore.nb.borrow import borrowed
+from simcore.nb.games import games_loop, open_round
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
@@ -748,9 +749,10 @@ def shuffle_wall(s, ra, rng):
 
 
 @nb.njit(cache=True)
-def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_out, game_rec):
+def play_game(ctx, game, seed, params, rounds_out, n_out, game_rec):
     """Play one whole game (rounds E1-S4, the West extension, the bust rule); returns the new
-    round-row count, or -1 when ``rounds_out`` is full."""
+    round-row count, or -1 when ``rounds_out`` is full (:func:`simcore.nb.games.games_loop`)."""
+    s, ra, sr, t, pol_ids, debug = ctx
     rngs = s.rngs
     rngs[:, :] = 0
     for p in range(N_SEATS):
@@ -770,8 +772,7 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
         if n_out >= rounds_out.shape[0]:
             return -1
         s.st[ST_DEALER] = (first + rnd) % N_SEATS
-        for purpose in range(1 + N_SEATS):
-            seed_keyed(seed, game, np.int64(rnd), purpose, rngs[purpose])
+        rec = open_round(seed, game, rnd, rngs, 1 + N_SEATS, rounds_out, n_out)
         shuffle_wall(s, ra, rngs[RNG_SHUFFLE])
         s.st[ST_WENT_NEGATIVE] = 0
         for p in range(N_SEATS):
@@ -779,10 +780,6 @@ def play_game(game, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, n_ou
             s.st[ST_POT] += ra[RA_CHIPS_ANTE]
             if s.chips[p] < 0:
                 s.st[ST_WENT_NEGATIVE] = 1
-        rec = rounds_out[n_out]
-        rec[:] = 0
-        rec[RF_GAME] = game
-        rec[RF_ROUND] = rnd
         play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec)
         n_out += 1
         rnd += 1
@@ -867,14 +864,8 @@ def play_games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_
     # the caller keeps every argument alive for the whole call: callees need not count them
     ra, sr, t, pol_ids = borrowed(ra), borrowed(sr), borrowed(t), borrowed(pol_ids)
     rounds_out, games_out = borrowed(rounds_out), borrowed(games_out)
-    n = 0
-    for i in range(game_indices.shape[0]):
-        p = params.copy()   # a scripted seat's cursor starts over each game
-        n = play_game(game_indices[i], seed, s, ra, sr, t, pol_ids, p, debug, rounds_out, n,
-                      games_out[i])
-        if n < 0:
-            return -1
-    return n
+    return games_loop(play_game, (s, ra, sr, t, pol_ids, debug), game_indices, seed, params,
+                      rounds_out, games_out)
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

@@ -18,7 +18,11 @@ once, in :func:`simcore.family.standard.rotation_rules`:
 - ``match.laps``: the game ends when the deal has passed ``laps`` times round the table;
 - ``match.bust_ends``: a seat below 0 after a round ends the game.
 
-The family writes one round, ``play_round(ctx, params, rngs, rec) -> int`` (``ctx``: a tuple of
+A family whose game has another shape writes ``play_game`` and hands it to :func:`games_loop`
+(emoji's regular and West rounds, two-player riichi's hands to a bust, MOMOJAN's dealerships).
+
+For :func:`rotation_games` the family writes one round, ``play_round(ctx, params, rngs, rec) ->
+int`` (``ctx``: a tuple of
 its own, passed through; ``params`` the seats' parameter rows, copied for each game, so a
 scripted seat starts over; ``rngs[0]`` the round's shuffle stream, ``rngs[1 + seat]`` each
 seat's; ``rec`` the round's row), which settles into ``s.points`` and returns
@@ -54,6 +58,21 @@ def open_round(seed, game, rnd, rngs, streams, rounds_out, n_out):
     rec[:] = 0
     rec[0], rec[1] = game, rnd
     return rec
+
+
+@nb.njit(cache=True, inline="always")
+def games_loop(play_game, ctx, game_indices, seed, params, rounds_out, games_out):
+    """Games ``game_indices`` of ``seed``, each played by the family's ``play_game(ctx, game,
+    seed, params, rounds_out, n_out, game_rec)``, which writes its rounds from row ``n_out`` and
+    its game row and returns the new row count (-1: ``rounds_out`` is full); ``params`` copied
+    for each game (a scripted seat's cursor starts over). The rows written, or -1."""
+    rows = 0
+    for i in range(game_indices.shape[0]):
+        rows = play_game(ctx, game_indices[i], seed, params.copy(), rounds_out, rows,
+                         games_out[i])
+        if rows < 0:
+            return -1
+    return rows
 
 
 @nb.njit(cache=True, inline="always")

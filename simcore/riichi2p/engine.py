@@ -32,6 +32,7 @@ import numpy as np
 
 from simcore.nb.events import log
 from simcore.nb.borrow import borrowed
+from simcore.nb.games import games_loop as kit_games_loop, open_round
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
@@ -1127,10 +1128,10 @@ def _bust(s, p, ra) -> bool:
 
 
 @nb.njit(cache=True)
-def play_game(game, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out, n_out,
-              game_rec, sx):
+def play_game(ctx, game, seed, params, rounds_out, n_out, game_rec):
     """Play one whole game (hands until a player busts, §11); returns the new round-row count,
-    or -1 when ``rounds_out`` is full."""
+    or -1 when ``rounds_out`` is full (:func:`simcore.nb.games.games_loop`)."""
+    s, sr, ra, ts, th, pol_ids, debug, sx = ctx
     rngs = np.zeros((1 + N_SEATS, 4), np.uint64)
     first = 0
     if ra[RA_FIRST_DEALER] == 0:
@@ -1153,13 +1154,8 @@ def play_game(game, seed, s, sr, ra, ts, th, pol_ids, params, debug, rounds_out,
     while n_hands < ra[RA_MAX_HANDS]:
         if n_out >= rounds_out.shape[0]:
             return -1
-        for purpose in range(1 + N_SEATS):
-            seed_keyed(seed, game, np.int64(n_hands), purpose, rngs[purpose])
+        rec = open_round(seed, game, n_hands, rngs, 1 + N_SEATS, rounds_out, n_out)
         shuffle_wall(s, rngs[RNG_SHUFFLE])
-        rec = rounds_out[n_out]
-        rec[:] = 0
-        rec[RF_GAME] = game
-        rec[RF_ROUND] = n_hands
         play_hand(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec, sx)
         n_out += 1
         n_hands += 1
@@ -1202,14 +1198,8 @@ def games_loop(game_indices, seed, s, sr, ra, ts, th, pol_ids, params, debug, ro
     # the caller keeps every argument alive for the whole call: callees need not count them
     sr, ra, ts, th, pol_ids = borrowed(sr), borrowed(ra), borrowed(ts), borrowed(th), borrowed(pol_ids)
     rounds_out, games_out = borrowed(rounds_out), borrowed(games_out)
-    n = 0
-    for i in range(game_indices.shape[0]):
-        p = params.copy()
-        n = play_game(game_indices[i], seed, s, sr, ra, ts, th, pol_ids, p, debug, rounds_out,
-                      n, games_out[i], sx)
-        if n < 0:
-            return -1
-    return n
+    return kit_games_loop(play_game, (s, sr, ra, ts, th, pol_ids, debug, sx), game_indices,
+                          seed, params, rounds_out, games_out)
 
 
 @nb.njit(cache=True)
