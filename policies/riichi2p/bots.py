@@ -33,6 +33,7 @@ import numpy as np
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
 from simcore.nb.restrict import restricted_action, restricted_mask
+from simcore.nb.stack import stack_empty
 from simcore.family.params import Param
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
     RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
@@ -69,9 +70,10 @@ _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 FAR = 99
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _hand(obs):
-    h = np.empty(N_KINDS, np.int64)
+    """The seat's concealed counts, in the caller's frame (inlined: simcore.nb.stack)."""
+    h = stack_empty(N_KINDS, np.int64)
     for k in range(N_KINDS):
         h[k] = obs[OBS_OWN + k]
     return h
@@ -235,7 +237,7 @@ def _on_discard(obs, mask, params, ts, th, greedy):
 @nb.njit(cache=True)
 def _after_call_distance(h, n_melds, ts, th) -> int:
     """The distance after calling and then making the best discard."""
-    after = np.empty(AFTER_LEN, np.int64)
+    after = stack_empty(AFTER_LEN, np.int64)
     distances_after(h, n_melds, ts, th, -1, after)
     best = FAR
     for k in range(N_KINDS):

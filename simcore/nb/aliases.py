@@ -12,7 +12,7 @@ draws never reaching their hands: Sparrow's record of it showed 223,716 lost sto
 
 :func:`install` makes the analysis treat ``a, b = t`` as ``a = t[0]; b = t[1]``: the unpacked
 values alias the tuple, and so the argument. It is installed by :mod:`simcore.nb.unliteral`,
-which every compiled module imports, before anything compiles; ``tests/harness/test_aliases.py`` holds the smallest program that
+which every compiled module imports, before anything compiles; ``tests/harness/test_nb_mends.py`` holds the smallest program that
 showed the loss, so a numba that changes the analysis fails a test rather than a game.
 """
 

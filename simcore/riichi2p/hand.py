@@ -26,12 +26,15 @@ import functools
 import numba as nb
 import numpy as np
 
+from simcore.nb.stack import stack_empty
+
 N_KINDS = 34
 N_SUIT_KINDS = 9
 N_HONOURS = 7
 SUIT_CODES = 5 ** 9
 HONOUR_CODES = 5 ** 7
 N_COLS = 10                  # D[s][h] at column 2 s + h
+ACC_LEN = 2 * N_COLS         # standard_distance's merge rows
 IMPOSSIBLE = 99
 FAR = 99                     # the distance of a shape that cannot be reached
 YAOCHU = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], np.int64)
@@ -155,7 +158,7 @@ def standard_distance(c, n_melds: int, ts, th) -> int:
     in base 5, the honours') merged part by part (the min-plus product over sets and the pair,
     visiting only the valid pairs of columns), only the last step's wanted column."""
     n_sets = 4 - n_melds
-    acc = np.empty(2 * N_COLS, np.int64)      # acc[0:10] the merge so far, acc[10:20] the next
+    acc = stack_empty(ACC_LEN, np.int64)      # acc[0:10] the merge so far, acc[10:20] the next
     code = 0
     for k in range(8, -1, -1):
         code = code * 5 + c[k]
@@ -367,7 +370,7 @@ def waits(c, n_melds: int, held, all_four: bool, ts, th) -> int:
                 out |= 1 << k
     if distance(c, n_melds, ts, th) != 1:
         return out
-    after = np.empty(AFTER_LEN, np.int64)
+    after = stack_empty(AFTER_LEN, np.int64)
     distances_after(c, n_melds, ts, th, 1, after)
     for k in range(N_KINDS):
         if after[k] == 0 and (all_four or held[k] < 4):

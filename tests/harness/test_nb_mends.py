@@ -1,6 +1,7 @@
-"""simcore.nb.aliases: a store into a state unpacked from a tuple survives numba's dead-code
-elimination (which runs after an inlined overload such as ``searching``), as it does when the
-state is an argument. Without the mend the first test fails: the store is dropped."""
+"""Two of simcore.nb's mends of numba. simcore.nb.aliases: a store into a state unpacked from a
+tuple survives numba's dead-code elimination (which runs after an inlined overload such as
+``searching``), as it does when the state is an argument; without the mend the first tests
+fail, the store dropped. simcore.nb.stack: a scratch array in the caller's frame."""
 
 import numba as nb
 import numpy as np
@@ -60,3 +61,25 @@ def test_a_store_into_an_argument_and_an_unpacked_array_are_kept():
     a = np.zeros(4, np.int64)
     _array_unpacked((a, 1), 2, 5)
     assert s.hand[0, 5] == 3 and a.tolist() == [0, 0, 5, 0]
+
+
+# simcore.nb.stack: a scratch array in the caller's frame
+from simcore.nb.stack import stack_empty  # noqa: E402
+
+_N = 12
+
+
+@nb.njit
+def _sum_of_squares(x):
+    a = stack_empty(_N, np.int64)
+    for i in range(_N):
+        a[i] = (x + i) * (x + i)
+    t = 0
+    for i in range(_N):
+        t += a[i]
+    return t
+
+
+def test_a_stack_array_holds_what_is_written_to_it():
+    for x in (-3, 0, 7):
+        assert _sum_of_squares(x) == sum((x + i) ** 2 for i in range(_N))
