@@ -19,7 +19,7 @@ once, in :func:`simcore.family.standard.rotation_rules`:
 - ``match.bust_ends``: a seat below 0 after a round ends the game.
 
 A family whose game has another shape writes ``play_game`` and hands it to :func:`games_loop`
-(emoji's regular and West rounds, two-player riichi's hands to a bust, MOMOJAN's dealerships).
+(emoji's regular and West rounds, two-player riichi's hands to a bust).
 
 For :func:`rotation_games` the family writes one round, ``play_round(ctx, params, rngs, rec) ->
 int`` (``ctx``: a tuple of
@@ -113,7 +113,7 @@ def rotation_games(play_round, ctx, s, game_indices, seed, params, match, max_ro
         winners, top = 0, s.points[:n].max()
         for p in range(n):
             winners |= int(s.points[p] == top) << p
-        game_rec[5:5 + n] = s.points[:n]
+        game_rec[len(GAME_HEAD):len(GAME_HEAD) + n] = s.points[:n]
         game_rec[0], game_rec[1], game_rec[2], game_rec[3], game_rec[4] = \
             winners, end, rnd, n, first
         log(s, ev_game_end, -1, winners, end, 0, 0)

@@ -19,8 +19,9 @@ its choice, takes :func:`legal_candidates` (and may prune them), then :func:`sea
 runs the simulations (:func:`simulate`) and picks (:func:`choose`); :func:`scratch` makes the
 kit's part of the scratch.
 
-How the engine meets the search: its round loop takes one more argument, ``sx``: the state again
-in the policies' kernel, a tuple (the search's scratch) in the search kernel. At each decision
+How the engine meets the search: its round loop takes one more argument (or tuple member),
+``sx``: the state again in the policies' kernel, a tuple (the search's scratch) in the search
+kernel. At each decision
 the loop asks ``searching(sx)``, a constant of the compile, and in the search kernel hands the
 decision to the family's ``searching_decision(ctx, sx)`` through :func:`search_hook` (``ctx``: a
 tuple of whatever the family's search reads, built only on that branch). So the two kernels are

@@ -16,7 +16,8 @@ import numpy as np
 
 from policies.sparrow import decide
 from simcore.nb.events import ST_LOG, ST_N_EV, ev_shape, log  # noqa: F401
-from simcore.nb.games import END_REASONS, GAME_HEAD, ROUND_HEAD, ST_DEALER as _D, rotation_games
+from simcore.nb.games import END_REASONS, GAME_HEAD, ROUND_HEAD, rotation_games
+from simcore.nb.games import ST_DEALER as _D, ST_SEATS as _N
 from simcore.nb.layout import define_fields, per_seat, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import shuffle
@@ -53,7 +54,8 @@ define_fields(globals(), "EV", EV_TYPES)
 MAX_EVENTS = 128 * MAX_ROUNDS
 # st: the log's two slots, the seats, the dealer, the dora kind, 1: a test stacked the wall
 N_ST = define_fields(globals(), "ST", ("log", "n_ev", "n", "dealer", "dora", "stacked"))
-assert (ST_LOG, ST_N_EV, ST_DEALER) == (0, 1, _D) and RA_SCORING_DEALER_BONUS == RA_SCORING_RUN + 9  # noqa
+assert (ST_LOG, ST_N_EV, ST_N, ST_DEALER) == (0, 1, _N, _D)  # noqa: F821  (simcore.nb.games)
+assert RA_SCORING_DEALER_BONUS == RA_SCORING_RUN + 9  # noqa: F821
 
 State, new_state = state_spec("State", (
     ("wall", (N_TILES,), np.int64, 0),
@@ -203,8 +205,11 @@ def _deal(s, ra, rng):
 @nb.njit(cache=True)
 def play_round(ctx, params, rngs, rec) -> int:
     """One round from the shuffle to its settlement (into ``s.points``); whether the dealer
-    won, and whether it was a draw (:func:`simcore.nb.games.rotation_games`). ``sx``: ``s``
-    again, or a search's scratch (:mod:`simcore.nb.search`)."""
+    won, and whether it was a draw (:func:`simcore.nb.games.rotation_games`). ``ctx``: ``(s,
+    ra, t, pol_ids, sx)``, ``sx`` being ``s`` again or a search's scratch
+    (:mod:`simcore.nb.search`). Compiled apart (the kit's match calls it through an argument):
+    its search kernel's version is cached with this file, and the kit's source guard
+    (:mod:`simcore.nb.cache_guard`) drops it when the search or the bots change."""
     s, ra, t, pol_ids, sx = ctx
     n, d = s.st[ST_N], s.st[ST_DEALER]
     _deal(s, ra, rngs[0])
@@ -231,8 +236,6 @@ def round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, seat, start, f
             tile = s.wall[pos]
             rec[RF_TURNS] += 1
             s.hand[seat, HAND] = tile
-            if s.hand[seat, HAND] != tile:
-                print("LOST", seat, tile)
             s.counts[seat, tile >> 2] += 1
             log(s, EV_DRAW, seat, tile, 0, 0, 0)
             if distance(s.counts[seat], t) == 0:
@@ -295,9 +298,7 @@ def round_from(s, ra, t, pol_ids, params, rngs, rec, reach, keys, seat, start, f
 def play_games(game_indices, seed, s, n, ra, t, pol_ids, params, rounds_out, games_out, sx):
     """Games ``game_indices`` of ``seed``: the kit's match (:func:`simcore.nb.games.rotation_games`)
     of :func:`play_round`. ``sx``: ``s`` again, or a search's scratch (the search kernel,
-    :mod:`simcore.sparrow.search`). Inlined into :func:`kernel` and the search's kernel, as is
-    everything that takes ``sx``: numba's cache knows a function's own file only, so the search
-    kernel must be compiled in its module."""
+    :mod:`simcore.sparrow.search`). Inlined into :func:`kernel` and the search's kernel."""
     s.st[ST_N] = n
     match = (ra[RA_START_POINTS], ra[RA_MATCH_DEALER_REPEAT], ra[RA_MATCH_LAPS],
              ra[RA_MATCH_BUST_ENDS])
