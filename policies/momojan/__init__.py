@@ -17,6 +17,7 @@ To add a policy: write ``my_policy`` and its ``MY_PARAMS`` in its own module, ap
 import numba as nb
 import numpy as np
 
+from simcore.nb.borrow import writable
 from policies.random_policy import random_policy
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: the engine's)
     RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
@@ -62,15 +63,16 @@ def search_hint(obs, mask, params, rng, core, ra):
     """A search seat asked outside the search kernel (a hint in ``play``, which has the
     seat's view only): greedy's choice. In games it plays by simulation
     (:mod:`simcore.momojan.search`)."""
-    return greedy_policy(obs, mask, _GREEDY_ROW, rng, core, ra)
+    return greedy_policy(obs, mask, writable(_GREEDY_ROW), rng, core, ra)
 
 
 @nb.njit(cache=True)
 def restricted_policy(obs, mask, params, rng, core, ra):
     """``value`` with one kind of decision taken away or forced (``params``:
     :mod:`simcore.nb.restrict`), for ``mechanics``."""
-    return restricted_action(value_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
-                             core, ra), mask, params)
+    row = writable(_BEST_ROW)   # one compile of value_policy (simcore.nb.borrow)
+    return restricted_action(value_policy(obs, restricted_mask(mask, params), row, rng, core,
+                             ra), mask, params)
 
 
 # inline: a plain branch the engine writes into its round loop; as a function of its own it would

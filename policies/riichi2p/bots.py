@@ -30,6 +30,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.borrow import writable
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
 from simcore.nb.restrict import restricted_action, restricted_mask
@@ -277,8 +278,9 @@ def scripted_policy(obs, mask, params, rng, ts, th):
 def restricted_policy(obs, mask, params, rng, ts, th):
     """``greedy`` with one kind of decision taken away or forced (``params``:
     :mod:`simcore.nb.restrict`), for ``mechanics``."""
-    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
-                             ts, th), mask, params)
+    row = writable(_BEST_ROW)   # one compile of greedy_policy (simcore.nb.borrow)
+    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), row, rng, ts,
+                             th), mask, params)
 
 
 @nb.njit(cache=True)
@@ -286,7 +288,7 @@ def search_hint(obs, mask, params, rng, ts, th):
     """A search seat asked outside its own turns in the search kernel (its answers to the other
     seat's discards, its discards after a call, a hint in ``play``): greedy's choice. Its own
     turns it plays by simulation (:mod:`simcore.riichi2p.search`)."""
-    return greedy_policy(obs, mask, _BEST_ROW, rng, ts, th)
+    return greedy_policy(obs, mask, writable(_BEST_ROW), rng, ts, th)
 
 
 @nb.njit(cache=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.borrow import writable
 from policies.random_policy import random_policy
 from policies.scripted import scripted_action
 from simcore.family.params import Param
@@ -73,8 +74,9 @@ def search_hint(obs, mask, params, rng, t, ra):
 def restricted_policy(obs, mask, params, rng, t, ra):
     """``greedy`` with one kind of decision taken away or forced (``params``:
     :mod:`simcore.nb.restrict`), for ``mechanics``."""
-    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), _BEST_ROW, rng,
-                             t, ra), mask, params)
+    row = writable(_BEST_ROW)   # one compile of greedy_policy (simcore.nb.borrow)
+    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), row, rng, t,
+                             ra), mask, params)
 
 
 @nb.njit(cache=True)

@@ -49,3 +49,19 @@ def borrowed(typingctx, value):
     def codegen(context, builder, signature, args):
         return _without_owner(context, builder, signature.args[0], args[0])
     return value(value), codegen
+
+
+@intrinsic
+def writable(typingctx, ary):
+    """``ary`` typed as a writable array. A module-level array a compiled function reads (a
+    bot's default params row, ``_BEST_ROW``) is a constant numba types as read-only, so a
+    callee that also receives ordinary arrays there compiles twice, once per type: the
+    riichi2p bots' whole greedy policy was compiled twice. Pass such a constant as
+    ``writable(_BEST_ROW)`` where only read; never write through it."""
+    if not isinstance(ary, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        context.nrt.incref(builder, signature.args[0], args[0])
+        return args[0]
+    return ary.copy(readonly=False)(ary), codegen
