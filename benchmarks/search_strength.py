@@ -32,20 +32,19 @@ def main(argv=None) -> int:
     prm = {k: float(v) if "." in v else int(v)
            for k, v in (kv.split("=") for kv in a.params.split(",") if kv)}
     from simcore.family import registry as families
+    from simcore.studies.mechanics import seat_win_shares
     fam, sc = families.load(a.scenario)
-    data, eng = sc.to_dict(), fam.SIMULATOR.ENGINE
+    data = sc.to_dict()
     seats, idx, shares, t0 = len(data["players"]), np.arange(a.deals), [], time.perf_counter()
     for seat in range(seats):
         data["players"] = [{"policy": "search", "params": prm} if p == seat else
                            {"policy": a.against, "params": {}} for p in range(seats)]
         sim = fam.SIMULATOR(fam.SCENARIOS.from_dict(data, name=a.scenario))
-        w = sim.play(idx, a.seed).games[:, eng.GF_WINNERS]
-        m = sum((w >> s) & 1 for s in range(seats))
-        shares.append(((w >> seat) & 1) / np.maximum(m, 1))
+        shares.append(seat_win_shares(fam, sim, idx, a.seed, seat)[0])
         print(f"  search in seat {seat}: {shares[-1].mean():.1%} of {a.deals}", flush=True)
     s = np.concatenate(shares)
-    print(f"{a.scenario}: search ({a.params or 'defaults'}) against {a.against}: {s.mean():.2%} of {len(s)} games (se "
-          f"{s.std(ddof=1) / np.sqrt(len(s)):.2%}; fair {1 / seats:.1%}); "
+    print(f"{a.scenario}: search ({a.params or 'defaults'}) against {a.against}: {s.mean():.2%} "
+          f"of {len(s)} games (se {s.std(ddof=1) / np.sqrt(len(s)):.2%}; fair {1 / seats:.1%}); "
           f"{len(s) / (time.perf_counter() - t0):.1f} games/s, compile included")
     return 0
 

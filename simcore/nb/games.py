@@ -43,6 +43,7 @@ from simcore.nb.rng import randint, seed_keyed
 ROUND_HEAD = ("game", "round")
 GAME_HEAD = ("winners", "end_reason", "rounds", "seats", "first_dealer")   # then points per seat
 END_REASONS = ("laps", "bust", "round_limit")
+END_LAPS, END_BUST, END_ROUND_LIMIT = range(3)
 REPEAT_CHOICES = ("none", "on_win", "on_win_or_draw")
 ST_SEATS, ST_DEALER = 2, 3   # the state's ``st`` slots after the event log's two
 DEALER_WON, DRAWN = 1, 2     # play_round's result bits
@@ -92,7 +93,7 @@ def rotation_games(play_round, ctx, s, game_indices, seed, params, match, max_ro
         s.points[:n] = start
         seed_keyed(seed, game, np.int64(-1), 0, rngs[0])
         first = randint(rngs[0], n)
-        s.st[ST_DEALER], passes, rnd, end = first, 0, 0, 0
+        s.st[ST_DEALER], passes, rnd, end = first, 0, 0, END_LAPS
         while True:
             if rows >= rounds_out.shape[0]:
                 return -1
@@ -103,12 +104,12 @@ def rotation_games(play_round, ctx, s, game_indices, seed, params, match, max_ro
                 s.st[ST_DEALER] = (s.st[ST_DEALER] + 1) % n
                 passes += 1
             if bust_ends and s.points[:n].min() < 0:
-                end = 1
+                end = END_BUST
                 break
             if passes >= laps * n:
                 break
             if rnd >= max_rounds:
-                end = 2
+                end = END_ROUND_LIMIT
                 break
         winners, top = 0, s.points[:n].max()
         for p in range(n):

@@ -20,8 +20,10 @@ import numpy as np
 IGNORABLE = 0.01   # a cost inside +-1 pp of wins: ignorable
 
 
-def _shares(fam, sim, idx, seed, seat):
-    """Seat ``seat``'s share of each game's wins, and the games' records."""
+def seat_win_shares(fam, sim, idx, seed, seat):
+    """Seat ``seat``'s share of each game's wins (a shared win counts its share; the catalogue's
+    ``seat{seat}_win_share`` per game) when simulator ``sim`` plays games ``idx`` of ``seed``,
+    and the games' records."""
     from simcore.family.chunks import game_values
     batch = sim.play(idx, seed)
     num, den = game_values(fam, idx, batch.games, batch.rounds)
@@ -72,7 +74,7 @@ def deal_costs(fam, base_sc, mech, idx, seed, base=None, seated=None):
     share = np.zeros(len(idx))
     changed = False
     for seat in range(n):
-        s, batch = _shares(fam, _restricted_sim(fam, base_sc, seat, mech), idx, seed, seat)
+        s, batch = seat_win_shares(fam, _restricted_sim(fam, base_sc, seat, mech), idx, seed, seat)
         share += s / n
         changed = changed or not (np.array_equal(batch.games, base.games)
                                   and np.array_equal(batch.rounds, base.rounds))

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from simcore.family import registry as families
-from simcore.family.chunks import game_values
 from simcore.nb.rng import seed_keyed
 from simcore.nb.search import choose
 
@@ -22,15 +21,15 @@ AT_THE_BAR = [("new_edition", "value", 100), ("sparrow_2p", "greedy", 300)]
 def _duplicate_share(name, rollout, games, seed) -> float:
     """The default search's share of the game wins against ``rollout`` over ``games`` deals
     played with the search in each seat in turn (a shared win counts its share)."""
+    from simcore.studies.mechanics import seat_win_shares
     fam, sc = families.load(name)
     data = sc.to_dict()
     seats = len(data["players"])
     share = 0.0
     for seat in range(seats):
-        b = _play(name, _players(data, {}, rollout, seat), np.arange(games), seed=seed)
-        num, den = game_values(fam, np.arange(games), b.games, b.rounds)
-        i = [m.name for m in fam.CATALOGUE].index(f"seat{seat}_win_share")
-        share += (num[:, i] / den[:, i]).sum()
+        d = dict(data, players=_players(data, {}, rollout, seat))
+        sim = fam.SIMULATOR(fam.SCENARIOS.from_dict(d, name=name))
+        share += seat_win_shares(fam, sim, np.arange(games), seed, seat)[0].sum()
     return share / (games * seats)
 
 
