@@ -46,10 +46,9 @@ POLICIES = Registry((
                ignores=tuple(f"scoring.yaku.{y}." for y in UNPLANNED_YAKU)),
     PolicySpec(name="defensive", doc="greedy that folds to the least dangerous card against a "
                "riichi or fast opponent", params=DEFENSIVE_PARAMS),
-    SEARCH := search_spec(("random", "baseline", "greedy", "value", "defensive"), "value",
+    search_spec(("random", "baseline", "greedy", "value", "defensive"), "value",
                           sims=16, margin=1.5),
 ), MAX_PARAMS)
-SEARCH_PARAMS = SEARCH.params
 P_RANDOM, P_BASELINE, P_GREEDY, P_VALUE, P_DEFENSIVE, P_SEARCH = (
     POLICIES.id(n) for n in ("random", "baseline", "greedy", "value", "defensive", "search"))
 # the greedy bot's defaults (search_hint)

@@ -61,11 +61,10 @@ POLICIES = Registry((
     PolicySpec("greedy", "every win; closest to a win, then the most useful unseen tiles; "
                "riichi when tenpai; calls that keep a yaku; folds against riichi; kyuushu when 4+ "
                "tiles away", GREEDY_PARAMS),
-    SEARCH := search_spec(("random", "baseline", "greedy"), "greedy", sims=8, margin=2.0),
+    search_spec(("random", "baseline", "greedy"), "greedy", sims=8, margin=2.0),
 ), max_params=5)
 P_RANDOM, P_BASELINE, P_GREEDY, P_SEARCH = (POLICIES.id(n) for n in (
     "random", "baseline", "greedy", "search"))
-SEARCH_PARAMS = SEARCH.params
 BEST = "greedy"   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 FAR = 99

@@ -1,4 +1,4 @@
 """Sparrow mahjong's bots (:mod:`policies.sparrow.bots`): the registry and the dispatcher the
 engine calls."""
 
-from .bots import BEST, RESTRICTED, P_GREEDY, P_RANDOM, P_SEARCH, POLICIES, SEARCH_PARAMS, decide  # noqa: F401
+from .bots import BEST, RESTRICTED, P_GREEDY, P_RANDOM, P_SEARCH, POLICIES, decide  # noqa: F401

@@ -29,10 +29,9 @@ POLICIES = Registry((
                "and dora", (Param("decline_below", "int", 0, "declines a win worth fewer "
                                   "points (under wins.may_decline)", 0, 1000),),
                reads_point_values=True),
-    SEARCH := search_spec(("random", "greedy"), "greedy", sims=32),   # docs/bots.md
+    search_spec(("random", "greedy"), "greedy", sims=32),   # docs/bots.md
 ), max_params=5)
 P_RANDOM, P_GREEDY, P_SEARCH = POLICIES.id("random"), POLICIES.id("greedy"), POLICIES.id("search")
-SEARCH_PARAMS = SEARCH.params
 BEST = "greedy"   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}), np.float64)
 
