@@ -70,19 +70,12 @@ def search_hint(obs, mask, params, rng, t, ra):
 
 
 @nb.njit(cache=True)
-def restricted_policy(obs, mask, params, rng, t, ra):
-    """``greedy`` with one kind of decision taken away or forced (``params``:
-    :mod:`simcore.nb.restrict`), for ``mechanics``."""
-    row = writable(_BEST_ROW)   # one compile of greedy_policy (simcore.nb.borrow)
-    return restricted_action(greedy_policy(obs, restricted_mask(mask, params), row, rng, t,
-                             ra), mask, params)
-
-
-@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, t, ra):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`); a scripted test seat
     otherwise: ``params[0]`` a cursor into the actions ``params[1:]`` (-1 or past the end:
-    greedy)."""
+    greedy). ``RESTRICTED``: greedy with a kind of decision taken away or forced
+    (:mod:`simcore.nb.restrict`, for ``mechanics``); ``writable(_BEST_ROW)``: one compile of
+    greedy (:mod:`simcore.nb.borrow`)."""
     if policy_id == P_GREEDY:
         return greedy_policy(obs, mask, params, rng, t, ra)
     if policy_id == P_RANDOM:
@@ -90,7 +83,8 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
     if policy_id == P_SEARCH:
         return search_hint(obs, mask, params, rng, t, ra)
     if policy_id == RESTRICTED:
-        return restricted_policy(obs, mask, params, rng, t, ra)
+        return restricted_action(greedy_policy(obs, restricted_mask(mask, params),
+                                               writable(_BEST_ROW), rng, t, ra), mask, params)
     a = scripted_action(params)   # the scripted seat (ASK: stop for a human seat)
     return a if a >= 0 else greedy_policy(obs, mask, params[:1] * 0, rng, t, ra)
 

@@ -69,17 +69,14 @@ class Family:
     GAME_DTYPE_DEFAULT: str = "int32"
     ROUND_DTYPES: dict = {}           # per-round column -> dtype (others int8)
     GAME_CODES: dict = {}             # per-game column -> the names of its codes 0, 1, ...
-    # ---- compiling (simcore.family.compiling): the games loop first, then the kernels a second
-    # worker compiles first on a cold start; empty: no ahead-of-time compile ----------------------
-    # ---- restricted play (``mechanics``, simcore.studies.mechanics): the bot it restricts and
-    # the kinds of decision (simcore.family.policy.Mechanic); the bots' decide branches on
-    # simcore.family.policy.RESTRICTED
+    # ---- restricted play (simcore.studies.mechanics): the bot it restricts and the kinds of
+    # decision (simcore.family.policy.Mechanic); the bots' decide branches on RESTRICTED
     BEST_BOT: str = ""
     MECHANICS: tuple = ()
+    # ---- compiling (simcore.family.compiling): the games loop first, then what a second worker
+    # compiles first; the ``search`` bot's kernel, compiled apart on first use ("": none)
     KERNEL_FUNCTIONS: tuple = ()
     COMPILE_FIRST: tuple = ()
-    # the ``search`` bot's kernel (module.function), compiled apart on its first use, in a child
-    # process that reports while it works (simcore.family.compiling.compile_search); "": no search
     SEARCH_KERNEL: str = ""
     # ---- its rules -----------------------------------------------------------------------------
     # dotted prefixes of the rule keys that are point values only (simcore.studies.notes)
@@ -94,6 +91,9 @@ class Family:
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
+        sim = cls.SIMULATOR   # the defaults of KERNEL_FUNCTIONS and SEARCH_KERNEL
+        cls.KERNEL_FUNCTIONS = cls.KERNEL_FUNCTIONS or getattr(sim, "KERNEL_FUNCTIONS", ())
+        cls.SEARCH_KERNEL = cls.SEARCH_KERNEL or getattr(sim, "SEARCH_KERNEL", "")
         if cls.METRICS and not cls.HEADLINE:
             cls.HEADLINE = cls.METRICS[0].name
         if cls.METRICS and not cls.ROUNDS_METRIC:
@@ -118,8 +118,8 @@ class Family:
 
     def engine_inputs(self, sc) -> tuple:
         """What the compiled engine is given for ``sc`` (its rules arrays): the conformance
-        check wants every rule key to change it."""
-        raise NotImplementedError
+        check wants every rule key to change it. Default: the simulator's ``kernel_inputs``."""
+        return self.SIMULATOR(sc).kernel_inputs(False)
 
     def metrics_off(self, sc) -> list:
         """Catalogue metrics that ``sc``'s rules switch off (compare lists them once)."""

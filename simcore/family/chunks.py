@@ -77,6 +77,14 @@ TRAJECTORY_GAMES = 6      # score trajectories of the first games (chunk 0)
 MAX_SIMULATORS = 64       # simulators one process keeps built
 
 
+def _function(path: str, name: str = ""):
+    """The function ``path`` (module.function), or ``name`` of its module: imported on first
+    use, so a simulator built for a report never compiles a kernel."""
+    import importlib
+    module, _, own = path.rpartition(".")
+    return getattr(importlib.import_module(module), name or own)
+
+
 @dataclass
 class Batch:
     """Records of a set of games (matches), in game order."""
@@ -112,16 +120,32 @@ class Simulator:
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
+        cls.KERNEL_FUNCTIONS = (cls.KERNEL,) if cls.KERNEL else ()
         if cls.ENGINE is not None and "ENGINE" in cls.__dict__:
             for name in ("GAME_FIELDS", "ROUND_FIELDS", "MAX_EVENTS", "ST_LOG", "ST_N_EV"):
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(cls.ENGINE, name))
         cls.N_GF, cls.N_RF = len(cls.GAME_FIELDS), len(cls.ROUND_FIELDS)
 
+    # the kernels, as module.function: the bots' games loop, and the ``search`` bot's (the same
+    # arguments and then a scratch from its module's ``new_scratch()``; compiled apart on its
+    # first use; "": no search). :meth:`kernel` calls them with :meth:`kernel_inputs`.
+    KERNEL: str = ""
+    SEARCH_KERNEL: str = ""
+    KERNEL_FUNCTIONS: tuple = ()   # (KERNEL,): the Family's default
+    # the bot registry (simcore.family.policy.Registry) and the seats the engine holds: the kit
+    # deals each seat its policy id and params row (``self.policy_ids``, ``self.params``)
+    POLICIES = None
+    MAX_SEATS = 0
+
     def __init__(self, scenario):
         self.scenario = scenario
         from simcore.nb import cache_guard
         cache_guard.check(type(self).__module__.rpartition(".")[0])   # stale machine code
+        if self.POLICIES is not None:
+            self.policy_ids, self.params = self.POLICIES.seat_arrays(scenario["players"],
+                                                                     self.MAX_SEATS)
+        self._scratch = None
 
     def new_state(self, log: bool):
         """The kernel's per-round state (with an event log when ``log``)."""
@@ -129,8 +153,19 @@ class Simulator:
             raise NotImplementedError
         return self.ENGINE.new_state(log)
 
-    def kernel(self, idx, seed, state, debug: bool, rounds, games) -> int:
+    def kernel_inputs(self, debug: bool) -> tuple:
+        """The kernel's arguments between ``state`` and the records (rules, tables, seats...)."""
         raise NotImplementedError
+
+    def kernel(self, idx, seed, state, debug: bool, rounds, games) -> int:
+        """``KERNEL(idx, seed, state, *kernel_inputs(debug), rounds, games)``; with a ``search``
+        seat, ``SEARCH_KERNEL`` with the scratch last."""
+        args = (idx, seed, state, *self.kernel_inputs(debug), rounds, games)
+        if self.SEARCH_KERNEL and (self.policy_ids == self.POLICIES.id("search")).any():
+            if self._scratch is None:
+                self._scratch = _function(self.SEARCH_KERNEL, "new_scratch")()
+            return _function(self.SEARCH_KERNEL)(*args, self._scratch)
+        return _function(self.KERNEL)(*args)
 
     def policy_tables(self) -> tuple:
         """The last two arguments the family's ``decide`` takes after ``rng`` (its tables and

@@ -274,3 +274,70 @@ def reach_sums(idx, round_game, reach, won_bits, seats, row_bits):
     _, sums = per_game_sums(idx, round_game, per_round)
     k = len(row_bits)
     return [b is not None for b in row_bits], sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k]
+
+
+# ---- the catalogue most tile games share (a kit for a family's metrics module) ---------------
+# Round records with columns ``outcome`` (codes of OUTCOMES), ``winners`` (bit s: seat s won),
+# ``dealer``, per seat ``value<s>`` (a winner's points) and ``yaku<s>`` (its yaku bits); game
+# records with ``winners``, ``rounds``, ``first_dealer``, ``end_reason``, ``seats`` (where the
+# seat count varies) and per seat ``<score><s>``.
+OUTCOMES = ("tsumo", "ron", "draw")
+
+
+def seat_bits(bits, seats: int):
+    """bool[rows, seats]: bit s of each of ``bits`` (who won a round, who was tenpai...)."""
+    import numpy as np
+    return ((np.asarray(bits)[:, None] >> np.arange(seats)) & 1).astype(bool)
+
+
+def standard_metrics(unit: int, end_reasons, yaku, *, rounds: str = "rounds",
+                     value: tuple = ("mean_winning_points", "points per win", 0.5, "points"),
+                     margin: float = 0.01, relative: float = 0.2) -> dict:
+    """name -> :class:`Metric` of the shared catalogue: the first dealer's share of the games
+    (out of ``unit``), each end reason's rate, rounds per game, the rounds won, by tsumo, by ron,
+    drawn and won by the dealer, the winners' ``value`` per win (name, words, margin, unit) and
+    each of ``yaku``'s share of the wins. A family picks and orders them, and adds its own."""
+    r = rounds
+    m = [Metric("first_dealer_win_share", "game_rate", "first_dealer_share", f"games{unit}",
+                "share of the games won by the seat that dealt first (a shared win counts 1/m "
+                "to each of its m winners)", margin, fair_per_seat=True),
+         *(Metric(f"end_{e}_rate", "game_rate", f"end_{e}", "games", f"games that end by {e}",
+                  margin) for e in end_reasons),
+         Metric(f"mean_{r}_per_game", "per_game", "rounds", "games", f"{r} per game", 0.25,
+                unit=r),
+         Metric("win_rate", "round_rate", "won", "rounds", f"{r} someone won", margin),
+         Metric("tsumo_rate", "round_rate", "tsumo", "rounds", f"{r} won by tsumo", margin),
+         Metric("ron_rate", "round_rate", "ron", "rounds", f"{r} won by ron", margin),
+         Metric("draw_rate", "round_rate", "draws", "rounds",
+                f"{r} ending in an exhaustive draw", margin),
+         Metric(f"dealer_{singular(r)}_win_rate", "round_rate", "dealer_wins", "rounds",
+                f"{r} the dealer won", margin),
+         Metric(value[0], "per_win", "win_value", "wins", value[1], value[2], unit=value[3]),
+         *(Metric(f"yaku_{y}_share", "win_rate", f"yaku_{y}", "wins", f"wins with {y}",
+                  relative, margin_relative=True) for y in yaku)]
+    return {x.name: x for x in m}
+
+
+def standard_quantities(idx, games, rounds, game_fields, round_fields, seats: int, yaku,
+                        end_reasons, score: str = "points", per_round: dict | None = None) -> dict:
+    """Per game (in the order of ``idx``) the quantities :func:`standard_metrics` names, from
+    records laid out as the comment above says, ``yaku`` the names of the yaku bits 0, 1, ...;
+    plus the sums of the family's own ``per_round`` quantities (name -> int64[rounds])."""
+    import numpy as np
+    r, g = rounds, games
+    rc, gc = {f: i for i, f in enumerate(round_fields)}, {f: i for i, f in enumerate(game_fields)}
+    out, won = r[:, rc["outcome"]], seat_bits(r[:, rc["winners"]], seats)
+    word = r[:, rc["yaku0"]:rc["yaku0"] + seats]
+    q = round_quantity_sums(idx, r[:, rc["game"]], {
+        "rounds": np.ones(len(r), np.int64), "won": out != OUTCOMES.index("draw"),
+        "tsumo": out == 0, "ron": out == 1, "draws": out == 2,
+        "dealer_wins": ((r[:, rc["winners"]] >> r[:, rc["dealer"]]) & 1) * (out != 2),
+        "wins": won.sum(axis=1),
+        "win_value": (r[:, rc["value0"]:rc["value0"] + seats] * won).sum(axis=1),
+        **{f"yaku_{y}": (won & ((word >> i) & 1 != 0)).sum(axis=1) for i, y in enumerate(yaku)},
+        **(per_round or {})})
+    q.update(standard_game_quantities(
+        g[:, gc["winners"]], g[:, gc[f"{score}0"]:gc[f"{score}0"] + seats], g[:, gc["seats"]]
+        if "seats" in gc else seats, seats, g[:, gc["first_dealer"]], q["rounds"],
+        g[:, gc["end_reason"]], end_reasons))
+    return q

@@ -66,7 +66,6 @@ class Momojan(Family):
         _M("never_ron", "wins by tsumo only (never ron)", _NEVER, ((_RON, _RON + 1),)),
     )
     KERNEL_FUNCTIONS = ("simcore.momojan.engine.play_games", "simcore.momojan.engine.play_round")
-    SEARCH_KERNEL = "simcore.momojan.search.play_games_search"
     # The bots' decision kernel: self-contained (the distance search and the bots), and the
     # natural compile reaches it in its middle, so the second worker starts there.
     COMPILE_FIRST = ("policies.momojan.play.play",)

@@ -54,7 +54,6 @@ class Riichi2p(Family):
         _M("never_ron", "wins by tsumo only (never ron)", _NEVER, ((_L.A_RON, _L.A_RON + 1),)),
     )
     KERNEL_FUNCTIONS = ("simcore.riichi2p.engine.play_games", "simcore.riichi2p.engine.play_hand")
-    SEARCH_KERNEL = "simcore.riichi2p.search.play_games_search"
     COMPILE_FIRST = ("policies.riichi2p.bots.decide",)
     # validation-only switches: which parent turns a dependent key on (spec §12)
     CONDITIONAL_KEYS = {"tenpai_declaration": "choose (not built)"}

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from policies.riichi2p import POLICIES
+
 from ..family import chunks
 from . import engine as E
 from .hand import tables
@@ -14,27 +16,21 @@ class Simulator(chunks.Simulator):
     HISTOGRAMS = {"winning_pay": ("points lost per win, in thousands", "wins", 50),
                   "hands_per_game": ("hands per game", "games", 61)}
 
+    KERNEL = "simcore.riichi2p.engine.play_games"
+    SEARCH_KERNEL = "simcore.riichi2p.search.play_games_search"
+    POLICIES, MAX_SEATS = POLICIES, E.N_SEATS
+
     def __init__(self, scenario):
         super().__init__(scenario)
-        from policies.riichi2p import POLICIES
         self.ra = from_scenario(scenario)
         self.sr = scoring_from_scenario(scenario)
         self.ts, self.th = tables()
-        self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.N_SEATS)
 
     def policy_tables(self) -> tuple:
         return self.ts, self.th
 
-    def kernel(self, idx, seed, state, debug, rounds, games) -> int:
-        from policies.riichi2p import P_SEARCH
-        if (self.policy_ids == P_SEARCH).any():   # compiled apart, on first use
-            from . import search
-            self._scratch = getattr(self, "_scratch", None) or search.new_scratch()
-            return search.play_games_search(idx, seed, state, self.sr, self.ra, self.ts,
-                                            self.th, self.policy_ids, self.params, debug,
-                                            rounds, games, self._scratch)
-        return E.play_games(idx, seed, state, self.sr, self.ra, self.ts, self.th,
-                            self.policy_ids, self.params, debug, rounds, games)
+    def kernel_inputs(self, debug) -> tuple:
+        return self.sr, self.ra, self.ts, self.th, self.policy_ids, self.params, debug
 
     def replay_rounds(self) -> int:
         return int(self.ra[E.RA_MAX_HANDS]) + 1

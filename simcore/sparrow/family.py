@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from policies.sparrow import P_SEARCH, POLICIES
+from policies.sparrow import POLICIES
 from simcore.errors import InputError
 from simcore.family import chunks
 from simcore.family.base import Family
@@ -24,26 +24,21 @@ from .tiles import kind_str, parse_tiles
 class Simulator(chunks.Simulator):
     """Chunks of games around the compiled engine (kit: :mod:`simcore.family.chunks`)."""
     ENGINE, ROUND_SCORE0, START_SCORE = E, "points0", "start_points"
+    KERNEL = "simcore.sparrow.engine.kernel"
+    SEARCH_KERNEL = "simcore.sparrow.search.play_games_search"
+    POLICIES, MAX_SEATS = POLICIES, E.MAX_SEATS
     HISTOGRAMS = {"winning_points": ("points per win", "wins", 41),
                   "rounds_per_game": ("rounds per game", "games", 41)}
 
     def __init__(self, scenario):
         super().__init__(scenario)
         self.ra, self.t, self.n = SLOTS.array(scenario), tables(), len(scenario["players"])
-        self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], E.MAX_SEATS)
 
     def policy_tables(self) -> tuple:
         return self.t, self.ra
 
-    def kernel(self, idx, seed, state, debug, rounds, games) -> int:
-        if (self.policy_ids == P_SEARCH).any():   # compiled apart, on first use
-            from . import search
-            self._scratch = getattr(self, "_scratch", None) or search.new_scratch()
-            return search.play_games_search(idx, seed, state, self.n, self.ra, self.t,
-                                            self.policy_ids, self.params, rounds, games,
-                                            self._scratch)
-        return E.kernel(idx, seed, state, self.n, self.ra, self.t, self.policy_ids,
-                        self.params, rounds, games)
+    def kernel_inputs(self, debug) -> tuple:
+        return self.n, self.ra, self.t, self.policy_ids, self.params
 
     @classmethod
     def histogram_values(cls, batch) -> dict:
@@ -59,7 +54,8 @@ class Sparrow(Family):
                        worst_cases)
     SIMULATOR, POLICIES, METRICS, SEAT_METRICS_AT = Simulator, POLICIES, metrics.OWN_METRICS, 1
     game_quantities = staticmethod(metrics.game_quantities)
-    point_sources, yaku_reach = staticmethod(metrics.point_sources), staticmethod(metrics.yaku_reach)
+    point_sources = staticmethod(metrics.point_sources)
+    yaku_reach = staticmethod(metrics.yaku_reach)
     build_replay = staticmethod(build_replay)
     GAME_CODES = {"end_reason": E.END_REASON_NAMES}
     SWEEP_METRICS = ("first_dealer_win_share", "seat0_win_share", "draw_rate",
@@ -69,8 +65,6 @@ class Sparrow(Family):
     BEST_BOT = "greedy"
     MECHANICS = (_M("always_take", "takes every win (under wins.may_decline)", _ALWAYS,
                     ((_TAKE, _TAKE + 1),)),)
-    KERNEL_FUNCTIONS = ("simcore.sparrow.engine.kernel",)
-    SEARCH_KERNEL = "simcore.sparrow.search.play_games_search"
     COMPILE_FIRST = ("policies.sparrow.bots.decide",)
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
     EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))
@@ -81,9 +75,6 @@ class Sparrow(Family):
 
     def metrics_off(self, sc) -> list:
         return [f"yaku_{y}_share" for y in YAKU[:5] if sc.get(f"scoring.{y}") == 0]
-
-    def engine_inputs(self, sc) -> tuple:
-        return (SLOTS.array(sc), len(sc["players"]))
 
     def _hand(self, text: str, sc, win: str | None = None):
         red = sc.get("deck.red_bamboo")

@@ -6,58 +6,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.family.metrics import (Metric, per_game_sums, reach_sums, round_quantity_sums,
-                                    share_unit, standard_game_quantities)
-from .engine import (END_REASON_NAMES, GF_END_REASON, GF_FIRST_DEALER, GF_POINTS0,
-                     GF_SEATS, GF_WINNERS, MAX_SEATS, OUT_DRAW, OUT_RON, OUT_TSUMO, RF_DEALER,
-                     RF_GAME, RF_OUTCOME, RF_REACH0, RF_TURNS, RF_VALUE0, RF_WINNERS, RF_YAKU0)
+from simcore.family.metrics import (Metric, per_game_sums, reach_sums, seat_bits, share_unit,
+                                    standard_metrics, standard_quantities)
+from .engine import END_REASON_NAMES, GAME_FIELDS, MAX_SEATS, RF_GAME, RF_REACH0, RF_TURNS, \
+    RF_VALUE0, RF_WINNERS, RF_YAKU0, ROUND_FIELDS
 from .hand import YAKU
 from .rules import POINTS
 
-UNIT, M = share_unit(MAX_SEATS), 0.01
+_K = standard_metrics(share_unit(MAX_SEATS), END_REASON_NAMES, YAKU[:5])   # the kit's
 OWN_METRICS = (
-    Metric("first_dealer_win_share", "game_rate", "first_dealer_share", f"games{UNIT}",
-           "share of the games won by the seat that dealt first (a shared win counts 1/m)", M,
-           fair_per_seat=True),
-    *(Metric(f"end_{r}_rate", "game_rate", f"end_{r}", "games", f"games that end by {r}", M)
-      for r in END_REASON_NAMES),
-    Metric("mean_rounds_per_game", "per_game", "rounds", "games", "rounds per game", 0.25,
-           unit="rounds"),
-    Metric("win_rate", "round_rate", "won", "rounds", "rounds someone won", M),
-    Metric("tsumo_rate", "round_rate", "tsumo", "rounds", "rounds won by tsumo", M),
-    Metric("ron_rate", "round_rate", "ron", "rounds", "rounds won by ron", M),
-    Metric("draw_rate", "round_rate", "draws", "rounds", "rounds ending in an exhaustive draw", M),
-    Metric("dealer_round_win_rate", "round_rate", "dealer_wins", "rounds", "rounds the dealer "
-           "won", M),
+    *(_K[k] for k in ("first_dealer_win_share", *(f"end_{r}_rate" for r in END_REASON_NAMES),
+                      "mean_rounds_per_game", "win_rate", "tsumo_rate", "ron_rate", "draw_rate",
+                      "dealer_round_win_rate")),
     Metric("mean_turns_per_round", "per_round", "turns", "rounds", "draws per round", 0.2,
            unit="draws"),
-    Metric("mean_winning_points", "per_win", "win_points", "wins", "points per win", 0.5,
-           unit="points"),
-    *(Metric(f"yaku_{y}_share", "win_rate", f"yaku_{y}", "wins", f"wins with {y}", 0.2,
-             margin_relative=True) for y in YAKU[:5]),
-)
+    *(_K[k] for k in ("mean_winning_points", *(f"yaku_{y}_share" for y in YAKU[:5]))))
 
 
 def winners_mask(r):
     """bool[rounds, MAX_SEATS]: seat s won the round."""
-    return np.stack([(r[:, RF_WINNERS] >> s) & 1 for s in range(MAX_SEATS)], axis=1).astype(bool)
+    return seat_bits(r[:, RF_WINNERS], MAX_SEATS)
 
 
 def game_quantities(idx, games, rounds) -> dict:
-    r, g = rounds, games
-    won = winners_mask(r)
-    q = round_quantity_sums(idx, r[:, RF_GAME], {
-        "rounds": np.ones(len(r), np.int64), "won": r[:, RF_OUTCOME] != OUT_DRAW,
-        "tsumo": r[:, RF_OUTCOME] == OUT_TSUMO, "ron": r[:, RF_OUTCOME] == OUT_RON,
-        "draws": r[:, RF_OUTCOME] == OUT_DRAW, "turns": r[:, RF_TURNS],
-        "dealer_wins": (r[:, RF_WINNERS] >> r[:, RF_DEALER]) & 1, "wins": won.sum(axis=1),
-        "win_points": (r[:, RF_VALUE0:RF_VALUE0 + MAX_SEATS] * won).sum(axis=1),
-        **{f"yaku_{y}": (won & ((r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS] >> i) & 1 != 0)).sum(axis=1)
-           for i, y in enumerate(YAKU[:5])}})
-    q.update(standard_game_quantities(
-        g[:, GF_WINNERS], g[:, GF_POINTS0:GF_POINTS0 + MAX_SEATS], g[:, GF_SEATS], MAX_SEATS,
-        g[:, GF_FIRST_DEALER], q["rounds"], g[:, GF_END_REASON], END_REASON_NAMES))
-    return q
+    return standard_quantities(idx, games, rounds, GAME_FIELDS, ROUND_FIELDS, MAX_SEATS,
+                               YAKU[:5], END_REASON_NAMES, per_round={"turns": rounds[:, RF_TURNS]})
 
 
 def point_sources(idx, batch, data: dict):

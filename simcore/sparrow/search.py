@@ -46,47 +46,35 @@ def _explained(c, last, t) -> bool:
 
 
 @nb.njit(cache=True)
-def determinize(x, seat, pos, pool, rng, t):
-    """Deal the tiles seat ``seat`` cannot see again: the other seats' hands and the wall after
-    position ``pos``, each other seat's hand drawn (at most TRIES times) until its last discard
-    is explained (:func:`_explained`)."""
-    n = x.st[E.ST_N]
-    m = 0
-    for q in range(n):
-        if q != seat:
-            for j in range(E.HAND):
-                pool[m] = x.hand[q, j]
-                m += 1
-    for i in range(pos + 1, E.N_TILES):
-        pool[m] = x.wall[i]
-        m += 1
-    used = 0   # pool[:used] is dealt
-    for q in range(n):
-        if q == seat:
-            continue
-        c = x.counts[q]
-        for _ in range(TRIES):
-            shuffle(rng, pool[used:], m - used)
-            c[:] = 0
-            for j in range(E.HAND):
-                x.hand[q, j] = pool[used + j]
-                c[pool[used + j] >> 2] += 1
-            if x.last[q] < 0 or _explained(c, x.last[q], t):
-                break
-        x.waits[q] = waits(c, t)
-        used += E.HAND
-    for i in range(pos + 1, E.N_TILES):
-        x.wall[i] = pool[used]
-        used += 1
-
-
-@nb.njit(cache=True)
-def _deal(c, det):
-    """A simulation's deal: the round as it stands, the unseen tiles dealt again."""
+def _deal(c, rng):
+    """A simulation's deal: the round as it stands, the tiles the seat cannot see (the other
+    seats' hands and the wall after its draw) dealt again, each other seat's hand drawn (at most
+    TRIES times) until its last discard is explained (:func:`_explained`)."""
     s, y, x, seat, pos, pool, t, ra, xpol, xprm, xrngs, xrec, rec, keys, no = c
     E.copy_State(y, s)
     y.st[E.ST_LOG] = 0
-    determinize(y, seat, pos, pool, det, t)
+    n, m, rest = y.st[E.ST_N], 0, E.N_TILES - pos - 1
+    for q in range(n):
+        if q != seat:
+            pool[m:m + E.HAND] = y.hand[q, :E.HAND]
+            m += E.HAND
+    pool[m:m + rest] = y.wall[pos + 1:]
+    m, used = m + rest, 0   # pool[:used] is dealt
+    for q in range(n):
+        if q == seat:
+            continue
+        h = y.counts[q]
+        for _ in range(TRIES):
+            shuffle(rng, pool[used:], m - used)
+            h[:] = 0
+            for j in range(E.HAND):
+                y.hand[q, j] = pool[used + j]
+                h[pool[used + j] >> 2] += 1
+            if y.last[q] < 0 or _explained(h, y.last[q], t):
+                break
+        y.waits[q] = waits(h, t)
+        used += E.HAND
+    y.wall[pos + 1:] = pool[used:used + rest]
 
 
 @nb.njit(cache=True)
