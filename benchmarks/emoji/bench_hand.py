@@ -23,7 +23,9 @@ from simcore.emoji import hand as H  # noqa: E402
 from simcore.emoji import scoring as S  # noqa: E402
 
 
-@nb.njit(cache=True)
+# The timed loops are compiled each run, never cached: numba's cache knows only this file, so a
+# cached loop would keep the game code it was first compiled against after that code changes.
+@nb.njit
 def _all_waits(hands, t):
     acc = np.int64(0)
     for i in range(hands.shape[0]):
@@ -31,7 +33,7 @@ def _all_waits(hands, t):
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _all_distances(hands, t):
     acc = 0
     for i in range(hands.shape[0]):
@@ -39,7 +41,7 @@ def _all_distances(hands, t):
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _all_scores(hands, sr):
     out = np.zeros(H.DECOMP_COLS, np.int64)
     acc = 0.0

@@ -53,7 +53,9 @@ def rounds_per_second(sc_name, pairing, games, repeats):
     return setup, statistics.median(rates), max(rates), len(b.rounds) / games
 
 
-@nb.njit(cache=True)
+# The timed loops are compiled each run, never cached: numba's cache knows only this file, so a
+# cached loop would keep the game code it was first compiled against after that code changes.
+@nb.njit
 def _via_registry(pid, obs, masks, params, rng, T, ra):
     s = 0
     for i in range(obs.shape[0]):

@@ -38,7 +38,9 @@ HANDS = [
 ]
 
 
-@nb.njit(cache=True)
+# The timed loops are compiled each run, never cached: numba's cache knows only this file, so a
+# cached loop would keep the game code it was first compiled against after that code changes.
+@nb.njit
 def _score_many(masks, wins, cards, n_cards, origin, n_rev, flags, dora, ra, T, reps):
     yaku = np.zeros(N_SCORE_SLOTS, np.int64)
     bonus = np.zeros(3, np.int64)

@@ -38,7 +38,9 @@ def random_hands(n, size, seed):
     return out
 
 
-@nb.njit(cache=True)
+# The timed loops are compiled each run, never cached: numba's cache knows only this file, so a
+# cached loop would keep the game code it was first compiled against after that code changes.
+@nb.njit
 def useful_batch(cnts, ks, hr, out):
     for i in range(cnts.shape[0]):
         out[i] = H.useful_mask(cnts[i], ks[i], hr)

@@ -24,7 +24,9 @@ from simcore.riichi2p import scoring as S  # noqa: E402
 from simcore.riichi2p.rules_array import build_scoring_rules  # noqa: E402
 
 
-@nb.njit(cache=True)
+# The timed loops are compiled each run, never cached: numba's cache knows only this file, so a
+# cached loop would keep the game code it was first compiled against after that code changes.
+@nb.njit
 def _all_distances(hands, ts, th):
     acc = 0
     for i in range(hands.shape[0]):
@@ -32,7 +34,7 @@ def _all_distances(hands, ts, th):
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _all_waits(hands, ts, th):
     acc = np.int64(0)
     for i in range(hands.shape[0]):
@@ -40,7 +42,7 @@ def _all_waits(hands, ts, th):
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _all_discards(hands, ts, th):
     out = np.empty(H.AFTER_LEN, np.int64)
     acc = 0
@@ -50,7 +52,7 @@ def _all_discards(hands, ts, th):
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _all_scores(hands, wins, sr):
     melds = np.zeros((4, 3), np.int64)
     cx = np.zeros(S.N_CX, np.int64)
