@@ -151,7 +151,7 @@ def random_hands(sets, heads, deck, size, n_hands, seed, masks, n_rev):
         n_rev[i] = np.random.randint(0, 4)
 
 
-@nb.njit(cache=True)
+@nb.njit   # not cached: numba's cache knows this file only and would keep an old shanten_counts
 def _slow_batch(masks, n_rev, T, out):
     for i in range(masks.shape[0]):
         out[i] = shanten_counts(counts_of(masks[i]), n_rev[i], T)
