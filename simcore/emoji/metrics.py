@@ -13,9 +13,9 @@ import numpy as np
 from simcore.family.metrics import (Metric, per_game_sums, reach_sums, seat_bits, share_unit,
                                     standard_metrics, standard_quantities)
 from .engine import (
-    END_REASON_NAMES, GAME_FIELDS, GF_CHIPS0, GF_POT_LEFT, N_SEATS, OUT_DRAW, RF_DEALER, RF_GAME,
-    RF_OUTCOME, RF_REACH0, RF_RIICHI, RF_TENPAI, RF_TURNS, RF_VALUE0, RF_WINNERS, RF_YAKU0,
-    ROUND_FIELDS,
+    END_REASON_NAMES, GAME_FIELDS, GF_CHIPS0, GF_POT_LEFT, N_SEATS, OUT_DRAW, OUTCOMES, RF_DEALER,
+    RF_GAME, RF_OUTCOME, RF_REACH0, RF_RIICHI, RF_TENPAI, RF_TURNS, RF_VALUE0, RF_WINNERS,
+    RF_YAKU0, ROUND_FIELDS,
 )
 from .scoring import ROUNDINGS, Y_HONOR_TRIPLET, YAKU
 
@@ -71,7 +71,7 @@ def game_quantities(game_indices: np.ndarray, games: np.ndarray, rounds: np.ndar
     r, g = rounds, games
     won, riichi = seat_bits(r[:, RF_WINNERS], N_SEATS), r[:, RF_RIICHI]
     q = standard_quantities(game_indices, g, r, GAME_FIELDS, ROUND_FIELDS, N_SEATS, YAKU,
-                            END_REASON_NAMES, score="chips", per_round={
+                            END_REASON_NAMES, score="chips", outcomes=OUTCOMES, per_round={
                                 "multi_win": won.sum(axis=1) > 1, "riichi_rounds": riichi != 0,
                                 "riichis": seat_bits(riichi, N_SEATS).sum(axis=1),
                                 "tenpai_seats": seat_bits(r[:, RF_TENPAI], N_SEATS).sum(axis=1),

@@ -12,7 +12,7 @@ services are its loader's (``SCENARIOS``, :class:`simcore.family.scenario.Scenar
 What a family must write: ``SCENARIOS`` (its loader), ``SIMULATOR`` (its
 :class:`simcore.family.chunks.Simulator`), ``METRICS`` with ``game_quantities``, ``POLICIES``
 (its bots, a :class:`simcore.family.policy.Registry` in ``policies/<name>/``),
-``engine_inputs``, ``metrics_off``, ``build_replay`` (or ``replay``), ``waits_json``,
+``metrics_off``, ``build_replay`` (or ``replay``), ``waits_json``,
 ``score_json`` and ``score_text``. The other hooks (``scenario_yaml`` among them) have a default
 a family overrides where its game has the thing (docs/families.md).
 

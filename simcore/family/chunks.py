@@ -4,7 +4,8 @@ A family's :class:`Simulator` subclass holds its kernel's arguments (rules array
 and says how to call the kernel; the rest lives here once: the :class:`Batch` of records and the
 growth of its round rows, the replay log, the per-process cache of simulators, the pure chunk
 function's body (:func:`chunk_stats`), the histogram and example helpers, and
-:func:`run_games`. Nothing here imports a game package or a numba kernel.
+:func:`run_games`. Nothing here imports a game package or a numba kernel at import time (the
+simulator imports its ``KERNEL`` module when it first plays).
 
 What this implementation simplifies: a batch whose round rows run out is played again with 4x
 the rows (the kernel reports it instead of allocating), so a rare long chunk costs a replay.
@@ -96,10 +97,11 @@ class Batch:
 class Simulator:
     """What the compiled engine needs to play one scenario, built once; a family subclasses it.
 
-    The kernel contract (both families' ``play_games``): ``kernel(idx, seed, state, debug,
+    The kernel contract (every family's games loop): ``kernel(idx, seed, state, debug,
     rounds, games) -> n`` fills ``games`` (one row per index) and the first ``n`` rows of
-    ``rounds``, or returns -1 when ``rounds`` is too short. A subclass sets the record widths
-    and the event-log constants, and writes :meth:`new_state` and :meth:`kernel`.
+    ``rounds``, or returns -1 when ``rounds`` is too short. A subclass names its ``ENGINE``
+    (record widths, event-log constants, ``new_state``), its ``KERNEL`` (and ``SEARCH_KERNEL``)
+    and writes :meth:`kernel_inputs`; or it overrides :meth:`kernel` (P-style's matches).
     """
 
     GAME_FIELDS: tuple = ()     # column names of a game record
@@ -120,7 +122,8 @@ class Simulator:
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        cls.KERNEL_FUNCTIONS = (cls.KERNEL,) if cls.KERNEL else ()
+        if "KERNEL_FUNCTIONS" not in cls.__dict__:
+            cls.KERNEL_FUNCTIONS = (cls.KERNEL,) if cls.KERNEL else ()
         if cls.ENGINE is not None and "ENGINE" in cls.__dict__:
             for name in ("GAME_FIELDS", "ROUND_FIELDS", "MAX_EVENTS", "ST_LOG", "ST_N_EV"):
                 if name not in cls.__dict__:

@@ -319,19 +319,23 @@ def standard_metrics(unit: int, end_reasons, yaku, *, rounds: str = "rounds",
 
 
 def standard_quantities(idx, games, rounds, game_fields, round_fields, seats: int, yaku,
-                        end_reasons, score: str = "points", per_round: dict | None = None) -> dict:
+                        end_reasons, score: str = "points", per_round: dict | None = None,
+                        outcomes: tuple = OUTCOMES) -> dict:
     """Per game (in the order of ``idx``) the quantities :func:`standard_metrics` names, from
-    records laid out as the comment above says, ``yaku`` the names of the yaku bits 0, 1, ...;
-    plus the sums of the family's own ``per_round`` quantities (name -> int64[rounds])."""
+    records laid out as the comment above says, ``yaku`` the names of the yaku bits 0, 1, ...,
+    ``outcomes`` the names of the outcome codes 0, 1, ... (among them ``tsumo``, ``ron`` and
+    ``draw``; any other is neither a win nor an exhaustive draw); plus the sums of the family's
+    own ``per_round`` quantities (name -> int64[rounds])."""
     import numpy as np
     r, g = rounds, games
     rc, gc = {f: i for i, f in enumerate(round_fields)}, {f: i for i, f in enumerate(game_fields)}
     out, won = r[:, rc["outcome"]], seat_bits(r[:, rc["winners"]], seats)
+    tsumo, ron = out == outcomes.index("tsumo"), out == outcomes.index("ron")
     word = r[:, rc["yaku0"]:rc["yaku0"] + seats]
     q = round_quantity_sums(idx, r[:, rc["game"]], {
-        "rounds": np.ones(len(r), np.int64), "won": out != OUTCOMES.index("draw"),
-        "tsumo": out == 0, "ron": out == 1, "draws": out == 2,
-        "dealer_wins": ((r[:, rc["winners"]] >> r[:, rc["dealer"]]) & 1) * (out != 2),
+        "rounds": np.ones(len(r), np.int64), "won": tsumo | ron, "tsumo": tsumo, "ron": ron,
+        "draws": out == outcomes.index("draw"),
+        "dealer_wins": ((r[:, rc["winners"]] >> r[:, rc["dealer"]]) & 1) * (tsumo | ron),
         "wins": won.sum(axis=1),
         "win_value": (r[:, rc["value0"]:rc["value0"] + seats] * won).sum(axis=1),
         **{f"yaku_{y}": (won & ((word >> i) & 1 != 0)).sum(axis=1) for i, y in enumerate(yaku)},

@@ -8,8 +8,8 @@ import numpy as np
 
 from simcore.family.metrics import (Metric, per_game_sums, reach_sums, seat_bits, share_unit,
                                     standard_metrics, standard_quantities)
-from .engine import END_REASON_NAMES, GAME_FIELDS, MAX_SEATS, RF_GAME, RF_REACH0, RF_TURNS, \
-    RF_VALUE0, RF_WINNERS, RF_YAKU0, ROUND_FIELDS
+from .engine import END_REASON_NAMES, GAME_FIELDS, MAX_SEATS, OUTCOMES, RF_GAME, RF_REACH0, \
+    RF_TURNS, RF_VALUE0, RF_WINNERS, RF_YAKU0, ROUND_FIELDS
 from .hand import YAKU
 from .rules import POINTS
 
@@ -30,7 +30,8 @@ def winners_mask(r):
 
 def game_quantities(idx, games, rounds) -> dict:
     return standard_quantities(idx, games, rounds, GAME_FIELDS, ROUND_FIELDS, MAX_SEATS,
-                               YAKU[:5], END_REASON_NAMES, per_round={"turns": rounds[:, RF_TURNS]})
+                               YAKU[:5], END_REASON_NAMES, per_round={"turns": rounds[:, RF_TURNS]},
+                               outcomes=OUTCOMES)
 
 
 def point_sources(idx, batch, data: dict):
