@@ -64,9 +64,10 @@ def _require(ok, what: str) -> None:
 
 
 def check_family(fam, scenarios=None, games: int = 24, seed: int = 11, rule_keys: int = 400,
-                 say=None) -> list[str]:
+                 say=None, policies=None) -> list[str]:
     """Run the conformance check on ``fam`` (a :class:`~simcore.family.base.Family`); raises
-    :class:`ConformanceError` naming the first failure, else returns what it checked."""
+    :class:`ConformanceError` naming the first failure, else returns what it checked.
+    ``policies``: the bots of the debug play (default: every registered one)."""
     from simcore.family import registry as families
     say = say or (lambda text: None)
     done = []
@@ -82,7 +83,7 @@ def check_family(fam, scenarios=None, games: int = 24, seed: int = 11, rule_keys
     same = None   # pairs of policies that played alike in every scenario so far
     for sc in scenarios:
         played = {}
-        for policy in list(fam.POLICIES.names):
+        for policy in list(policies or fam.POLICIES.names):
             batch = played[policy] = debug_play(fam, sc, policy, idx, seed)
             _require(len(batch.games) == games, f"{sc.name} {policy}: {len(batch.games)} game "
                      f"records for {games} games")
@@ -90,7 +91,7 @@ def check_family(fam, scenarios=None, games: int = 24, seed: int = 11, rule_keys
             check_fits(fam, batch, f"{sc.name} {policy}")
             _check_tables(fam, batch, f"{sc.name} {policy}")
         same = alike_policies(played, same)
-        say(f"{fam.NAME}: {sc.name} plays with {', '.join(list(fam.POLICIES.names))}")
+        say(f"{fam.NAME}: {sc.name} plays with {', '.join(played)}")
         _check_payload(fam, sc)
         check_replay(fam, sc, seed)
     if not branches:   # no decide to read: policies that play alike everywhere fall back
