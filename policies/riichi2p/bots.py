@@ -61,7 +61,7 @@ POLICIES = Registry((
     PolicySpec("greedy", "every win; closest to a win, then the most useful unseen tiles; "
                "riichi when tenpai; calls that keep a yaku; folds against riichi; kyuushu when 4+ "
                "tiles away", GREEDY_PARAMS),
-    search_spec(("random", "baseline", "greedy"), "greedy", sims=8, margin=2.0),
+    search_spec(("random", "baseline", "greedy"), "greedy", sims=16, margin=3.0),   # docs/bots.md
 ), max_params=5)
 P_RANDOM, P_BASELINE, P_GREEDY, P_SEARCH = (POLICIES.id(n) for n in (
     "random", "baseline", "greedy", "search"))
