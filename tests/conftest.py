@@ -174,7 +174,8 @@ def pytest_sessionfinish(session, exitstatus):
 # longest first: under pytest-xdist's --dist loadfile a file runs in one worker, so they start
 # first and the short files fill in around them, the shortest last. (xdist's own order, most
 # tests first, started the wheel install and the Ray cluster last.)
-LONGEST_FIRST = ("harness/test_conformance.py", "harness/test_compare.py", "harness/test_install.py", "harness/test_ray.py",
+LONGEST_FIRST = ("harness/test_conformance.py", "harness/test_compare.py",
+                 "harness/test_install.py", "harness/test_ray.py",
                  "harness/test_interrupt.py", "momojan/test_shanten.py",
                  "ptrump/test_engine.py", "harness/test_resume.py", "momojan/test_hand_random.py",
                  "harness/test_report.py", "momojan/test_engine.py", "ptrump/test_model.py",

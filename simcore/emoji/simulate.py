@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 from policies.emoji import POLICIES
 
 from ..family import chunks

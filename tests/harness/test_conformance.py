@@ -40,8 +40,8 @@ def test_every_registered_family_conforms(name):
 @pytest.mark.second_tier
 def test_the_default_family_conforms_with_its_search_bot():
     fam = families.get(families.DEFAULT)
-    if "search" in fam.POLICIES.names:
-        assert "debug play" in check_family(fam, games=12, rule_keys=20, policies=["search"])
+    assert "search" in fam.POLICIES.names
+    assert "debug play" in check_family(fam, games=12, rule_keys=20, policies=["search"])
 
 
 def test_the_fake_four_seat_family_conforms(fake):
