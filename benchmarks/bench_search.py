@@ -1,6 +1,6 @@
 """Games per second of the ``search`` bot, one core, every family that has it (issue 51's target).
 
-    python benchmarks/bench_search.py [--games N] [--families momojan,sparrow,riichi2p]
+    python benchmarks/bench_search.py [--games N] [--families momojan,sparrow,riichi2p,emoji]
 
 Each family's default scenario with ``search`` (its defaults) in every seat, then in one seat
 against the family's best heuristic bot; a game first (compiling or loading the search kernel,

@@ -56,5 +56,5 @@ def play_scripted_round(wall, scripts=None, ra=None, chips=5000, log=False):
         params[seat, 1:1 + len(actions)] = actions
     rec = np.zeros(E.N_RF, np.int64)
     E.play_round(s, ra, S.scoring_rules(), H.tables(False), ids, params,
-                 np.zeros((5, 4), np.uint64), True, rec)
+                 np.zeros((5, 4), np.uint64), True, rec, s)
     return s.chips - chips, rec, s.ev[:s.st[E.ST_N_EV]].copy()

@@ -18,6 +18,8 @@ are automatic. -1 means the default, the drawn tile.
 - ``greedy``: closest to a win, ties broken by the unseen copies (what the seat can see) of the
   kinds that would bring the hand closer (the waits when tenpai), then by keeping the dora;
   riichi with probability ``riichi`` when the best discard allows it.
+- ``search``: each legal discard played forward on redealt unseen tiles, every seat then played
+  by ``greedy`` (:mod:`simcore.emoji.search`; the kit's method, :mod:`simcore.nb.search`).
 
 What this implementation simplifies: no bot reads the others' discards for safety (wins are
 automatic, so defence is only in what one lets go); no bot weighs the multipliers.
@@ -36,7 +38,7 @@ from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after
 from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN, OBS_WORK
 from simcore.family.params import Param
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
-    RESTRICTED, SCRIPTED, PolicySpec, Registry)
+    RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
 
 GREEDY_PARAMS = (
     Param("riichi", "float", 1.0, "probability of declaring riichi when the best discard "
@@ -49,9 +51,10 @@ POLICIES = Registry((
                "whenever it may", ()),
     PolicySpec("greedy", "closest to a win, then the most unseen useful tiles; riichi by "
                "probability", GREEDY_PARAMS),
-), max_params=1)
-P_RANDOM, P_IDLE, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in
-                                          ("random", "idle", "baseline", "greedy"))
+    search_spec(("random", "idle", "baseline", "greedy"), "greedy", sims=16),   # docs/bots.md
+), max_params=5)
+P_RANDOM, P_IDLE, P_BASELINE, P_GREEDY, P_SEARCH = (
+    POLICIES.id(n) for n in ("random", "idle", "baseline", "greedy", "search"))
 BEST = "greedy"   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
@@ -142,6 +145,13 @@ def restricted_policy(obs, mask, params, rng, t, ra):
 
 
 @nb.njit(cache=True)
+def search_hint(obs, mask, params, rng, t, ra):
+    """A search seat asked outside the search kernel (a hint in ``play``): greedy's choice. In
+    games it plays by simulation (:mod:`simcore.emoji.search`)."""
+    return greedy_policy(obs, mask, writable(_BEST_ROW), rng, t, ra)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, t, ra):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
     if policy_id == P_GREEDY:
@@ -152,6 +162,8 @@ def decide(policy_id, obs, mask, params, rng, t, ra):
         return random_policy(obs, mask, params, rng, t, ra)
     if policy_id == P_IDLE:
         return idle_policy(obs, mask, params, rng, t, ra)
+    if policy_id == P_SEARCH:
+        return search_hint(obs, mask, params, rng, t, ra)
     if policy_id == RESTRICTED:
         return restricted_policy(obs, mask, params, rng, t, ra)
     return scripted_policy(obs, mask, params, rng, t, ra)

@@ -31,6 +31,7 @@ from simcore.nb.games import games_loop, open_round
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed
+from simcore.nb.search import search_hook, searching
 from .hand import N_KINDS, N_NUMBER_KINDS, N_RANKS, distance, is_winning, waits
 from .layout import (  # noqa: F401  (the layout's names, for importers)
     DEFAULT_ACTION, MAX_DISC, N_ACTIONS, N_SEATS, OBS_CHIPS, OBS_DEALER, OBS_DISC,
@@ -349,14 +350,17 @@ def _share_pot(s, receivers, ra, delta, allow_carry):
     return paid
 
 
+_search_decision = search_hook("simcore.emoji.search")   # the search kernel's discards
+
+
 @nb.njit(cache=True)
-def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
+def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec, sx):
     """Play one round (the wall shuffled or stacked, chips and pot as the game left them; the
-    ante already in the pot). Writes the round record ``rec`` and applies the settlement."""
+    ante already in the pot). Writes the round record ``rec`` and applies the settlement.
+    ``sx``: ``s`` again, or a search's scratch (:mod:`simcore.emoji.search`)."""
     d = s.st[ST_DEALER]
     held = s.chips.sum() + s.st[ST_POT]   # chips plus pot: constant through the settlement
     deal(s, ra)
-    turns = n_turns(ra)
     for seat in range(N_SEATS):
         s.waits[seat] = waits(s.hand[seat], t)
     log(s, EV_ROUND_START, d, s.st[ST_DORA], s.st[ST_INDICATOR], 0, 0)
@@ -366,53 +370,76 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
         for k in range(N_KINDS):
             for _ in range(s.hand[seat, k]):
                 log(s, EV_DEAL, seat, k, 0, 0, 0)
-    delta, decomp = s.delta, s.decomp
-    delta[:] = 0
-    decomp[:] = 0
+    s.delta[:] = 0
+    s.decomp[:] = 0
     # yaku reach (simcore.nb.reach), in a sample of games: each seat's riichi turn when its reach
     # was last noted (its 7 tiles change only by a discard other than the drawn kind), and the
     # scoring's scratch row (decomp's own, so a reach never overwrites a win's)
     reach = measures_reach(rec[RF_GAME])
-    reach_riichi, reach_decomp = s.reach_riichi, s.reach_decomp
-    reach_riichi[:] = 0
-    reach_decomp[:] = 0
+    s.reach_riichi[:] = 0
+    s.reach_decomp[:] = 0
     if reach:
         for seat in range(N_SEATS):
             if s.waits[seat] != 0:
-                _note_reach(s, seat, sr, rec, reach_decomp)
+                _note_reach(s, seat, sr, rec, s.reach_decomp)
+    s.values[:] = 0.0
+    s.yaku[:] = 0
+    round_from(s, ra, sr, t, pol_ids, params, rngs, rec, reach, np.int64(1), np.int64(0),
+               np.int64(-1), np.int64(-1), sx)
+    if debug:
+        check_round(s, ra)
+        if not (rec[RF_WINNERS] == 0 and rec[RF_TENPAI] == 0
+                and ra[RA_SETTLEMENT_DRAW_NO_TENPAI_POT] == 1) \
+                and s.chips.sum() + s.st[ST_POT] != held:
+            raise AssertionError("payments and pot shares do not sum to zero")
+
+
+@nb.njit(cache=True, inline="always")
+def round_from(s, ra, sr, t, pol_ids, params, rngs, rec, reach, start, tsumo0, forced_seat,
+               forced, sx):
+    """The round from turn ``start``'s draw to its settlement and record; with ``forced_seat``
+    >= 0, from that turn's decisions instead (the draws made, ``tsumo0`` the seats whose tsumo
+    stands), seat ``forced_seat`` playing action ``forced`` (a search's candidate). Inlined, as
+    numba would take the search kernel's round inside a decision for a recursion."""
+    d = s.st[ST_DEALER]
+    turns = n_turns(ra)
+    delta, decomp = s.delta, s.decomp
+    reach_riichi, reach_decomp = s.reach_riichi, s.reach_decomp
     values, yaku = s.values, s.yaku
-    values[:] = 0.0
-    yaku[:] = 0
     winners = 0
     ron_from = 0
     outcome = OUT_DRAW
     turn = 0
     tsumo_won = 0
-    for turn in range(1, turns + 1):
+    fresh = forced_seat < 0   # False on a resumed turn: its draws and tsumo check are made
+    for turn in range(start, turns + 1):
         s.st[ST_TURN] = turn
         drawn_last = turn == turns
-        # 1. draw, in dealer order
-        for i in range(N_SEATS):
-            seat = (d + i) % N_SEATS
-            k = s.wall[_draw_pos(ra, turn, i)]
-            s.hand[seat, k] += 1
-            s.drawn[seat] = k
-            log(s, EV_DRAW, seat, k, 0, 0, 0)
-        # 2. tsumo check
-        tsumo_won = 0
-        for i in range(N_SEATS):
-            seat = (d + i) % N_SEATS
-            if (s.waits[seat] >> s.drawn[seat]) & 1:   # the 7 tiles waited on the drawn kind
-                v, m = _winning_value(s, seat, s.hand[seat], s.drawn[seat], True, turn, turns,
-                                      True, ra, sr, t, s.riichi_turn[seat], decomp)
-                if v >= 0 and not (ra[RA_TURN_SIMULTANEOUS_WINS] == 1 and tsumo_won != 0):
-                    tsumo_won |= 1 << seat
-                    values[seat] = v
-                    yaku[seat] = m
-        if tsumo_won != 0 and ra[RA_TURN_TSUMO_ENDS_TURN] != 0:
-            winners = tsumo_won
-            outcome = OUT_TSUMO
-            break
+        if fresh:
+            # 1. draw, in dealer order
+            for i in range(N_SEATS):
+                seat = (d + i) % N_SEATS
+                k = s.wall[_draw_pos(ra, turn, i)]
+                s.hand[seat, k] += 1
+                s.drawn[seat] = k
+                log(s, EV_DRAW, seat, k, 0, 0, 0)
+            # 2. tsumo check
+            tsumo_won = 0
+            for i in range(N_SEATS):
+                seat = (d + i) % N_SEATS
+                if (s.waits[seat] >> s.drawn[seat]) & 1:   # the 7 tiles waited on the drawn kind
+                    v, m = _winning_value(s, seat, s.hand[seat], s.drawn[seat], True, turn,
+                                          turns, True, ra, sr, t, s.riichi_turn[seat], decomp)
+                    if v >= 0 and not (ra[RA_TURN_SIMULTANEOUS_WINS] == 1 and tsumo_won != 0):
+                        tsumo_won |= 1 << seat
+                        values[seat] = v
+                        yaku[seat] = m
+            if tsumo_won != 0 and ra[RA_TURN_TSUMO_ENDS_TURN] != 0:
+                winners = tsumo_won
+                outcome = OUT_TSUMO
+                break
+        else:
+            tsumo_won = tsumo0
         # 3. choose: every observation first, then every decision (§5)
         for seat in range(N_SEATS):   # a seat in riichi has no choice: no observation
             if not (tsumo_won >> seat) & 1 and s.riichi_turn[seat] == 0:
@@ -428,12 +455,20 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
             # a policy gets its own observation row (rebuilt from the state every turn, never
             # the state itself) and a copy of its mask: it cannot change what is legal (§5)
             s.pmask[:] = s.mask[seat]
-            a = decide(pol_ids[seat], s.obs[seat], s.pmask, params[seat], rngs[1 + seat], t, ra)
+            if not fresh and seat == forced_seat:
+                a = forced
+            elif searching(sx):
+                a = _search_decision((s, seat, turn, tsumo_won, ra, sr, t, pol_ids, params,
+                                      rngs, rec), sx)
+            else:
+                a = decide(pol_ids[seat], s.obs[seat], s.pmask, params[seat], rngs[1 + seat],
+                           t, ra)
             if a < 0 or a >= N_ACTIONS or not s.mask[seat, a]:
                 if ra[RA_TURN_INVALID_ACTION] == 1 and a != DEFAULT_ACTION:
                     raise ValueError("a policy returned an illegal action")
                 a = s.drawn[seat]
             actions[seat] = a
+        fresh = True
         # 4. reveal and apply
         declared = 0
         for seat in range(N_SEATS):
@@ -565,10 +600,6 @@ def play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec):
     discarded_pot = winners == 0 and tenpai == 0 and ra[RA_SETTLEMENT_DRAW_NO_TENPAI_POT] == 1
     rec[RF_POT_TAKEN] = 0 if discarded_pot else pot_before - s.st[ST_POT]
     rec[RF_POT_LEFT] = s.st[ST_POT]
-    if debug:
-        check_round(s, ra)
-        if not discarded_pot and s.chips.sum() + s.st[ST_POT] != held:
-            raise AssertionError("payments and pot shares do not sum to zero")
 
 
 @nb.njit(cache=True)
@@ -752,7 +783,7 @@ def shuffle_wall(s, ra, rng):
 def play_game(ctx, game, seed, params, rounds_out, n_out, game_rec):
     """Play one whole game (rounds E1-S4, the West extension, the bust rule); returns the new
     round-row count, or -1 when ``rounds_out`` is full (:func:`simcore.nb.games.games_loop`)."""
-    s, ra, sr, t, pol_ids, debug = ctx
+    s, ra, sr, t, pol_ids, debug, sx = ctx
     rngs = s.rngs
     rngs[:, :] = 0
     for p in range(N_SEATS):
@@ -780,7 +811,7 @@ def play_game(ctx, game, seed, params, rounds_out, n_out, game_rec):
             s.st[ST_POT] += ra[RA_CHIPS_ANTE]
             if s.chips[p] < 0:
                 s.st[ST_WENT_NEGATIVE] = 1
-        play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec)
+        play_round(s, ra, sr, t, pol_ids, params, rngs, debug, rec, sx)
         n_out += 1
         rnd += 1
         neg = False
@@ -856,16 +887,25 @@ def _gap(s) -> int:
     return hi - lo
 
 
-@nb.njit(cache=True)
-def play_games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out,
-               games_out):
+@nb.njit(cache=True, inline="always")
+def games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out, games_out, sx):
     """Play games ``game_indices`` of ``seed``; each depends on (seed, index) alone. Returns the
-    round rows written, or -1 when ``rounds_out`` is too short (the caller grows it)."""
+    round rows written, or -1 when ``rounds_out`` is too short (the caller grows it). ``sx``:
+    ``s`` again, or a search's scratch (:mod:`simcore.emoji.search`). Inlined into
+    :func:`play_games` and the search's kernel."""
     # the caller keeps every argument alive for the whole call: callees need not count them
     ra, sr, t, pol_ids = borrowed(ra), borrowed(sr), borrowed(t), borrowed(pol_ids)
     rounds_out, games_out = borrowed(rounds_out), borrowed(games_out)
-    return games_loop(play_game, (s, ra, sr, t, pol_ids, debug), game_indices, seed, params,
+    return games_loop(play_game, (s, ra, sr, t, pol_ids, debug, sx), game_indices, seed, params,
                       rounds_out, games_out)
+
+
+@nb.njit(cache=True)
+def play_games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out,
+               games_out):
+    """The policies' kernel: :func:`games`."""
+    return games(game_indices, seed, s, ra, sr, t, pol_ids, params, debug, rounds_out,
+                 games_out, s)
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

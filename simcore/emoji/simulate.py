@@ -14,6 +14,7 @@ from .rules_array import from_scenario, scoring_from_scenario
 
 class Simulator(chunks.Simulator):
     ENGINE, ROUNDS_PER_GAME, KERNEL = E, 12, "simcore.emoji.engine.play_games"
+    SEARCH_KERNEL = "simcore.emoji.search.play_games_search"
     POLICIES, MAX_SEATS = POLICIES, E.N_SEATS
     HISTOGRAMS = {"winning_value": ("value per win, in hundreds of chips", "wins", 41),
                   "rounds_per_game": ("rounds per game", "games", 13)}
