@@ -3,5 +3,5 @@ calls."""
 
 from .bots import (  # noqa: F401
     BEST, RESTRICTED,
-    MAX_PARAMS, P_BASELINE, P_GREEDY, P_RANDOM, POLICIES, SCRIPTED, decide,
+    MAX_PARAMS, P_BASELINE, P_GREEDY, P_RANDOM, P_SEARCH, POLICIES, SCRIPTED, decide,
 )

@@ -45,7 +45,7 @@ from policies.scripted import scripted_action
 from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.family.params import Param, param_index
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
-    RESTRICTED, SCRIPTED, PolicySpec, Registry)
+    RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
 from simcore.ptrump.hand import shanten, win_mask
 from simcore.ptrump.rules_array import (
     RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_SCORING_DEDUCTIONS_PON, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
@@ -92,8 +92,10 @@ POLICIES = Registry((
                       "scoring.additive.riichi.", "scoring.additive.double_riichi.",
                       "scoring.additive.open_riichi.", "scoring.additive.ippatsu.",
                       "scoring.additive.ura_joker.")),
+    search_spec(("random", "baseline", "greedy"), "greedy", sims=16, margin=3.0),   # docs/bots.md
 ), MAX_PARAMS)
-P_RANDOM, P_BASELINE, P_GREEDY = (POLICIES.id(n) for n in ("random", "baseline", "greedy"))
+P_RANDOM, P_BASELINE, P_GREEDY, P_SEARCH = (POLICIES.id(n) for n in ("random", "baseline",
+                                                                     "greedy", "search"))
 BEST = "greedy"   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
@@ -380,6 +382,14 @@ def restricted_policy(obs, mask, params, rng, hr, ra):
 
 
 @nb.njit(cache=True)
+def search_hint(obs, mask, params, rng, hr, ra):
+    """A search seat asked outside its own turns in the search kernel (its answers to the
+    others' discards), or outside the search kernel (a hint in ``play``): greedy's choice. Its
+    own turns it plays by simulation (:mod:`simcore.ptrump.search`)."""
+    return greedy_policy(obs, mask, writable(_BEST_ROW), rng, hr, ra)
+
+
+@nb.njit(cache=True)
 def decide(policy_id, obs, mask, params, rng, hr, ra):
     """The action of policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
     if policy_id == P_GREEDY:
@@ -388,6 +398,8 @@ def decide(policy_id, obs, mask, params, rng, hr, ra):
         return baseline_policy(obs, mask, params, rng, hr, ra)
     if policy_id == P_RANDOM:
         return random_policy(obs, mask, params, rng, hr, ra)
+    if policy_id == P_SEARCH:
+        return search_hint(obs, mask, params, rng, hr, ra)
     if policy_id == RESTRICTED:
         return restricted_policy(obs, mask, params, rng, hr, ra)
     return scripted_policy(obs, mask, params, rng, hr, ra)

@@ -46,6 +46,7 @@ from simcore.nb.events import log_event
 from simcore.nb.layout import define_fields, state_spec
 from simcore.nb.reach import measures_reach
 from simcore.nb.rng import randint, seed_keyed, shuffle
+from simcore.nb.search import search_hook, searching
 from .layout import (
     A_ANKAN, A_DISCARD, A_KAKAN, A_KAN_OPEN, A_NUKI, A_PASS, A_PON, A_RIICHI, A_RON, A_TSUMO,
     HAND_MAX, JOKER, MAX_NUKI, MAX_SEATS, MAX_SETS, N_ACTIONS, N_CARDS, N_KAN_RANKS, N_RANKS,
@@ -1327,8 +1328,11 @@ def _note_reach(rs, s, ra, hr, rec):
 START_DRAW, START_PON, START_KAN = 0, 1, 2
 
 
+_search_decision = search_hook("simcore.ptrump.search")   # the search kernel's own turns
+
+
 @nb.njit(cache=True)
-def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec):
+def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec, sx):
     """Deal from ``rs.wall`` (shuffled or stacked by the caller) and play one round to its end.
 
     Parameters
@@ -1344,6 +1348,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
     rngs : uint64[N_RNG, 4], the round's streams; seat s decides with ``rngs[RNG_SEAT0 + s]``.
     debug : bool, check :func:`check_invariants` at every turn start.
     rec : int64[N_RF], the round record (game, round, dealer set by the caller; the rest here).
+    sx : ``rs`` again, or a search's scratch (:mod:`simcore.ptrump.search`).
     """
     deal(rs, ra, n, dealer)
     st = rs.st
@@ -1363,25 +1368,41 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
         for s in range(n):
             if _reach_changed(reach_key, hand_ids, nh, riichi, s):
                 _note_reach(rs, s, ra, hr, rec)
-    seat = dealer
-    start = START_DRAW
-    kuikae_rank = np.int64(-1)
+    round_from(rs, ra, hr, n, scores, pol_ids, params, rngs, debug, rec, values, has_yaku, reach,
+               reach_key, dealer, np.int64(START_DRAW), np.int64(-1), np.int64(-1), np.int64(-1),
+               sx)
+
+
+@nb.njit(cache=True, inline="always")
+def round_from(rs, ra, hr, n, scores, pol_ids, params, rngs, debug, rec, values, has_yaku, reach,
+               reach_key, seat, start, kuikae_rank, phase0, forced, sx):
+    """The round from seat ``seat``'s turn (``start``: START_DRAW, START_PON or START_KAN) to its
+    end; with ``forced`` >= 0 from that seat's decision at phase ``phase0`` instead (its turn
+    begun, its draw made), which is ``forced`` (a search's candidate). Inlined, as numba would
+    take the search kernel's round inside a decision for a recursion."""
+    st = rs.st
+    hand_ids, nh, riichi = rs.hand, rs.nh, rs.riichi
+    resume = forced >= 0
+    phase = phase0
     ended = False
     while not ended:
         # ---------------- the turn of ``seat`` ----------------
-        st[ST_TURNS] += 1
-        if start == START_DRAW:
-            if debug:
-                check_invariants(rs, True)
-            if stock_left(st) == 0:
-                _settle_draw(rs, ra, hr, scores, rec)
-                break
-            _draw_ordinary(rs, seat)
-            phase = PH_DRAW
-        elif start == START_PON:
-            phase = PH_AFTER_PON
+        if resume:
+            phase = phase0
         else:
-            phase = PH_DRAW
+            st[ST_TURNS] += 1
+            if start == START_DRAW:
+                if debug:
+                    check_invariants(rs, True)
+                if stock_left(st) == 0:
+                    _settle_draw(rs, ra, hr, scores, rec)
+                    break
+                _draw_ordinary(rs, seat)
+                phase = PH_DRAW
+            elif start == START_PON:
+                phase = PH_AFTER_PON
+            else:
+                phase = PH_DRAW
         turn_over = False  # nukidora instead of the discard ended the turn
         c = -1
         rk = 0
@@ -1410,7 +1431,14 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
                 if ra[R.RA_CALLS_KAN_AFTER_PON]:
                     _mask_kans(rs, seat, ra, hr)
                 _mask_discards(rs, seat, ra, hr, scores, kuikae_rank)
-            a = _decide(rs, seat, phase, np.int64(-1), scores, ra, hr, pol_ids, params, rngs)
+            if resume:
+                a = forced
+                resume = False
+            elif searching(sx):
+                a = _search_decision((rs, seat, phase, kuikae_rank, scores, ra, hr, n, pol_ids,
+                                      params, rngs, rec, values, has_yaku), sx)
+            else:
+                a = _decide(rs, seat, phase, np.int64(-1), scores, ra, hr, pol_ids, params, rngs)
             if a == A_TSUMO:
                 _record_seats(rs, rec)
                 _settle_win(rs, ra, hr, scores, rec, 1 << seat, seat, np.int64(-1), st[ST_DRAWN],
@@ -1529,7 +1557,7 @@ def play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
 
 @nb.njit(cache=True, inline="always")  # only play_matches calls it: one whole-program LLVM pass less
 def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out, n_rounds_out,
-               game_rec):
+               game_rec, sx):
     """Play one match: rounds until a player reaches the target (or the round cap).
 
     Parameters
@@ -1539,7 +1567,7 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
         purpose)``); the first dealer (``match.first_dealer: random``) comes from the match's own
         stream (round key ``GAME_KEY``).
     seed : uint64
-    rs, ra, hr, n, pol_ids, params, debug : as in :func:`play_round`.
+    rs, ra, hr, n, pol_ids, params, debug, sx : as in :func:`play_round`.
     rounds_out : int64[n_rows, N_RF], written from row ``n_rounds_out`` (one row per round).
     game_rec : int64[N_GF], written.
 
@@ -1576,7 +1604,7 @@ def play_match(game_index, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_o
         before = scores[MAX_SEATS]
         for s in range(n):
             before += scores[s]
-        play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec)
+        play_round(rs, ra, hr, n, dealer, scores, pol_ids, params, rngs, debug, rec, sx)
         if debug:
             after = scores[MAX_SEATS]
             for s in range(n):
@@ -1648,13 +1676,15 @@ def unpack_scores(p: int, n: int) -> list:
     return [((int(p) >> (20 * s)) & ((1 << 20) - 1)) - SCORE_OFFSET for s in range(n)]
 
 
-@nb.njit(cache=True)
-def play_matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out,
-                 games_out):
+@nb.njit(cache=True, inline="always")
+def matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out, games_out,
+            sx):
     """Play matches ``game_indices`` one after another with one round state.
 
     Returns the round rows written to ``rounds_out``, or -1 when it filled up (callers retry
-    with more rows). ``games_out[i]`` is match ``game_indices[i]``'s record.
+    with more rows). ``games_out[i]`` is match ``game_indices[i]``'s record. ``sx``: ``rs``
+    again, or a search's scratch (:mod:`simcore.ptrump.search`). Inlined into
+    :func:`play_matches` and the search's kernel.
     """
     # The caller keeps every array alive for the whole call: callees need not count references.
     rs, ra, hr, pol_ids, params = borrowed(rs), borrowed(ra), borrowed(hr), borrowed(pol_ids), borrowed(params)
@@ -1662,10 +1692,18 @@ def play_matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, roun
     k = 0
     for i in range(game_indices.shape[0]):
         k = play_match(game_indices[i], seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out,
-                       k, games_out[i])
+                       k, games_out[i], sx)
         if k < 0:
             return -1
     return k
+
+
+@nb.njit(cache=True)
+def play_matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out,
+                 games_out):
+    """The policies' kernel: :func:`matches`."""
+    return matches(game_indices, seed, rs, ra, hr, n, pol_ids, params, debug, rounds_out,
+                   games_out, rs)
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402

@@ -10,7 +10,7 @@ from policies.ptrump import POLICIES
 from ..family.chunks import Simulator as _Simulator
 from .engine import (
     GAME_FIELDS, GF_ROUNDS, MAX_EVENTS, OUT_DRAW, RF_OUTCOME, RF_VALUE0,
-    RF_WINNERS, ROUND_FIELDS, ST_LOG, ST_N_EV, new_round_state, play_matches,
+    RF_WINNERS, ROUND_FIELDS, ST_LOG, ST_N_EV, new_round_state,
 )
 from .layout import MAX_SEATS
 from .rules_array import RA_MATCH_MAX_ROUNDS, build_hand_rules, build_rules_array
@@ -26,13 +26,15 @@ class Simulator(_Simulator):
     HISTOGRAMS = {"winning_value": ("points per win", "wins", 41),
                   "rounds_per_match": ("rounds per match", "games", 61)}
     ROUNDS_PER_GAME, MIN_ROUND_ROWS = 32, 256
+    KERNEL = "simcore.ptrump.engine.play_matches"
+    SEARCH_KERNEL = "simcore.ptrump.search.play_matches_search"
+    POLICIES, MAX_SEATS = POLICIES, MAX_SEATS
 
     def __init__(self, scenario):
         super().__init__(scenario)
         self.ra = build_rules_array(scenario)
         self.hr = build_hand_rules(scenario)
         self.n = len(scenario["players"])
-        self.policy_ids, self.params = POLICIES.seat_arrays(scenario["players"], MAX_SEATS)
 
     def new_state(self, log: bool):
         return new_round_state(log)
@@ -40,9 +42,8 @@ class Simulator(_Simulator):
     def policy_tables(self) -> tuple:
         return self.hr, self.ra
 
-    def kernel(self, idx, seed, state, debug, rounds, games) -> int:
-        return play_matches(idx, seed, state, self.ra, self.hr, self.n, self.policy_ids,
-                            self.params, debug, rounds, games)
+    def kernel_inputs(self, debug) -> tuple:
+        return self.ra, self.hr, self.n, self.policy_ids, self.params, debug
 
     def replay_rounds(self) -> int:
         return int(self.ra[RA_MATCH_MAX_ROUNDS]) + 1

@@ -2,8 +2,9 @@
 
 What is riichi2p's here: the tiles a seat cannot see (the other seat's concealed hand, the live
 wall, the tiles out of play, the replacement tiles not drawn, the indicators not turned, the ura
-indicators), dealt again at each simulation, the other seat's hand redrawn until it explains
-its play (tenpai after a riichi, else its last discard one a speed-first player would make); the outcome of a rollout (the change of the seat's lead over the other
+indicators), dealt again at each simulation, the other seat's hand grown as a speed-first
+player grows one (:func:`_grow`) until it explains its play (tenpai after a riichi, else its
+last discard one a speed-first player would make); the outcome of a rollout (the change of the seat's lead over the other
 seat when the hand is settled); the decisions searched (a seat's own turn: tsumo, kans, kyuushu,
 discards and riichi); and the kernel that seats it: :func:`play_games_search` is
 :func:`engine.games_loop` compiled once more with a search's scratch ``sx``
@@ -17,12 +18,13 @@ import numba as nb
 import numpy as np
 
 from policies.riichi2p import P_SEARCH, POLICIES, decide
-from simcore.nb.rng import shuffle
+from simcore.nb.rng import randint, shuffle
 from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
 from . import engine as E
-from .hand import distances_after
+from .hand import distance, distances_after
 
 TRIES = 32   # deals of the other seat's hand tried for one its play explains
+GROW_CAP = 80   # draws a hand in riichi is grown by at most, to tenpai
 
 
 def new_scratch():
@@ -72,10 +74,47 @@ def _explained(x, q, ts, th) -> bool:
 
 
 @nb.njit(cache=True)
+def _grow(x, q, pool, n, held, steps, riichi, rng, ts, th):
+    """``pool[:held]`` made seat ``q``'s concealed tiles grown as a speed-first player grows a
+    hand: ``held`` of the ``n`` tiles at random, then ``steps`` times a draw from the rest and
+    the discard that leaves it closest to a win (ties at random), stopping at tenpai when
+    ``riichi`` (counts in ``x.hand[q]``, scratch). A hand dealt at random is far from what a
+    player holds after a dozen turns, and a 13-tile hand at random is almost never tenpai, so
+    a hand in riichi redrawn at random until tenpai seldom was."""
+    c, nm = x.hand[q], x.n_melds[q]
+    c[:] = 0
+    for i in range(held):
+        j = i + randint(rng, n - i)
+        pool[i], pool[j] = pool[j], pool[i]
+        c[pool[i] // 4] += 1
+    for _ in range(steps):
+        if riichi and distance(c, nm, ts, th) <= 1:
+            return
+        j = held + randint(rng, n - held)
+        c[pool[j] // 4] += 1
+        distances_after(c, nm, ts, th, -1, x.after)
+        best, ties, k = 1 << 20, 0, -1
+        for kind in range(E.N_KINDS):
+            if c[kind] > 0:
+                if x.after[kind] < best:
+                    best, ties, k = x.after[kind], 1, kind
+                elif x.after[kind] == best:
+                    ties += 1
+                    if randint(rng, ties) == 0:
+                        k = kind
+        c[k] -= 1
+        if pool[j] // 4 != k:
+            for i in range(held):
+                if pool[i] // 4 == k:
+                    pool[i], pool[j] = pool[j], pool[i]
+                    break
+
+
+@nb.njit(cache=True)
 def determinize(x, seat, pool, where, rng, ra, ts, th):
     """Deal the tiles seat ``seat`` cannot see again (:func:`_unseen_positions` and the other
-    seat's concealed hand, its red five kept as a red tile), the other seat's hand drawn (at
-    most TRIES times) until it explains its play (:func:`_explained`)."""
+    seat's concealed hand, its red five kept as a red tile), the other seat's hand grown
+    (:func:`_grow`, at most TRIES times) until it explains its play (:func:`_explained`)."""
     q = 1 - seat
     m = _unseen_positions(x, where)
     for j in range(m):
@@ -87,8 +126,9 @@ def determinize(x, seat, pool, where, rng, ra, ts, th):
             pool[n] = 4 * k if red and c == 0 else 4 * k + 1
             n += 1
     held = n - m
+    steps = GROW_CAP if x.riichi[q] > 0 else x.n_disc[q]
     for _ in range(TRIES):
-        shuffle(rng, pool, n)
+        _grow(x, q, pool, n, held, steps, x.riichi[q] > 0, rng, ts, th)
         x.hand[q, :] = 0
         x.red_conc[q] = 0
         for j in range(held):
@@ -96,6 +136,7 @@ def determinize(x, seat, pool, where, rng, ra, ts, th):
         E._update_waits(x, q, ra, ts, th)
         if _explained(x, q, ts, th):
             break
+    shuffle(rng, pool[held:], n - held)   # the unseen positions' tiles, in a new order
     for j in range(m):
         x.wall[where[j]] = pool[held + j]
     x.furiten[q] = 0   # what the dealt hand let pass is not known

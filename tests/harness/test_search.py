@@ -11,13 +11,15 @@ from simcore.nb.search import choose
 
 # (scenario, the family's rollout bot by default, duplicate games per seat order)
 SEARCHING = [("new_edition", "value", 60), ("sparrow_2p", "greedy", 60), ("riichi2p", "greedy", 0),
-             ("emoji", "greedy", 0)]
-# where search is at least as strong as its rollout bot (riichi2p's and emoji's are not: docs/bots.md)
+             ("emoji", "greedy", 0), ("ptrump_2p", "greedy", 0)]
+# where search is at least as strong as its rollout bot (not riichi2p's, emoji's, P-style's:
+# docs/bots.md)
 STRONG = [row for row in SEARCHING if row[2]]
-# issue 51's bar for a two-seat family, 55% of the games against the best heuristic bot: where
-# it is met (docs/bots.md), with the deals played in each seat order
-AT_THE_BAR = [("new_edition", "value", 100), ("sparrow_2p", "greedy", 300)]
-
+# issue 51's bars against the best heuristic bot: 55% of the games for a two-seat family, 30%
+# for P-style with 3 seats; where they are met (docs/bots.md), with the deals played in each seat
+# order: (scenario, the bot, deals, the bar)
+AT_THE_BAR = [("new_edition", "value", 100, 0.55), ("sparrow_2p", "greedy", 300, 0.55),
+              ("ptrump_3p", "greedy", 100, 0.30)]
 
 def _duplicate_share(name, rollout, games, seed) -> float:
     """The default search's share of the game wins against ``rollout`` over ``games`` deals
@@ -108,18 +110,20 @@ def test_search_is_no_weaker_than_its_rollout_bot_in_duplicate(name, rollout, ga
 
 
 @pytest.mark.second_tier
-@pytest.mark.parametrize("name,best,games", AT_THE_BAR)
-def test_search_meets_the_55_percent_bar_against_the_best_heuristic_bot(name, best, games):
-    """Issue 51's ladder: search at its default budget wins at least 55% of duplicate games
-    (pinned seed 31, never tuned to) against the family's best heuristic bot, less a stated
-    tolerance of one standard error of the pinned sample (3.5 points for MOMOJAN's 200 games,
-    2.0 for Sparrow's 600), and clearly more than 50% (by two standard errors)."""
+@pytest.mark.parametrize("name,best,games,bar", AT_THE_BAR)
+def test_search_meets_issue_51s_bar_against_the_best_heuristic_bot(name, best, games, bar):
+    """Issue 51's ladder: search at its default budget wins at least the bar's share of
+    duplicate games (pinned seed 31, never tuned to) against the family's best heuristic bot,
+    less a stated tolerance of one standard error of the pinned sample (3.5 points for MOMOJAN's
+    200 games, 2.0 for Sparrow's 600, 2.7 for P-style's 300), and, at a bar above the fair share,
+    clearly more than that share (by two standard errors)."""
     share = _duplicate_share(name, best, games, seed=31)
-    n = games * len(families.load(name)[1].to_dict()["players"])
+    seats = len(families.load(name)[1].to_dict()["players"])
+    n = games * seats
     se = np.sqrt(share * (1 - share) / n)
-    assert share >= 0.55 - se and share - 2 * se > 0.5, \
-        f"{name}: search won {share:.3f} of {n} against {best} (se {se:.3f})"
-
+    assert share >= bar - se, f"{name}: search won {share:.3f} of {n} against {best} (se {se:.3f})"
+    if bar > 1 / seats:
+        assert share - 2 * se > 1 / seats, f"{name}: {share:.3f} not clearly above 1/{seats}"
 
 def test_a_temperature_draws_among_the_clearly_better_candidates_only():
     """``temperature`` > 0: the choice is drawn among the rollout bot's own (0) and the
@@ -225,7 +229,8 @@ def test_the_search_kernel_compiles_in_a_child_that_reports(tmp_path):
 LADDER = {"new_edition": (["search", "value", "baseline"], 30),
           "sparrow_2p": (["search", "greedy", "random"], 30),
           "riichi2p": (["search", "greedy", "baseline"], 4),
-          "emoji": (["search", "greedy", "random"], 8)}
+          "emoji": (["search", "greedy", "random"], 8),
+          "ptrump_2p": (["search", "greedy", "random"], 20)}
 
 
 def test_every_family_with_search_has_a_ladder_row():

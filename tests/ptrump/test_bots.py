@@ -31,8 +31,8 @@ def _sim(name, seats):
 
 
 def test_registry_declares_every_parameter():
-    assert POLICIES.names == ("random", "baseline", "greedy")
-    assert [POLICIES.id(p.name) for p in POLICIES.specs] == [0, 1, 2]
+    assert POLICIES.names == ("random", "baseline", "greedy", "search")
+    assert [POLICIES.id(p.name) for p in POLICIES.specs] == [0, 1, 2, 3]
     for spec in POLICIES.specs:
         assert spec.doc and all(isinstance(p, Param) for p in spec.params)
         assert len(spec.params) <= MAX_PARAMS

@@ -299,7 +299,7 @@ def _scripted_round(name, hands, draws, scripts, dora="Kc", overrides=None, deal
     scores = np.zeros(MAX_SEATS + 1, np.int64)
     rec = np.zeros(N_RF, np.int64)
     play_round(rs, s.ra, s.hr, n, dealer, scores, pol, params, np.ones((N_RNG, 4), np.uint64),
-               True, rec)
+               True, rec, rs)
     return rec, rs.ev[:rs.st[ST_N_EV]].copy(), scores
 
 
