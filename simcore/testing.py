@@ -215,8 +215,12 @@ def debug_play(fam, sc, policy: str, idx, seed: int):
     from simcore.family.chunks import BufferOverrun
     from simcore.family.scenario.files import RuleKeyError
     what = f"{fam.NAME}: {sc.name} {policy}"
+    # the search bot at two simulations a decision: every path of it (its deal, its resumed
+    # rounds, its choice) in a fraction of the time; this checks contracts, not strength
+    from simcore.family.policy import SEARCH
+    seats = f"{policy}:sims=2" if policy == SEARCH else policy
     try:
-        return fam.SIMULATOR(with_players(fam, sc, policy)).play(idx, seed, debug=True)
+        return fam.SIMULATOR(with_players(fam, sc, seats)).play(idx, seed, debug=True)
     except RuleKeyError as exc:
         raise ConformanceError(f"{what}: {exc}") from None
     except KeyError as exc:
