@@ -1387,9 +1387,7 @@ def round_from(rs, ra, hr, n, scores, pol_ids, params, rngs, debug, rec, values,
     ended = False
     while not ended:
         # ---------------- the turn of ``seat`` ----------------
-        if resume:
-            phase = phase0
-        else:
+        if not resume:   # a resumed turn is begun, in phase phase0 (set above)
             st[ST_TURNS] += 1
             if start == START_DRAW:
                 if debug:
