@@ -52,10 +52,10 @@ POLICIES = Registry((
     PolicySpec("greedy", "closest to a win, then the most unseen useful tiles; riichi by "
                "probability", GREEDY_PARAMS),
     search_spec(("random", "idle", "baseline", "greedy"), "greedy", sims=16),   # docs/bots.md
-), max_params=5)
+), max_params=5, best="greedy")
 P_RANDOM, P_IDLE, P_BASELINE, P_GREEDY, P_SEARCH = (
     POLICIES.id(n) for n in ("random", "idle", "baseline", "greedy", "search"))
-BEST = "greedy"   # the bot `mechanics` restricts
+BEST = POLICIES.best   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
 

@@ -48,12 +48,12 @@ POLICIES = Registry((
                "riichi or fast opponent", params=DEFENSIVE_PARAMS),
     search_spec(("random", "baseline", "greedy", "value", "defensive"), "value",
                           sims=16, margin=1.5),
-), MAX_PARAMS)
+), MAX_PARAMS, best="value")
 P_RANDOM, P_BASELINE, P_GREEDY, P_VALUE, P_DEFENSIVE, P_SEARCH = (
     POLICIES.id(n) for n in ("random", "baseline", "greedy", "value", "defensive", "search"))
 # the greedy bot's defaults (search_hint)
 _GREEDY_ROW = np.array(POLICIES.param_row("greedy", {}), np.float64)
-BEST = "value"   # the bot `mechanics` restricts
+BEST = POLICIES.best   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}), np.float64)
 
 

@@ -93,10 +93,10 @@ POLICIES = Registry((
                       "scoring.additive.open_riichi.", "scoring.additive.ippatsu.",
                       "scoring.additive.ura_joker.")),
     search_spec(("random", "baseline", "greedy"), "greedy", sims=16, margin=3.0),   # docs/bots.md
-), MAX_PARAMS)
+), MAX_PARAMS, best="greedy")
 P_RANDOM, P_BASELINE, P_GREEDY, P_SEARCH = (POLICIES.id(n) for n in ("random", "baseline",
                                                                      "greedy", "search"))
-BEST = "greedy"   # the bot `mechanics` restricts
+BEST = POLICIES.best   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
 

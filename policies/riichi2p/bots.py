@@ -62,10 +62,10 @@ POLICIES = Registry((
                "riichi when tenpai; calls that keep a yaku; folds against riichi; kyuushu when 4+ "
                "tiles away", GREEDY_PARAMS),
     search_spec(("random", "baseline", "greedy"), "greedy", sims=16, margin=3.0),   # docs/bots.md
-), max_params=5)
+), max_params=5, best="greedy")
 P_RANDOM, P_BASELINE, P_GREEDY, P_SEARCH = (POLICIES.id(n) for n in (
     "random", "baseline", "greedy", "search"))
-BEST = "greedy"   # the bot `mechanics` restricts
+BEST = POLICIES.best   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 FAR = 99
 

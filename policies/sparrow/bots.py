@@ -17,8 +17,8 @@ from simcore.nb.borrow import writable
 from policies.random_policy import random_policy
 from policies.scripted import scripted_action
 from simcore.family.params import Param
-from simcore.family.policy import RESTRICTED, PolicySpec, Registry, search_spec
-from simcore.nb.restrict import restricted_action, restricted_mask
+from simcore.family.policy import RESTRICTED, Mechanic, PolicySpec, Registry, search_spec
+from simcore.nb.restrict import ALWAYS, restricted_action, restricted_mask
 from simcore.sparrow.hand import N_KINDS, distance, is_red
 from simcore.sparrow.layout import (DECLINE, OBS_DORA, OBS_HAND, OBS_OWN, OBS_PHASE, OBS_UNSEEN,
                                     OBS_WIN_POINTS, PHASE_WIN, RA_DECK_RED_BAMBOO, TAKE)
@@ -30,9 +30,11 @@ POLICIES = Registry((
                                   "points (under wins.may_decline)", 0, 1000),),
                reads_point_values=True),
     search_spec(("random", "greedy"), "greedy", sims=32),   # docs/bots.md
-), max_params=5)
+), max_params=5, best="greedy", mechanics=(
+    Mechanic("always_take", "takes every win (under wins.may_decline)", ALWAYS,
+             ((TAKE, TAKE + 1),)),))
 P_RANDOM, P_GREEDY, P_SEARCH = POLICIES.id("random"), POLICIES.id("greedy"), POLICIES.id("search")
-BEST = "greedy"   # the bot `mechanics` restricts
+BEST = POLICIES.best   # the bot `mechanics` restricts
 _BEST_ROW = np.array(POLICIES.param_row(BEST, {}), np.float64)
 
 

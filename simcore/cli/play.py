@@ -73,10 +73,9 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
             stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
             save_path = f"results/play-{sc.name or fam.NAME}-{stamp}"
     fam = session.fam
-    from simcore.family.base import Family
-    if type(fam).seat_view is Family.seat_view:
+    if not fam.SEAT_VIEW:
         raise InputError(f"play: the {fam.NAME} family draws no table for a human seat yet "
-                         "(Family.seat_view)")
+                         "(Family.SEAT_VIEW)")
     bound = None
     if web:
         from .play_web import bind

@@ -24,6 +24,7 @@ class Emoji(Family):
     NAME = "emoji"
     TITLE = "emoji mahjong"
     DEFAULT_SCENARIO = "emoji"
+    SEAT_VIEW = "simcore.emoji.seat_view"   # play
     SEATS = (N_SEATS, N_SEATS)
     SCENARIOS = _scenario.LOADER
     ANNOTATION = _scenario.ANNOTATION
@@ -40,7 +41,6 @@ class Emoji(Family):
     ROUND_DTYPES = storage_types(int64="game", int32="round value0 value1 value2 value3 "
                                  "yaku0 yaku1 yaku2 yaku3 pot_taken pot_left chips0 chips1 "
                                  "chips2 chips3 reach0 reach1 reach2 reach3")
-    BEST_BOT = "greedy"
     MECHANICS = (
         _M("never_riichi", "never riichi", _NEVER, ((_N_KINDS, 2 * _N_KINDS),)),
         _M("always_riichi", "riichi whenever it may", _ALWAYS, ((_N_KINDS, 2 * _N_KINDS),),
@@ -70,10 +70,6 @@ class Emoji(Family):
     def engine_inputs(self, sc) -> tuple:
         from .rules_array import from_scenario, scoring_from_scenario
         return (from_scenario(sc), scoring_from_scenario(sc))
-
-    def seat_view(self, sim, seat: int, obs, mask, events):
-        from .seat_view import seat_view
-        return seat_view(sim, seat, obs, mask, events)
 
     # ---- replay and hands -----------------------------------------------------------------------
     def build_replay(self, sc, seed: int, game: int, events, batch):

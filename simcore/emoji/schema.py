@@ -15,11 +15,7 @@ from .tiles import HONOUR_NAMES, N_NUMBER_KINDS
 GAME = "emoji"
 _int = schema_common.int_field
 _bool = schema_common.bool_field
-
-
-def _enum(choices, doc, tag="I"):
-    """An [I] reading: its choices, the default first (the engine reads the index)."""
-    return Field("enum", choices[0], doc, tag, choices=tuple(choices))
+_enum = schema_common.enum_field   # an [I] reading by default: its choices, the default first
 
 
 def _choice(default, choices, doc, tag="I"):

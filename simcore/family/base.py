@@ -70,7 +70,7 @@ class Family:
     ROUND_DTYPES: dict = {}           # per-round column -> dtype (others int8)
     GAME_CODES: dict = {}             # per-game column -> the names of its codes 0, 1, ...
     # ---- restricted play (simcore.studies.mechanics): the bot it restricts and the kinds of
-    # decision (simcore.family.policy.Mechanic); the bots' decide branches on RESTRICTED
+    # decision (policy.Mechanic), by default its Registry's ``best`` and ``mechanics``
     BEST_BOT: str = ""
     MECHANICS: tuple = ()
     # ---- compiling (simcore.family.compiling): the games loop first, then what a second worker
@@ -92,6 +92,8 @@ class Family:
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
         sim = cls.SIMULATOR   # the defaults of KERNEL_FUNCTIONS and SEARCH_KERNEL
+        cls.BEST_BOT = cls.BEST_BOT or getattr(cls.POLICIES, "best", "")
+        cls.MECHANICS = cls.MECHANICS or getattr(cls.POLICIES, "mechanics", ())
         cls.KERNEL_FUNCTIONS = cls.KERNEL_FUNCTIONS or getattr(sim, "KERNEL_FUNCTIONS", ())
         cls.SEARCH_KERNEL = cls.SEARCH_KERNEL or getattr(sim, "SEARCH_KERNEL", "")
         if cls.METRICS and not cls.HEADLINE:
@@ -182,13 +184,11 @@ class Family:
         ``completed <= reached``."""
         return None
 
-    def seat_view(self, sim, seat: int, obs, mask, events):
-        """What a human at ``seat`` sees at a decision (``play``): ``(lines, actions)``, the
-        table as text lines from the seat's observation ``obs`` (and the public part of the
-        event log so far, ``events``: discards a view lacks) and ``actions`` a list of
-        ``(action id, label)`` of the legal actions in ``mask``; ``sim`` is the simulator
-        (its tables). A family without one cannot be played."""
-        raise NotImplementedError
+    # a human seat (``play``): the module whose ``seat_view(sim, seat, obs, mask, events) ->
+    # (lines, actions)`` draws a decision: text lines from the seat's observation (and the public
+    # events so far: discards a view lacks), ``(action id, label)`` of the legal actions in
+    # ``mask``; ``sim``: the simulator (its tables). "": the family cannot be played
+    SEAT_VIEW = ""
 
     def histogram_marks(self, sc, name: str) -> list:
         """(x, label) lines the report draws on histogram ``name`` (a threshold of the rules)."""

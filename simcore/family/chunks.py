@@ -175,10 +175,20 @@ class Simulator:
         rules array), so a bot can be asked from Python (``play``'s hints)."""
         raise NotImplementedError
 
-    @staticmethod
-    def histogram_values(batch) -> dict:
-        """name -> int64 values counted into each of the family's ``HISTOGRAMS``."""
-        return {}
+    @classmethod
+    def histogram_values(cls, batch) -> dict:
+        """name -> int64 values counted into each of the family's ``HISTOGRAMS``; by default the
+        kit's two of records in the standard layout (:func:`simcore.family.metrics.
+        standard_quantities`), where ``HISTOGRAMS`` names them: ``winning_points`` (each win's
+        ``value<seat>``) and ``rounds_per_game``."""
+        out, rf = {}, cls.ROUND_FIELDS
+        if "winning_points" in cls.HISTOGRAMS:
+            v0, won = rf.index("value0"), batch.rounds[:, rf.index("winners")]
+            won = (won[:, None] >> np.arange(cls.MAX_SEATS)) & 1 == 1
+            out["winning_points"] = batch.rounds[:, v0:v0 + cls.MAX_SEATS][won]
+        if "rounds_per_game" in cls.HISTOGRAMS:
+            out["rounds_per_game"] = batch.games[:, cls.GAME_FIELDS.index("rounds")]
+        return out
 
     # the kit's score trajectories: the round records' column of seat 0's score after the round
     # (the other seats' follow it) and the dotted rule key of every seat's starting score

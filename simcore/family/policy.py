@@ -117,9 +117,12 @@ def search_spec(bots, rollout: str, sims: int = 8, margin: float = 2.0,
 class Registry:
     """A family's bots: names, ids (positions), specs and params rows."""
 
-    def __init__(self, specs, max_params: int):
+    def __init__(self, specs, max_params: int, best: str = "", mechanics: tuple = ()):
         self.specs = tuple(specs)
         self.max_params = max_params
+        # the strongest heuristic bot, and the kinds of its decision (:class:`Mechanic`)
+        # `mechanics` takes away or forces one at a time (a Family's BEST_BOT and MECHANICS)
+        self.best, self.mechanics = best, tuple(mechanics)
         self.names = tuple(s.name for s in self.specs)
         self.ids = {name: i for i, name in enumerate(self.names)}
         self.by_name = {s.name: s for s in self.specs}

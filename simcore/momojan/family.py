@@ -37,6 +37,7 @@ class Momojan(Family):
     NAME = "momojan"
     TITLE = "MOMOJAN"
     DEFAULT_SCENARIO = "new_edition"
+    SEAT_VIEW = "simcore.momojan.seat_view"   # play
     SEATS = (2, 2)
     SCENARIOS = _scenario.LOADER
     SIMULATOR, METRICS = _simulate.Simulator, _metrics.OWN_METRICS
@@ -53,7 +54,6 @@ class Momojan(Family):
         "luck_dealer luck_other luck_tsumo luck_ron gap_before",
         int16="round turns stock_left repeat dora ron_bonus set_bonus")
     LUCK_CONTROLS = _luck.GAME_CONTROLS   # luck_controls below
-    BEST_BOT = "value"
     MECHANICS = (
         _M("never_call", "never Pon or Chi", _NEVER, ((_CALL, _KAN),)),
         _M("never_kai", "never Kai (reveal a set from the hand) where it is optional", _NEVER,
@@ -96,10 +96,6 @@ class Momojan(Family):
 
     def yaku_reach(self, idx, batch, data: dict):
         return _metrics.yaku_reach(idx, batch.rounds, data)
-
-    def seat_view(self, sim, seat: int, obs, mask, events):
-        from .seat_view import seat_view
-        return seat_view(sim, seat, obs, mask)
 
     POINT_VALUE_PREFIXES = ("scoring.double_threshold", "scoring.double_factor",
                             "scoring.dora_per_card", "scoring.ron_bonus",

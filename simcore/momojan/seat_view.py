@@ -31,7 +31,7 @@ def _label(a: int, rows) -> str:
     return action_name(a)
 
 
-def seat_view(sim, seat: int, obs, mask):
+def seat_view(sim, seat: int, obs, mask, events=None):
     """(lines, [(action, label)]) of the decision in ``obs`` / ``mask``."""
     o = [int(x) for x in obs]
     you = "you (dealer)" if o[OBS_DEALER] == seat else "you"

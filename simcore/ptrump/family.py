@@ -25,6 +25,7 @@ class PStyle(Family):
     NAME = "ptrump"
     TITLE = "P-style trump mahjong"
     DEFAULT_SCENARIO = "ptrump_2p"
+    SEAT_VIEW = "simcore.ptrump.seat_view"   # play
     SEATS = (2, MAX_SEATS)
     SCENARIOS = _scenario.LOADER
     ANNOTATION = _scenario.ANNOTATION
@@ -47,7 +48,6 @@ class PStyle(Family):
         int32="round score0 score1 score2 pool counted0 counted1 counted2",
         int16="value value0 value1 value2 deposits_taken deposits_lost noten_penalty noten_paid "
               "pon_penalty turns")
-    BEST_BOT = "greedy"
     MECHANICS = (
         _M("never_pon", "never pon", _NEVER, ((_L.A_PON, _L.A_PON + 1),)),
         _M("never_kan", "never a kan (open, closed or added)", _NEVER,
@@ -109,10 +109,6 @@ class PStyle(Family):
     def build_replay(self, sc, seed: int, game: int, events, batch):
         from .report import build_replay
         return build_replay(sc, seed, game, events, batch)
-
-    def seat_view(self, sim, seat: int, obs, mask, events):
-        from .seat_view import seat_view
-        return seat_view(sim, seat, obs, mask, events)
 
     def waits_json(self, hand_text: str, sc) -> dict:
         """Waits, completeness and shanten of one hand under ``sc``'s shape rules (a 7/4/1-card

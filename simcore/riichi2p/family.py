@@ -23,6 +23,7 @@ class Riichi2p(Family):
     NAME = "riichi2p"
     TITLE = "two-player riichi mahjong"
     DEFAULT_SCENARIO = "riichi2p"
+    SEAT_VIEW = "simcore.riichi2p.seat_view"   # play
     SEATS = (N_SEATS, N_SEATS)
     SCENARIOS = _scenario.LOADER
     ANNOTATION = _scenario.ANNOTATION
@@ -40,7 +41,6 @@ class Riichi2p(Family):
     ROUND_DTYPES = storage_types(int64="game yaku reach0 reach1", int32="round pay score0 "
                                  "score1 honba pool_taken pool_left noten_paid han fu draws "
                                  "calls")
-    BEST_BOT = "greedy"
     MECHANICS = (
         _M("never_call", "never chi, pon or open kan", _NEVER,
            ((_L.A_CHI, _L.A_CHI + 3), (_L.A_PON, _L.A_MINKAN + 1))),
@@ -104,10 +104,6 @@ class Riichi2p(Family):
     def build_replay(self, sc, seed: int, game: int, events, batch):
         from .report import build_replay
         return build_replay(sc, seed, game, events, batch)
-
-    def seat_view(self, sim, seat: int, obs, mask, events):
-        from .seat_view import seat_view
-        return seat_view(sim, seat, obs, mask, events)
 
     def waits_json(self, hand_text: str, sc) -> dict:
         """A hand between turns (13 - 3 per call): its waits and shanten; with the 14th tile

@@ -11,9 +11,6 @@ from simcore.family import chunks
 from simcore.family.base import Family
 from simcore.family.standard import loader
 from simcore.family.tables import storage_types
-from simcore.family.policy import Mechanic as _M
-from simcore.nb.restrict import ALWAYS as _ALWAYS
-from .layout import TAKE as _TAKE
 from . import engine as E, metrics
 from .hand import YAKU, best_win, distance, is_red, tables, waits
 from .report import build_replay
@@ -27,7 +24,7 @@ class Simulator(chunks.Simulator):
     KERNEL = "simcore.sparrow.engine.kernel"
     SEARCH_KERNEL = "simcore.sparrow.search.play_games_search"
     POLICIES, MAX_SEATS = POLICIES, E.MAX_SEATS
-    HISTOGRAMS = {"winning_points": ("points per win", "wins", 41),
+    HISTOGRAMS = {"winning_points": ("points per win", "wins", 41),   # the kit counts them
                   "rounds_per_game": ("rounds per game", "games", 41)}
 
     def __init__(self, scenario):
@@ -40,16 +37,10 @@ class Simulator(chunks.Simulator):
     def kernel_inputs(self, debug) -> tuple:
         return self.n, self.ra, self.t, self.policy_ids, self.params
 
-    @classmethod
-    def histogram_values(cls, batch) -> dict:
-        r = batch.rounds
-        won = metrics.winners_mask(r)
-        return {"winning_points": r[:, E.RF_VALUE0:E.RF_VALUE0 + E.MAX_SEATS][won],
-                "rounds_per_game": batch.games[:, E.GF_ROUNDS]}
-
 
 class Sparrow(Family):
     NAME, TITLE, DEFAULT_SCENARIO, SEATS = "sparrow", "Sparrow mahjong", "sparrow", SEATS
+    SEAT_VIEW = "simcore.sparrow.seat_view"   # play
     SCENARIOS = loader("sparrow", "Sparrow mahjong", "sparrow", SCHEMA, POLICIES, SEATS,
                        worst_cases)
     SIMULATOR, POLICIES, METRICS, SEAT_METRICS_AT = Simulator, POLICIES, metrics.OWN_METRICS, 1
@@ -62,16 +53,9 @@ class Sparrow(Family):
                      "mean_winning_points")
     GAME_DTYPES, GAME_DTYPE_DEFAULT = storage_types(int32=" ".join(E.GAME_FIELDS[5:])), "int16"
     ROUND_DTYPES = storage_types(int64="game", int32=" ".join(E.ROUND_FIELDS[8:]))
-    BEST_BOT = "greedy"
-    MECHANICS = (_M("always_take", "takes every win (under wins.may_decline)", _ALWAYS,
-                    ((_TAKE, _TAKE + 1),)),)
     COMPILE_FIRST = ("policies.sparrow.bots.decide",)
     POINT_VALUE_PREFIXES = ("scoring.", "draw.noten_payment")
     EXAMPLE_HANDS = (("123s 45s", None), ("123s 45s", {"win": "6s"}))
-
-    def seat_view(self, sim, seat: int, obs, mask, events):
-        from .seat_view import seat_view
-        return seat_view(sim, seat, obs, mask, events)
 
     def metrics_off(self, sc) -> list:
         return [f"yaku_{y}_share" for y in YAKU[:5] if sc.get(f"scoring.{y}") == 0]

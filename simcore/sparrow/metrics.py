@@ -23,11 +23,6 @@ OWN_METRICS = (
     *(_K[k] for k in ("mean_winning_points", *(f"yaku_{y}_share" for y in YAKU[:5]))))
 
 
-def winners_mask(r):
-    """bool[rounds, MAX_SEATS]: seat s won the round."""
-    return seat_bits(r[:, RF_WINNERS], MAX_SEATS)
-
-
 def game_quantities(idx, games, rounds) -> dict:
     return standard_quantities(idx, games, rounds, GAME_FIELDS, ROUND_FIELDS, MAX_SEATS,
                                YAKU[:5], END_REASON_NAMES, per_round={"turns": rounds[:, RF_TURNS]},
@@ -38,7 +33,7 @@ def point_sources(idx, batch, data: dict):
     """Each source of points (spec §4) in each game's wins: the points it added and the wins it
     scored in (``Family.point_sources``)."""
     r, p = batch.rounds, data["scoring"]
-    won = winners_mask(r)
+    won = seat_bits(r[:, RF_WINNERS], MAX_SEATS)
     word = r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS]
     alone = (p["specials"] == "alone") & ((word & 0b11100) != 0)
     runs, reds, doras = (word >> 16) & 3, (word >> 8) & 15, (word >> 12) & 15
@@ -66,7 +61,8 @@ def yaku_reach(idx, batch, data: dict):
     (``Family.yaku_reach``): the five hand yaku; sets, reds, dora and the dealer's bonus are
     counts or the seat's, not reached."""
     r = batch.rounds
-    won_bits = np.where(winners_mask(r), r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS], 0)
+    won = seat_bits(r[:, RF_WINNERS], MAX_SEATS)
+    won_bits = np.where(won, r[:, RF_YAKU0:RF_YAKU0 + MAX_SEATS], 0)
     return reach_sums(idx, r[:, RF_GAME], r[:, RF_REACH0:RF_REACH0 + MAX_SEATS], won_bits,
                       len(data["players"]), [YAKU.index(n) if n in YAKU[:5] else None
                                              for n in POINTS])

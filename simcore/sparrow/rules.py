@@ -4,7 +4,7 @@ schema, the checker, the engine's rules array and the annotated YAML of ``show``
 
 from __future__ import annotations
 
-from simcore.family.scenario.schema import Field
+from simcore.family.scenario.schema import Field, enum_field as _enum, int_field as _int
 from simcore.family.standard import RuleSlots, rotation_rules, schema
 
 POINT_VALUES = {   # (default, what earns it)
@@ -16,14 +16,6 @@ POINT_VALUES = {   # (default, what earns it)
     "super_red": (20, "super red: all six tiles red"), "red": (1, "each red tile"),
     "dora": (1, "each dora tile"), "dealer_bonus": (0, "a dealer's win")}
 POINTS = tuple(POINT_VALUES)
-
-
-def _int(default, doc, tag, lo, hi):
-    return Field("int", default, doc, tag, min=lo, max=hi)
-
-
-def _enum(choices, doc, tag="I"):
-    return Field("enum", choices[0], doc, tag, choices=tuple(choices))
 
 
 MATCH = rotation_rules(start_points=40, laps=4)   # the kit's match: simcore.nb.games

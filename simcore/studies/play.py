@@ -17,6 +17,7 @@ action. The terminal front end is :mod:`simcore.cli.play`.
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass, field
 
@@ -96,7 +97,8 @@ class PlaySession:
             events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
             obs = rs.obs[self.seat] if rs.obs.ndim == 2 else rs.obs
             mask = rs.mask[self.seat] if rs.mask.ndim == 2 else rs.mask
-            lines, actions = self.fam.seat_view(sim, self.seat, obs.copy(), mask.copy(), events)
+            lines, actions = importlib.import_module(self.fam.SEAT_VIEW).seat_view(
+                sim, self.seat, obs.copy(), mask.copy(), events)
             return Turn(lines, actions, events, obs.copy(), mask.copy(), rounds)
         if n < 0:
             raise InputError(f"game {self.game} has more rounds than a replay holds")

@@ -83,9 +83,8 @@ def test_bad_play_input_is_one_line(args, fragment, tmp_path, monkeypatch):
 def test_a_family_without_a_seat_view_is_refused_before_anything_is_written(tmp_path,
                                                                             monkeypatch):
     from simcore.family import registry
-    from simcore.family.base import Family
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(type(registry.get("momojan")), "seat_view", Family.seat_view)
+    monkeypatch.setattr(type(registry.get("momojan")), "SEAT_VIEW", "")
     r = CliRunner().invoke(main, ["play", "new_edition"])
     assert r.exit_code == 2 and "draws no table for a human seat yet" in r.output
     assert not (tmp_path / "results").exists()

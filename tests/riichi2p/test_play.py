@@ -75,7 +75,8 @@ def test_the_first_view_shows_the_own_hand_and_no_concealed_tile_of_the_other_se
     obs = t.obs
     mask = np.zeros(E.N_ACTIONS, np.bool_)
     mask[[a for a, _ in t.actions]] = True
-    lines, actions = s.fam.seat_view(s.sim, me, obs, mask, fake)
+    from simcore.riichi2p.seat_view import seat_view
+    lines, actions = seat_view(s.sim, me, obs, mask, fake)
     assert lines == t.lines and actions == t.actions
     # the legal actions: a discard of every kind in the hand, in tile order
     kinds = sorted(set(dealt[me] + drawn))

@@ -37,6 +37,12 @@ def bool_field(default, doc, tag="R") -> Field:
     return Field("bool", default, doc, tag)
 
 
+def enum_field(choices, doc, tag="I", default=None, nullable=False) -> Field:
+    """One of ``choices`` (the engine reads its index); by default the first."""
+    return Field("enum", choices[0] if default is None else default, doc, tag,
+                 choices=tuple(choices), nullable=nullable)
+
+
 def defaults(schema, leaf: type) -> dict:
     """The fully populated default scenario as plain data (each ``leaf``'s ``default``, copied)."""
     out = {}
