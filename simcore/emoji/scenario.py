@@ -9,13 +9,13 @@ and the cross-key checks, among them the source's maximum (spec §8.4, ``calibra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind
-from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_leaf
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat
 from simcore.family.scenario.files import ScenarioBase
+from simcore.family.standard import StandardChecker
 from .schema import GAME, SCHEMA, Field, worst_cases
 
 DEFAULT_SCENARIO = "emoji"
@@ -27,19 +27,11 @@ class ScenarioError(InputError):
     """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
 
 
-class _Checker(scenario_files.Checker):
-    error = ScenarioError
-
-    def shown(self, where: Path) -> str:
-        return str(where.name if where.is_absolute() else where)
+class _Checker(StandardChecker):
+    error, game, title, policies = ScenarioError, GAME, "emoji mahjong", "policies.emoji"
+    seats, seats_why = (N_SEATS, N_SEATS), " (emoji mahjong is played by four)"
 
     def leaf(self, path: str, f: Field, v: Any):
-        if f.kind in ("int", "bool", "str"):
-            return self.basic_leaf(path, f, v)
-        if f.kind == "game":
-            return self.game_leaf(path, v, GAME, "emoji mahjong")
-        if f.kind == "enum":
-            return self.enum_leaf(path, f, v)
         if f.kind in ("number", "multiplier"):
             if f.kind == "multiplier" and (v is False or v == "off"):
                 return "off"
@@ -81,13 +73,7 @@ class _Checker(scenario_files.Checker):
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 15:
                 self.fail(path, f"expected auto or a whole number 1-15, got {_kind(v)}")
             return v
-        if f.kind == "players":
-            return self.players(path, v)
-        raise AssertionError(f.kind)
-
-    def players(self, path: str, v: Any):
-        return seats_leaf(self, path, v, policy_specs(), (N_SEATS, N_SEATS),
-                          " (emoji mahjong is played by four)")
+        return super().leaf(path, f, v)
 
 
 def supersedes_cycle(table: dict) -> list | None:

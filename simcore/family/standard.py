@@ -19,6 +19,8 @@ times :data:`FLOAT_SCALE` (a family whose engine needs exact floats keeps its ow
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -72,19 +74,28 @@ def rotation_rules(start_points: int, laps: int, max_laps: int = 8, dealer_repea
 
 
 class StandardChecker(Checker):
-    """The standard leaf kinds; a family's subclass (made by :func:`loader`) sets ``game``,
-    ``title``, ``policies`` (``POLICIES.by_name``) and ``seats`` (fewest, most)."""
+    """The standard leaf kinds; a family's subclass (made by :func:`loader`, or written by a
+    family with kinds of its own, whose ``leaf`` ends in ``super().leaf``) sets ``game``,
+    ``title``, ``policies`` (``POLICIES.by_name``, or the bots package's name, imported on the
+    first ``players`` list) and ``seats`` (fewest, most; ``seats_why`` follows the count in a
+    message). A bundled scenario's errors name its file, not the package's folder."""
 
     error = InputError
-    game = title = ""
-    policies: dict = {}
+    game = title = seats_why = ""
+    policies: dict | str = {}
     seats = (1, 1)
+
+    def shown(self, where: Path) -> str:
+        return str(where.name if where.is_absolute() else where)
 
     def leaf(self, path: str, f: Field, v: Any):
         if f.kind == "game":
             return self.game_leaf(path, v, self.game, self.title)
         if f.kind == "players":
-            return seats_leaf(self, path, v, self.policies, self.seats)
+            specs = self.policies
+            if isinstance(specs, str):
+                specs = importlib.import_module(specs).POLICIES.by_name
+            return seats_leaf(self, path, v, specs, self.seats, self.seats_why)
         if f.kind == "enum":
             return self.enum_leaf(path, f, v)
         return self.basic_leaf(path, f, v)

@@ -19,17 +19,17 @@ so nothing is silently overridden. Seat policies are checked against P-style's b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind  # one wording of a bad value
 from simcore.family.scenario.annotated import Annotation
-from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_leaf, has_key
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat, has_key
 from simcore.family.scenario.files import ScenarioBase, deep_merge
+from simcore.family.standard import StandardChecker
 from . import schema as _schema
 from .schema import (
-    BEGINNER_SETS, GAME, SCHEMA, Field,
+    BEGINNER_SETS, GAME, SCHEMA,
 )
 
 DEFAULT_SCENARIO = "ptrump_2p"
@@ -50,26 +50,9 @@ def _get(raw: dict, dotted: str):
     return node
 
 
-class _Checker(scenario_files.Checker):
-    error = ScenarioError
-
-    def shown(self, where: Path) -> str:
-        return str(where.name if where.is_absolute() else where)
-
-    def leaf(self, path: str, f: Field, v: Any):
-        if f.kind in ("int", "bool", "str"):
-            return self.basic_leaf(path, f, v)
-        if f.kind == "game":
-            return self.game_leaf(path, v, GAME, "P-style trump mahjong")
-        if f.kind == "enum":
-            return self.enum_leaf(path, f, v)
-        if f.kind == "players":
-            return self.players(path, v)
-        raise AssertionError(f.kind)
-
-    def players(self, path: str, v: Any):
-        return seats_leaf(self, path, v, policy_specs(), (MIN_SEATS, MAX_SEATS),
-                          " (the seat count is the number of players)")
+class _Checker(StandardChecker):
+    error, game, title, policies = ScenarioError, GAME, "P-style trump mahjong", "policies.ptrump"
+    seats, seats_why = (MIN_SEATS, MAX_SEATS), " (the seat count is the number of players)"
 
 
 def policy_specs() -> dict:

@@ -10,13 +10,12 @@ checker's leaf kinds (two seats, start points, multiples of 100), the dependent-
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from simcore.family.scenario import files as scenario_files
 from ..errors import InputError, shown as _kind
-from ..family.scenario import ScenarioLoader, check_seat as _check_seat, seats_leaf
+from ..family.scenario import ScenarioLoader, check_seat as _check_seat
 from simcore.family.scenario.files import ScenarioBase
+from simcore.family.standard import StandardChecker
 from . import schema as _schema
 from .schema import DEPENDS, GAME, SCHEMA, Field
 
@@ -33,19 +32,11 @@ class ScenarioError(InputError):
     """A scenario file that cannot be used; the message starts ``FILE: key.path: ...``."""
 
 
-class _Checker(scenario_files.Checker):
-    error = ScenarioError
-
-    def shown(self, where: Path) -> str:
-        return str(where.name if where.is_absolute() else where)
+class _Checker(StandardChecker):
+    error, game, title, policies = ScenarioError, GAME, "two-player riichi", "policies.riichi2p"
+    seats, seats_why = (N_SEATS, N_SEATS), ""
 
     def leaf(self, path: str, f: Field, v: Any):
-        if f.kind in ("int", "bool", "str"):
-            return self.basic_leaf(path, f, v)
-        if f.kind == "game":
-            return self.game_leaf(path, v, GAME, "two-player riichi")
-        if f.kind == "enum":
-            return self.enum_leaf(path, f, v)
         if f.kind == "points":
             if isinstance(v, bool) or not isinstance(v, int) or v < (f.min or 0) or \
                     v > f.max or v % 100:
@@ -59,12 +50,7 @@ class _Checker(scenario_files.Checker):
                 self.fail(path, f"expected a list of two positive multiples of 100 (the "
                           f"first dealer's first), got {_kind(v)}")
             return list(v)
-        if f.kind == "players":
-            return self.players(path, v)
-        raise AssertionError(f.kind)
-
-    def players(self, path: str, v: Any):
-        return seats_leaf(self, path, v, policy_specs(), (N_SEATS, N_SEATS))
+        return super().leaf(path, f, v)
 
 
 def policy_specs() -> dict:
