@@ -20,7 +20,8 @@ import numpy as np
 
 from policies.emoji import P_SEARCH, POLICIES, decide
 from simcore.nb.rng import randint, shuffle
-from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
+from simcore.nb.search import (P_ROLLOUT, closest_discard, decision_key, legal_candidates,
+                               scratch, search_among)
 from . import engine as E
 from .hand import N_KINDS, distances_after, waits
 
@@ -72,15 +73,7 @@ def _build(y, q, pool, lo, m, steps, riichi, rng, t, after):
         j = lo + 7 + randint(rng, m - lo - 7)
         h[pool[j]] += 1
         distances_after(h, t, -1, after)
-        best, ties, k = 1 << 20, 0, -1
-        for c in range(N_KINDS):
-            if h[c] > 0:
-                if after[c] < best:
-                    best, ties, k = after[c], 1, c
-                elif after[c] == best:
-                    ties += 1
-                    if randint(rng, ties) == 0:
-                        k = c
+        k = closest_discard(h, after, N_KINDS, rng)
         h[k] -= 1
         if pool[j] != k:
             for i in range(lo, lo + 7):

@@ -38,7 +38,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from simcore.nb.rng import next_u64, seed_keyed
+from simcore.nb.rng import next_u64, randint, seed_keyed
 
 _U = np.uint64
 DETERMINIZE, ROLLOUT = 101, 102   # stream purposes of one simulation (seed_keyed's ``purpose``)
@@ -114,6 +114,24 @@ def search_among(deal, resume, ctx, n, choice, prm, key, rng, kit, rollouts):
     sims = np.int64(prm[P_SIMS])
     simulate(deal, resume, ctx, key, sims, cand, n, base, gain, gain2, det, rollouts)
     return cand[choose(gain, gain2, base, n, sims, prm[P_MARGIN], prm[P_TEMPERATURE], rng)]
+
+
+@nb.njit(cache=True, inline="always")
+def closest_discard(c, after, n_kinds, rng) -> int:
+    """The kind a speed-first player discards from counts ``c`` (``after[k]``: the hand's
+    distance to a win once a ``k`` is discarded): the closest, ties at random (each tied kind
+    alike, one draw from ``rng`` per tie). How a simulation's guessed hands are grown (emoji's,
+    two-player riichi's)."""
+    best, ties, k = 1 << 20, 0, -1
+    for kind in range(n_kinds):
+        if c[kind] > 0:
+            if after[kind] < best:
+                best, ties, k = after[kind], 1, kind
+            elif after[kind] == best:
+                ties += 1
+                if randint(rng, ties) == 0:
+                    k = kind
+    return k
 
 
 @nb.njit(cache=True)

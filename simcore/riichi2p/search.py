@@ -2,14 +2,14 @@
 
 What is riichi2p's here: the tiles a seat cannot see (the other seat's concealed hand, the live
 wall, the tiles out of play, the replacement tiles not drawn, the indicators not turned, the ura
-indicators), dealt again at each simulation, the other seat's hand grown as a speed-first
-player grows one (:func:`_grow`) until it explains its play (tenpai after a riichi, else its
-last discard one a speed-first player would make); the outcome of a rollout (the change of the seat's lead over the other
-seat when the hand is settled); the decisions searched (a seat's own turn: tsumo, kans, kyuushu,
-discards and riichi); and the kernel that seats it: :func:`play_games_search` is
-:func:`engine.games_loop` compiled once more with a search's scratch ``sx``
-(:func:`new_scratch`). A rollout plays the policies' loop, so a search never searches inside
-itself.
+indicators), dealt again at each simulation, the other seat's hand grown as a speed-first player
+grows one (:func:`_grow`) until it explains its play (tenpai after a riichi, else its last
+discard one a speed-first player would make); the outcome of a rollout (the change of the seat's
+lead over the other seat when the hand is settled); the decisions searched (a seat's own turn:
+tsumo, kans, kyuushu, discards and riichi); and the kernel that seats it:
+:func:`play_games_search` is :func:`engine.games_loop` compiled once more with a search's
+scratch ``sx`` (:func:`new_scratch`). A rollout plays the policies' loop, so a search never
+searches inside itself.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import numpy as np
 
 from policies.riichi2p import P_SEARCH, POLICIES, decide
 from simcore.nb.rng import randint, shuffle
-from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
+from simcore.nb.search import (P_ROLLOUT, closest_discard, decision_key, legal_candidates,
+                               scratch, search_among)
 from . import engine as E
 from .hand import distance, distances_after
 
@@ -93,15 +94,7 @@ def _grow(x, q, pool, n, held, steps, riichi, rng, ts, th):
         j = held + randint(rng, n - held)
         c[pool[j] // 4] += 1
         distances_after(c, nm, ts, th, -1, x.after)
-        best, ties, k = 1 << 20, 0, -1
-        for kind in range(E.N_KINDS):
-            if c[kind] > 0:
-                if x.after[kind] < best:
-                    best, ties, k = x.after[kind], 1, kind
-                elif x.after[kind] == best:
-                    ties += 1
-                    if randint(rng, ties) == 0:
-                        k = kind
+        k = closest_discard(c, x.after, E.N_KINDS, rng)
         c[k] -= 1
         if pool[j] // 4 != k:
             for i in range(held):
