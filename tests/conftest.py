@@ -76,6 +76,18 @@ def families_played(item) -> set:
     return found
 
 
+def pytest_ignore_collect(collection_path, config):
+    """The quick tier does not even import another family's test folder (tests/emoji/...):
+    each xdist worker would spend seconds collecting tests it then deselects, beside the
+    compile."""
+    if _tier(config) != "quick":
+        return None
+    here = Path(__file__).resolve().parent
+    if collection_path.parent == here and collection_path.name in _other_families():
+        return True
+    return None
+
+
 def tier_of(item) -> str:
     """"quick", "second" or "both"."""
     if any(item.get_closest_marker(m) for m in SECOND_TIER_MARKS) or families_played(item):
