@@ -1,3 +1,4 @@
+import functools
 import os
 from pathlib import Path
 import re
@@ -50,18 +51,21 @@ def pytest_addoption(parser):
                           "all: both")
 
 
-def _other_families():
+TESTS = Path(__file__).resolve().parent   # this folder: tests/<family>/ hold a family's own
+
+
+@functools.cache
+def _other_families() -> tuple:
     from simcore.family import registry
-    return [name for name in registry.names() if name != registry.DEFAULT]
+    return tuple(name for name in registry.names() if name != registry.DEFAULT)
 
 
 def families_played(item) -> set:
     """The non-default families a collected test plays, as far as its folder, parameters and
     ``plays`` mark say."""
     others = _other_families()
-    here = Path(__file__).resolve().parent
     try:
-        top = item.path.resolve().relative_to(here).parts[0]
+        top = item.path.resolve().relative_to(TESTS).parts[0]
     except ValueError:
         top = ""
     found = {top} & set(others)
@@ -82,8 +86,7 @@ def pytest_ignore_collect(collection_path, config):
     compile."""
     if _tier(config) != "quick":
         return None
-    here = Path(__file__).resolve().parent
-    if collection_path.parent == here and collection_path.name in _other_families():
+    if collection_path.name in _other_families() and collection_path.parent.resolve() == TESTS:
         return True
     return None
 
@@ -92,9 +95,8 @@ def tier_of(item) -> str:
     """"quick", "second" or "both"."""
     if any(item.get_closest_marker(m) for m in SECOND_TIER_MARKS) or families_played(item):
         return "second"
-    here = Path(__file__).resolve().parent
     try:
-        if item.path.resolve().relative_to(here).as_posix() in BOTH_TIERS:
+        if item.path.resolve().relative_to(TESTS).as_posix() in BOTH_TIERS:
             return "both"
     except ValueError:
         pass
@@ -214,8 +216,7 @@ def pytest_collection_modifyitems(session, config, items):
             config.hook.pytest_deselected(items=dropped)
         items[:] = keep
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    here = Path(__file__).resolve().parent
-    items.sort(key=lambda item: rank.get(item.path.resolve().relative_to(here).as_posix(),
+    items.sort(key=lambda item: rank.get(item.path.resolve().relative_to(TESTS).as_posix(),
                                          len(rank)))  # stable: files stay whole
 
 
