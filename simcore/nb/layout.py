@@ -70,6 +70,7 @@ def state_spec(name: str, fields: tuple, module: str):
     from numba.core.extending import overload
     from numba.experimental import structref
 
+    from simcore.nb import state_ctor
     from simcore.nb.borrow import borrowed
     names = tuple(f[0] for f in fields)
     if len(set(names)) != len(names):
@@ -83,14 +84,12 @@ def state_spec(name: str, fields: tuple, module: str):
     # Python reads the owning arrays (``own_``); compiled code reads the fields, which do not own
     # their memory (no reference counting on a field's every read; module docstring of
     # simcore.nb.borrow): ``own_`` holds it for as long as the state lives.
-    getters = {}
-    for i, n in enumerate(names):
-        g = {}
-        exec(f"def get(s):\n    return s.own_[{i}]\n", g)
-        getters[n] = numba.njit(g["get"])
-    props = {n: property(lambda self, g=getters[n]: g(self)) for n in names}
+    build, owners = state_ctor.register(type_cls, names, module, name)
+    props = {n: property(lambda self, i=i: owners(self)[i]) for i, n in enumerate(names)}
     proxy_cls = type(name, (structref.StructRefProxy,),
-                     {"__module__": module, "__doc__": f"The kernel's {name}.", **props})
+                     {"__module__": module, "__doc__": f"The kernel's {name}.", **props,
+                      "__new__": lambda cls, *arrays: state_ctor.construct(
+                          build, cls, type_cls, names, arrays)})
     params = ", ".join(f"f_{n}" for n in names)
     body = "\n".join(f"        __s.{n} = borrowed(f_{n})" for n in names)
     src = (f"def ctor({params}):\n"
