@@ -15,9 +15,11 @@ import sys
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-from simcore.nb.aliases import install
+from simcore.nb import aliases, cache_lock
 
-install()   # every compiled module imports this one: numba's alias analysis mended first
+# every compiled module imports this one: numba's alias analysis and its cache's saves mended first
+aliases.install()
+cache_lock.install()
 
 
 def _plain(args, kws):
