@@ -9,9 +9,10 @@ every cold family before its workers start (``tests/conftest.py``); ``python -m 
 its install).
 
 On 2 cores a cold family compiles in two processes, its kernel in one and its helpers in the
-other (:mod:`simcore.nb.compile_plan`); several cold families compile one after the other, so two
-compiles never fight over the cores (and numba's cache index, which is not locked, is never
-written by two families at once).
+other (:mod:`simcore.nb.compile_plan`); several cold families compile in order, two processes at a
+time, the next family's helpers starting beside a family's kernel once that family's helpers are
+done (:func:`simcore.family.compiling.compile_families`), so compiles never fight over the cores;
+numba's cache takes both at once safely (:mod:`simcore.nb.cache_lock`).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def main(argv=None) -> int:
               f"simcore.precompile {' '.join(cold_names)}` compiles)", file=sys.stderr)
         return 1
     print(f"precompile: compiling the {short} kernel{'s' if len(cold) > 1 else ''} into numba's "
-          f"cache (about 40-60 s a family on 2 cores, one family at a time)", file=sys.stderr, flush=True)
+          f"cache (about 30-60 s a family on 2 cores, two compiles at a time)", file=sys.stderr, flush=True)
     start = time.monotonic()
     ok = compile_families(cold, say=lambda text: print(f"precompile: {text}", file=sys.stderr))
     print(f"precompile: {short}: {'compiled' if ok else 'not all compiled'} in "

@@ -45,35 +45,24 @@ def _python(code, stderr):
                             stdout=subprocess.DEVNULL, stderr=stderr, text=True)
 
 
-def _wait_talking(proc, start: float, guard_s: float, say, every: float = TICK_S):
-    """``proc``'s exit status, saying every ``every`` seconds how long the compile has run (a
-    compile is a minute or more of silence otherwise); TimeoutExpired past ``guard_s``."""
-    while True:
-        left = guard_s - (time.monotonic() - start)
-        if left <= 0:
-            raise subprocess.TimeoutExpired(proc.args, guard_s)
-        to_tick = every - (time.monotonic() - start) % every   # ticks on the whole clock
-        try:
-            return proc.wait(timeout=min(to_tick, max(left, 0.1)))
-        except subprocess.TimeoutExpired:
-            if guard_s - (time.monotonic() - start) > 0:
-                say(f"still compiling ({time.monotonic() - start:.0f} s)")
-
-
 def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
-    """Compile the kernels of the family modules ``cold``, one family at a time: each in two
-    child processes, its kernel in one and its helpers in the other (the module docstring), so
-    two compiles never fight over 2 cores and the first family is ready soonest. ``say(text)``
-    reports progress and failures. True when every process ended well; a failed or hung one is
-    reported and stopped, never raised: whatever it did not compile compiles on first use.
-    ``guard_s`` bounds each family's compile."""
+    """Compile the kernels of the family modules ``cold``, in that order, in two child processes
+    at a time: each family's kernel in one and its helpers in the other (the module docstring),
+    and when a family's helpers are done, the next family's helpers beside its kernel's own
+    compile (the serial tail of a family, its round loop and games loop, is a third to half of
+    its compile: two families' shares overlap where one family alone leaves a core idle). Never
+    more than two compiles, so none fight over 2 cores, and the first family is ready soonest;
+    numba's cache is written by both at once safely (:mod:`simcore.nb.cache_lock`).
+    ``say(text)`` reports progress and failures. True when every process ended well; a failed
+    or hung one is reported and stopped, never raised: whatever it did not compile compiles on
+    first use. ``guard_s`` bounds each process."""
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    ok = True
-    for name in cold:
-        if len(cold) > 1:
+    tasks = [(name, f) for name in cold for f in ("compile_helpers", "play_for_compile")]
+
+    def starting(name, function):
+        if len(cold) > 1 and function == "compile_helpers":
             say(f"compiling {name.split('.')[-2]}")
-        ok = _compile_one(name, say, guard_s) and ok
-    return ok
+    return _run_children(tasks, say, guard_s, say, starting)
 
 
 def compile_search(fam, say=None, guard_s: float = GUARD_S, ticks: bool = True) -> bool:
@@ -94,31 +83,58 @@ def compile_search(fam, say=None, guard_s: float = GUARD_S, ticks: bool = True) 
 
 def _compile_one(name: str, say, guard_s: float,
                  functions=("compile_helpers", "play_for_compile"), tick=None) -> bool:
-    codes = [_call(name, f) for f in functions]
+    return _run_children([(name, f) for f in functions], say, guard_s, tick or say)
+
+
+def _run_children(tasks, say, guard_s: float, tick, starting=None, slots: int = 2,
+                  every: float = TICK_S) -> bool:
+    """Run ``tasks`` (``(family module, compiling function)``), each in a child process, in
+    order, ``slots`` at a time, a task starting as soon as a slot is free; ``tick(text)`` every
+    ``every`` seconds says how long the whole has run (a compile is a minute or more of silence
+    otherwise). True when every child ended well: a failed child is said, and one that runs
+    ``guard_s`` is stopped and said (``say``)."""
     start = time.monotonic()
-    logs = [tempfile.TemporaryFile("w+") for _ in codes]
-    procs = []
+    waiting = list(tasks)
+    running = []   # (proc, log, started)
     ok = True
+    next_tick = start + every
     try:
-        procs = [_python(code, log) for code, log in zip(codes, logs)]
-        for proc, log in zip(procs, logs):
-            try:
-                status = _wait_talking(proc, start, guard_s, tick or say)
-            except subprocess.TimeoutExpired:
-                say(f"a compile process ran {guard_s:.0f} s: stopped (what it did not compile "
-                    f"compiles on first use)")
-                ok = False
-                break
-            if status != 0:
-                log.seek(0)
-                say(f"a compile process failed:\n{log.read()}")
-                ok = False
+        while waiting or running:
+            while waiting and len(running) < slots:
+                name, function = waiting.pop(0)
+                if starting:
+                    starting(name, function)
+                log = tempfile.TemporaryFile("w+")
+                running.append((_python(_call(name, function), log), log, time.monotonic()))
+            still = []
+            for proc, log, began in running:
+                if proc.poll() is None and time.monotonic() - began > guard_s:
+                    say(f"a compile process ran {guard_s:.0f} s: stopped (what it did not "
+                        f"compile compiles on first use)")
+                    ok = False
+                    proc.kill()
+                    proc.wait()
+                    log.close()
+                elif proc.poll() is None:
+                    still.append((proc, log, began))
+                else:
+                    if proc.returncode != 0:
+                        log.seek(0)
+                        say(f"a compile process failed:\n{log.read()}")
+                        ok = False
+                    log.close()
+            if len(still) == len(running):   # nothing ended: wait a little, talking on time
+                now = time.monotonic()
+                if now >= next_tick:
+                    tick(f"still compiling ({now - start:.0f} s)")
+                    next_tick += every * (1 + (now - next_tick) // every)
+                time.sleep(min(0.1, every / 4))
+            running = still
     finally:  # interrupted, or hung: no compile outlives its caller
-        for proc in procs:
+        for proc, log, _ in running:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-        for log in logs:
             log.close()
     return ok
 

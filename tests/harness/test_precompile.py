@@ -252,13 +252,44 @@ def test_a_hung_compile_is_stopped_with_its_children(monkeypatch, tmp_path):
         pytest.fail("the compile's child outlived the stop")
 
 
-def test_a_compile_says_every_tick_that_it_is_still_running():
+def test_a_compile_says_every_tick_that_it_is_still_running(monkeypatch):
     # issue 31 item 2: the test suite's and `python -m simcore.precompile`'s compile talks
     import subprocess
     import sys
-    import time
-    from simcore.family.compiling import _wait_talking
+    from simcore.family import compiling
+    monkeypatch.setattr(compiling, "_python", lambda code, log: subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(0.65)"], stderr=log, text=True))
     said = []
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.65)"])
-    assert _wait_talking(proc, time.monotonic(), 60, said.append, every=0.2) == 0
+    assert compiling._run_children([("m", "f")], said.append, 60, said.append, every=0.2)
     assert len(said) >= 2 and all(s.startswith("still compiling (") for s in said), said
+
+
+def test_two_compiles_at_a_time_in_order_the_next_as_soon_as_one_ends(monkeypatch, tmp_path):
+    """Families' compiles overlap (the next family's helpers beside a kernel's own compile), but
+    never more than two processes at once, started in the order given."""
+    import subprocess
+    import sys
+    from simcore.family import compiling
+    events = tmp_path / "events"
+    # each child notes its start, and ends when its file is there (the test ends them in turn)
+    code = ("import os, sys, time\n"
+            "open(sys.argv[1], 'a').write('start ' + sys.argv[2] + '\\n')\n"
+            "while not os.path.exists(sys.argv[3] + sys.argv[2]): time.sleep(0.02)\n")
+    names = iter(["h1", "k1", "h2", "k2"])
+    monkeypatch.setattr(compiling, "_python", lambda c, log: subprocess.Popen(
+        [sys.executable, "-c", code, str(events), next(names), str(tmp_path / "end_")]))
+    said = []
+    order = iter(["h1", "k1", "h2", "k2"])
+    real_sleep = compiling.time.sleep
+
+    def sleep(s):   # while children run: end one whenever two are running
+        started = events.read_text().split() if events.exists() else []
+        live = [n for n in started[1::2] if not (tmp_path / f"end_{n}").exists()]
+        if len(live) == 2 or (len(started) == 8 and live):   # two running, or the last
+            (tmp_path / f"end_{next(order)}").touch()
+        assert len(live) <= 2
+        real_sleep(s)
+    monkeypatch.setattr(compiling.time, "sleep", sleep)
+    assert compiling.compile_families(["a.family", "b.family"], say=said.append)
+    assert events.read_text().split()[1::2] == ["h1", "k1", "h2", "k2"]
+    assert said.count("compiling a") == 1 and said.count("compiling b") == 1
