@@ -60,7 +60,10 @@ def state_spec(name: str, fields: tuple, module: str):
     compiled code reads and passes a field without counting references; Python's attributes
     return the owners (docs/performance.md, "The engine's state"). Never keep a field (or a
     view of it) in compiled code past the state's life. Also bound in ``module``: ``copy_<name>(dst,
-    src)``, which copies every array but those sized by ``log`` into another state, in place.
+    src)``, which copies every array but those sized by ``log`` into another state, in place; and
+    ``build_<name>`` and ``owners_<name>``, the cached functions through which Python builds the
+    state and reads its arrays (:mod:`simcore.nb.state_ctor`: no constructor compiled in every
+    process).
     """
     import sys
 
