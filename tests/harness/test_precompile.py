@@ -270,26 +270,31 @@ def test_two_compiles_at_a_time_in_order_the_next_as_soon_as_one_ends(monkeypatc
     import subprocess
     import sys
     from simcore.family import compiling
-    events = tmp_path / "events"
-    # each child notes its start, and ends when its file is there (the test ends them in turn)
-    code = ("import os, sys, time\n"
-            "open(sys.argv[1], 'a').write('start ' + sys.argv[2] + '\\n')\n"
-            "while not os.path.exists(sys.argv[3] + sys.argv[2]): time.sleep(0.02)\n")
+    # each child ends when its file is there: the test ends them in turn
+    code = "import os, sys, time\nwhile not os.path.exists(sys.argv[1]): time.sleep(0.02)\n"
     names = iter(["h1", "k1", "h2", "k2"])
-    monkeypatch.setattr(compiling, "_python", lambda c, log: subprocess.Popen(
-        [sys.executable, "-c", code, str(events), next(names), str(tmp_path / "end_")]))
-    said = []
+    launched = []
+
+    beside = {}   # a child -> the children still running when it started
+
+    def launch(c, log):
+        name = next(names)
+        beside[name] = [n for n in launched if not (tmp_path / n).exists()]
+        launched.append(name)
+        return subprocess.Popen([sys.executable, "-c", code, str(tmp_path / name)])
+    monkeypatch.setattr(compiling, "_python", launch)
     order = iter(["h1", "k1", "h2", "k2"])
     real_sleep = compiling.time.sleep
 
-    def sleep(s):   # while children run: end one whenever two are running
-        started = events.read_text().split() if events.exists() else []
-        live = [n for n in started[1::2] if not (tmp_path / f"end_{n}").exists()]
-        if len(live) == 2 or (len(started) == 8 and live):   # two running, or the last
-            (tmp_path / f"end_{next(order)}").touch()
+    def sleep(s):   # while children run: end one whenever two are running, or the last
+        live = [n for n in launched if not (tmp_path / n).exists()]
         assert len(live) <= 2
+        if len(live) == 2 or (len(launched) == 4 and live):
+            (tmp_path / next(order)).touch()
         real_sleep(s)
     monkeypatch.setattr(compiling.time, "sleep", sleep)
+    said = []
     assert compiling.compile_families(["a.family", "b.family"], say=said.append)
-    assert events.read_text().split()[1::2] == ["h1", "k1", "h2", "k2"]
+    assert launched == ["h1", "k1", "h2", "k2"]
+    assert beside["h2"] == ["k1"] and beside["k2"] == ["h2"]   # b's helpers beside a's kernel
     assert said.count("compiling a") == 1 and said.count("compiling b") == 1
