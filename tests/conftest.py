@@ -117,8 +117,9 @@ def _compile_first(config):
     """On a cold numba cache (a fresh clone: CI) the kernels the tier plays compile before any
     test runs, two compiles at a time in the families' order (a family's kernel beside its
     helpers, then the next family's helpers beside it: simcore/precompile.py), rather than in
-    every xdist worker at once or in several families' compiles fighting over the cores. The compile starts at once; the xdist workers start and
-    collect meanwhile, and no test runs before it ends (:func:`pytest_runtestloop`)."""
+    every xdist worker at once or in several families' compiles fighting over the cores. The
+    compile starts at once; the xdist workers start and collect meanwhile, and no test runs
+    before it ends (:func:`pytest_runtestloop`)."""
     cold = precompile.cold_families(_families_to_compile(config))
     if not cold:
         return

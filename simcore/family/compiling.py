@@ -108,21 +108,21 @@ def _run_children(tasks, say, guard_s: float, tick, starting=None, slots: int = 
                 running.append((_python(_call(name, function), log), log, time.monotonic()))
             still = []
             for proc, log, began in running:
-                if proc.poll() is None and time.monotonic() - began > guard_s:
+                status = proc.poll()
+                if status is None and time.monotonic() - began <= guard_s:
+                    still.append((proc, log, began))
+                    continue
+                if status is None:
                     say(f"a compile process ran {guard_s:.0f} s: stopped (what it did not "
                         f"compile compiles on first use)")
                     ok = False
                     proc.kill()
                     proc.wait()
-                    log.close()
-                elif proc.poll() is None:
-                    still.append((proc, log, began))
-                else:
-                    if proc.returncode != 0:
-                        log.seek(0)
-                        say(f"a compile process failed:\n{log.read()}")
-                        ok = False
-                    log.close()
+                elif status != 0:
+                    log.seek(0)
+                    say(f"a compile process failed:\n{log.read()}")
+                    ok = False
+                log.close()
             if len(still) == len(running):   # nothing ended: wait a little, talking on time
                 now = time.monotonic()
                 if now >= next_tick:

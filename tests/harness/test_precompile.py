@@ -274,7 +274,6 @@ def test_two_compiles_at_a_time_in_order_the_next_as_soon_as_one_ends(monkeypatc
     code = "import os, sys, time\nwhile not os.path.exists(sys.argv[1]): time.sleep(0.02)\n"
     names = iter(["h1", "k1", "h2", "k2"])
     launched = []
-
     beside = {}   # a child -> the children still running when it started
 
     def launch(c, log):
