@@ -5,7 +5,8 @@ replacement reserve and the ura indicator; the dora indicator is face up) dealt 
 simulation, each other seat's hand redrawn until it explains its play (tenpai under riichi,
 else its last discard one that left it as close to tenpai as any other); the outcome is the
 seat's change of score when the round is settled. Searched: a seat's own turns (tsumo, kans,
-nukidora, discards, riichi); its answers to the others' discards are greedy's.
+nukidora, discards, riichi; of the discards only the fastest and, against a riichi, the safe:
+:func:`_fastest_or_safe`); its answers to the others' discards are greedy's.
 :func:`play_matches_search` is the engine's matches compiled once more with a search's scratch
 ``sx`` (:func:`new_scratch`); a rollout plays the policies' loop, so a search never searches
 inside itself.
@@ -20,8 +21,9 @@ from policies.ptrump import P_SEARCH, POLICIES, decide
 from simcore.nb.rng import shuffle
 from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
 from . import engine as E
+from . import rules_array as R
 from .hand import shanten
-from .layout import MAX_SEATS, N_ACTIONS, N_CARDS, N_RANKS
+from .layout import A_DISCARD, MAX_SEATS, N_ACTIONS, N_CARDS, N_RANKS
 
 TRIES = 32   # deals of a seat's hand tried for one its play explains
 
@@ -144,6 +146,40 @@ def _resume(c, action):
 
 
 @nb.njit(cache=True)
+def _fastest_or_safe(rs, seat, cand, n, choice, hr, ra) -> int:
+    """Keep the rollout bot's choice, every action that is not a discard, the discards (with
+    riichi or not) that leave the hand as close to tenpai as any, and against a riichi the
+    ranks the riichi seat cannot ron (its own discards); their count."""
+    c, k = rs.cnt[seat], rs.n_sets[seat]
+    sh = np.full(N_RANKS, 99, np.int64)
+    best = 99
+    for r in range(N_RANKS):
+        if c[r] > 0:
+            c[r] -= 1
+            sh[r] = shanten(c, k, hr)
+            c[r] += 1
+            best = min(best, sh[r])
+    safe = np.int64(0)
+    if ra[R.RA_FURITEN] != R.FURITEN_NONE:
+        first = True
+        for q in range(rs.st[E.ST_N]):
+            if q != seat and rs.riichi[q] > 0:
+                safe = rs.disc_ranks[q] if first else safe & rs.disc_ranks[q]
+                first = False
+    m = 0
+    for j in range(n):
+        a = cand[j]
+        keep = a < A_DISCARD or a == choice
+        if not keep:
+            r = E.rank_of((a - A_DISCARD) % N_CARDS)
+            keep = sh[r] == best or (safe >> r) & 1
+        if keep:
+            cand[m] = a
+            m += 1
+    return m
+
+
+@nb.njit(cache=True)
 def searching_decision(ctx, sx):
     """A seat's own turn in the search kernel (``ctx``: the round's state and the decision): a
     ``search`` seat's by simulation, another seat's by its policy."""
@@ -157,6 +193,8 @@ def searching_decision(ctx, sx):
     roll = np.int64(prm[P_ROLLOUT])
     choice = decide(roll, rs.obs, rs.mask, rows[roll], rng, hr, ra)   # the rollout bot's own
     k = legal_candidates(rs.mask, prm, kit[3])
+    if k > 2:
+        k = _fastest_or_safe(rs, seat, kit[3], k, choice, hr, ra)
     no = rec[E.RF_GAME] < 0   # False, not a constant (round_from would compile again)
     return search_among(_deal, _resume, (rs, y, x, seat, phase, kuikae, scores, values, has_yaku,
                                          ra, hr, n, pool, xsc, xval, xhas, xkey, xrec, rec,

@@ -22,8 +22,8 @@ from simcore.nb.rng import randint, shuffle
 from simcore.nb.search import (P_ROLLOUT, closest_discard, decision_key, legal_candidates,
                                scratch, search_among)
 from . import engine as E
-from .layout import A_ANKAN
 from .hand import distance, distances_after
+from .layout import A_ANKAN
 
 TRIES = 32   # deals of the other seat's hand tried for one its play explains
 GROW_CAP = 80   # draws a hand in riichi is grown by at most, to tenpai
