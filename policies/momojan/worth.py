@@ -43,7 +43,6 @@ from simcore.momojan.rules_array import (
     Y_ITTSU, Y_RIICHI, Y_SANSHOKU, Y_TANYAO, Y_TOITOI,
 )
 
-U1 = np.uint64(1)
 RANKS9 = np.uint64(0x1FF)
 TERMINALS = np.uint64(sum((1 << (9 * f)) | (1 << (9 * f + 8)) for f in range(4)))  # ranks 1, 9
 # the yaku it leaves out (module doc), by scenario key
@@ -133,11 +132,10 @@ def yaku_points(cards, ra):
         sure = sure or share >= 1.0
     pts = slot_points(ra, Y_TOITOI)
     if pts > 0:
-        for r in range(9):
-            c = 0
-            for f in range(4):
-                c += np.int64((fb[f] >> np.uint64(r)) & U1)
-            singles += c == 1
+        # ranks held in exactly one fruit: an odd count that is not two or more
+        a, b, c, d = fb
+        two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+        singles += popcount((a ^ b ^ c ^ d) & ~two)
         share = _clamp01(1.0 - singles / 3.0)
         v += pts * share
         sure = sure or share >= 1.0

@@ -178,3 +178,25 @@ def test_the_picture_table_equals_the_per_hand_estimate_to_the_bit(new_edition, 
     want_v, want_sure = _data_yaku_reference(pictures, ra)
     assert np.float64(got_v).view(np.int64) == np.float64(want_v).view(np.int64)
     assert bool(got_sure) == want_sure
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kinds=_KINDS)
+def test_toitoi_share_counts_the_cards_without_a_partner(ra, kinds):
+    """toitoi's share is 1 - singles / 3, singles being the pictures held once and the ranks
+    held in exactly one fruit (module doc); counted here card by card."""
+    from collections import Counter
+    counts = Counter(kinds)
+    kinds = [k for k, n in counts.items() for _ in range(min(n, 1 if k < 36 else 4))]
+    cards = np.uint64(mask_from_kinds(kinds))
+    held = Counter(kinds)
+    ranks = Counter(k % 9 for k in held if k < 36)
+    singles = (sum(1 for k, n in held.items() if k >= 36 and n == 1)
+               + sum(1 for n in ranks.values() if n == 1))
+    share = min(1.0, max(0.0, 1.0 - singles / 3.0))
+    off = ra.copy()
+    off[RA_YAKU_ENABLED + Y["toitoi"]] = 0
+    pts = int(ra[RA_YAKU_POINTS + Y["toitoi"]])
+    assert pts > 0 and ra[RA_YAKU_ENABLED + Y["toitoi"]]
+    assert yaku_points(cards, ra)[0] - yaku_points(cards, off)[0] == pytest.approx(pts * share,
+                                                                                  abs=1e-9)
