@@ -28,12 +28,21 @@ START_S = 600      # a cold start or a loaded machine: only a bound against a ha
 GONE_S = 20        # "within a few seconds", with room for a loaded machine
 
 
+def _foreground():
+    """In the child: SIGINT and SIGHUP at their defaults, as for a command typed at a terminal.
+    A test run started under nohup (or by a supervisor that ignores SIGHUP) would otherwise hand
+    its children an ignored SIGHUP, which a command rightly keeps ignoring
+    (test_stop_signals_respect_nohup_and_restore_the_handlers_before): its SIGHUP cases failed
+    so, beside a CPU load started with nohup."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def _start(args, **kw):
     # Its own session (the test signals it as a terminal or a supervisor would), SIGINT at its
     # default as for a foreground command (tests/harness/test_interrupt.py says why).
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kw)
+                            start_new_session=True, preexec_fn=_foreground, **kw)
 
 
 def _wait_until(what, cond, p, timeout=START_S, poll=0.05):
