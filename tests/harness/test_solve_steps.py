@@ -154,11 +154,11 @@ def crn_cov(p):
 def solve_to_target_ci(seed, width=0.5, games=4000, pilot_games=2000, cap=1_000_000,
                        design_of=None):
     """A solve with --target-ci ``width``: the pilot, then the design in batches sized as
-    :func:`simcore.studies.study.run_study` sizes them (10% past the games the current half-width
-    predicts, at least a quarter more; double while the set is open) until
+    :func:`simcore.studies.study.run_study` sizes them (:func:`simcore.studies.study.next_stop`:
+    a little past the games the current half-width predicts; double while the set is open) until
     :func:`simcore.studies.solve_design.set_half_width` is at most ``width``. Each batch's mean is drawn from
     its exact normal law (the central limit of the games above), so 200 solves stay cheap."""
-    from simcore.stats.moments import Z95, games_for_half_width
+    from simcore.studies.study import next_stop
     rng = np.random.default_rng(seed)
 
     def batch(values, n):
@@ -179,9 +179,7 @@ def solve_to_target_ci(seed, width=0.5, games=4000, pilot_games=2000, cap=1_000_
         hw = sv.set_half_width(curve, 0.5, KOMI)
         if hw <= width or n >= cap:
             break
-        need = (int(games_for_half_width(hw / Z95, n, width) * 1.1) if np.isfinite(hw)
-                else 2 * n)
-        more = min(cap, max(need, n + n // 4)) - n
+        more = next_stop(n, hw, width, 1, cap) - n
         total, n = total + batch(xs, more) * more, n + more
     return solution(KOMI, Rate(), 0.5, curve), design, n
 
