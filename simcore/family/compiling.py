@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from simcore.nb.compile_plan import (dispatcher, cached_for, kernel_entries, load_plan,
-                                     record, save_plan)
+                                     record, save_plan, stale_entries)
 
 
 GUARD_S = 1800  # not a timing: only stops a hung compile from hanging an install or a test run
@@ -207,6 +207,31 @@ def compile_helpers(fam, _arg=None) -> int:
     kernel_module = fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]
     package = importlib.import_module(kernel_module).__package__   # the plan's: simcore.<name>
     return compile_reversed(package, first=fam.COMPILE_FIRST)
+
+
+def compile_helpers_for_run(fam, _arg=None, poll: float = 0.25, limit: float = 900.0) -> int:
+    """A cold run's second worker (:func:`simcore.studies.study.run_study`): the kernel's helpers
+    (:func:`compile_helpers`), then wait, up to ``limit`` seconds, until the kernel the first
+    worker compiles for its chunk is in the cache, so that this worker's first chunk loads it
+    instead of compiling the same kernel again. Without the wait it did: a cold `run
+    new_edition` saved play_round and play_games twice (``NUMBA_DEBUG_CACHE``), about 100 s of
+    CPU for a 54 s run, and the second worker's first chunk came 9 s after the first. A
+    precompile does not wait (:func:`compile_families` starts the next family's helpers).
+
+    It waits only where waiting can end: not when none of its own helpers reached the cache (a
+    read-only or full cache folder: numba then caches nothing, and this worker compiles the
+    kernel for its chunk as before), and not longer than ``limit`` seconds or twice its own
+    compile's time, whichever is less (the kernel's compile is shorter than the helpers')."""
+    start = time.monotonic()
+    n = compile_helpers(fam)
+    spent = time.monotonic() - start
+    package = importlib.import_module(fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]).__package__
+    if len(stale_entries(package)) >= len(load_plan(package)):   # none of them was cached
+        return n
+    deadline = time.monotonic() + min(limit, max(60.0, 2.0 * spent))
+    while not kernels_cached(fam) and time.monotonic() < deadline:
+        time.sleep(poll)
+    return n
 
 
 def _record_fresh(package: str) -> tuple:

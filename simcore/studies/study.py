@@ -27,7 +27,7 @@ from simcore.runners.local import clamp_workers, usable_cores
 from simcore.stats.moments import MomentSums, Z95, difference, games_for_half_width, ratio
 import functools
 from simcore.family.chunks import chunk_stats
-from simcore.family.compiling import compile_helpers, has_compile_plan, kernels_cached
+from simcore.family.compiling import compile_helpers_for_run, has_compile_plan, kernels_cached
 
 def variant_seed(seed: int, v: int, paired: bool) -> int:
     """The base seed of variant ``v``: the study's seed when paired, else an independent one."""
@@ -108,7 +108,9 @@ def _cold_share(family, requested: int) -> bool:
     is cold, the family has a plan, the user did not ask for one worker and there is a second
     core. One local worker then compiles the kernel's helpers last-needed first (the family's
     ``compile_helpers``, :mod:`simcore.nb.compile_plan`) while another compiles the kernel for the
-    first chunk and loads those helpers from the cache as it reaches them."""
+    first chunk and loads those helpers from the cache as it reaches them; the helper's worker
+    then waits for that kernel in the cache rather than compile it too
+    (:func:`simcore.family.compiling.compile_helpers_for_run`)."""
     if not has_compile_plan(family):
         return False
     if requested == 1 or usable_cores() < 2:
@@ -193,7 +195,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
         chunk_fn(ChunkTask(payloads, seeds, 0, 0, debug, records, round_records))
     with factory(pool) as runner:
         if share and pool >= 2 and hasattr(runner, "start_job"):
-            runner.start_job(pool - 1, functools.partial(compile_helpers, family))
+            runner.start_job(pool - 1, functools.partial(compile_helpers_for_run, family))
         while True:
             # Lazy: the runners draw tasks as workers free up (memory does not grow with games).
             tasks = (ChunkTask(payloads, seeds, s, min(s + chunk_games, stop), debug, records,

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from simcore.family.compiling import (compile_helpers, has_compile_plan, kernels_cached,
+from simcore.family.compiling import (compile_helpers_for_run, has_compile_plan, kernels_cached,
                                       play_for_compile)
 from simcore.momojan.family import FAMILY as family
 from simcore.nb import compile_plan
@@ -129,7 +129,7 @@ def test_run_study_shares_only_a_cold_compile(monkeypatch, cached, workers, game
     if runner.jobs:
         worker, job = runner.jobs[0]
         assert worker == runner.workers - 1
-        assert job.func is compile_helpers and job.args == (family,)
+        assert job.func is compile_helpers_for_run and job.args == (family,)
 
 
 @pytest.mark.parametrize("games,expected", [(200, (2, 1)), (100, (1, 0))])
@@ -170,3 +170,43 @@ def test_the_plan_warm_up_keeps_the_worker_count_asked_for(monkeypatch, workers)
         plan.plan_games(family, [scenario.load("new_edition")], family.CATALOGUE[0].name, 0.01,
                         0.8, 0.05, 100, 1, workers)
     assert seen == [workers]
+
+
+def _helper_job(monkeypatch, stale, cached_after):
+    """compile_helpers_for_run with the compile stubbed: none of its helpers cached (``stale``) or
+    all but two (as in a real cache: two entries are closures no name reaches), the
+    kernel in the cache from the ``cached_after``-th look on (None: never); how often it looked."""
+    import simcore.family.compiling as compiling
+    looks = []
+
+    def cached(fam):
+        looks.append(1)
+        return cached_after is not None and len(looks) >= cached_after
+    monkeypatch.setattr(compiling, "compile_helpers", lambda fam: 7)
+    plan = compiling.load_plan("simcore.momojan")
+    monkeypatch.setattr(compiling, "stale_entries",
+                        lambda package: list(plan) if stale else plan[:2])
+    monkeypatch.setattr(compiling, "kernels_cached", cached)
+    return compiling, looks
+
+
+def test_the_helper_job_waits_until_the_first_worker_has_cached_the_kernel(monkeypatch):
+    """A cold run's second worker does not compile the kernel a second time: after its helpers
+    it waits for the kernel the first worker compiles (a cold `run` saved it twice before)."""
+    compiling, looks = _helper_job(monkeypatch, stale=False, cached_after=3)
+    assert compiling.compile_helpers_for_run(family, poll=0.0) == 7
+    assert len(looks) == 3
+
+
+def test_the_helper_job_does_not_wait_where_the_cache_took_nothing(monkeypatch):
+    """None of its helpers in the cache (a read-only or full cache folder): the kernel will not
+    be either, so it goes on at once and its worker compiles the kernel for its chunk."""
+    compiling, looks = _helper_job(monkeypatch, stale=True, cached_after=None)
+    assert compiling.compile_helpers_for_run(family, poll=0.0) == 7
+    assert looks == []
+
+
+def test_the_helper_job_waits_no_longer_than_its_limit(monkeypatch):
+    compiling, looks = _helper_job(monkeypatch, stale=False, cached_after=None)
+    assert compiling.compile_helpers_for_run(family, poll=0.001, limit=0.05) == 7
+    assert looks
