@@ -20,8 +20,8 @@ import numpy as np
 
 from policies.emoji import P_SEARCH, POLICIES, decide
 from simcore.nb.rng import randint, shuffle
-from simcore.nb.search import (P_ROLLOUT, closest_discard, decision_key, legal_candidates,
-                               scratch, search_among)
+from simcore.nb.search import (P_ROLLOUT, closest_discard, decision_key, keep_fastest,
+                               legal_candidates, scratch, search_among)
 from . import engine as E
 from .hand import N_KINDS, distances_after, waits
 
@@ -137,15 +137,7 @@ def _fastest(h, cand, n, choice, t, after) -> int:
     hand is seldom right, and each candidate is ``sims`` rollouts and one more chance of a
     "gain" that is luck. Returns how many are kept (first in ``cand``)."""
     distances_after(h, t, -1, after)
-    best = 1 << 20
-    for i in range(n):
-        best = min(best, after[cand[i] % N_KINDS])
-    kept = 0
-    for i in range(n):
-        if cand[i] == choice or after[cand[i] % N_KINDS] == best:
-            cand[kept] = cand[i]
-            kept += 1
-    return kept
+    return keep_fastest(cand, n, choice, E.N_ACTIONS, N_KINDS, after, np.int64(0))  # all discards
 
 
 @nb.njit(cache=True)

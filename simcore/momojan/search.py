@@ -15,7 +15,8 @@ import numba as nb
 import numpy as np
 
 from policies.momojan import P_SEARCH, POLICIES, decide
-from simcore.nb.search import P_ROLLOUT, decision_key, legal_candidates, scratch, search_among
+from simcore.nb.search import (P_ROLLOUT, decision_key, keep_fastest, legal_candidates, scratch,
+                               search_among)
 from simcore.nb.rng import shuffle
 from .actions import N_ACTIONS, PH_START, TSUMO
 from .cards import N_KINDS
@@ -105,17 +106,7 @@ def _fastest(h, n_rev, cand, n, choice, core, dist) -> int:
     if kinds == 0:
         return n
     discard_distances(h, n_rev, core, kinds, dist)
-    best = 99
-    for j in range(n):
-        if cand[j] < TSUMO and dist[cand[j] % N_KINDS] < best:
-            best = dist[cand[j] % N_KINDS]
-    m = 0
-    for j in range(n):
-        a = cand[j]
-        if a >= TSUMO or a == choice or dist[a % N_KINDS] == best:
-            cand[m] = a
-            m += 1
-    return m
+    return keep_fastest(cand, n, choice, TSUMO, N_KINDS, dist, np.int64(0))
 
 
 @nb.njit(cache=True)

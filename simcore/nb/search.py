@@ -15,9 +15,9 @@ the same game.
 A family supplies what only it knows, as two compiled functions of a tuple of its own: ``deal``
 (copy the round's state, deal the unseen cards again) and ``resume`` (play on from the decision
 with a forced first action; the outcome for the seat). Its decision asks its rollout bot for
-its choice, takes :func:`legal_candidates` (and may prune them), then :func:`search_among`
-runs the simulations (:func:`simulate`) and picks (:func:`choose`); :func:`scratch` makes the
-kit's part of the scratch.
+its choice, takes :func:`legal_candidates` (and may prune them: :func:`keep_fastest`), then
+:func:`search_among` runs the simulations (:func:`simulate`) and picks (:func:`choose`);
+:func:`scratch` makes the kit's part of the scratch.
 
 How the engine meets the search: its round loop takes one more argument (or tuple member),
 ``sx``: the state again in the policies' kernel, a tuple (the search's scratch) in the search
@@ -132,6 +132,29 @@ def closest_discard(c, after, n_kinds, rng) -> int:
                 if randint(rng, ties) == 0:
                     k = kind
     return k
+
+
+@nb.njit(cache=True)
+def keep_fastest(cand, n, choice, discard_end, n_kinds, dist, safe) -> int:
+    """Prune a decision's ``n`` candidates (each costs ``sims`` rollouts) to the rollout bot's
+    ``choice``, every action from ``discard_end`` on (not a discard), the discards (action ``a``
+    discards kind ``a % n_kinds``) whose ``dist[kind]``, the hand's distance to a win after it,
+    is the least of the discards', and the discards of a kind in bit set ``safe`` (kinds a seat
+    in riichi cannot ron); their count, first in ``cand``. A discard that slows the hand is
+    seldom right unless it is safe. MOMOJAN's, emoji's and two-player riichi's prune."""
+    best = 1 << 20
+    for j in range(n):
+        a = cand[j]
+        if a < discard_end and dist[a % n_kinds] < best:
+            best = dist[a % n_kinds]
+    m = 0
+    for j in range(n):
+        a = cand[j]
+        k = a % n_kinds
+        if a >= discard_end or a == choice or dist[k] == best or (safe >> k) & 1:
+            cand[m] = a
+            m += 1
+    return m
 
 
 @nb.njit(cache=True)

@@ -19,8 +19,8 @@ import numpy as np
 
 from policies.riichi2p import P_SEARCH, POLICIES, decide
 from simcore.nb.rng import randint, shuffle
-from simcore.nb.search import (P_ROLLOUT, closest_discard, decision_key, legal_candidates,
-                               scratch, search_among)
+from simcore.nb.search import (P_ROLLOUT, closest_discard, decision_key, keep_fastest,
+                               legal_candidates, scratch, search_among)
 from . import engine as E
 from .hand import distance, distances_after
 from .layout import A_ANKAN
@@ -170,19 +170,7 @@ def _fastest_or_safe(s, seat, cand, n, choice, after, ts, th) -> int:
     distances_after(c, s.n_melds[seat], ts, th, -1, after)
     q = 1 - seat
     safe = (s.disc_kinds[q] | s.safe_kinds[q]) if s.riichi[q] > 0 else np.int64(0)
-    best = 1 << 20
-    for j in range(n):
-        a = cand[j]
-        if a < A_ANKAN and after[a % E.N_KINDS] < best:
-            best = after[a % E.N_KINDS]
-    m = 0
-    for j in range(n):
-        a = cand[j]
-        k = a % E.N_KINDS
-        if a >= A_ANKAN or a == choice or after[k] == best or (safe >> k) & 1:
-            cand[m] = a
-            m += 1
-    return m
+    return keep_fastest(cand, n, choice, A_ANKAN, E.N_KINDS, after, safe)
 
 
 @nb.njit(cache=True)
