@@ -155,6 +155,11 @@ def kernel_cached(kernel) -> bool:
     return any(key[1] == magic for key in index)
 
 
+def _plan_package(fam) -> str:
+    """The package whose compile plan holds ``fam``'s kernel helpers: simcore.<name>."""
+    return importlib.import_module(fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]).__package__
+
+
 def kernels_cached(fam) -> bool:
     """Whether numba's on-disk cache holds the family's kernel functions for this machine and
     source *and for the argument types the code passes them*: the signatures its compile plan
@@ -164,7 +169,7 @@ def kernels_cached(fam) -> bool:
     if not fam.KERNEL_FUNCTIONS:
         return True
     module, _, name = fam.KERNEL_FUNCTIONS[0].rpartition(".")
-    kernels = kernel_entries(importlib.import_module(module).__package__)
+    kernels = kernel_entries(_plan_package(fam))
     if not kernels:
         return kernel_cached(getattr(importlib.import_module(module), name))
     for mod, qualname, argtypes in kernels:
@@ -204,9 +209,7 @@ def compile_helpers(fam, _arg=None) -> int:
     """A second worker's share of a cold start (:mod:`simcore.nb.compile_plan`): the kernel's
     helpers, last-needed first, into numba's cache."""
     from simcore.nb.compile_plan import compile_reversed
-    kernel_module = fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]
-    package = importlib.import_module(kernel_module).__package__   # the plan's: simcore.<name>
-    return compile_reversed(package, first=fam.COMPILE_FIRST)
+    return compile_reversed(_plan_package(fam), first=fam.COMPILE_FIRST)
 
 
 def compile_helpers_for_run(fam, _arg=None, poll: float = 0.25, limit: float = 900.0) -> int:
@@ -225,7 +228,7 @@ def compile_helpers_for_run(fam, _arg=None, poll: float = 0.25, limit: float = 9
     start = time.monotonic()
     n = compile_helpers(fam)
     spent = time.monotonic() - start
-    package = importlib.import_module(fam.KERNEL_FUNCTIONS[0].rpartition(".")[0]).__package__
+    package = _plan_package(fam)
     if len(stale_entries(package)) >= len(load_plan(package)):   # none of them was cached
         return n
     deadline = time.monotonic() + min(limit, max(60.0, 2.0 * spent))
