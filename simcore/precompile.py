@@ -9,10 +9,11 @@ every cold family before its workers start (``tests/conftest.py``); ``python -m 
 its install).
 
 On 2 cores a cold family compiles in two processes, its kernel in one and its helpers in the
-other (:mod:`simcore.nb.compile_plan`); several cold families compile in order, two processes at a
-time, the next family's helpers starting beside a family's kernel once that family's helpers are
-done (:func:`simcore.family.compiling.compile_families`), so compiles never fight over the cores;
-numba's cache takes both at once safely (:mod:`simcore.nb.cache_lock`).
+other (:mod:`simcore.nb.compile_plan`); several cold families compile two processes at a time,
+each family's kernel once its helpers are in the cache, two families' helpers or one's kernel
+and the next's helpers side by side (:func:`simcore.family.compiling.compile_families`), so
+compiles never fight over the cores and none compiles what the other is compiling; numba's
+cache takes both at once safely (:mod:`simcore.nb.cache_lock`).
 """
 
 from __future__ import annotations

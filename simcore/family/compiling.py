@@ -46,23 +46,32 @@ def _python(code, stderr):
 
 
 def compile_families(cold, say=None, guard_s: float = GUARD_S) -> bool:
-    """Compile the kernels of the family modules ``cold``, in that order, in two child processes
-    at a time: each family's kernel in one and its helpers in the other (the module docstring),
-    and when a family's helpers are done, the next family's helpers beside its kernel's own
-    compile (the serial tail of a family, its round loop and games loop, is a third to half of
-    its compile: two families' shares overlap where one family alone leaves a core idle). Never
-    more than two compiles, so none fight over 2 cores, and the first family is ready soonest;
-    numba's cache is written by both at once safely (:mod:`simcore.nb.cache_lock`).
+    """Compile the kernels of the family modules ``cold`` in child processes, two at a time:
+    each family's helpers in one process, then its kernel (the round loop and the games loop,
+    which link every helper) in another, once the helpers are in the cache, so that it loads
+    them instead of compiling them again. Tasks start in the order given, the first one ready
+    first, so a family's kernel comes before the next family's helpers. A family's kernel and
+    helpers start together only when nothing else is ready as they start (one family alone:
+    the natural order and the reversed plan then meet in the middle,
+    :mod:`simcore.nb.compile_plan`); a kernel started late beside helpers long under way would
+    compile again the very helpers not yet done, the last of the reversed plan. Never more
+    than two compiles, so none fight over 2 cores; numba's cache is written by both at once
+    safely (:mod:`simcore.nb.cache_lock`).
+
+    Started together, each family's kernel compiled every helper its process reached before
+    the other process had cached it: all five families took 316 s of CPU (161 s on 2 idle
+    cores), against about 230 s with each kernel after its helpers (docs/performance.md).
     ``say(text)`` reports progress and failures. True when every process ended well; a failed
     or hung one is reported and stopped, never raised: whatever it did not compile compiles on
     first use. ``guard_s`` bounds each process."""
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
     tasks = [(name, f) for name in cold for f in ("compile_helpers", "play_for_compile")]
+    needs = [None if f == "compile_helpers" else i - 1 for i, (_, f) in enumerate(tasks)]
 
     def starting(name, function):
         if len(cold) > 1 and function == "compile_helpers":
             say(f"compiling {name.split('.')[-2]}")
-    return _run_children(tasks, say, guard_s, say, starting)
+    return _run_children(tasks, say, guard_s, say, starting, needs=needs)
 
 
 def compile_search(fam, say=None, guard_s: float = GUARD_S, ticks: bool = True) -> bool:
@@ -87,31 +96,45 @@ def _compile_one(name: str, say, guard_s: float,
 
 
 def _run_children(tasks, say, guard_s: float, tick, starting=None, slots: int = 2,
-                  every: float = TICK_S) -> bool:
-    """Run ``tasks`` (``(family module, compiling function)``), each in a child process, in
-    order, ``slots`` at a time, a task starting as soon as a slot is free; ``tick(text)`` every
+                  every: float = TICK_S, needs=None) -> bool:
+    """Run ``tasks`` (``(family module, compiling function)``), each in a child process,
+    ``slots`` at a time, a task starting as soon as a slot is free: the first in order that is
+    ready (``needs[i]``, when given and not None, the index of a task that must have ended
+    first), or, when none is, the first whose needed task starts in the same pass (a family's
+    helpers and kernel together); else the slot waits for a task to end. ``tick(text)`` every
     ``every`` seconds says how long the whole has run (a compile is a minute or more of silence
     otherwise). True when every child ended well: a failed child is said, and one that runs
     ``guard_s`` is stopped and said (``say``)."""
     start = time.monotonic()
-    waiting = list(tasks)
-    running = []   # (proc, log, started)
+    needs = list(needs) if needs is not None else [None] * len(tasks)
+    waiting = list(range(len(tasks)))
+    ended = set()
+    running = []   # (proc, log, started, task index)
     ok = True
     next_tick = start + every
     try:
         while waiting or running:
+            started = set()   # in this pass
             while waiting and len(running) < slots:
-                name, function = waiting.pop(0)
+                ready = ([i for i in waiting if needs[i] is None or needs[i] in ended]
+                         or [i for i in waiting if needs[i] in started])
+                if not ready:
+                    break
+                i = ready[0]
+                waiting.remove(i)
+                started.add(i)
+                name, function = tasks[i]
                 if starting:
                     starting(name, function)
                 log = tempfile.TemporaryFile("w+")
-                running.append((_python(_call(name, function), log), log, time.monotonic()))
+                running.append((_python(_call(name, function), log), log, time.monotonic(), i))
             still = []
-            for proc, log, began in running:
+            for proc, log, began, i in running:
                 status = proc.poll()
                 if status is None and time.monotonic() - began <= guard_s:
-                    still.append((proc, log, began))
+                    still.append((proc, log, began, i))
                     continue
+                ended.add(i)
                 if status is None:
                     say(f"a compile process ran {guard_s:.0f} s: stopped (what it did not "
                         f"compile compiles on first use)")
@@ -131,7 +154,7 @@ def _run_children(tasks, say, guard_s: float, tick, starting=None, slots: int = 
                 time.sleep(min(0.1, every / 4))
             running = still
     finally:  # interrupted, or hung: no compile outlives its caller
-        for proc, log, _ in running:
+        for proc, log, _, _ in running:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()

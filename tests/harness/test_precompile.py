@@ -264,36 +264,58 @@ def test_a_compile_says_every_tick_that_it_is_still_running(monkeypatch):
     assert len(said) >= 2 and all(s.startswith("still compiling (") for s in said), said
 
 
-def test_two_compiles_at_a_time_in_order_the_next_as_soon_as_one_ends(monkeypatch, tmp_path):
-    """Families' compiles overlap (the next family's helpers beside a kernel's own compile), but
-    never more than two processes at once, started in the order given."""
+def _scripted_compiles(monkeypatch, tmp_path, families, ends):
+    """Run ``compile_families(families)`` with children that end when the test says: each is
+    named h<family> (its helpers) or k<family> (its kernel), and they end one at a time in the
+    order ``ends``, each once it runs. Returns (the children in the order they started, per
+    child the children still running when it started, what was said)."""
     import subprocess
     import sys
     from simcore.family import compiling
-    # each child ends when its file is there: the test ends them in turn
     code = "import os, sys, time\nwhile not os.path.exists(sys.argv[1]): time.sleep(0.02)\n"
-    names = iter(["h1", "k1", "h2", "k2"])
-    launched = []
-    beside = {}   # a child -> the children still running when it started
+    launched, beside = [], {}
+
+    def live():
+        return [n for n in launched if not (tmp_path / n).exists()]
 
     def launch(c, log):
-        name = next(names)
-        beside[name] = [n for n in launched if not (tmp_path / n).exists()]
+        name = ("h" if "compile_helpers" in c else "k") + c.split("import_module('")[-1][0]
+        beside[name] = live()
         launched.append(name)
         return subprocess.Popen([sys.executable, "-c", code, str(tmp_path / name)])
     monkeypatch.setattr(compiling, "_python", launch)
-    order = iter(["h1", "k1", "h2", "k2"])
+    order = iter(ends)
     real_sleep = compiling.time.sleep
+    nxt = [next(order)]
 
-    def sleep(s):   # while children run: end one whenever two are running, or the last
-        live = [n for n in launched if not (tmp_path / n).exists()]
-        assert len(live) <= 2
-        if len(live) == 2 or (len(launched) == 4 and live):
-            (tmp_path / next(order)).touch()
+    def sleep(s):   # while children run: end the next of ``ends`` once it runs
+        assert len(live()) <= 2
+        if nxt[0] in live():
+            (tmp_path / nxt[0]).touch()
+            nxt[0] = next(order, None)
         real_sleep(s)
     monkeypatch.setattr(compiling.time, "sleep", sleep)
     said = []
-    assert compiling.compile_families(["a.family", "b.family"], say=said.append)
-    assert launched == ["h1", "k1", "h2", "k2"]
-    assert beside["h2"] == ["k1"] and beside["k2"] == ["h2"]   # b's helpers beside a's kernel
-    assert said.count("compiling a") == 1 and said.count("compiling b") == 1
+    assert compiling.compile_families([f"{f}.family" for f in families], say=said.append)
+    return launched, beside, said
+
+
+def test_one_family_compiles_its_kernel_beside_its_helpers(monkeypatch, tmp_path):
+    """Alone, a family's kernel and helpers start together (the natural order and the reversed
+    plan meet in the middle: a core would idle otherwise)."""
+    launched, beside, said = _scripted_compiles(monkeypatch, tmp_path, "a", ["ha", "ka"])
+    assert launched == ["ha", "ka"] and beside["ka"] == ["ha"] and said == []
+
+
+def test_families_compile_helpers_first_and_each_kernel_after_its_helpers(monkeypatch, tmp_path):
+    """Several families: two compiles at a time, never more; the helpers of two families
+    together, then each family's kernel once its helpers have ended, before the next family's
+    helpers; a kernel never starts beside its own helpers late, when they are under way (it
+    would compile again the helpers they have not reached): the slot waits."""
+    launched, beside, said = _scripted_compiles(monkeypatch, tmp_path, "abc",
+                                                ["ha", "ka", "hb", "kb", "hc", "kc"])
+    assert launched == ["ha", "hb", "ka", "hc", "kb", "kc"]
+    assert beside["hb"] == ["ha"] and beside["ka"] == ["hb"]   # a's kernel once a's helpers end
+    assert beside["hc"] == ["hb"]          # b's kernel waits for b's helpers: c's helpers go first
+    assert beside["kb"] == ["hc"] and beside["kc"] == []   # c's kernel waited, a core idle
+    assert all(said.count(f"compiling {f}") == 1 for f in "abc")
