@@ -104,16 +104,24 @@ def per_game_sums(game_indices, round_game, per_round):
     pos : int64[n_rounds]
         Each round's game position in ``game_indices``.
     sums : int64[n, q]
-        Per game, the sum over its rounds (exact ints, through a cumulative sum; a game with no
-        round gets 0).
+        Per game, the sum over its rounds (exact ints; a game with no round gets 0).
     """
     import numpy as np
     n = len(game_indices)
     pos = np.searchsorted(game_indices, round_game)
-    cum = np.zeros((len(per_round) + 1, per_round.shape[1]), np.int64)
-    np.cumsum(per_round, axis=0, out=cum[1:])
+    per_round = np.asarray(per_round, np.int64)
+    if len(per_round) == 0:
+        return pos, np.zeros((n, per_round.shape[1]), np.int64)
     bounds = np.searchsorted(pos, np.arange(n + 1))
-    return pos, cum[bounds[1:]] - cum[bounds[:-1]]
+    # each game's rounds are one run: a sum per run (half the time of differences of a
+    # cumulative sum over the chunk's rounds); reduceat takes the runs that start inside the
+    # rounds (the games after the last round have none) and gives a run with no round the row
+    # at its start, so those are zeroed
+    k = int(np.searchsorted(bounds[:-1], len(per_round)))
+    sums = np.zeros((n, per_round.shape[1]), np.int64)
+    sums[:k] = np.add.reduceat(per_round, bounds[:k], axis=0)
+    sums[bounds[:-1] == bounds[1:]] = 0
+    return pos, sums
 
 
 def catalogue_values(q: dict, catalogue, n: int):

@@ -128,3 +128,25 @@ def test_run_prints_whether_a_yaku_is_worth_chasing():
                                   "--quiet"])
     assert r.exit_code == 0, r.output
     assert "is it worth chasing?" in r.output and "hands in reach" in r.output
+
+
+from hypothesis import given, settings, strategies as st   # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 12), st.lists(st.integers(0, 11), max_size=40), st.integers(1, 4),
+       st.integers(0, 2 ** 32 - 1))
+def test_per_game_sums_add_each_games_rounds(n, games_of_rounds, q, seed):
+    """The family kit's per-game sums (every family's metrics) against a loop over the rounds:
+    games with no round (first, last or between) get 0, and a chunk with no round at all."""
+    from simcore.family.metrics import per_game_sums
+    start = 1000
+    idx = np.arange(start, start + n, dtype=np.int64)
+    round_game = np.sort([start + g for g in games_of_rounds if g < n]).astype(np.int64)
+    per_round = np.random.default_rng(seed).integers(-3, 2 ** 40, (len(round_game), q))
+    pos, sums = per_game_sums(idx, round_game, per_round)
+    want = np.zeros((n, q), np.int64)
+    for i, g in enumerate(round_game):
+        want[g - start] += per_round[i]
+    assert np.array_equal(pos, round_game - start)
+    assert sums.dtype == np.int64 and np.array_equal(sums, want)
