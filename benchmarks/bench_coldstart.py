@@ -31,14 +31,12 @@ def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
 t0 = time.perf_counter()
-import importlib
 from simcore.family import registry as families
-fam = families.family_name_of(sys.argv[1])  # each family has scenario.load and simulate.Simulator
-scenario = importlib.import_module(f"simcore.{fam}.scenario")
-Simulator = importlib.import_module(f"simcore.{fam}.simulate").Simulator
+fam = families.get(families.family_name_of(sys.argv[1]))   # the family's SCENARIOS, SIMULATOR
+Simulator = fam.SIMULATOR
 import numpy as np
 t_import = time.perf_counter() - t0
-sc = scenario.load(sys.argv[1])
+sc = fam.SCENARIOS.load(sys.argv[1])
 with event.install_recorder("numba:compile") as rec:
     t = time.perf_counter()
     sim = Simulator(sc)
