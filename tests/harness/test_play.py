@@ -97,6 +97,15 @@ def test_an_unwritable_save_is_refused_before_play(tmp_path):
     assert r.exit_code == 2 and "cannot write" in r.output and "Traceback" not in r.output
 
 
+def _spawn(pexpect, command, args, **kw):
+    """The command in a pty. Each answer is sent once the prompt it answers is read (click's
+    prompt reads a line and flushes nothing), so pexpect's default pause of 0.05 s before every
+    send is left out: a whole game is some hundred of them."""
+    child = pexpect.spawn(command, args, encoding="utf-8", timeout=300, **kw)
+    child.delaybeforesend = None
+    return child
+
+
 def test_a_whole_terminal_game_through_a_pty(tmp_path):
     """pexpect drives the real command: a bad key is answered, undo and the rules work, the
     game is played to its end with the first choice each time, q and --resume carry on."""
@@ -104,8 +113,7 @@ def test_a_whole_terminal_game_through_a_pty(tmp_path):
     save = tmp_path / "game"   # a result directory
     cmd = [sys.executable, "-m", "simcore.cli", "play", "new_edition", "--seat", "0",
            "--seed", "9", "--save", str(save)]
-    child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=300,
-                          env={**os.environ, "COLUMNS": "120"})
+    child = _spawn(pexpect, cmd[0], cmd[1:], env={**os.environ, "COLUMNS": "120"})
     child.expect(r"your move \[1-\d+, h, u, \?, q\]")
     child.sendline("h")
     child.expect(r"baseline\s+would ")
@@ -125,8 +133,7 @@ def test_a_whole_terminal_game_through_a_pty(tmp_path):
     assert child.exitstatus == 130
     assert json.loads((save / "play.json").read_text())["decisions"]
     assert (save / "scenario.yaml").is_file()
-    child = pexpect.spawn(cmd[0], [*cmd[1:4], "--resume", str(save)], encoding="utf-8",
-                          timeout=300)
+    child = _spawn(pexpect, cmd[0], [*cmd[1:4], "--resume", str(save)])
     while True:
         i = child.expect([r"your move \[1-\d+", "game over", pexpect.EOF])
         if i == 0:
@@ -280,9 +287,8 @@ def test_a_whole_game_of_every_family_through_a_pty(name, tmp_path):
     the game it saved replays to its end."""
     pexpect = pytest.importorskip("pexpect")
     save = tmp_path / "game"
-    child = pexpect.spawn(sys.executable, ["-m", "simcore.cli", "play", name, "--seat", "0",
-                                           "--seed", "5", "--save", str(save)],
-                          encoding="utf-8", timeout=300)
+    child = _spawn(pexpect, sys.executable, ["-m", "simcore.cli", "play", name, "--seat", "0",
+                                             "--seed", "5", "--save", str(save)])
     import io
     child.logfile_read = seen = io.StringIO()
     moves = 0

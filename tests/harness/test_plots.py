@@ -19,7 +19,8 @@ from plot_checks import FigureSpy, chromium, page_probe, screenshot
 COMMANDS = {
     "run": ["run", "new_edition", "--games", "600", "--seed", "2"],
     "run_old": ["run", "old_edition", "--games", "300", "--seed", "4"],
-    "run_new": ["run", "new_edition", "--games", "300", "--seed", "4"],
+    # for its rounds (the compare's header): "run" draws new_edition's report already
+    "run_new": ["run", "new_edition", "--games", "300", "--seed", "4", "--no-report"],
     "compare": ["compare", "old_edition", "new_edition", "--games", "300", "--seed", "4"],
     "sweep1": ["sweep", "new_edition", "--set", "scoring.ron_bonus=0,2,3", "--games", "200"],
     "sweep2": ["sweep", "new_edition", "--set", "scoring.ron_bonus=0,2", "--set",
