@@ -285,14 +285,17 @@ def _scripted_compiles(monkeypatch, tmp_path, families, ends):
         return subprocess.Popen([sys.executable, "-c", code, str(tmp_path / name)])
     monkeypatch.setattr(compiling, "_python", launch)
     order = iter(ends)
-    real_sleep = compiling.time.sleep
-    nxt = [next(order)]
+    real_sleep, clock = compiling.time.sleep, compiling.time.monotonic
+    nxt, moved = [next(order)], [clock()]
 
     def sleep(s):   # while children run: end the next of ``ends`` once it runs
         assert len(live()) <= 2
         if nxt[0] in live():
             (tmp_path / nxt[0]).touch()
-            nxt[0] = next(order, None)
+            nxt[0], moved[0] = next(order, None), clock()
+        # a schedule that never starts the child ``ends`` waits for would wait for ever: fail
+        # (generous: each step takes a child's start and end, well under a second idle)
+        assert clock() - moved[0] < 300, f"{nxt[0]} never started: {launched}"
         real_sleep(s)
     monkeypatch.setattr(compiling.time, "sleep", sleep)
     said = []
