@@ -278,20 +278,33 @@ def _scripted_compiles(monkeypatch, tmp_path, families, ends):
     def live():
         return [n for n in launched if not (tmp_path / n).exists()]
 
+    procs = {}
+
     def launch(c, log):
         name = ("h" if "compile_helpers" in c else "k") + c.split("import_module('")[-1][0]
         beside[name] = live()
         launched.append(name)
-        return subprocess.Popen([sys.executable, "-c", code, str(tmp_path / name)])
+        procs[name] = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / name)])
+        return procs[name]
     monkeypatch.setattr(compiling, "_python", launch)
     order = iter(ends)
     real_sleep, clock = compiling.time.sleep, compiling.time.monotonic
     nxt, moved = [next(order)], [clock()]
+    ending = [None, False]   # the child told to end; whether its end was seen a sleep ago
 
     def sleep(s):   # while children run: end the next of ``ends`` once it runs
         assert len(live()) <= 2
-        if nxt[0] in live():
+        # one child's end at a time, the next only once compile_families has seen it (it polls
+        # between two sleeps): under load two children ending together would start whichever
+        # task is ready after both, not the order the test means
+        if ending[0] is not None:
+            if ending[1]:
+                ending[0] = None
+            elif procs[ending[0]].poll() is not None:
+                ending[1] = True
+        if ending[0] is None and nxt[0] in live():
             (tmp_path / nxt[0]).touch()
+            ending[:] = [nxt[0], False]
             nxt[0], moved[0] = next(order, None), clock()
         # a schedule that never starts the child ``ends`` waits for would wait for ever: fail
         # (generous: each step takes a child's start and end, well under a second idle)
