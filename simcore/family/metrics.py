@@ -110,13 +110,11 @@ def per_game_sums(game_indices, round_game, per_round):
     n = len(game_indices)
     pos = np.searchsorted(game_indices, round_game)
     per_round = np.asarray(per_round, np.int64)
-    if len(per_round) == 0:
-        return pos, np.zeros((n, per_round.shape[1]), np.int64)
     bounds = np.searchsorted(pos, np.arange(n + 1))
     # each game's rounds are one run: a sum per run (half the time of differences of a
     # cumulative sum over the chunk's rounds); reduceat takes the runs that start inside the
-    # rounds (the games after the last round have none) and gives a run with no round the row
-    # at its start, so those are zeroed
+    # rounds (the games after the last round have none, and every game of a chunk with no
+    # round) and gives a run with no round the row at its start, so those are zeroed
     k = int(np.searchsorted(bounds[:-1], len(per_round)))
     sums = np.zeros((n, per_round.shape[1]), np.int64)
     sums[:k] = np.add.reduceat(per_round, bounds[:k], axis=0)
