@@ -30,6 +30,7 @@ from __future__ import annotations
 import inspect
 import logging
 import os
+import sys
 
 from simcore.runners.local import WorkerError
 
@@ -215,6 +216,10 @@ class RayRunner:
                      include_dashboard=False, **common)
             self._reaper = _start_reaper()
 
+    def _owns_instance(self) -> bool:
+        """Whether this runner started the Ray instance it uses (``close`` ends it)."""
+        return self._started and not self.address
+
     def __exit__(self, exc_type, exc, tb):
         self.close()
         return False
@@ -292,8 +297,17 @@ class RayRunner:
                     next_yield += 1
                     yield r
         finally:
-            for ref in out:
-                try:
-                    ray.cancel(ref, force=True)
-                except Exception:
-                    pass
+            # Stopped by a signal or an error with a private instance: nothing is cancelled,
+            # ``close`` ends the instance and its workers. A forced cancel there, racing a
+            # chunk's reply already in flight, once made Ray's core worker fail a check ("Tried
+            # to complete task that was not pending") and print a C++ stack trace instead of
+            # the command's one-line stop. Otherwise (the caller has its answer, or a shared
+            # cluster) the chunks still out are cancelled without force: a queued one never
+            # starts, a running one is interrupted when its compiled loop returns (seconds).
+            stopping = sys.exc_info()[0] not in (None, GeneratorExit)
+            if not (stopping and self._owns_instance()):
+                for ref in out:
+                    try:
+                        ray.cancel(ref, force=False)
+                    except Exception:
+                        pass
