@@ -50,7 +50,7 @@ from .cards import N_NUMBER_KINDS, N_PICTURES
 from .hand import (
     CORE_RELATED, CORE_RULES, CORE_SH_BEST, CORE_SH_GROUP_START, CORE_SH_GROUPS, CORE_SH_NUM,
     CORE_SH_NUM_PALETTE, CORE_SH_PIC, CORE_SH_RANK, HR_COPIES, HR_DECK_NUMBERS, HR_N_SUBS, NUM,
-    PIC_SHIFT, SH_MAX_GROUPS, SH_NUM_ENTRIES, SH_SMALL, n_readings, apply_reading, hand_size, kind_bit,
+    PIC_SHIFT, RANK1_BITS, SH_MAX_GROUPS, SH_NUM_ENTRIES, SH_SMALL, n_readings, apply_reading, hand_size, kind_bit,
     picture_count, waits,
 )
 
@@ -540,21 +540,45 @@ def _best_byte(core, pid, nid, G):
 def useful_cards_from(hand, base, n_revealed, seen, core):
     """:func:`useful_cards` of ``hand`` whose distance ``base`` is known, with the same results.
 
-    New edition: the hand's number and picture parts are looked up once, and each added card
-    changes one of them only: an added picture costs one picture-word load and one best-value load;
-    an added number card re-ranks the number part incrementally (colex rank, walking the candidates
-    in increasing order) when it stays within the table, and otherwise (up to two cards past it)
-    joins the groups holding the added card with the number part's own frontier. Larger number
-    parts and the old edition call :func:`shanten` as :func:`useful_cards` does.
+    The hand's number and picture parts are looked up once, and each added card changes one of
+    them only (:func:`_useful_in_reading`). Old edition: an added card that is not rank-1 leaves
+    the hand's readings as they are, so it is useful when it is useful in one of them (each a
+    new-edition hand: :func:`_useful_in_reading` on each); an added rank-1 card brings readings
+    of its own and is tried with :func:`shanten`, as :func:`useful_cards` tries every card.
     """
     hand = np.uint64(hand)
     rest = candidate_kinds(core, hand)
-    total = 0
-    kset = U0
-    if core[CORE_RULES + HR_N_SUBS] != 0:  # old edition: the plain loop (one shanten more)
-        return useful_cards(hand, n_revealed, seen, core)
     G = max((hand_size(hand) + 1) // 3, 3 - n_revealed)
     need = 2 * G - base + 1  # useful: best value of hand + q at least this (shanten below base)
+    if core[CORE_RULES + HR_N_SUBS] == 0:
+        return _useful_in_reading(hand, rest, need, G, seen, core)
+    kset = U0
+    for code in range(n_readings(hand, core)):
+        kset |= _useful_in_reading(apply_reading(hand, code, core), rest & ~RANK1_BITS, need,
+                                   G, seen, core)[1]
+    ones = rest & RANK1_BITS
+    while ones:
+        low = ones & (~ones + U1)
+        ones ^= low
+        if not kset & low and unseen_copies(core, seen, popcount(low - U1)) > 0 and \
+                shanten(hand + low, n_revealed, core) < base:
+            kset |= low
+    return unseen_in(core, seen, kset), kset
+
+
+@nb.njit(cache=True)
+def _useful_in_reading(hand, rest, need, G, seen, core):
+    """(unseen copies, kind set) of the kinds of ``rest`` that, added to ``hand`` (a hand of one
+    reading: its rank-1 cards numbers or pictures for good), give a best value (module doc) of
+    at least ``need`` for ``G`` sets.
+
+    An added picture costs one picture-word load and one best-value load; an added number card
+    re-ranks the number part incrementally (colex rank, walking the candidates in increasing
+    order) when it stays within the table, and otherwise (up to two cards past it) joins the
+    groups holding the added card with the number part's own frontier; larger number parts are
+    searched (:func:`_upto9`)."""
+    total = 0
+    kset = U0
     n_part = hand & NUM
     m = popcount(n_part)
     pw = picture_word(core, hand)
@@ -590,7 +614,7 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
         q = popcount(low - U1)
         n = 1
         if low & n_part:  # a kind already held (not unseen when seen holds the hand)
-            better = shanten(hand + low, n_revealed, core) < base
+            better = _split_best(core, hand + low, G) >= need
         elif grow:
             while above and (above & (~above + U1)) < low:
                 c_low = above & (~above + U1)
@@ -662,21 +686,45 @@ def discard_distances(hand, n_revealed, core, kinds, out):
     out : int64[N_KINDS]; ``out[k]`` is written for every k in ``kinds``, nothing else.
 
     Same results as ``shanten(hand - unit(k), n_revealed, core)`` for each k (the bots' discard
-    loop), with the shared work done once (new edition): G, the picture word and the number
-    part's id or frontier. Taking a picture changes only the picture word; taking a number card
-    re-ranks the number part in O(1) from prefix and suffix sums of its colex rank (when the rest
-    is within the table). Larger number parts and the old edition call :func:`shanten`.
+    loop), with the shared work done once (:func:`_discard_values`). Old edition: taking a card
+    that is not rank-1 leaves the hand's readings as they are, so its distance is the least over
+    the readings, each a new-edition hand; taking a rank-1 card changes the readings, and
+    :func:`shanten` gives it.
     """
     hand = np.uint64(hand)
-    if core[CORE_RULES + HR_N_SUBS] != 0:  # old edition: the readings, one call per kind
-        rest = kinds
-        while rest:
-            low = rest & (~rest + U1)
-            rest ^= low
-            k = popcount(low - U1)
-            out[k] = shanten(hand - unit(k), n_revealed, core)
-        return
     G = max((hand_size(hand) - 1) // 3, 3 - n_revealed)
+    if core[CORE_RULES + HR_N_SUBS] == 0:
+        _discard_values(hand, G, core, kinds, out, False)
+        return
+    ones = kinds & RANK1_BITS
+    others = kinds & ~RANK1_BITS
+    rest = others
+    while rest:
+        low = rest & (~rest + U1)
+        rest ^= low
+        out[popcount(low - U1)] = 2 * G + 1   # more than any distance: the least is taken
+    for code in range(n_readings(hand, core)):
+        _discard_values(apply_reading(hand, code, core), G, core, others, out, True)
+    while ones:
+        low = ones & (~ones + U1)
+        ones ^= low
+        out[popcount(low - U1)] = shanten(hand - low, n_revealed, core)
+
+
+@nb.njit(cache=True, inline="always")
+def _put(out, k, d, least):
+    if not least or d < out[k]:
+        out[k] = d
+
+
+@nb.njit(cache=True)
+def _discard_values(hand, G, core, kinds, out, least):
+    """The distance (``2 G`` less the best value, module doc) of ``hand`` (one reading: its
+    rank-1 cards numbers or pictures for good) minus one card, for every kind in ``kinds``, into
+    ``out`` (the least of it and what ``out`` holds when ``least``). Taking a picture changes
+    only the picture word; taking a number card re-ranks the number part in O(1) from prefix
+    and suffix sums of its colex rank (when the rest is within the table); larger number parts
+    are searched (:func:`_upto9`)."""
     n_part = hand & NUM
     m = popcount(n_part)
     pw = picture_word(core, hand)
@@ -692,9 +740,10 @@ def discard_distances(hand, n_revealed, core, kinds, out):
             k = popcount(low - U1)
             pw2 = picture_word(core, hand - unit(k))
             if small:
-                out[k] = 2 * G - _best_byte(core, np.int64(pw2 >> np.uint64(32)), nid, G)
+                _put(out, k, 2 * G - _best_byte(core, np.int64(pw2 >> np.uint64(32)), nid, G),
+                     least)
             else:
-                out[k] = 2 * G - best_value(fnum, pw2 & LOW32, G)
+                _put(out, k, 2 * G - best_value(fnum, pw2 & LOW32, G), least)
     nums = kinds & NUM
     if not nums:
         return
@@ -702,7 +751,8 @@ def discard_distances(hand, n_revealed, core, kinds, out):
         while nums:
             low = nums & (~nums + U1)
             nums ^= low
-            out[popcount(low - U1)] = 2 * G - best_value(_upto9(core, n_part ^ low), pw & LOW32, G)
+            _put(out, popcount(low - U1),
+                 2 * G - best_value(_upto9(core, n_part ^ low), pw & LOW32, G), least)
         return
     # n_part = c_1 < ... < c_m; without c_r its colex rank is off[m - 1] + A + S with
     # A = sum_{j < r} C(c_j, j) and S = sum_{j > r} C(c_j, j - 1).
@@ -727,7 +777,7 @@ def discard_distances(hand, n_revealed, core, kinds, out):
         if low & nums:
             i = off + A + S
             nid2 = np.int64((core[CORE_SH_NUM + (i >> 3)] >> np.uint64(8 * (i & 7))) & np.uint64(255))
-            out[c] = 2 * G - _best_byte(core, pid, nid2, G)
+            _put(out, c, 2 * G - _best_byte(core, pid, nid2, G), least)
         A += np.int64(core[rb + 8 * c + j])
         j += 1
 

@@ -9,7 +9,7 @@
   on one in 30 (one in 120 for 8 and 9 cards: the Python reference takes 1-5 ms a hand).
 - ``useful_cards`` against trying every kind; ``useful_at_tenpai`` (waits) and ``useful_cards_from`` on
   number-heavy hands against ``useful_cards``; ``discard_distances`` against ``shanten`` of the hand
-  minus each card.
+  minus each card; both on hands heavy in rank-1 cards and pictures (the old edition's readings).
 """
 
 import itertools
@@ -305,3 +305,35 @@ def test_discard_distances_match_shanten_of_each_discard(analyzer, size):
         discard_distances(m, r, core, np.uint64(sum(1 << k for k in tried)), out)
         want = [int(shanten(m - unit(k), r, core)) if k in tried else 99 for k in range(N_KINDS)]
         assert out.tolist() == want, (format_cards(kinds_from_mask(int(m))), int(r), tried)
+
+
+@pytest.mark.parametrize("size", range(1, MAX_CARDS + 1))
+def test_useful_cards_and_discard_distances_on_rank1_rich_hands(analyzer, size):
+    # the old edition's fast paths run once per reading of the hand's rank-1 cards (an added or
+    # taken card that is not rank-1 keeps the readings; a rank-1 one is tried whole): hands
+    # heavy in rank-1 cards and pictures, so several readings and both kinds of card occur
+    core = analyzer.tables.core
+    deck = ref.deck_counts(analyzer.rules)
+    rng = np.random.default_rng(400 + size)
+    ones = [k for k in range(N_NUMBER_KINDS) if k % 9 == 0]
+    pools = (ones, list(range(N_NUMBER_KINDS, N_KINDS)), list(range(N_KINDS)))
+    out = np.zeros(N_KINDS, np.int64)
+    for _ in range(1500):
+        left, cards = list(deck), []
+        while len(cards) < size:
+            k = int(rng.choice(pools[min(int(rng.integers(0, 4)), 2)]))
+            if left[k] > 0:
+                left[k] -= 1
+                cards.append(k)
+        m = np.uint64(mask_from_kinds(cards))
+        r = int(rng.integers(0, 4))
+        if size < MAX_CARDS:
+            seen = m + _seen_elsewhere(core, m, rng, 8)
+            assert useful_cards_from(m, shanten(m, r, core), r, seen, core) == \
+                useful_cards(m, r, seen, core), (format_cards(cards), r)
+        held = sorted(set(cards))
+        tried = [k for k in held if rng.random() < 0.8] or held[:1]
+        out[:] = 99
+        discard_distances(m, r, core, np.uint64(sum(1 << k for k in tried)), out)
+        want = [int(shanten(m - unit(k), r, core)) if k in tried else 99 for k in range(N_KINDS)]
+        assert out.tolist() == want, (format_cards(cards), r, tried)
