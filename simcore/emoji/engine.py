@@ -461,8 +461,10 @@ def round_from(s, ra, sr, t, pol_ids, params, rngs, rec, reach, start, tsumo0, f
                 a = _search_decision((s, seat, turn, tsumo_won, ra, sr, t, pol_ids, params,
                                       rngs, rec), sx)
             else:
-                a = decide(pol_ids[seat], s.obs[seat], s.pmask, params[seat], rngs[1 + seat],
-                           t, ra)
+                # borrowed: the state owns these for the whole call, so the policy's call
+                # tree counts no references to them (simcore.nb.borrow)
+                a = decide(pol_ids[seat], borrowed(s.obs[seat]), borrowed(s.pmask),
+                           borrowed(params[seat]), borrowed(rngs[1 + seat]), t, ra)
             if a < 0 or a >= N_ACTIONS or not s.mask[seat, a]:
                 if ra[RA_TURN_INVALID_ACTION] == 1 and a != DEFAULT_ACTION:
                     raise ValueError("a policy returned an illegal action")
