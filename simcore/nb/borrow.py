@@ -9,7 +9,8 @@ passed down a call tree pay two atomic operations per call. In P-style's engine 
 a greedy match's samples in a sampling profile; with ``borrowed`` 5%, and greedy rounds/s rose
 4-7% (2 and 3 seats, alternated processes, records bit-identical). MOMOJAN's engine showed 15%
 in the same profile but no measurable gain (mostly sampling skid onto the atomic instructions),
-so it does not use it.
+so it does not use it. Emoji's round loop also hands its policy call's observation row, mask,
+params row and stream over borrowed (the state owns them): greedy x4 1.07x faster.
 
 ``borrowed(x)`` returns ``x`` (an array, or a tuple or named tuple of arrays, nested) with every
 array's owner pointer set to NULL, which ``NRT_incref``/``NRT_decref`` test for and return at
