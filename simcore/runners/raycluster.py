@@ -255,7 +255,8 @@ class RayRunner:
 
     def map(self, fn, tasks, progress=None):
         """Yield ``fn(task)`` for every task, in task order; ``progress(task, result)`` after
-        each. Stopping early (``break``) or an exception cancels the chunks still out."""
+        each. Stopping early (``break``) cancels the chunks still out, as does an exception
+        on a shared cluster; a private instance's are ended by :meth:`close`."""
         import ray
         from ray.exceptions import RayTaskError, RayError
 
