@@ -560,7 +560,7 @@ def useful_cards_from(hand, base, n_revealed, seen, core):
     while ones:
         low = ones & (~ones + U1)
         ones ^= low
-        if not kset & low and unseen_copies(core, seen, popcount(low - U1)) > 0 and \
+        if unseen_copies(core, seen, popcount(low - U1)) > 0 and \
                 shanten(hand + low, n_revealed, core) < base:
             kset |= low
     return unseen_in(core, seen, kset), kset
@@ -697,14 +697,9 @@ def discard_distances(hand, n_revealed, core, kinds, out):
         _discard_values(hand, G, core, kinds, out, False)
         return
     ones = kinds & RANK1_BITS
-    others = kinds & ~RANK1_BITS
-    rest = others
-    while rest:
-        low = rest & (~rest + U1)
-        rest ^= low
-        out[popcount(low - U1)] = 2 * G + 1   # more than any distance: the least is taken
-    for code in range(n_readings(hand, core)):
-        _discard_values(apply_reading(hand, code, core), G, core, others, out, True)
+    for code in range(n_readings(hand, core)):   # the first reading's, then the least
+        _discard_values(apply_reading(hand, code, core), G, core, kinds & ~RANK1_BITS, out,
+                        code > 0)
     while ones:
         low = ones & (~ones + U1)
         ones ^= low
