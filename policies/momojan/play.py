@@ -45,7 +45,7 @@ from simcore.momojan.hand import CORE_SET_ROWS, hand_size, picture_count
 from simcore.momojan.rules_array import (
     RA_DECK_RANKS, RA_RIICHI_ENABLED, RA_SCORING_DORA_PER_CARD, Y_IPPATSU, Y_RIICHI,
 )
-from simcore.nb.bits import bits_from_float, float_from_bits, popcount
+from simcore.nb.bits import bits_from_float, float_from_bits, load_u64, popcount
 from simcore.momojan.shanten import (
     candidate_kinds, discard_distances, shanten, unit, unseen_copies, unseen_in, useful_at_tenpai,
     useful_cards_from,
@@ -73,45 +73,33 @@ ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @nb.njit(cache=True, inline="always")
-def _legal_words(mask, first, n):
-    """``mask[first:first + n]`` read eight entries to a uint64 word: (the words of the range
-    widened to whole words, the widened start, masks of the first and last word's bytes in
-    range). Walking the 256 Kai or call rows, mostly empty, with a byte loop cost ~0.5 us a
-    decision; by words (:func:`_word`, then the set bytes' bits) ~40 ns."""
-    lo = first & ~7
-    hi = (first + n + 7) & ~7  # within mask: see the assert below
-    return (mask[lo:hi].view(np.uint64), lo, ALL_ONES << np.uint64(8 * (first - lo)),
-            ALL_ONES >> np.uint64(8 * (hi - first - n)))
-
-
-@nb.njit(cache=True, inline="always")
-def _word(words, i, head, tail):
-    """Word i of :func:`_legal_words`, the bytes outside the range cleared (little-endian: entry
-    lo + 8 i + j is byte j)."""
-    w = words[i]
-    if i == 0:
-        w &= head
-    if i == words.shape[0] - 1:
-        w &= tail
+def _word(mask, end, at):
+    """The eight entries ``mask[at:at + 8]`` as a uint64 word (entry ``at + j`` is byte j,
+    little-endian; one load, :func:`simcore.nb.bits.load_u64`), the bytes from ``end`` on
+    cleared. Walking the 256 Kai or call rows, mostly empty, with a byte loop cost ~0.5 us a
+    decision; by words ~40 ns. ``at + 8`` stays within the mask (the assert below)."""
+    w = load_u64(mask, at)
+    if at + 8 > end:
+        w &= ALL_ONES >> np.uint64(8 * (at + 8 - end))
     return w
 
 
 @nb.njit(cache=True, inline="always")
 def _next_legal(mask, first, n, r):
     """The lowest r' >= r with ``mask[first + r']`` set, r' < n, or -1: the Kai and call rows'
-    walk (``r = _next_legal(mask, KAI, MAX_SET_ROWS, r + 1)``), by words."""
-    words, lo, head, tail = _legal_words(mask, first, n)
-    at = first + r - lo  # entry offset from the first word's start
-    i = at >> 3
-    if i >= words.shape[0]:
+    walk (``r = _next_legal(mask, KAI, MAX_SET_ROWS, r + 1)``), by words aligned as the mask's
+    eight-entry words (``first & ~7`` onwards)."""
+    if r >= n:
         return -1
-    w = _word(words, i, head, tail) & (ALL_ONES << np.uint64(8 * (at & 7)))
+    at = (first + r) & ~7   # the bytes below first + r cleared here, so none below first
+    end = first + n
+    w = _word(mask, end, at) & (ALL_ONES << np.uint64(8 * (first + r - at)))
     while not w:
-        i += 1
-        if i >= words.shape[0]:
+        at += 8
+        if at >= end:
             return -1
-        w = _word(words, i, head, tail)
-    return lo + 8 * i + (popcount((w & (~w + U1)) - U1) >> 3) - first
+        w = _word(mask, end, at)
+    return at + (popcount((w & (~w + U1)) - U1) >> 3) - first
 
 
 assert ((max(KAI, CALL) + MAX_SET_ROWS + 7) & ~7) <= N_ACTIONS and sys.byteorder == "little"

@@ -198,6 +198,13 @@ def test_legal_words_walk_the_set_entries_in_order():
         for first in (KAI, CALL):
             k = walk(mask, first, MAX_SET_ROWS, out)
             assert out[:k].tolist() == np.flatnonzero(mask[first:first + MAX_SET_ROWS]).tolist()
+    # any range whose last word is inside the mask, with entries set just outside it
+    for _ in range(3000):
+        n = int(rng.integers(1, 40))
+        first = int(rng.integers(0, N_ACTIONS - n - 7))
+        mask = rng.random(N_ACTIONS) < rng.random()
+        k = walk(mask, first, n, out)
+        assert out[:k].tolist() == np.flatnonzero(mask[first:first + n]).tolist()
 
 
 def test_the_ladder_stays_ordered(new_edition):
