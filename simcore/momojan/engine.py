@@ -605,6 +605,28 @@ def _kan_group_count(hand, k, stand_ins):
     return n
 
 
+_RANK1_BITS = np.uint64(sum(1 << (f * N_RANKS) for f in range(N_FRUITS)))
+_FOUR_FRUITS = np.uint64((1 << N_RANKS) - 1)
+
+
+@nb.njit(cache=True, inline="always")
+def _kan_group_possible(cards):
+    """Whether hand mask ``cards`` (a seat's concealed and revealed cards together) holds four of
+    some kan group: a rank's four fruits, or copies of a picture and rank-1 cards four or more.
+    Every kan :func:`_mask_kans_after_draw` may offer needs one (a closed kan in the hand, an
+    added kan in a revealed set of three and the hand), so where this is false it offers none;
+    the round loop asks it first, from its own locals, and most draws stop here."""
+    nums = np.uint64(cards)
+    if nums & (nums >> np.uint64(N_RANKS)) & (nums >> np.uint64(2 * N_RANKS)) & \
+            (nums >> np.uint64(3 * N_RANKS)) & _FOUR_FRUITS:
+        return True
+    rank1 = popcount(nums & _RANK1_BITS)
+    for p in range(N_PICTURES):
+        if picture_count(cards, p) + rank1 >= 4:
+            return True
+    return False
+
+
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _mask_kans_after_draw(rs, et, seat, ra):
     """Mark the kans ``seat`` may declare after a draw legal (old edition, §10).
@@ -1078,8 +1100,8 @@ def play_round(rs, et, ra, tables, dealer, scores, pot, total_points, pol_ids, p
                     _allow_in(mask, legal, st, TSUMO)
                 has_kai = _mask_kai(hands[seat], riichi[seat], n_rev[seat], mask, legal, st,
                                     row_num, row_pic, row_pic_n, first_start)
-                if ra[RA_KAN_ENABLED]:  # wherever Kai is allowed (§10)
-                    _mask_kans_after_draw(rs, et, seat, ra)
+                if ra[RA_KAN_ENABLED] and _kan_group_possible(hands[seat] + rev_mask[seat]):
+                    _mask_kans_after_draw(rs, et, seat, ra)   # wherever Kai is allowed (§10)
                 if not (has_kai and not ra[RA_KAI_OPTIONAL]):
                     _mask_discards(hands[seat], riichi[seat], rev_mask[seat], n_rev[seat], mask, legal, st, obs, ra, core, True)
             else:  # PH_AFTER_REVEAL

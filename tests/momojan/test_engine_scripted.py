@@ -262,3 +262,28 @@ def test_baseline_declares_a_kan_when_offered():
     wall = t.wall("2i 3i 5i 7i 2o 8o 9l", "1z1z1z 5l 7m 3o 9i", "9o", stock="4i 1z")
     _, rec, _ = t.play(wall, [DRAW, discard("2i")], [-1, -1, -1])
     assert rec[RF_KAN1] == 1
+
+
+def test_the_kan_precheck_passes_every_hand_that_holds_a_kan_group():
+    # the round loop asks _kan_group_possible before _mask_kans_after_draw; it must be true
+    # wherever some group has four cards (a rank's four fruits, or a picture's copies with the
+    # rank-1 cards that may stand in), and false otherwise (checked against counting by kind)
+    from simcore.momojan.cards import N_FRUITS, N_NUMBER_KINDS, N_PICTURES, N_RANKS
+    from simcore.momojan.engine import _kan_group_possible
+    from simcore.momojan.cards import mask_from_kinds
+
+    import numba as nb
+
+    @nb.njit
+    def ask(cards):
+        return _kan_group_possible(cards)
+
+    rng = np.random.default_rng(11)
+    for _ in range(20000):
+        nums = [k for k in range(N_NUMBER_KINDS) if rng.random() < rng.random() * 0.6]
+        pics = [int(rng.integers(0, 5)) if rng.random() < 0.5 else 0 for _ in range(N_PICTURES)]
+        kinds = nums + [N_NUMBER_KINDS + p for p in range(N_PICTURES) for _ in range(pics[p])]
+        rank1 = sum(1 for f in range(N_FRUITS) if f * N_RANKS in nums)
+        want = any(all(f * N_RANKS + r in nums for f in range(N_FRUITS)) for r in range(N_RANKS)) \
+            or any(pics[p] + rank1 >= 4 for p in range(N_PICTURES))
+        assert ask(np.uint64(mask_from_kinds(kinds))) == want, (nums, pics)
