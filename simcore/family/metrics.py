@@ -271,13 +271,16 @@ def reach_sums(idx, round_game, reach, won_bits, seats, row_bits):
     bit, or None (a row with no reach). Only the sampled games count."""
     import numpy as np
     from simcore.nb.reach import reach_games
-    sample = reach_games(round_game)
-    reach, won_bits = reach * sample[:, None], won_bits * sample[:, None]
-    zero = np.zeros(len(round_game), np.int64)
+    # the sampled games' rounds alone (one game in REACH_EVERY): the others add nothing, and
+    # picking them first makes the bit columns below that many times cheaper
+    sample = np.flatnonzero(reach_games(round_game))
+    reach, won_bits = np.asarray(reach)[sample], np.asarray(won_bits)[sample]
+    zero = np.zeros(len(sample), np.int64)
     cols = [((reach >> b) & 1).sum(axis=1) if b is not None else zero for b in row_bits]
     cols += [((won_bits >> b) & 1).sum(axis=1) if b is not None else zero for b in row_bits]
-    per_round = np.stack(cols + [seats * sample], axis=1).astype(np.int64)
-    _, sums = per_game_sums(idx, round_game, per_round)
+    played = np.broadcast_to(np.asarray(seats, np.int64), (len(round_game),))[sample]
+    per_round = np.stack(cols + [played], axis=1).astype(np.int64)
+    _, sums = per_game_sums(idx, np.asarray(round_game)[sample], per_round)
     k = len(row_bits)
     return [b is not None for b in row_bits], sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k]
 

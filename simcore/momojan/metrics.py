@@ -234,44 +234,53 @@ def breakdown_codes(idx, games, rounds) -> dict:
 def point_sources(idx, rounds, data: dict):
     """Every yaku slot the scenario has, the set-count bonuses, dora and the ron bonus: their
     points in each game's wins (before doubling), the wins they scored in, the game's wins and
-    its points before doubling (``Family.point_sources``)."""
+    its points before doubling (``Family.point_sources``).
+
+    Only won rounds add anything, and a yaku's points are fixed, so per game it counts each
+    slot's wins (the yaku bits unpacked into one column each) and multiplies by the points; only
+    a set-count bonus that is not a yaku (recorded with its points) is summed round by round."""
     from .yaku_conditions import new_yaku_names
     table = data["scoring"]["yaku"]
-    new = new_yaku_names(table)
+    names = list(YAKU_KEYS) + list(SET_BONUS_NAMES) + new_yaku_names(table)
     is_yaku = data["scoring"]["set_count_is_yaku"]
-    rows, cols, hits = [], [], []
-    win = (rounds[:, RF_WINNER] >= 0) & (rounds[:, RF_OUTCOME] != OUT_DRAW)
-    bits = rounds[:, RF_YAKU_BITS]
-    names = list(YAKU_KEYS) + list(SET_BONUS_NAMES) + new
+    won = rounds[(rounds[:, RF_WINNER] >= 0) & (rounds[:, RF_OUTCOME] != OUT_DRAW)]
+    k = len(names)
+    # bit i of each win's yaku bits as column i (little-endian bytes of the int64)
+    bits = np.unpackbits(np.ascontiguousarray(won[:, RF_YAKU_BITS], "<i8").view(np.uint8)
+                         .reshape(-1, 8), axis=1, bitorder="little")
+    bits = np.pad(bits, ((0, 0), (0, max(0, k - 64))))[:, :k]
+    bonus = [i for i, name in enumerate(names) if name in SET_BONUS_NAMES and not is_yaku]
+    dora, ron = won[:, RF_DORA], won[:, RF_RON_BONUS]
+    per_round = np.column_stack(
+        [bits.astype(np.int64)] + [bits[:, i] * won[:, RF_SET_BONUS] for i in bonus]
+        + [dora, dora > 0, ron, ron > 0, np.ones(len(won), np.int64), won[:, RF_SUBTOTAL]])
+    _, sums = per_game_sums(idx, won[:, RF_GAME], per_round.astype(np.int64))
+    fired = sums[:, :k]
+    rows, points = [], []
     for i, name in enumerate(names):
-        hit = win & (((bits >> i) & 1) != 0)
         if name in SET_BONUS_NAMES:
             pts = data["scoring"]["set_count_bonus"][name]
             rows.append({"name": name, "kind": "yaku" if is_yaku else "bonus", "points": pts,
                          "on": bool(pts)})
             # a bonus is recorded with its points; as a yaku (old edition) by its slot bit
-            cols.append(np.where(hit, pts if is_yaku else rounds[:, RF_SET_BONUS], 0))
+            points.append(fired[:, i] * np.int64(pts) if is_yaku
+                          else sums[:, k + bonus.index(i)])
         else:
             y = table[name]
             rows.append({"name": name, "kind": "yaku", "points": y["points"],
                          "on": bool(y["enabled"])})
-            cols.append(np.where(hit, y["points"], 0))
-        hits.append(hit)
-    for name, field, points in (("dora", RF_DORA, f"{data['scoring']['dora_per_card']}/card"),
-                                ("ron_bonus", RF_RON_BONUS, data["scoring"]["ron_bonus"])):
-        v = np.where(win, rounds[:, field], 0)
-        rows.append({"name": name, "kind": "bonus", "points": points,
+            points.append(fired[:, i] * np.int64(y["points"]))
+    e = k + len(bonus)   # dora, its wins, the ron bonus, its wins, wins, points before doubling
+    for name, points_text in (("dora", f"{data['scoring']['dora_per_card']}/card"),
+                              ("ron_bonus", data["scoring"]["ron_bonus"])):
+        rows.append({"name": name, "kind": "bonus", "points": points_text,
                      "on": bool(data["scoring"]["dora_per_card" if name == "dora"
                                                 else "ron_bonus"])})
-        cols.append(v)
-        hits.append(v > 0)
     for row in rows:
         row["unit"] = "points before doubling"
-    per_round = np.stack(cols + hits + [win.astype(np.int64),
-                                        np.where(win, rounds[:, RF_SUBTOTAL], 0)], axis=1)
-    _, sums = per_game_sums(idx, rounds[:, RF_GAME], per_round.astype(np.int64))
-    k = len(rows)
-    return rows, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k], sums[:, 2 * k + 1]
+    x = np.column_stack(points + [sums[:, e], sums[:, e + 2]])
+    hits = np.column_stack([fired, sums[:, e + 1], sums[:, e + 3]])
+    return rows, x, hits, sums[:, e + 4], sums[:, e + 5]
 
 
 SITUATIONAL = ("haitei", "houtei", "rinshan")   # yaku of the moment, not of the hand: no reach

@@ -150,3 +150,38 @@ def test_per_game_sums_add_each_games_rounds(n, games_of_rounds, q, seed):
         want[g - start] += per_round[i]
     assert np.array_equal(pos, round_game - start)
     assert sums.dtype == np.int64 and np.array_equal(sums, want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.lists(st.integers(0, 45), max_size=150), st.integers(1, 4),
+       st.booleans(), st.integers(0, 2 ** 32 - 1))
+def test_reach_sums_count_the_sampled_games_bits(n, games_of_rounds, seats, per_round_seats,
+                                                 seed):
+    """The kit's reach sums (every family's yaku reach) against a loop over the rounds: only
+    games of the reach sample count, a row with no bit counts nothing, and the seats played
+    may be one number or one per round."""
+    from simcore.family.metrics import reach_sums
+    from simcore.nb.reach import measures_reach
+    rng = np.random.default_rng(seed)
+    start = 3
+    idx = np.arange(start, start + n, dtype=np.int64)
+    round_game = np.sort([start + g for g in games_of_rounds if g < n]).astype(np.int64)
+    m = len(round_game)
+    reach = rng.integers(0, 2 ** 12, (m, seats))
+    won = rng.integers(0, 2 ** 12, (m, seats)) * (rng.random((m, seats)) < 0.3)
+    played = rng.integers(1, seats + 1, m) if per_round_seats else seats
+    row_bits = [None if rng.random() < 0.2 else int(b) for b in rng.permutation(12)[:7]]
+    has, reached, completed, hands = reach_sums(idx, round_game, reach, won, played, row_bits)
+    want_r, want_c = np.zeros((n, len(row_bits)), np.int64), np.zeros((n, len(row_bits)), np.int64)
+    want_h = np.zeros(n, np.int64)
+    for i, g in enumerate(round_game):
+        if not measures_reach(int(g)):
+            continue
+        want_h[g - start] += played[i] if per_round_seats else played
+        for j, b in enumerate(row_bits):
+            if b is not None:
+                want_r[g - start, j] += sum((int(x) >> b) & 1 for x in reach[i])
+                want_c[g - start, j] += sum((int(x) >> b) & 1 for x in won[i])
+    assert has == [b is not None for b in row_bits]
+    assert np.array_equal(reached, want_r) and np.array_equal(completed, want_c)
+    assert np.array_equal(hands, want_h)
