@@ -62,7 +62,9 @@ def load_u64(typingctx, ary, i):
     def codegen(context, builder, sig, args):
         a = context.make_array(sig.args[0])(context, builder, value=args[0])
         base = builder.bitcast(a.data, ir.IntType(8).as_pointer())
-        ptr = builder.gep(base, [args[1]])
+        # gep reads its index as signed: an unsigned or narrower index is widened to intp first
+        # (a uint8 200 taken as is would have read a[-56])
+        ptr = builder.gep(base, [context.cast(builder, args[1], sig.args[1], types.intp)])
         word = builder.load(builder.bitcast(ptr, ir.IntType(64).as_pointer()), align=1)
         return word
     return types.uint64(ary, i), codegen

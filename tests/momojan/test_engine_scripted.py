@@ -287,3 +287,69 @@ def test_the_kan_precheck_passes_every_hand_that_holds_a_kan_group():
         want = any(all(f * N_RANKS + r in nums for f in range(N_FRUITS)) for r in range(N_RANKS)) \
             or any(pics[p] + rank1 >= 4 for p in range(N_PICTURES))
         assert ask(np.uint64(mask_from_kinds(kinds))) == want, (nums, pics)
+
+
+def test_the_kan_precheck_is_true_wherever_a_kan_is_offered():
+    # the pre-check's claim itself: on random consistent round states of the old edition (0-3
+    # revealed sets from its catalogue, hands rich in rank-1 cards, pictures and 5s, every kan
+    # flag on or off, rank-1 stand-ins allowed for the deck's substitutes or for every picture),
+    # wherever _mask_kans_after_draw offers a kan, _kan_group_possible is true
+    import numba as nb
+    from simcore.momojan import engine as E
+    from simcore.momojan import scenario
+    from simcore.momojan.cards import N_KINDS, N_NUMBER_KINDS
+    from simcore.momojan.simulate import Simulator
+
+    @nb.njit
+    def ask(rs, et, ra):
+        E._clear_mask(rs.mask, rs.legal, rs.st)
+        E._mask_kans_after_draw(rs, et, 0, ra)
+        return rs.st[E.ST_N_LEGAL], E._kan_group_possible(rs.hands[0] + rs.rev_mask[0])
+
+    @nb.njit
+    def reveal(rs, c0, c1, c2):
+        E._add_group(rs, 0, c0, c1, c2, -1, 3, 0)
+        E._sort_group(rs, 0, rs.n_rev[0] - 1)
+
+    sim = Simulator(scenario.load("old_edition"))
+    et0, ra0 = sim.ET, sim.ra.copy()
+    et_all = et0._replace(stand_in=np.ones(len(et0.stand_in), np.bool_))
+    rs = E.new_round_state(False)
+    rows = np.asarray(et0.rows)[:, :3]
+    deck = np.bincount(np.asarray(et0.deck), minlength=N_KINDS)
+    deck_all = deck.copy()
+    deck_all[N_NUMBER_KINDS:] = 4
+    likely = [0, 9, 18, 27, 4, 13, 22, 31] + list(range(N_NUMBER_KINDS, N_KINDS))
+    rich = [r for r in rows if all(x in likely for x in r)]
+    rng = np.random.default_rng(1)
+    offered = 0
+    for t in range(2500):
+        et, left = (et0, deck.copy()) if t % 2 else (et_all, deck_all.copy())
+        rs.hands[0] = 0
+        rs.rev_mask[0] = 0
+        rs.n_rev[0] = 0
+        rs.riichi[0] = 0
+        rs.rev_n[0, :] = 0
+        rs.rev_cards[0] = -1
+        rs.st[E.ST_DEAD_POS], rs.st[E.ST_DEAD_END] = 0, 3
+        for _ in range(rng.integers(0, 4)):
+            pool = rich if rng.random() < 0.5 else rows
+            r = pool[rng.integers(len(pool))]
+            need = np.bincount(r, minlength=N_KINDS)
+            if (need <= left).all():
+                left -= need
+                reveal(rs, int(r[0]), int(r[1]), int(r[2]))
+        avail = np.repeat(np.arange(N_KINDS), left)
+        w = np.where(np.isin(avail, likely), 8.0, 1.0)
+        for k in rng.choice(avail, size=min(len(avail), int(rng.integers(1, 14))),
+                            replace=False, p=w / w.sum()):
+            rs.hands[0] += np.uint64(E._card_unit(int(k)))
+        ra = ra0.copy()
+        ra[E.RA_KAN_ENABLED] = 1
+        for key in (E.RA_KAN_CLOSED, E.RA_KAN_ADDED, E.RA_KAN_RANK1_STAND_INS):
+            ra[key] = int(rng.random() < 0.8)
+        n, possible = ask(rs, et, ra)
+        if n:
+            offered += 1
+            assert possible, (int(rs.hands[0]), rs.rev_cards[0, :rs.n_rev[0]].tolist())
+    assert offered > 400
