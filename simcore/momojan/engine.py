@@ -49,7 +49,8 @@ from .actions import (
     OBS_SEEN, OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
 )
 from .cards import N_FRUITS, N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTURE_SHIFT
-from .hand import can_ron_on, hand_size, is_complete, kind_bit, picture_count, waits
+from .hand import (RANK1_BITS, ROW, can_ron_on, hand_size, is_complete, kind_bit,
+                   picture_count, waits)
 from .shanten import kinds_present, shanten
 from .rules_array import (
     DECLINED_RIICHI_REST, KOMI_AT_START, POT_TO_WINNER, RA_ANTE_BASE, RA_ANTE_PER_REPEAT,
@@ -605,10 +606,6 @@ def _kan_group_count(hand, k, stand_ins):
     return n
 
 
-_RANK1_BITS = np.uint64(sum(1 << (f * N_RANKS) for f in range(N_FRUITS)))
-_FOUR_FRUITS = np.uint64((1 << N_RANKS) - 1)
-
-
 @nb.njit(cache=True, inline="always")
 def _kan_group_possible(cards):
     """Whether hand mask ``cards`` (a seat's concealed and revealed cards together) holds four of
@@ -618,9 +615,9 @@ def _kan_group_possible(cards):
     the round loop asks it first, from its own locals, and most draws stop here."""
     nums = np.uint64(cards)
     if nums & (nums >> np.uint64(N_RANKS)) & (nums >> np.uint64(2 * N_RANKS)) & \
-            (nums >> np.uint64(3 * N_RANKS)) & _FOUR_FRUITS:
+            (nums >> np.uint64(3 * N_RANKS)) & ROW:
         return True
-    rank1 = popcount(nums & _RANK1_BITS)
+    rank1 = popcount(nums & RANK1_BITS)
     for p in range(N_PICTURES):
         if picture_count(cards, p) + rank1 >= 4:
             return True
