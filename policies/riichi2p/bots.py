@@ -38,7 +38,7 @@ from simcore.nb.stack import stack_empty
 from simcore.family.params import Param
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
     RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
-from simcore.riichi2p.hand import AFTER_LEN, distance, distances_after
+from simcore.riichi2p.hand import AFTER_LEN, distance, distances_after, improving_kinds
 from simcore.riichi2p.layout import (
     A_ANKAN, A_CHI, A_DISCARD, A_KAKAN, A_KYUUSHU, A_MINKAN, A_PASS, A_PON, A_RIICHI, A_RON,
     A_TSUMO, D_AFTER_CALL, D_ON_DISCARD, D_ON_KAN, D_OWN_TURN, N_ACTIONS, N_KINDS, OBS_CLOSED,
@@ -80,14 +80,13 @@ def _hand(obs):
 
 
 @nb.njit(cache=True)
-def _ukeire(h, n_melds, d, obs, ts, th, after) -> int:
-    """Unseen copies of the kinds that bring a hand at distance ``d`` closer."""
-    distances_after(h, n_melds, ts, th, 1, after)
+def _ukeire(h, n_melds, obs, ts, th) -> int:
+    """Unseen copies of the kinds that bring the hand closer."""
+    bits = improving_kinds(h, n_melds, ts, th, -1)[0]
     n = 0
     for k in range(N_KINDS):
-        u = obs[OBS_UNSEEN + k]
-        if u > 0 and after[k] < d:
-            n += u
+        if (bits >> k) & 1:
+            n += obs[OBS_UNSEEN + k]
     return n
 
 
@@ -137,12 +136,11 @@ def _best_discard(obs, mask, ts, th, with_ukeire, fold_at):
     if n_best == 1 or not with_ukeire:
         return best_k, best_d       # no choice to make, or the lowest tile (baseline)
     best_k, best_u = -1, -(1 << 30)
-    after = obs[OBS_WORK + AFTER_LEN:OBS_WORK + 2 * AFTER_LEN]
     for k in range(N_KINDS):
         if dist[k] != best_d:
             continue
         h[k] -= 1
-        u = _ukeire(h, n_melds, best_d, obs, ts, th, after) * 8
+        u = _ukeire(h, n_melds, obs, ts, th) * 8   # the kinds that bring it below best_d
         h[k] += 1
         # keep dora and value tiles: a small bonus for discarding neither
         u -= obs[OBS_DORA + k] * 4 + obs[OBS_YAKUHAI + k] * (1 if h[k] >= 2 else 0)

@@ -16,7 +16,10 @@ table ``t`` holds, per part vector (base-5 code of its counts), D[s][h]: the few
 part lacks to contain s sets (0..4) plus h pairs (0/1) (:func:`build_tables`, compiled, about a
 second per process). The tables are built in two sweeps: "contains" upwards (a code contains a
 target if it is one, or one tile fewer contains it), "lacks" downwards (a code that contains
-none lacks one more than its best one-tile extension).
+none lacks one more than its best one-tile extension). A third sweep stores, below the D rows
+(from row 5^n, two rows a code: the low and the high byte), the part's kinds whose one tile more
+lowers each D[s][h], a 9-bit mask: :func:`improving_kinds` reads a hand's useful tiles from them.
+They sit apart from the D rows so that the D rows' random reads stay in 19.5 MB of cache.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ IMPOSSIBLE = 99
 FAR = 99                     # the distance of a shape that cannot be reached
 YAOCHU = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], np.int64)
 POW5 = np.array([5 ** i for i in range(10)], np.int64)
+_YAOCHU_BITS = sum(1 << int(k) for k in YAOCHU)
 
 
 @nb.njit(cache=True)
@@ -110,7 +114,7 @@ def _fill(n: int, honours: bool) -> np.ndarray:
                     has[code, col] = 1
                     break
                 p *= 5
-    table = np.empty((n_codes, N_COLS), np.int8)
+    table = np.zeros((3 * n_codes, N_COLS), np.int8)
     for code in range(n_codes - 1, -1, -1):   # lacks: downwards
         x = code
         for k in range(n):
@@ -129,6 +133,16 @@ def _fill(n: int, honours: bool) -> np.ndarray:
                         best = d
                 p *= 5
             table[code, col] = best
+    for code in range(n_codes):              # closer: which one tile more lowers a column
+        for col in range(N_COLS):
+            bits = 0
+            p = 1
+            for k in range(n):
+                if (code // p) % 5 < 4 and table[code + p, col] < table[code, col]:
+                    bits |= 1 << k
+                p *= 5
+            table[n_codes + 2 * code, col] = np.int8(np.uint8(bits & 0xFF))
+            table[n_codes + 2 * code + 1, col] = np.int8(bits >> 8)
     return table
 
 
@@ -180,19 +194,14 @@ def standard_distance(c, n_melds: int, ts, th) -> int:
         for col in range(N_COLS):
             acc[N_COLS + col] = IMPOSSIBLE
         for sa in range(n_sets + 1):
-            for ha in range(2):
-                va = acc[2 * sa + ha]
-                if va >= IMPOSSIBLE:
-                    continue
-                for sb in range(n_sets - sa + 1):
-                    col = N_COLS + 2 * (sa + sb) + ha
-                    v = va + ts[code, 2 * sb]
-                    if v < acc[col]:
-                        acc[col] = v
-                    if ha == 0:
-                        v = va + ts[code, 2 * sb + 1]
-                        if v < acc[col + 1]:
-                            acc[col + 1] = v
+            va0 = acc[2 * sa]
+            va1 = acc[2 * sa + 1]
+            for sb in range(n_sets - sa + 1):
+                col = N_COLS + 2 * (sa + sb)
+                b0 = np.int64(ts[code, 2 * sb])
+                b1 = np.int64(ts[code, 2 * sb + 1])
+                acc[col] = min(acc[col], va0 + b0)
+                acc[col + 1] = min(acc[col + 1], min(va0 + b1, va1 + b0))
         for col in range(N_COLS):
             acc[col] = acc[N_COLS + col]
     return IMPOSSIBLE
@@ -269,18 +278,12 @@ AFTER_LEN = N_KINDS                 # distances_after's out: the answers
 WORK_LEN = 10 * N_COLS + 4          # its work space (on the stack)
 
 
-@nb.njit(cache=True)
-def distances_after(c, n_melds: int, ts, th, delta: int, out):
-    """``out[k]`` = distance(c with one tile of kind k added (delta +1) or removed (-1)) for
-    every kind where that is possible, FAR elsewhere (``out``: AFTER_LEN values). The work rows
-    sit on the stack, apart from ``out``: stores to ``out`` then cannot alias them, so the
-    compiled loops keep them in registers (+35% against rows kept in ``out``'s tail)."""
-    n_sets = 4 - n_melds
-    # work rows (N_COLS each) from wk[W]: 0-3 the parts' D rows, 4 parts 0+1, 5 parts 2+3,
-    # 6 + p the three parts other than p; then, from wk[C], the four parts' codes; e: the
-    # other parts' row of the part at hand, in the order its own row is read
-    wk = stack_empty(WORK_LEN, np.int64)
-    e = stack_empty(N_COLS, np.int64)
+@nb.njit(cache=True, inline="always")
+def _parts_and_merges(c, n_sets: int, ts, th, wk) -> None:
+    """distances_after's and improving_kinds' work rows (N_COLS each) in ``wk`` (inlined, so
+    ``wk`` stays the caller's stack array): 0-3 the parts' D rows, 4 parts 0+1, 5 parts 2+3,
+    6 + p the merge of the three parts other than p; from ``wk[10 N_COLS]`` the four parts'
+    codes."""
     W = 0
     C = 10 * N_COLS
     for part in range(4):
@@ -299,35 +302,29 @@ def distances_after(c, n_melds: int, ts, th, delta: int, out):
         for col in range(N_COLS):
             wk[io + col] = IMPOSSIBLE
         for sa in range(n_sets + 1):
-            for ha in range(2):
-                va = wk[ia + 2 * sa + ha]
-                if va >= IMPOSSIBLE:
-                    continue
-                for sb in range(n_sets - sa + 1):
-                    col = io + 2 * (sa + sb) + ha
-                    v = va + wk[ib + 2 * sb]
-                    if v < wk[col]:
-                        wk[col] = v
-                    if ha == 0:
-                        v = va + wk[ib + 2 * sb + 1]
-                        if v < wk[col + 1]:
-                            wk[col + 1] = v
-    pairs = 0
-    kinds = 0
-    y_kinds = 0
-    y_pair = 0
-    if n_melds == 0:
-        for k in range(N_KINDS):
-            if c[k] >= 2:
-                pairs += 1
-            if c[k] >= 1:
-                kinds += 1
-        for i in range(13):
-            k = YAOCHU[i]
-            if c[k] >= 1:
-                y_kinds += 1
-            if c[k] >= 2:
-                y_pair += 1
+            va0 = wk[ia + 2 * sa]
+            va1 = wk[ia + 2 * sa + 1]
+            for sb in range(n_sets - sa + 1):
+                col = io + 2 * (sa + sb)
+                b0 = wk[ib + 2 * sb]
+                b1 = wk[ib + 2 * sb + 1]
+                wk[col] = min(wk[col], va0 + b0)
+                wk[col + 1] = min(wk[col + 1], min(va0 + b1, va1 + b0))
+
+
+@nb.njit(cache=True)
+def distances_after(c, n_melds: int, ts, th, delta: int, out):
+    """``out[k]`` = distance(c with one tile of kind k added (delta +1) or removed (-1)) for
+    every kind where that is possible, FAR elsewhere (``out``: AFTER_LEN values). The work rows
+    sit on the stack, apart from ``out``: stores to ``out`` then cannot alias them, so the
+    compiled loops keep them in registers (+35% against rows kept in ``out``'s tail)."""
+    n_sets = 4 - n_melds
+    wk = stack_empty(WORK_LEN, np.int64)
+    e = stack_empty(N_COLS, np.int64)
+    W = 0
+    C = 10 * N_COLS
+    _parts_and_merges(c, n_sets, ts, th, wk)
+    pairs, kinds, y_kinds, y_pair = _closed_shape_counts(c, n_melds)
     for p in range(4):
         tab = th if p == 3 else ts
         n = 7 if p == 3 else 9
@@ -345,9 +342,7 @@ def distances_after(c, n_melds: int, ts, th, delta: int, out):
             code = base + delta * POW5[r]
             d = IMPOSSIBLE
             for j in range(2 * n_sets + 2):
-                v = e[j] + tab[code, j]
-                if v < d:
-                    d = v
+                d = min(d, e[j] + tab[code, j])
             if n_melds == 0:
                 pk = pairs + (1 if x >= 2 else 0) - (1 if c[k] >= 2 else 0)
                 kk = kinds + (1 if x >= 1 else 0) - (1 if c[k] >= 1 else 0)
@@ -367,6 +362,82 @@ def distances_after(c, n_melds: int, ts, th, delta: int, out):
 
 
 @nb.njit(cache=True)
+def improving_kinds(c, n_melds: int, ts, th, at: int):
+    """``(bits, d)``: ``d`` = distance(c), and bit k set where one more tile of kind k (at most
+    4 in ``c``) brings the hand closer, distance(c + k) < d: the kinds a hand's ukeire counts,
+    and a tenpai hand's waits (``d`` 1). With ``at`` >= 0 the bits are found only where ``d``
+    is ``at`` (0 otherwise). What distances_after(+1) would say, for less work: one tile more
+    lowers a part's D row by at most one in any column, so the 4-sets-and-a-pair distance can
+    fall only through a column where the part's row and the other three parts' merge make the
+    least sum (a tight column), and only where that sum is ``d``; the table holds, beside each
+    column, the part's kinds that lower it."""
+    n_sets = 4 - n_melds
+    wk = stack_empty(WORK_LEN, np.int64)
+    _parts_and_merges(c, n_sets, ts, th, wk)
+    s = IMPOSSIBLE                      # part 0's row against the other three: every split
+    for sb in range(n_sets + 1):
+        for hb in range(2):
+            v = wk[2 * sb + hb] + wk[6 * N_COLS + 2 * (n_sets - sb) + 1 - hb]
+            if v < s:
+                s = v
+    d = s
+    bits = 0
+    if n_melds == 0:            # seven pairs and thirteen orphans: which kinds bring them closer
+        pairs, kinds, y_kinds, y_pair = _closed_shape_counts(c, n_melds)
+        d2 = 7 - pairs + (7 - kinds if kinds < 7 else 0)
+        d3 = 14 - y_kinds - (1 if y_pair > 0 else 0)
+        d = min(d, d2, d3)
+        if at >= 0 and d != at:
+            return 0, d
+        for k in range(N_KINDS):
+            x = c[k]
+            if d2 == d and (x == 1 or (x == 0 and kinds < 7)):
+                bits |= np.int64(1) << k
+            if d3 == d and (x == 0 or (x == 1 and y_pair == 0)) and _YAOCHU_BITS >> k & 1:
+                bits |= np.int64(1) << k
+    elif at >= 0 and d != at:
+        return 0, d
+    if s != d:                  # sets and a pair stay at least s - 1 >= d away
+        return bits, d
+    for p in range(4):
+        tab = th if p == 3 else ts
+        row = p * N_COLS
+        ex = (6 + p) * N_COLS
+        at_mask = (HONOUR_CODES if p == 3 else SUIT_CODES) + 2 * wk[10 * N_COLS + p]
+        for sb in range(n_sets + 1):
+            for hb in range(2):
+                col = 2 * sb + hb
+                if wk[row + col] + wk[ex + 2 * (n_sets - sb) + 1 - hb] == s:
+                    m = (np.int64(tab[at_mask, col]) & 0xFF) | \
+                        ((np.int64(tab[at_mask + 1, col]) & 0xFF) << 8)
+                    bits |= m << (9 * p)
+    return bits, d
+
+
+@nb.njit(cache=True, inline="always")
+def _closed_shape_counts(c, n_melds: int):
+    """(pairs, kinds, terminal and honour kinds, their pairs) of a closed hand; zeros with
+    calls made (seven pairs and thirteen orphans are closed shapes)."""
+    pairs = 0
+    kinds = 0
+    y_kinds = 0
+    y_pair = 0
+    if n_melds == 0:
+        for k in range(N_KINDS):
+            if c[k] >= 2:
+                pairs += 1
+            if c[k] >= 1:
+                kinds += 1
+        for i in range(13):
+            k = YAOCHU[i]
+            if c[k] >= 1:
+                y_kinds += 1
+            if c[k] >= 2:
+                y_pair += 1
+    return pairs, kinds, y_kinds, y_pair
+
+
+@nb.njit(cache=True)
 def waits(c, n_melds: int, held, all_four: bool, ts, th) -> int:
     """Bit k: kind k completes the 13 - 3 n_melds tile hand ``c`` in some shape. ``held``: the
     player's tiles of each kind (concealed and called); without ``all_four``
@@ -378,12 +449,11 @@ def waits(c, n_melds: int, held, all_four: bool, ts, th) -> int:
         for k in range(N_KINDS):
             if c[k] == 4 and _fifth_completes(c, n_melds, k, ts, th):
                 out |= 1 << k
-    if distance(c, n_melds, ts, th) != 1:
+    bits, d = improving_kinds(c, n_melds, ts, th, 1)
+    if d != 1:
         return out
-    after = stack_empty(AFTER_LEN, np.int64)
-    distances_after(c, n_melds, ts, th, 1, after)
     for k in range(N_KINDS):
-        if after[k] == 0 and (all_four or held[k] < 4):
+        if (bits >> k) & 1 and (all_four or held[k] < 4):
             out |= 1 << k
     return out
 

@@ -38,5 +38,5 @@ OBS_BLOCKS = (("own", N_KINDS),          # concealed counts (with the drawn tile
               ("pool", 1), ("honba", 1), ("n_draws", 1), ("yakuhai", N_KINDS),
               # room a policy may write (the engine never reads it): the bots' scratch for
               # hand.distances_after, so that a discard decision allocates nothing
-              ("work", 2 * AFTER_LEN))
+              ("work", AFTER_LEN))
 OBS_LEN = define_blocks(globals(), "OBS", OBS_BLOCKS)

@@ -112,3 +112,59 @@ def test_uniform_hands_property(kinds):
             c[k] += 1
             assert bool(H.is_complete(c, 0, TS, TH)) == (k in w)
             c[k] -= 1
+
+
+def _improving_by_recomputing(c, n_melds, after):
+    d = int(H.distance(c, n_melds, TS, TH))
+    H.distances_after(c, n_melds, TS, TH, 1, after)
+    return sum(1 << k for k in range(34) if c[k] < 4 and after[k] < d), d
+
+
+def test_improving_kinds_are_the_kinds_one_tile_of_which_brings_the_hand_closer():
+    """improving_kinds (the bots' ukeire, the engine's waits) against distances_after on hands
+    near completion and uniform ones, every number of calls, with and without ``at``."""
+    rng = random.Random(36)
+    after = np.empty(H.AFTER_LEN, np.int64)
+    seen_at = set()
+    for i in range(6000):
+        n_melds = rng.choice((0, 0, 0, 1, 2, 3))
+        n = 13 - 3 * n_melds
+        if i % 2:
+            c = _counts(_near_complete(rng, n))
+        else:
+            c = _counts(rng.sample([k for k in range(34) for _ in range(4)], n))
+        want, d = _improving_by_recomputing(c, n_melds, after)
+        at = rng.choice((-1, -1, 1, 2, 3))
+        bits, got_d = H.improving_kinds(c, n_melds, TS, TH, at)
+        assert got_d == d, (c, n_melds)
+        assert bits == (want if at < 0 or at == d else 0), (c, n_melds, at)
+        seen_at.add(d)
+    assert {1, 2, 3, 4} <= seen_at
+
+
+def test_improving_kinds_on_every_four_tile_hand():
+    """Three calls made: every hand of 4 tiles, exhaustively."""
+    after = np.empty(H.AFTER_LEN, np.int64)
+    for kinds in itertools.combinations_with_replacement(range(34), 4):
+        c = _counts(kinds)
+        if c.max() > 4:
+            continue
+        want, d = _improving_by_recomputing(c, 3, after)
+        assert H.improving_kinds(c, 3, TS, TH, -1) == (want, d), kinds
+
+
+def test_the_tables_closer_masks_match_their_rows():
+    """Below each part's D rows: per code and column, the kinds one tile more of which lowers
+    that column (checked on random codes of both tables)."""
+    rng = np.random.default_rng(37)
+    for tab, n in ((TS, 9), (TH, 7)):
+        n_codes = 5 ** n
+        assert tab.shape == (3 * n_codes, H.N_COLS)
+        for code in rng.integers(0, n_codes, 3000):
+            digits = [(int(code) // 5 ** r) % 5 for r in range(n)]
+            for col in range(H.N_COLS):
+                want = sum(1 << r for r in range(n) if digits[r] < 4
+                           and tab[code + 5 ** r, col] < tab[code, col])
+                got = (int(tab[n_codes + 2 * code, col]) & 0xFF) | \
+                    ((int(tab[n_codes + 2 * code + 1, col]) & 0xFF) << 8)
+                assert got == want, (code, col)
