@@ -34,7 +34,7 @@ from simcore.nb.borrow import writable
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
 from simcore.nb.restrict import restricted_action, restricted_mask
-from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after
+from simcore.emoji.hand import IMPOSSIBLE, N_KINDS, distances_after, improving_kinds
 from simcore.emoji.layout import N_ACTIONS, OBS_DORA, OBS_DRAWN, OBS_OWN, OBS_UNSEEN, OBS_WORK
 from simcore.family.params import Param
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
@@ -60,14 +60,13 @@ _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 
 
 @nb.njit(cache=True, inline="always")
-def _useful(h, obs, t, d, after) -> int:
-    """Unseen copies of the kinds that bring a 7-tile hand at distance ``d`` closer."""
-    distances_after(h, t, 1, after)
+def _useful(h, obs, t) -> int:
+    """Unseen copies of the kinds that bring a 7-tile hand closer."""
+    bits = improving_kinds(h, t)
     n = 0
     for k in range(N_KINDS):
-        u = obs[OBS_UNSEEN + k]
-        if u > 0 and after[k] < d:
-            n += u
+        if (bits >> k) & 1:
+            n += obs[OBS_UNSEEN + k]
     return n
 
 
@@ -78,7 +77,6 @@ def _best_discard(obs, mask, t, with_useful):
     more than one discard is)."""
     h = obs[OBS_OWN:OBS_OWN + N_KINDS]   # changed below for a moment, and restored
     dist = obs[OBS_WORK:OBS_WORK + N_KINDS]
-    after = obs[OBS_WORK + N_KINDS:OBS_WORK + 2 * N_KINDS]
     distances_after(h, t, -1, dist)
     best_d = IMPOSSIBLE
     n_best = 0
@@ -98,7 +96,7 @@ def _best_discard(obs, mask, t, with_useful):
             best_k = k
             break
         h[k] -= 1
-        u = _useful(h, obs, t, best_d, after)
+        u = _useful(h, obs, t)     # the kinds that bring it below best_d
         h[k] += 1
         if u > best_u or (u == best_u and best_k == dora):
             best_k, best_u = k, u

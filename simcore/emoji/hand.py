@@ -36,7 +36,8 @@ IMPOSSIBLE = 99
 N_D = 3 * 2                  # D[s][h] at column 2 s + h
 COL_DONE = N_D               # 1: the part as it is is complete (sets only, or sets + one pair)
 COL_WAITS = N_D + 1          # bit r: adding kind r of the part makes it complete
-TABLE_LEN = N_D + 2
+COL_CLOSER = N_D + 2         # + j: bit r, one more of kind r lowers D column j
+TABLE_LEN = N_D + 2 + N_D
 
 
 @nb.njit(cache=True)
@@ -116,6 +117,12 @@ def _fill(table, n: int, wrap: bool, honours: bool):
                 if c[r] <= 2 and _complete_part(table, code + 4 ** r, total + 1):
                     mask |= 1 << r
             table[code, COL_WAITS] = mask
+            for j in range(N_D):
+                mask = 0
+                for r in range(n):
+                    if c[r] <= 2 and table[code + 4 ** r, j] < table[code, j]:
+                        mask |= 1 << r
+                table[code, COL_CLOSER + j] = mask
 
 
 @nb.njit(cache=True)
@@ -130,7 +137,8 @@ def _complete_part(table, code, total) -> bool:
 
 def build_tables(wrap_runs: bool = False) -> np.ndarray:
     """The part table: int16 rows 0..4^9-1 for a suit, then 4^3 rows for the honours; columns
-    D[s][h], ``COL_DONE``, ``COL_WAITS`` (module docstring)."""
+    D[s][h], ``COL_DONE``, ``COL_WAITS``, then per D column the kinds one more of which lowers
+    it (``COL_CLOSER`` + j; module docstring)."""
     suit = np.zeros((SUIT_CODES, TABLE_LEN), np.int64)
     _fill(suit, N_RANKS, bool(wrap_runs), False)
     hon = np.zeros((HONOUR_CODES, TABLE_LEN), np.int64)
@@ -431,6 +439,51 @@ def _basic_with(t, row, o) -> int:
     """The basic distance when one part's row is ``row`` and the others combine to ``o``."""
     return min(t[row, 0] + o[5], t[row, 1] + o[4], t[row, 2] + o[3],
                t[row, 3] + o[2], t[row, 4] + o[1], t[row, 5] + o[0])
+
+
+@nb.njit(cache=True)
+def improving_kinds(c, t) -> np.int64:
+    """Bit k: one more k (held at most twice) brings the hand closer, distance(c + k) <
+    distance(c): the kinds a hand's useful tiles count. What distances_after(c, t, 1) would say
+    for less work: one tile more lowers a part's D row by at most one in any column, so the
+    basic distance can fall only through a column where the part's row and the other three
+    parts' combination make the least sum, and the table holds each column's lowering kinds."""
+    pairs, singles = _fp_counts(c)
+    fp = _fp_distance(pairs, singles)
+    r0 = _code(c, 0, N_RANKS)
+    r1 = _code(c, N_RANKS, N_RANKS)
+    r2 = _code(c, 2 * N_RANKS, N_RANKS)
+    r3 = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
+    d0, d1, d2, d3 = _drow(t, r0), _drow(t, r1), _drow(t, r2), _drow(t, r3)
+    d01 = _comb(d0, d1)
+    d23 = _comb(d2, d3)
+    o0 = _comb(d1, d23)
+    basic = _basic_with(t, r0, o0)
+    d = min(basic, fp)
+    out = np.int64(0)
+    if fp == d:                 # four pairs: a second of a single, or a new single
+        one = _fp_distance(pairs + 1, singles - 1) < d
+        none = _fp_distance(pairs, singles + 1) < d
+        for k in range(N_KINDS):
+            if (c[k] == 1 and one) or (c[k] == 0 and none):
+                out |= np.int64(1) << np.int64(k)
+    if basic != d:              # the basic shape stays at least basic - 1 >= d away
+        return out
+    for part in range(4):
+        if part == 0:
+            o, row, start = o0, r0, 0
+        elif part == 1:
+            o, row, start = _comb(d0, d23), r1, N_RANKS
+        elif part == 2:
+            o, row, start = _comb(d01, d3), r2, 2 * N_RANKS
+        else:
+            o, row, start = _comb(d01, d2), r3, N_NUMBER_KINDS
+        m = np.int64(0)
+        for j in range(N_D):
+            if t[row, j] + o[N_D - 1 - j] == basic:
+                m |= np.int64(t[row, COL_CLOSER + j])
+        out |= m << np.int64(start)
+    return out
 
 
 @nb.njit(cache=True)

@@ -18,5 +18,5 @@ OBS_BLOCKS = (("own", N_KINDS), ("unseen", N_KINDS), ("drawn", 1), ("seat", 1), 
               ("disc_riichi", N_SEATS * MAX_DISC),
               # room a policy may write (the engine never reads it): the bots' scratch, so that
               # a decision allocates nothing
-              ("work", 2 * N_KINDS))
+              ("work", N_KINDS))
 OBS_LEN = define_blocks(globals(), "OBS", OBS_BLOCKS)

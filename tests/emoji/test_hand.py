@@ -233,3 +233,22 @@ def test_one_tile_more_or_less_gives_the_plain_distance():
                 c[k] += sign
                 assert out[k] == H.distance(c, T), (list(c), k, sign)
                 c[k] -= sign
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_improving_kinds_are_the_kinds_one_more_of_which_brings_the_hand_closer(wrap):
+    """hand.improving_kinds (the bots' useful tiles) against distances_after: on random and
+    near-winning 7-tile hands, every 7-tile hand of one suit and the honours, and smaller hands
+    (where four pairs can gain a new kind)."""
+    t = H.tables(wrap)
+    rng = np.random.default_rng(12)
+    after = np.zeros(N_KINDS, np.int64)
+    hands = list(_random_hands(rng, 1500, 7)) + list(_near_winning(rng, 1500)) \
+        + list(_one_suit_hands(7, list(range(9, 18)) + [27, 28, 29])) \
+        + [h for size in range(1, 7) for h in _random_hands(rng, 300, size)]
+    for c in hands:
+        c = np.asarray(c, np.int64)
+        d = H.distance(c, t)
+        H.distances_after(c, t, 1, after)
+        want = sum(1 << k for k in range(N_KINDS) if c[k] <= 2 and after[k] < d)
+        assert H.improving_kinds(c, t) == want, (list(c), d)
