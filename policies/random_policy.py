@@ -5,6 +5,7 @@ choices never shift another seat's randomness."""
 import numba as nb
 import numpy as np
 
+from simcore.nb.bits import load_u64, popcount
 from simcore.nb.rng import next_u64, randint
 
 
@@ -16,12 +17,27 @@ def uniform(rng):
 
 @nb.njit(cache=True)
 def random_policy(obs, mask, params, rng, core, ra):
-    """Uniform over the legal actions of ``mask`` (one draw of the seat's stream); -1 if none."""
+    """Uniform over the legal actions of ``mask`` (one draw of the seat's stream); -1 if none.
+    The mask is read eight entries a load (a bool is one byte, 0 or 1: a word's popcount is its
+    count of legal actions), and entry by entry only in the word that holds the pick."""
+    size = mask.shape[0]
+    whole = size - size % 8
     n = np.int64(0)  # not a literal 0: randint compiles for one signature
-    for a in range(mask.shape[0]):
+    for i in range(0, whole, 8):
+        n += popcount(load_u64(mask, i))
+    for a in range(whole, size):
         n += mask[a]
     pick = randint(rng, n)
-    for a in range(mask.shape[0]):
+    for i in range(0, whole, 8):
+        c = popcount(load_u64(mask, i))
+        if pick < c:
+            for a in range(i, i + 8):
+                if mask[a]:
+                    if pick == 0:
+                        return a
+                    pick -= 1
+        pick -= c
+    for a in range(whole, size):
         if mask[a]:
             if pick == 0:
                 return a
