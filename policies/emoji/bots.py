@@ -30,6 +30,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.bits import sum_at_bits
 from simcore.nb.borrow import writable
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
@@ -62,12 +63,7 @@ _BEST_ROW = np.array(POLICIES.param_row(BEST, {}) or [0.0], np.float64)
 @nb.njit(cache=True, inline="always")
 def _useful(h, obs, t) -> int:
     """Unseen copies of the kinds that bring a 7-tile hand closer."""
-    bits = improving_kinds(h, t)
-    n = 0
-    for k in range(N_KINDS):
-        if (bits >> k) & 1:
-            n += obs[OBS_UNSEEN + k]
-    return n
+    return sum_at_bits(improving_kinds(h, t), obs, OBS_UNSEEN)
 
 
 @nb.njit(cache=True)

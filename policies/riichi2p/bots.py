@@ -30,6 +30,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.bits import sum_at_bits
 from simcore.nb.borrow import writable
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
@@ -82,12 +83,7 @@ def _hand(obs):
 @nb.njit(cache=True)
 def _ukeire(h, n_melds, obs, ts, th) -> int:
     """Unseen copies of the kinds that bring the hand closer."""
-    bits = improving_kinds(h, n_melds, ts, th, -1)[0]
-    n = 0
-    for k in range(N_KINDS):
-        if (bits >> k) & 1:
-            n += obs[OBS_UNSEEN + k]
-    return n
+    return sum_at_bits(improving_kinds(h, n_melds, ts, th, -1)[0], obs, OBS_UNSEEN)
 
 
 @nb.njit(cache=True)

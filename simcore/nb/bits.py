@@ -29,6 +29,19 @@ def lowest_bit_index(x):
     return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
+@nb.njit(cache=True, inline="always")
+def sum_at_bits(bits, ary, start):
+    """The sum of ``ary[start + k]`` over the set bits k of ``bits`` (a kind set), visiting only
+    the set bits (inlined: no reference count for ``ary``)."""
+    x = np.uint64(bits)
+    n = np.int64(0)
+    while x:
+        low = x & (~x + np.uint64(1))
+        n += ary[start + popcount(low - np.uint64(1))]
+        x ^= low
+    return n
+
+
 @intrinsic
 def float_from_bits(typingctx, x):
     """The float64 whose IEEE bits are the int64 ``x`` (a float kept in an int64 array, as
