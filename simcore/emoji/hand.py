@@ -441,6 +441,26 @@ def _basic_with(t, row, o) -> int:
                t[row, 3] + o[2], t[row, 4] + o[1], t[row, 5] + o[0])
 
 
+@nb.njit(cache=True, inline="always")
+def _rows_and_merges(c, t):
+    """The four parts' table rows, their D rows, and the merges of parts 0+1 and 2+3."""
+    rows = _part_rows(c)
+    ds = (_drow(t, rows[0]), _drow(t, rows[1]), _drow(t, rows[2]), _drow(t, rows[3]))
+    return rows, ds, _comb(ds[0], ds[1]), _comb(ds[2], ds[3])
+
+
+@nb.njit(cache=True, inline="always")
+def _others(part, ds, d01, d23):
+    """The merge of the three parts other than ``part``."""
+    if part == 0:
+        return _comb(ds[1], d23)
+    if part == 1:
+        return _comb(ds[0], d23)
+    if part == 2:
+        return _comb(d01, ds[3])
+    return _comb(d01, ds[2])
+
+
 @nb.njit(cache=True)
 def improving_kinds(c, t) -> np.int64:
     """Bit k: one more k (held at most twice) brings the hand closer, distance(c + k) <
@@ -450,15 +470,8 @@ def improving_kinds(c, t) -> np.int64:
     parts' combination make the least sum, and the table holds each column's lowering kinds."""
     pairs, singles = _fp_counts(c)
     fp = _fp_distance(pairs, singles)
-    r0 = _code(c, 0, N_RANKS)
-    r1 = _code(c, N_RANKS, N_RANKS)
-    r2 = _code(c, 2 * N_RANKS, N_RANKS)
-    r3 = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
-    d0, d1, d2, d3 = _drow(t, r0), _drow(t, r1), _drow(t, r2), _drow(t, r3)
-    d01 = _comb(d0, d1)
-    d23 = _comb(d2, d3)
-    o0 = _comb(d1, d23)
-    basic = _basic_with(t, r0, o0)
+    rows, ds, d01, d23 = _rows_and_merges(c, t)
+    basic = _basic_with(t, rows[0], _others(0, ds, d01, d23))
     d = min(basic, fp)
     out = np.int64(0)
     if fp == d:                 # four pairs: a second of a single, or a new single
@@ -470,14 +483,9 @@ def improving_kinds(c, t) -> np.int64:
     if basic != d:              # the basic shape stays at least basic - 1 >= d away
         return out
     for part in range(4):
-        if part == 0:
-            o, row, start = o0, r0, 0
-        elif part == 1:
-            o, row, start = _comb(d0, d23), r1, N_RANKS
-        elif part == 2:
-            o, row, start = _comb(d01, d3), r2, 2 * N_RANKS
-        else:
-            o, row, start = _comb(d01, d2), r3, N_NUMBER_KINDS
+        o = _others(part, ds, d01, d23)
+        row = rows[part]
+        start = part * N_RANKS if part < 3 else N_NUMBER_KINDS
         m = np.int64(0)
         for j in range(N_D):
             if t[row, j] + o[N_D - 1 - j] == basic:
@@ -491,22 +499,10 @@ def distances_after(c, t, sign, out):
     """``out[k]`` = distance(c with one k more (sign 1) or one k less (sign -1)), for every
     kind the change is possible for (held at most twice / held); 99 otherwise."""
     pairs, singles = _fp_counts(c)
-    r0 = _code(c, 0, N_RANKS)
-    r1 = _code(c, N_RANKS, N_RANKS)
-    r2 = _code(c, 2 * N_RANKS, N_RANKS)
-    r3 = SUIT_CODES + _code(c, N_NUMBER_KINDS, 3)
-    d0, d1, d2, d3 = _drow(t, r0), _drow(t, r1), _drow(t, r2), _drow(t, r3)
-    d01 = _comb(d0, d1)
-    d23 = _comb(d2, d3)
+    rows, ds, d01, d23 = _rows_and_merges(c, t)
     for part in range(4):
-        if part == 0:
-            o, base = _comb(d1, d23), r0
-        elif part == 1:
-            o, base = _comb(d0, d23), r1
-        elif part == 2:
-            o, base = _comb(d01, d3), r2
-        else:
-            o, base = _comb(d01, d2), r3
+        o = _others(part, ds, d01, d23)
+        base = rows[part]
         n = N_RANKS if part < 3 else 3
         start = part * N_RANKS if part < 3 else N_NUMBER_KINDS
         step = 1
