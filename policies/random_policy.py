@@ -8,6 +8,8 @@ import numpy as np
 from simcore.nb.bits import load_u64, popcount
 from simcore.nb.rng import next_u64, randint
 
+_LOW_BITS = np.uint64(0x0101010101010101)
+
 
 @nb.njit(cache=True, inline="always")
 def uniform(rng):
@@ -15,21 +17,31 @@ def uniform(rng):
     return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@nb.njit(cache=True, inline="always")
+def _legal_in_word(w):
+    """How many of a word's eight bytes are nonzero."""
+    w |= w >> np.uint64(4)
+    w |= w >> np.uint64(2)
+    w |= w >> np.uint64(1)
+    return popcount(w & _LOW_BITS)
+
+
 @nb.njit(cache=True)
 def random_policy(obs, mask, params, rng, core, ra):
     """Uniform over the legal actions of ``mask`` (one draw of the seat's stream); -1 if none.
-    The mask is read eight entries a load (a bool is one byte, 0 or 1: a word's popcount is its
-    count of legal actions), and entry by entry only in the word that holds the pick."""
+    The mask is read eight one-byte entries a load (each byte folded to its lowest bit, so any
+    nonzero byte counts once, as ``if mask[a]`` reads it), and entry by entry only in the word
+    that holds the pick."""
     size = mask.shape[0]
     whole = size - size % 8
     n = np.int64(0)  # not a literal 0: randint compiles for one signature
     for i in range(0, whole, 8):
-        n += popcount(load_u64(mask, i))
+        n += _legal_in_word(load_u64(mask, i))
     for a in range(whole, size):
         n += mask[a]
     pick = randint(rng, n)
     for i in range(0, whole, 8):
-        c = popcount(load_u64(mask, i))
+        c = _legal_in_word(load_u64(mask, i))
         if pick < c:
             for a in range(i, i + 8):
                 if mask[a]:

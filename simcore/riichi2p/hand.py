@@ -148,7 +148,8 @@ def _fill(n: int, honours: bool) -> np.ndarray:
 
 @functools.lru_cache(maxsize=1)
 def tables() -> tuple:
-    """``(suit table, honour table)``: D[s][h] per part code (built once per process)."""
+    """``(suit table, honour table)``: D[s][h] per part code, then below those rows each code's
+    closer-kinds masks (module docstring; built once per process)."""
     return _fill(N_SUIT_KINDS, False), _fill(N_HONOURS, True)
 
 
@@ -369,8 +370,8 @@ def improving_kinds(c, n_melds: int, ts, th, at: int):
     is ``at`` (0 otherwise). What distances_after(+1) would say, for less work: one tile more
     lowers a part's D row by at most one in any column, so the 4-sets-and-a-pair distance can
     fall only through a column where the part's row and the other three parts' merge make the
-    least sum (a tight column), and only where that sum is ``d``; the table holds, beside each
-    column, the part's kinds that lower it."""
+    least sum (a tight column), and only where that sum is ``d``; the table holds, in its mask
+    rows below the D rows, the part's kinds that lower each column."""
     n_sets = 4 - n_melds
     wk = stack_empty(WORK_LEN, np.int64)
     _parts_and_merges(c, n_sets, ts, th, wk)
