@@ -38,7 +38,8 @@ def random_policy(obs, mask, params, rng, core, ra):
     for i in range(0, whole, 8):
         n += _legal_in_word(load_u64(mask, i))
     for a in range(whole, size):
-        n += mask[a]
+        if mask[a]:
+            n += 1
     pick = randint(rng, n)
     for i in range(0, whole, 8):
         c = _legal_in_word(load_u64(mask, i))

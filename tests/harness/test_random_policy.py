@@ -45,11 +45,11 @@ def test_every_legal_action_of_a_long_mask_is_picked():
 
 
 def test_a_mask_byte_other_than_one_counts_once():
-    """Bytes of a legal mask seen through a uint8 view that are neither 0 nor 1 (3, 255) are
+    """Bytes of a legal mask seen through a uint8 view that are neither 0 nor 1 (3, 255, 7) are
     one legal action each, as an entry-by-entry ``if mask[a]`` reads them."""
-    raw = np.zeros(40, np.uint8)
-    raw[[0, 9, 33]] = (3, 255, 1)
+    raw = np.zeros(43, np.uint8)
+    raw[[0, 9, 33, 41]] = (3, 255, 1, 7)      # 41: in the tail after the last whole word
     rng = np.array([5, 6, 7, 8], np.uint64)
     picks = {random_policy(np.zeros(1, np.int64), raw, np.zeros(1), rng, 0, 0)
              for _ in range(500)}
-    assert picks == {0, 9, 33}
+    assert picks == {0, 9, 33, 41}
