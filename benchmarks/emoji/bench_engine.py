@@ -4,7 +4,8 @@
 Run: ``python -m benchmarks.emoji.bench_engine [--games 2000] [--repeats 3]``
 
 Steady state: each pairing plays once to compile, then ``--repeats`` batches; the median and
-the best batch are printed (a shared machine has slow periods).
+the best batch are printed (a shared machine has slow periods), and the median in rounds per
+second of CPU time (``benchmarks.engine_rate``).
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ def main():
     ap.add_argument("--policies", default="idle,random,baseline,greedy")
     args = ap.parse_args()
     for p in args.policies.split(","):
-        med, best = rounds_per_second(p, args.games, args.repeats)
-        print(f"{p:10s} {med:10,.0f} rounds/s (median)  {best:10,.0f} (best)")
+        r = rounds_per_second(p, args.games, args.repeats)
+        print(f"{p:10s} {r.median:10,.0f} rounds/s (median)  {r.best:10,.0f} (best)  "
+              f"{r.cpu:10,.0f} (CPU time, median)")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
+from benchmarks.engine_rate import batch_rates  # noqa: E402
 from policies.momojan import decide  # noqa: E402
 from policies.momojan.baseline import baseline_policy  # noqa: E402
 from policies.random_policy import random_policy  # noqa: E402
@@ -33,11 +34,13 @@ from simcore.momojan.simulate import Simulator  # noqa: E402
 
 def rounds_per_second(sc_name, pairing, games, repeats):
     """Steady-state rounds/s for ``pairing`` ("greedy:value", or one name for both seats):
-    (setup seconds, median and best of ``repeats`` batches of ``games``, rounds per game).
+    (setup seconds, ``benchmarks.engine_rate.Rates`` of ``repeats`` batches of ``games``).
 
-    Both figures, because this kind of shared VM has slow periods of tens of seconds when its
-    neighbours load the host (the same batch runs ~35% slower, in every process): the best of
-    several short batches is the code's speed on an undisturbed core, the median what a run got."""
+    The median and the best batch of wall time, because this kind of shared VM has slow periods
+    of tens of seconds when its neighbours load the host (the same batch runs ~35% slower, in
+    every process): the best of several short batches is the code's speed on an undisturbed core,
+    the median what a run got; and the median of CPU time, which leaves out the time the process
+    was not running at all."""
     a, _, b = pairing.partition(":")
     data = scenario.load(sc_name).to_dict()
     data["players"] = [{"policy": a, "params": {}}, {"policy": b or a, "params": {}}]
@@ -45,12 +48,7 @@ def rounds_per_second(sc_name, pairing, games, repeats):
     sim = Simulator(scenario.from_dict(data, name=sc_name))
     sim.play(np.arange(2), seed=1)
     setup = time.perf_counter() - t
-    rates = []
-    for r in range(repeats):
-        t = time.perf_counter()
-        b = sim.play(np.arange(games), seed=100 + r)
-        rates.append(len(b.rounds) / (time.perf_counter() - t))
-    return setup, statistics.median(rates), max(rates), len(b.rounds) / games
+    return setup, batch_rates(lambda r: sim.play(np.arange(games), seed=100 + r), repeats, games)
 
 
 # The timed loops are compiled each run, never cached: numba's cache knows only this file, so a
@@ -132,11 +130,11 @@ def main(argv=None):
     print(f"$ python benchmarks/momojan/bench_engine.py --games {args.games} --scenario {args.scenario} "
           f"--repeats {args.repeats}")
     for pairing in args.pairings.split(","):
-        setup, rate, best, rpg = rounds_per_second(args.scenario, pairing, args.games, args.repeats)
+        setup, r = rounds_per_second(args.scenario, pairing, args.games, args.repeats)
         a, _, b = pairing.partition(":")
-        print(f"{a:>9} vs {b or a:<9} {rate:10.0f} rounds/s median, {best:7.0f} best of "
-              f"{args.repeats} ({rate / rpg:7.0f} games/s, {rpg:.2f} rounds/game; setup incl. "
-              f"compile/cache load {setup:.1f} s)")
+        print(f"{a:>9} vs {b or a:<9} {r.median:10.0f} rounds/s median, {r.best:7.0f} best of "
+              f"{args.repeats}, {r.cpu:7.0f} of CPU time ({r.median / r.per_game:7.0f} games/s, "
+              f"{r.per_game:.2f} rounds/game; setup incl. compile/cache load {setup:.1f} s)")
     sim = Simulator(scenario.load(args.scenario))
     costs = dispatch_cost(sim.T.core, sim.ra)
     for k, v in costs.items():

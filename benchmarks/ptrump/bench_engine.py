@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -24,6 +23,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
+from benchmarks.engine_rate import batch_rates  # noqa: E402
 from simcore.ptrump import scenario  # noqa: E402
 from simcore.ptrump.simulate import Simulator  # noqa: E402
 
@@ -32,7 +32,8 @@ PAIRINGS = (("ptrump_2p", "greedy"), ("ptrump_3p", "greedy"), ("ptrump_2p", "bas
 
 
 def rounds_per_second(sc_name: str, policy: str, games: int, repeats: int):
-    """(setup seconds, median wall rounds/s, median CPU rounds/s, rounds per match)."""
+    """(setup seconds, ``benchmarks.engine_rate.Rates``: rounds/s of wall time, median and best,
+    of CPU time, median, and rounds per match)."""
     sc = scenario.load(sc_name)
     data = sc.to_dict()
     data["players"] = [{"policy": policy, "params": {}} for _ in data["players"]]
@@ -40,13 +41,7 @@ def rounds_per_second(sc_name: str, policy: str, games: int, repeats: int):
     sim = Simulator(scenario.from_dict(data, name=sc_name))
     sim.play(np.arange(2), seed=1)
     setup = time.perf_counter() - t
-    wall, cpu = [], []
-    for r in range(repeats):
-        t, c = time.perf_counter(), time.process_time()
-        b = sim.play(np.arange(games), seed=100 + r)
-        wall.append(len(b.rounds) / (time.perf_counter() - t))
-        cpu.append(len(b.rounds) / max(time.process_time() - c, 1e-9))
-    return setup, statistics.median(wall), statistics.median(cpu), len(b.rounds) / games
+    return setup, batch_rates(lambda r: sim.play(np.arange(games), seed=100 + r), repeats, games)
 
 
 def main(argv=None) -> int:
@@ -63,8 +58,9 @@ def main(argv=None) -> int:
     print(f"{'scenario':<12}{'seats':<10}{'setup s':>9}{'rounds/s wall':>15}"
           f"{'rounds/s CPU':>14}{'rounds/match':>14}")
     for sc_name, policy in pairings:
-        setup, wall, cpu, per = rounds_per_second(sc_name, policy, games, repeats)
-        print(f"{sc_name:<12}{policy:<10}{setup:>9.1f}{wall:>15,.0f}{cpu:>14,.0f}{per:>14.1f}")
+        setup, r = rounds_per_second(sc_name, policy, games, repeats)
+        print(f"{sc_name:<12}{policy:<10}{setup:>9.1f}{r.median:>15,.0f}{r.cpu:>14,.0f}"
+              f"{r.per_game:>14.1f}")
     return 0
 
 

@@ -4,36 +4,32 @@ both seats (issue 34's target: greedy at least 5,000 hands/s).
 Run: ``python benchmarks/riichi2p/bench_engine.py [--games 400] [--repeats 3]``
 
 Steady state: each bot plays once to compile or load its cache, then ``--repeats`` batches of
-new games; the median and the best batch are printed (a shared machine has slow periods).
+new games; the median and the best batch are printed (a shared machine has slow periods), and
+the median in hands per second of CPU time (``benchmarks.engine_rate``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
+from benchmarks.engine_rate import Rates, batch_rates  # noqa: E402
 from simcore.riichi2p.scenario import LOADER  # noqa: E402
 from simcore.riichi2p.simulate import Simulator  # noqa: E402
 
 
-def rounds_per_second(policy, games, repeats, scenario=None):
-    """(median hands/s, best hands/s, hands per game) of ``policy`` in both seats."""
+def rounds_per_second(policy, games, repeats, scenario=None) -> Rates:
+    """Hands/s of ``policy`` in both seats (``benchmarks.engine_rate.Rates``: median and best of
+    wall time, median of CPU time, hands per game)."""
     data = {"game": "riichi2p", "players": [{"policy": policy}] * 2, **(scenario or {})}
     sim = Simulator(LOADER.from_dict(data))
     sim.play(np.arange(5), 0)
-    rates, per_game = [], []
-    for r in range(repeats):
-        t = time.perf_counter()
-        b = sim.play(np.arange(1000 + r * games, 1000 + (r + 1) * games), 0)
-        rates.append(len(b.rounds) / (time.perf_counter() - t))
-        per_game.append(len(b.rounds) / games)
-    return statistics.median(rates), max(rates), statistics.mean(per_game)
+    return batch_rates(lambda r: sim.play(np.arange(1000 + r * games, 1000 + (r + 1) * games), 0),
+                       repeats, games)
 
 
 def main():
@@ -43,9 +39,9 @@ def main():
     ap.add_argument("--policies", default="random,baseline,greedy")
     args = ap.parse_args()
     for p in args.policies.split(","):
-        med, best, rpg = rounds_per_second(p, args.games, args.repeats)
-        print(f"{p:10s} {med:10,.0f} hands/s (median)  {best:10,.0f} (best)  "
-              f"{rpg:5.1f} hands per game")
+        r = rounds_per_second(p, args.games, args.repeats)
+        print(f"{p:10s} {r.median:10,.0f} hands/s (median)  {r.best:10,.0f} (best)  "
+              f"{r.cpu:10,.0f} (CPU time, median)  {r.per_game:5.1f} hands per game")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 
 Run: ``python -m benchmarks.sparrow.bench_engine [--games 4000] [--repeats 3] [--seats 4]``
 
-Steady state: one small play to compile, then ``--repeats`` batches; median and best.
+Steady state: one small play to compile, then ``--repeats`` batches; median and best, and the
+median in rounds per second of CPU time (``benchmarks.engine_rate``).
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ def main():
     ap.add_argument("--policies", default="random,greedy")
     args = ap.parse_args()
     for p in args.policies.split(","):
-        med, best = rounds_per_second(p, args.games, args.repeats, args.seats)
-        print(f"{p:10s} {med:10,.0f} rounds/s (median)  {best:10,.0f} (best)")
+        r = rounds_per_second(p, args.games, args.repeats, args.seats)
+        print(f"{p:10s} {r.median:10,.0f} rounds/s (median)  {r.best:10,.0f} (best)  "
+              f"{r.cpu:10,.0f} (CPU time, median)")
 
 
 if __name__ == "__main__":
