@@ -100,7 +100,7 @@ def ptrump_rounds(quick):
     """P-style rounds/s on one core, greedy in every seat, 2 and 3 players (issue 13's target:
     2 players at least MOMOJAN's greedy rate, 3 players at least two thirds of it)."""
     from benchmarks.ptrump import bench_engine as bench_ptrump_engine
-    games, repeats = (300, 1) if quick else (2000, 3)
+    games, repeats = (300, 3) if quick else (2000, 3)
     out = {}
     for sc in ("ptrump_2p", "ptrump_3p"):
         setup, r = bench_ptrump_engine.rounds_per_second(sc, "greedy", games, repeats)
@@ -121,7 +121,7 @@ def riichi2p_hand(quick):
 def riichi2p_rounds(quick):
     """Two-player riichi hands/s on one core per bot (issue 34's target: greedy >= 5,000)."""
     from benchmarks.riichi2p import bench_engine as bench_riichi2p_engine
-    games, repeats = (100, 1) if quick else (400, 3)
+    games, repeats = (150, 3) if quick else (400, 3)
     out = {}
     for p in ("baseline", "greedy"):
         r = bench_riichi2p_engine.rounds_per_second(p, games, repeats)
