@@ -22,6 +22,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
+# run as a script too (python benchmarks/<family>/bench_engine.py): the repository's root
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
 from benchmarks.engine_rate import batch_rates  # noqa: E402
 from policies.momojan import decide  # noqa: E402
 from policies.momojan.baseline import baseline_policy  # noqa: E402

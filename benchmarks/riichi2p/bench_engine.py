@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
+
+# run as a script too (python benchmarks/<family>/bench_engine.py): the repository's root
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from benchmarks.engine_rate import Rates, batch_rates  # noqa: E402
 from simcore.riichi2p.scenario import LOADER  # noqa: E402

@@ -10,8 +10,13 @@ median in rounds per second of CPU time (``benchmarks.engine_rate``).
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
-from benchmarks.engine_rate import rounds_per_second as _rate
+# run as a script too (python benchmarks/<family>/bench_engine.py): the repository's root
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from benchmarks.engine_rate import rounds_per_second as _rate  # noqa: E402
 
 
 def rounds_per_second(policy, games, repeats, seats=4):
