@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -84,3 +86,15 @@ def test_every_issue_48_figure_is_printed_beside_its_target():
     assert "momojan first-run compile, one core (s)" in text and "19.0   target <= 20: met" in text
     assert "38.0   target <= 20: MISSED" in text and "140.0   target <= 90: MISSED" in text
     assert "compare old/new --target-ci 0.002 (s)" in text
+
+
+@pytest.mark.second_tier
+@pytest.mark.parametrize("family", ["momojan", "ptrump", "emoji", "riichi2p", "sparrow"])
+def test_each_engine_benchmark_runs_as_a_script_from_anywhere(tmp_path, family):
+    # the docstrings say `python benchmarks/<family>/bench_engine.py`: from another folder, with
+    # nothing on PYTHONPATH, its imports (benchmarks.engine_rate among them) must still resolve
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([sys.executable, str(REPO / "benchmarks" / family / "bench_engine.py"),
+                        "--help"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and "usage:" in r.stdout, r.stderr
