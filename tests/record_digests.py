@@ -92,6 +92,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.family:
         keys = pin_family(args.family, args.out or PINNED_FILE)
+        if not keys:   # nothing bundled: its scenarios are not where the installed package looks
+            from simcore.family.scenario.files import bundled_dir
+            print(f"record_digests: family {args.family} has no bundled scenario in "
+                  f"{bundled_dir()}: nothing pinned (is the package installed from this "
+                  f"checkout? pip install -e .)", file=sys.stderr)
+            return 2
         print(f"pinned {len(keys)} digests of family {args.family} in "
               f"{args.out or PINNED_FILE}")
         return 0
