@@ -320,7 +320,7 @@ TARGETS = [("pairings", ("random", "cpu_rounds_per_s"), 60_000, "MOMOJAN random 
 def target_lines(record) -> list:
     """Each issue-48 figure beside its target (a negative target: at most that many seconds)."""
     S = record["sections"]
-    lines = ["  targets (issue 48):"]
+    lines = ["  targets (issue 48; the engines' rates per second of CPU time, median batch):"]
     rows = list(TARGETS)
     if S.get("compile", {}).get("ok"):
         for name in S["compile"]["data"]["first_run_compile_s"]:
@@ -433,6 +433,10 @@ def summary(record) -> str:
     if ok("ptrump_rounds"):
         for k, v in S["ptrump_rounds"]["data"].items():
             lines.append(f"  rounds {k + ' greedy':18s} {v['rounds_per_s']:9.0f} rounds/s median, "
+                         f"{v.get('cpu_rounds_per_s', 0):9.0f} of CPU time (one core)")
+    if ok("riichi2p_rounds"):
+        for k, v in S["riichi2p_rounds"]["data"].items():
+            lines.append(f"  rounds {'riichi2p ' + k:18s} {v['rounds_per_s']:9.0f} hands/s median, "
                          f"{v.get('cpu_rounds_per_s', 0):9.0f} of CPU time (one core)")
     for n in ("run", "compare"):
         if ok(n):

@@ -4,8 +4,9 @@ in every seat (one small play compiles, then ``repeats`` batches; the median and
 Every engine benchmark times its batches with :func:`batch_rates`: wall-clock rounds/s (median
 and best) and rounds per second of the process's own CPU time (median). The issue-48 targets are
 judged on the CPU figure: on a shared VM the wall figure also counts the time the process was
-not running (another process on its core, or the hypervisor's steal), which is not the engine's
-speed on one core; a slow host makes both figures lower alike."""
+not running (another process on its core, or the hypervisor's steal where the guest kernel
+accounts it apart), which is not the engine's speed on one core; a slow host makes both figures
+lower alike."""
 
 from __future__ import annotations
 

@@ -69,15 +69,27 @@ def dumps(digests: dict) -> str:
     return json.dumps(digests, indent=1, sort_keys=True) + "\n"
 
 
+class NothingBundled(Exception):
+    """The family has no bundled scenario where the installed package looks for them."""
+
+
 def pin_family(family: str, path=PINNED_FILE) -> list[str]:
     """Add (or refresh) the digests of ``family``'s bundled scenarios in the pinned file at
     ``path``, leaving every other family's entries as they are; returns the keys written.
-    Entries of ``family`` no longer bundled are dropped."""
+    A bundled scenario's entries are replaced whole (a policy the family no longer has drops
+    out). :class:`NothingBundled`, and the file left as it was, when the family has no
+    bundled scenario at all."""
     from simcore.family import registry as families
     families.get(family)   # an unknown name: the registry's one-line error
     path = Path(path)
-    pinned = json.loads(path.read_text()) if path.exists() else {}
     ours = {n for n, f, _ in families.bundled() if f == family}
+    if not ours:
+        from simcore.family.scenario.files import bundled_dir
+        raise NothingBundled(
+            f"family {family} has no bundled scenario in {bundled_dir()}: nothing pinned (is the "
+            f"package installed from this checkout? MOMOJAN_SIM_PRECOMPILE=none pip install "
+            f"--no-deps -e .)")
+    pinned = json.loads(path.read_text()) if path.exists() else {}
     new = all_digests(family)
     kept = {k: v for k, v in pinned.items() if k.split()[0] not in ours}
     path.write_text(dumps({**kept, **new}))
@@ -91,12 +103,10 @@ def main(argv=None) -> int:
                     "(--out, default tests/data/record_digests.json); the others stay as they are")
     args = ap.parse_args(argv)
     if args.family:
-        keys = pin_family(args.family, args.out or PINNED_FILE)
-        if not keys:   # nothing bundled: its scenarios are not where the installed package looks
-            from simcore.family.scenario.files import bundled_dir
-            print(f"record_digests: family {args.family} has no bundled scenario in "
-                  f"{bundled_dir()}: nothing pinned (is the package installed from this "
-                  f"checkout? pip install -e .)", file=sys.stderr)
+        try:
+            keys = pin_family(args.family, args.out or PINNED_FILE)
+        except NothingBundled as exc:
+            print(f"record_digests: {exc}", file=sys.stderr)
             return 2
         print(f"pinned {len(keys)} digests of family {args.family} in "
               f"{args.out or PINNED_FILE}")

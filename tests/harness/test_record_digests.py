@@ -86,3 +86,18 @@ def test_pinning_one_family_leaves_every_other_entry_byte_identical(tmp_path, mo
     assert path.read_bytes() == source.read_bytes()
     assert record_digests.main(["--family", fam, "--out", str(path)]) == 0
     assert path.read_bytes() == source.read_bytes()
+
+
+def test_pinning_a_family_with_no_bundled_scenario_says_where_it_looked(tmp_path, monkeypatch,
+                                                                         capsys):
+    """A new family's scenarios that the installed package cannot see (another checkout is
+    installed) pin nothing: one line naming the folder, exit 2, no file written."""
+    import record_digests
+    fam = next(f for _, f, _ in families.bundled() if f != "momojan")
+    everything = families.bundled()
+    monkeypatch.setattr(families, "bundled", lambda: [b for b in everything if b[1] != fam])
+    path = tmp_path / "digests.json"
+    assert record_digests.main(["--family", fam, "--out", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"family {fam} has no bundled scenario in" in err
+    assert "pip install" in err and not path.exists()
