@@ -36,9 +36,8 @@ def sum_at_bits(bits, ary, start):
     x = np.uint64(bits)
     n = np.int64(0)
     while x:
-        low = x & (~x + np.uint64(1))
-        n += ary[start + popcount(low - np.uint64(1))]
-        x ^= low
+        n += ary[start + lowest_bit_index(x)]
+        x &= x - np.uint64(1)
     return n
 
 
