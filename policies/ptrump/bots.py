@@ -39,6 +39,7 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.borrow import writable
+from simcore.nb.stack import stack_empty
 from policies.ptrump.riichi_value import _copies, riichi_pays
 from policies.random_policy import random_policy, uniform
 from policies.scripted import scripted_action
@@ -156,7 +157,8 @@ def _near_ranks(cnt):
 def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
     """The rank to discard: least shanten after it; ties by the unseen cards that reduce it
     (``ukeire``), then not a dora, then the lowest rank. Returns (rank, shanten)."""
-    sh = np.full(N_RANKS, 99, np.int64)
+    sh = stack_empty(N_RANKS, np.int64)
+    sh[:] = 99
     best_s = 99
     n_best = 0
     first = -1
@@ -214,7 +216,7 @@ def _discard_action(obs, mask, hr, rng, ukeire, riichi_p, by_value, riichi_min, 
     """The discard (``_best_discard_rank``), as riichi when tenpai and menzen with probability
     ``riichi_p`` and, ``by_value``, only where riichi adds ``riichi_min`` points or more over
     dama (:func:`policies.ptrump.riichi_value.riichi_pays`)."""
-    cnt = np.empty(N_RANKS, np.int64)
+    cnt = stack_empty(N_RANKS, np.int64)
     for r in range(N_RANKS):
         cnt[r] = obs[OBS_CNT + r]
     k = obs[OBS_K]
@@ -260,6 +262,9 @@ def _item(ra, slot):
     return ra[RA_ITEM_POINTS + slot] if ra[RA_ITEM_ENABLED + slot] else 0
 
 
+_PON_SETS = MAX_SETS + 1   # the revealed sets and the Pon's
+
+
 @nb.njit(cache=True)
 def _worth_a_pon(obs, cnt_after, set_rank_new, min_value, ra):
     """After a Pon of ``set_rank_new`` (``cnt_after``: the concealed counts left), does the hand
@@ -271,7 +276,7 @@ def _worth_a_pon(obs, cnt_after, set_rank_new, min_value, ra):
     for r in range(N_RANKS):
         if cnt_after[r] and (r == 0 or r >= 8):
             simples = False
-    ranks = np.empty(MAX_SETS + 1, np.int64)
+    ranks = stack_empty(_PON_SETS, np.int64)
     for g in range(k):
         ranks[g] = obs[OBS_SET_RANK + g]
     ranks[k] = set_rank_new
@@ -311,7 +316,7 @@ def greedy_policy(obs, mask, params, rng, hr, ra):
     ph = obs[OBS_PHASE]
     if ph == PH_ROB:
         return A_PASS
-    cnt = np.empty(N_RANKS, np.int64)
+    cnt = stack_empty(N_RANKS, np.int64)
     for r in range(N_RANKS):
         cnt[r] = obs[OBS_CNT + r]
     k = obs[OBS_K]

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.stack import stack_empty, stack_empty_2d
 from simcore.ptrump.layout import (
     JOKER, N_CARDS, N_RANKS, OBS_DISC_RANKS, OBS_DORA_RANK, OBS_HAND_MASK, OBS_K, OBS_N_SEATS,
     OBS_NUKI, OBS_SEEN, OBS_SET_RANK,
@@ -78,20 +79,23 @@ def _ura_rank_share(obs, r, unseen):
 
 
 @nb.njit(cache=True)
-def _setup(obs, riichi_card, cnt_after, hr, ra):
+def _setup(obs, riichi_card, cnt_after, hr, ra, hand, rev_kind, rev_cards, win, left):
     """The hand after the discard as the scorer takes it, the live waits (a card id not in the
     hand and the unseen copies, per wait rank), and the per-win points that need no scoring:
-    ura dora (hand, kans and each wait's own card), ippatsu, the ura joker."""
+    ura dora (hand, kans and each wait's own card), ippatsu, the ura joker. Written into the
+    caller's ``hand`` (int64[8]), ``rev_kind`` (int64[MAX_REVEALED]), ``rev_cards``
+    (int64[MAX_REVEALED, 4]), ``win`` and ``left`` (int64[N_RANKS]: per rank, a card id of a
+    live wait or -1, and its unseen copies); returns (live waits' copies, fixed points)."""
     k = obs[OBS_K]
-    hand = np.full(8, -1, np.int64)
+    hand[:] = -1
     hm = obs[OBS_HAND_MASK]
     n = 0
     for c in range(N_CARDS):
         if (hm >> c) & 1 and c != riichi_card:
             hand[n] = c
             n += 1
-    rev_kind = np.full(MAX_REVEALED, REV_NONE, np.int64)
-    rev_cards = np.full((MAX_REVEALED, 4), -1, np.int64)
+    rev_kind[:] = REV_NONE
+    rev_cards[:, :] = -1
     for g in range(k):
         rev_kind[g] = REV_ANKAN
         for j in range(4):
@@ -107,8 +111,8 @@ def _setup(obs, riichi_card, cnt_after, hr, ra):
     for g in range(k):
         ura += 4 * _ura_rank_share(obs, obs[OBS_SET_RANK + g], unseen)
     completing = win_cards(hand, n, -1, cnt_after, k, hr, ra)   # a one-colour paaren by suit
-    win = np.full(N_RANKS, -1, np.int64)
-    left = np.zeros(N_RANKS, np.int64)
+    win[:] = -1
+    left[:] = 0
     live = 0
     win_ura = 0.0
     for w in range(N_RANKS):
@@ -128,7 +132,7 @@ def _setup(obs, riichi_card, cnt_after, hr, ra):
     fixed += IPPATSU_SHARE_PER_SEAT * obs[OBS_N_SEATS] * _item(ra, SL_IPPATSU)
     if ra[RA_SCORING_ADDITIVE_URA_JOKER_WHEN] == URA_JOKER_RIICHI_ONLY:   # under any_win dama scores it too
         fixed += _item(ra, SL_URA_JOKER) * _unseen(obs, JOKER) / unseen
-    return hand, rev_kind, rev_cards, win, left, live, fixed
+    return live, fixed
 
 
 @nb.njit(cache=True)
@@ -164,12 +168,16 @@ def riichi_gain(obs, riichi_card, cnt_after, hr, ra):
     """Expected points per round riichi on discarding ``riichi_card`` adds over dama
     (module docstring). ``cnt_after``: the concealed rank counts after that discard; the hand
     is menzen, so every revealed set is a kan. No live wait: minus the deposit."""
-    hand, rev_kind, rev_cards, win, left, live, fixed = _setup(obs, riichi_card, cnt_after, hr,
-                                                               ra)
+    hand, rev_kind, rev_cards = (stack_empty(8, np.int64), stack_empty(MAX_REVEALED, np.int64),
+                                 stack_empty_2d(MAX_REVEALED, 4, np.int64))
+    win, left = stack_empty(N_RANKS, np.int64), stack_empty(N_RANKS, np.int64)
+    live, fixed = _setup(obs, riichi_card, cnt_after, hr, ra, hand, rev_kind, rev_cards, win,
+                         left)
     if live == 0:
         return -1.0 * ra[RA_RIICHI_DEPOSIT]
     tsumo_share = 1.0 / obs[OBS_N_SEATS]
-    bd = np.zeros((2, N_SLOTS), np.int64)
+    bd = stack_empty_2d(2, N_SLOTS, np.int64)
+    bd[:, :] = 0
     added = 0.0
     for w in range(N_RANKS):
         if left[w] == 0:
@@ -186,14 +194,18 @@ def riichi_pays(obs, riichi_card, cnt_after, hr, ra, need):
     complete hand a legal win (it is a yaku, or none is required) and a tsumo on the first live
     wait is legal either way, riichi adds at least that tsumo's difference (its own items) to
     every win, so a bound that passes settles it."""
-    hand, rev_kind, rev_cards, win, left, live, fixed = _setup(obs, riichi_card, cnt_after, hr,
-                                                               ra)
+    hand, rev_kind, rev_cards = (stack_empty(8, np.int64), stack_empty(MAX_REVEALED, np.int64),
+                                 stack_empty_2d(MAX_REVEALED, 4, np.int64))
+    win, left = stack_empty(N_RANKS, np.int64), stack_empty(N_RANKS, np.int64)
+    live, fixed = _setup(obs, riichi_card, cnt_after, hr, ra, hand, rev_kind, rev_cards, win,
+                         left)
     if live == 0:
         return -1.0 * ra[RA_RIICHI_DEPOSIT] >= need
     riichi_is_enough = ra[RA_ITEM_ENABLED + SL_RIICHI] != 0 and (
         ra[RA_SCORING_ADDITIVE_ARE_YAKU] != 0 or ra[RA_SCORING_YAKU_REQUIRED] == 0)
     if riichi_is_enough:
-        bd = np.zeros((2, N_SLOTS), np.int64)
+        bd = stack_empty_2d(2, N_SLOTS, np.int64)
+        bd[:, :] = 0
         for w in range(N_RANKS):
             if left[w] > 0:
                 own, both = _added(obs, hand, rev_kind, rev_cards, win[w], True, hr, ra, bd)

@@ -27,7 +27,26 @@ def _frame_pointer(typingctx, n, dtype):
     return types.CPointer(item)(n, dtype), codegen
 
 
+@intrinsic
+def _frame_pointer_2d(typingctx, n, m, dtype):
+    if not (isinstance(n, types.IntegerLiteral) and isinstance(m, types.IntegerLiteral)
+            and isinstance(dtype, types.NumberClass)):
+        return None
+    item = dtype.dtype
+
+    def codegen(context, builder, signature, args):
+        return cgutils.alloca_once(builder, context.get_data_type(item),
+                                   size=n.literal_value * m.literal_value)
+    return types.CPointer(item)(n, m, dtype), codegen
+
+
 @nb.njit(inline="always")
 def stack_empty(n, dtype):
     """``n`` uninitialised items of ``dtype`` in the caller's frame (module docstring)."""
     return carray(_frame_pointer(n, dtype), n)
+
+
+@nb.njit(inline="always")
+def stack_empty_2d(n, m, dtype):
+    """``n`` x ``m`` uninitialised items of ``dtype`` (C order) in the caller's frame."""
+    return carray(_frame_pointer_2d(n, m, dtype), (n, m))

@@ -72,6 +72,7 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.bits import popcount
+from simcore.nb.stack import stack_empty
 from .cards import JOKER, N_RANKS, RANK_CHARS, RANK_COPIES, format_rank_mask
 
 # ---------------------------------------------------------------------------------------------
@@ -541,7 +542,8 @@ def useful_mask(cnt, k, hr):
     """int64 rank mask: ranks whose draw lowers the 7 - 3k-card hand's :func:`shanten` (only ranks
     of which the hand does not hold every copy)."""
     base = shanten(cnt, k, hr)
-    tmp = cnt.copy()
+    tmp = stack_empty(N_RANKS, np.int64)
+    tmp[:] = cnt
     m = np.int64(0)
     for r in range(N_RANKS):
         if tmp[r] >= (2 if r == JOKER else 4):
@@ -557,7 +559,8 @@ def useful_mask(cnt, k, hr):
 def discard_shanten(cnt, k, hr, out):
     """For an 8 - 3k-card hand: ``out[r]`` (int64[14]) = :func:`shanten` of the 7 - 3k cards left
     after discarding a card of rank r, 99 where the hand holds none. Returns the minimum."""
-    tmp = cnt.copy()
+    tmp = stack_empty(N_RANKS, np.int64)
+    tmp[:] = cnt
     best = 99
     for r in range(N_RANKS):
         if tmp[r] == 0:
@@ -613,8 +616,10 @@ def decompositions(cnt, k, hr, out):
     """
     n = np.int64(0)
     n_sets = 2 - k
-    row = np.full(READING_W, -1, np.int64)
-    rest = cnt.copy()
+    row = stack_empty(READING_W, np.int64)
+    row[:] = -1
+    rest = stack_empty(N_RANKS, np.int64)
+    rest[:] = cnt
     total = 0
     for r in range(N_RANKS):
         total += cnt[r]

@@ -46,6 +46,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore.nb.stack import stack_empty, stack_empty_2d
 from .cards import (
     FIRST_JOKER, JACK, JOKER, KING, N_RANKS, REVEALED_KINDS, TEN, CardError, format_cards,
     parse_hand, rank_char,
@@ -75,6 +76,8 @@ REV_PON, REV_KAN, REV_KAKAN, REV_ANKAN = (REVEALED_KINDS.index(n)
                                           for n in ("pon", "kan", "kakan", "ankan"))
 REV_NONE = -1
 MAX_REVEALED = 2
+_REV_ROWS = 4    # revealed rows score_readings keeps in its frame (the engine passes MAX_SETS)
+_CARDS = 9 + 4 * _REV_ROWS   # hand, win card and revealed cards
 
 # Situation flags (bits of ``flags``).
 FLAG_NAMES = ("tsumo", "riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan",
@@ -370,10 +373,17 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
     for s in range(N_SLOTS):
         bd[BD_POINTS, s] = 0
         bd[BD_COUNT, s] = 0
+    # scratch in this frame, not the heap (simcore.nb.stack): this runs at every win offered
+    # and every wait a bot values
+    n_rev = rev_kind.shape[0]
+    if n_rev <= _REV_ROWS:
+        cards, rev_rank = stack_empty(_CARDS, np.int64), stack_empty(_REV_ROWS, np.int64)
+    else:   # more revealed rows than any caller has today
+        cards, rev_rank = np.empty(9 + 4 * n_rev, np.int64), np.empty(n_rev, np.int64)
     # every card of the win: hand, win card, revealed sets
-    cards = np.empty(8 + 4 * MAX_REVEALED + 1, np.int64)
     n_cards = 0
-    cnt = np.zeros(N_RANKS, np.int64)
+    cnt = stack_empty(N_RANKS, np.int64)
+    cnt[:] = 0
     for i in range(hand.shape[0]):
         if hand[i] >= 0:
             cards[n_cards] = hand[i]
@@ -384,7 +394,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
     cnt[win // 4] += 1
     concealed_cards = n_cards
     k = np.int64(0)
-    rev_rank = np.full(rev_kind.shape[0], -1, np.int64)
+    rev_rank[:] = -1
     menzen = np.bool_(True)
     for g in range(rev_kind.shape[0]):
         if rev_kind[g] < 0:
@@ -402,12 +412,14 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
     n = decompositions(cnt, k, hr, readings)
     if n == 0:
         return np.int64(0), False, False, -1
-    fixed_bd = np.zeros((2, N_SLOTS), np.int64)
+    fixed_bd = stack_empty_2d(2, N_SLOTS, np.int64)
+    fixed_bd[:, :] = 0
     fixed = _fixed_items(cards, n_cards, rev_kind, n_nuki, flags, dora_ind, ura_ind, ra,
                          fixed_bd)
     mode = ra[RA_CARDS_ONE_COLOUR]
     colour = _one_colour(cards, concealed_cards, flags, mode)
-    tmp = np.zeros((2, N_SLOTS), np.int64)
+    tmp = stack_empty_2d(2, N_SLOTS, np.int64)
+    tmp[:, :] = 0
     best = -1
     best_raw = np.int64(0)
     best_legal = False
@@ -482,7 +494,7 @@ def score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_
 @nb.njit(cache=True)
 def score_win(hand, rev_kind, rev_cards, n_nuki, win, flags, dora_ind, ura_ind, ra, hr, bd):
     """Score a win (module docstring: inputs, ``bd`` layout). Returns (value, has_yaku, ok)."""
-    readings = np.empty((MAX_READINGS, READING_W), np.int64)
+    readings = stack_empty_2d(MAX_READINGS, READING_W, np.int64)
     value, has_yaku, ok, _ = score_readings(hand, rev_kind, rev_cards, n_nuki, win, flags,
                                             dora_ind, ura_ind, ra, hr, bd, readings)
     return value, has_yaku, ok
@@ -511,14 +523,17 @@ def score_win_ctx(conc, sets, set_kind, n_sets, n_nuki, win, flags, dora_ind, ur
         under ``paaren_one_colour``) gives (0, 0, False): check :func:`score_win`'s ``ok`` where
         ``scoring.yaku_required`` is off.
     """
-    rev_kind = np.full(MAX_REVEALED, REV_NONE, np.int64)
-    rev_cards = np.full((MAX_REVEALED, 4), -1, np.int64)
+    rev_kind = stack_empty(MAX_REVEALED, np.int64)
+    rev_kind[:] = REV_NONE
+    rev_cards = stack_empty_2d(MAX_REVEALED, 4, np.int64)
+    rev_cards[:, :] = -1
     for g in range(min(n_sets, MAX_REVEALED)):
         rev_kind[g] = set_kind[g]
         for j in range(4):
             rev_cards[g, j] = sets[g, j]
-    bd = np.zeros((2, N_SLOTS), np.int64)
-    readings = np.empty((MAX_READINGS, READING_W), np.int64)
+    bd = stack_empty_2d(2, N_SLOTS, np.int64)
+    bd[:, :] = 0
+    readings = stack_empty_2d(MAX_READINGS, READING_W, np.int64)
     value, has_yaku, ok, best = score_readings(conc, rev_kind, rev_cards, n_nuki, win, flags,
                                                dora_ind, ura_ind, ra, hr, bd, readings)
     for s in range(N_SLOTS):
