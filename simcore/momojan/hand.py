@@ -43,6 +43,7 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.bits import popcount
+from simcore.nb.stack import stack_empty
 from simcore.nb.hashtable import FILTER_LOG2_BITS, insert_or, lookup_filtered_at
 from .cards import (
     MOMO_KIND_SET, N_KINDS, N_NUMBER_KINDS, N_PICTURES, NUMBER_MASK, PICTURE_SHIFT,
@@ -418,13 +419,19 @@ def _group_search(c, G, T, mode, out):
     writes each reading to ``out`` (see :func:`decompositions`) and returns how many there are.
     Iterative rather than recursive: numba's on-disk cache cannot hold recursive functions.
     """
-    kk = np.empty(MAX_DEPTH, np.int64)     # lowest remaining kind at each level
-    opt = np.zeros(MAX_DEPTH, np.int64)    # next option to try at each level
-    took = np.full(MAX_DEPTH, -1, np.int64)  # option taken at each level (-1 none)
-    mm = np.zeros(MAX_DEPTH, np.int64)
-    tt = np.zeros(MAX_DEPTH, np.int64)
-    hh = np.full(MAX_DEPTH, -1, np.int64)  # head row id taken so far (-1 none)
-    rows = np.empty(MAX_DEPTH, np.int64)   # set row taken at each level (decompose mode)
+    # the levels' scratch in this frame (simcore.nb.stack): scoring runs this at every win
+    kk = stack_empty(MAX_DEPTH, np.int64)     # lowest remaining kind at each level
+    opt = stack_empty(MAX_DEPTH, np.int64)    # next option to try at each level
+    opt[:] = 0
+    took = stack_empty(MAX_DEPTH, np.int64)   # option taken at each level (-1 none)
+    took[:] = -1
+    mm = stack_empty(MAX_DEPTH, np.int64)
+    mm[:] = 0
+    tt = stack_empty(MAX_DEPTH, np.int64)
+    tt[:] = 0
+    hh = stack_empty(MAX_DEPTH, np.int64)     # head row id taken so far (-1 none)
+    hh[:] = -1
+    rows = stack_empty(MAX_DEPTH, np.int64)   # set row taken at each level (decompose mode)
     best = 2 * G + 1
     n_out = 0
     d = 0

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
+from simcore.nb.stack import stack_empty, stack_empty_2d
+
 from ..errors import InputError
 from .cards import (
     N_KINDS, N_NUMBER_KINDS, N_PICTURES, MOMO, PHEASANT, SUN, MOON,
@@ -164,12 +166,15 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
     the set-count slots are left -1); returns (yaku points, n yaku)."""
     for i in range(yaku.shape[0]):
         yaku[i] = -1
-    set_pics = np.empty(MAX_SETS, np.int64)    # picture of each picture set
-    set_is_kan = np.zeros(MAX_SETS, np.bool_)  # that set is a kan
+    # scratch in this frame (simcore.nb.stack): this runs for every reading of every win
+    set_pics = stack_empty(MAX_SETS, np.int64)    # picture of each picture set
+    set_is_kan = stack_empty(MAX_SETS, np.bool_)  # that set is a kan
+    set_is_kan[:] = False
     n_pic_sets = 0
     pics_held = 0       # bit p: a set of picture p
     kan_pics_held = 0   # bit p: a kan of picture p
-    run_at = np.zeros((4, 8), np.bool_)  # run of fruit f starting at rank r (f = MOMO: all momo)
+    run_at = stack_empty_2d(4, 8, np.bool_)  # run of fruit f starting at rank r (f = MOMO: all momo)
+    run_at[:, :] = False
     n_runs = 0
     has_kan = False
     concealed_sets = 0
@@ -217,7 +222,8 @@ def _evaluate(sets, n_sets, head_has_win, counts, flags, ra, yaku):
     one_fruit = fruits_seen == 0 or (fruits_seen & (fruits_seen - 1)) == 0
     ron = (flags & WIN_RON) != 0
 
-    cond = np.zeros(N_SCORE_SLOTS, np.bool_)
+    cond = stack_empty(N_SCORE_SLOTS, np.bool_)
+    cond[:] = False
     cond[Y_RIICHI] = (flags & WIN_RIICHI) != 0
     cond[Y_IPPATSU] = (flags & WIN_RIICHI) != 0 and (flags & WIN_IPPATSU) != 0
     for f in range(4):
