@@ -47,7 +47,7 @@ from simcore.nb.restrict import restricted_action, restricted_mask
 from simcore.family.params import Param, param_index
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: tests')
     RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
-from simcore.ptrump.hand import shanten, win_mask
+from simcore.ptrump.hand import code_step, hand_codes, shanten, shanten_of_codes, win_mask
 from simcore.ptrump.rules_array import (
     RA_ITEM_ENABLED, RA_ITEM_POINTS, RA_SCORING_DEDUCTIONS_PON, SL_DORA, SL_NUKIDORA, SL_RYANKOUTSU,
     SL_TANYAO, SL_YAKUHAI,
@@ -162,12 +162,14 @@ def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
     best_s = 99
     n_best = 0
     first = -1
+    # the hand is within the copies, so is every hand a card less (and a card more of a rank
+    # it holds fewer than the copies of): shanten from its table codes, moved a card at a time
+    low, high, hon, n_low, total = hand_codes(cnt)
     for r in range(N_RANKS):
         if cnt[r] == 0 or not _rank_legal(mask, np.int64(A_DISCARD), r):
             continue
-        cnt[r] -= 1
-        sh[r] = shanten(cnt, k, hr)
-        cnt[r] += 1
+        l1, h1, o1, n1, t1 = code_step(low, high, hon, n_low, total, r, -1)
+        sh[r] = shanten_of_codes(l1, h1, o1, n1, t1, k, hr)
         if sh[r] < best_s:
             best_s = sh[r]
             n_best = 1
@@ -193,16 +195,18 @@ def _best_discard_rank(obs, mask, hr, cnt, k, ukeire):
                         u += left
         else:
             near = _near_ranks(cnt)
+            l1, h1, o1, n1, t1 = code_step(low, high, hon, n_low, total, r, -1)
             for q in range(N_RANKS):
                 if not (near >> q) & 1:
                     continue
                 left = _copies(q) - obs[OBS_SEEN + q]
                 if left <= 0:
                     continue
-                cnt[q] += 1
-                if shanten(cnt, k, hr) < best_s:
+                if cnt[q] >= _copies(q):   # over the copies: shanten's 98, never closer
+                    continue
+                l2, h2, o2, n2, t2 = code_step(l1, h1, o1, n1, t1, q, 1)
+                if shanten_of_codes(l2, h2, o2, n2, t2, k, hr) < best_s:
                     u += left
-                cnt[q] -= 1
         cnt[r] += 1
         u = 2 * u + (0 if r == dora else 1)
         if u > best_u:

@@ -315,27 +315,56 @@ def hand_rules_array(sutoitsu_same_pairs=True, sutoitsu=True, paaren=True, kokus
 # Kernels
 # ---------------------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def _part_words(cnt, hr):
-    """(number word, honour word, count masks, ok) of a hand: the two parts' first table words and
-    the exact-count rank masks m1..m4 of the whole hand packed as ``m_c << (16 * (c - 1))``
-    (14 bits each); ok False if the hand is over the copies or holds more than 8 cards."""
+# A hand's table codes: ranks 0-4, 5-8 and 9-13 (the joker) as base-5 numbers, the count of
+# ranks 0-4 and of all. One card of rank r more or less moves them by :func:`code_step`.
+_POW5 = (1, 5, 25, 125, 625)
+
+
+@nb.njit(cache=True, inline="always")
+def hand_codes(cnt):
+    """(low, high, hon, n_low, total) of a hand's rank counts: what :func:`_part_words` reads
+    the tables by. For a hand within the copies (see :func:`shanten_of_codes`)."""
     low = cnt[0] + 5 * (cnt[1] + 5 * (cnt[2] + 5 * (cnt[3] + 5 * cnt[4])))
     high = cnt[5] + 5 * (cnt[6] + 5 * (cnt[7] + 5 * cnt[8]))
     hon = cnt[9] + 5 * (cnt[10] + 5 * (cnt[11] + 5 * (cnt[12] + 5 * cnt[13])))
     n_low = cnt[0] + cnt[1] + cnt[2] + cnt[3] + cnt[4]
     total = (n_low + cnt[5] + cnt[6] + cnt[7] + cnt[8] + cnt[9] + cnt[10] + cnt[11] + cnt[12]
              + cnt[13])
+    return low, high, hon, n_low, total
+
+
+@nb.njit(cache=True, inline="always")
+def code_step(low, high, hon, n_low, total, r, d):
+    """The codes of :func:`hand_codes` with ``d`` (+1 or -1) cards of rank r."""
+    if r < 5:
+        return low + d * _POW5[r], high, hon, n_low + d, total + d
+    if r < 9:
+        return low, high + d * _POW5[r - 5], hon, n_low, total + d
+    return low, high, hon + d * _POW5[r - 9], n_low, total + d
+
+
+@nb.njit(cache=True, inline="always")
+def _words_of_codes(low, high, hon, n_low, hr):
+    pa = HR_NUM_TAB + ENTRY_W * (hr[HR_NUM_START + low]
+                                 + hr[HR_NUM_SUB + (MAX_CARDS - n_low) * HIGH_CODES + high])
+    pb = HR_HON_TAB + ENTRY_W * hon
+    masks = hr[pa + 1] | ((hr[pb + 1] & HON_COUNT_BITS) << N_NUM)
+    return hr[pa], hr[pb], masks
+
+
+@nb.njit(cache=True)
+def _part_words(cnt, hr):
+    """(number word, honour word, count masks, ok) of a hand: the two parts' first table words and
+    the exact-count rank masks m1..m4 of the whole hand packed as ``m_c << (16 * (c - 1))``
+    (14 bits each); ok False if the hand is over the copies or holds more than 8 cards."""
+    low, high, hon, n_low, total = hand_codes(cnt)
     over = 0                      # (c + 3) & 8: set for c = 5..12, so 0 iff every c <= 4
     for r in range(N_RANKS):
         over |= (cnt[r] + 3) & 8
     if over != 0 or cnt[JOKER] > 2 or total > MAX_CARDS:
         return np.int64(0), np.int64(0), np.int64(0), False
-    pa = HR_NUM_TAB + ENTRY_W * (hr[HR_NUM_START + low]
-                                 + hr[HR_NUM_SUB + (MAX_CARDS - n_low) * HIGH_CODES + high])
-    pb = HR_HON_TAB + ENTRY_W * hon
-    masks = hr[pa + 1] | ((hr[pb + 1] & HON_COUNT_BITS) << N_NUM)
-    return hr[pa], hr[pb], masks, True
+    a, b, masks = _words_of_codes(low, high, hon, n_low, hr)
+    return a, b, masks, True
 
 
 HON_COUNT_BITS = np.int64(sum(((1 << N_HON) - 1) << (COUNT_SHIFT * c) for c in range(4)))
@@ -522,6 +551,22 @@ def shanten(cnt, k, hr):
     a, b, masks, ok = _part_words(cnt, hr)
     if not ok:
         return 98
+    return _shanten_of_words(a, b, masks, k, hr)
+
+
+@nb.njit(cache=True)
+def shanten_of_codes(low, high, hon, n_low, total, k, hr):
+    """:func:`shanten` of the hand whose :func:`hand_codes` these are, for a hand no rank of
+    which is over its copies (the caller's to know: a hand less a card it holds, or plus one of
+    a rank it holds fewer than the copies of); 98 past ``MAX_CARDS`` cards as there."""
+    if total > MAX_CARDS:
+        return 98
+    a, b, masks = _words_of_codes(low, high, hon, n_low, hr)
+    return _shanten_of_words(a, b, masks, k, hr)
+
+
+@nb.njit(cache=True, inline="always")
+def _shanten_of_words(a, b, masks, k, hr):
     n_sets = 2 - k
     best = 99
     for s in range(n_sets + 1):

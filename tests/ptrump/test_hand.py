@@ -150,6 +150,26 @@ def test_shanten_sample(n):
     assert not bad, bad[:5]
 
 
+@pytest.mark.parametrize("n,k", [(7, 0), (8, 0), (4, 1), (5, 1)])
+def test_shanten_of_codes_moved_a_card_at_a_time_is_shanten(n, k):
+    """The greedy bot's shanten from table codes (hand_codes, then code_step a card less and a
+    card more) is shanten of the hand so changed, wherever that hand is within the copies."""
+    for v in sample(hands(n), 400, seed=10 * n + k):
+        codes = H.hand_codes(v)
+        for r in np.flatnonzero(v):
+            less = H.code_step(*codes, r, -1)
+            w = v.copy()
+            w[r] -= 1
+            assert H.shanten_of_codes(*less, k, HR) == H.shanten(w, k, HR), format_ranks(w)
+            for q in range(len(v)):
+                if w[q] + 1 > (2 if q == len(v) - 1 else 4):
+                    continue
+                w[q] += 1
+                got = H.shanten_of_codes(*H.code_step(*less, q, 1), k, HR)
+                assert got == H.shanten(w, k, HR), format_ranks(w)
+                w[q] -= 1
+
+
 @pytest.mark.parametrize("rules", VARIANTS, ids=["no-same-pairs", "regular-only", "paaren-only"])
 def test_shape_settings(rules):
     hr = hr_of(rules)
