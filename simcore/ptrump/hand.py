@@ -588,7 +588,8 @@ def useful_mask(cnt, k, hr):
     of which the hand does not hold every copy)."""
     base = shanten(cnt, k, hr)
     tmp = stack_empty(N_RANKS, np.int64)
-    tmp[:] = cnt
+    for r in range(N_RANKS):   # a loop: an array assignment compiles its shape error's text
+        tmp[r] = cnt[r]
     m = np.int64(0)
     for r in range(N_RANKS):
         if tmp[r] >= (2 if r == JOKER else 4):
@@ -605,7 +606,8 @@ def discard_shanten(cnt, k, hr, out):
     """For an 8 - 3k-card hand: ``out[r]`` (int64[14]) = :func:`shanten` of the 7 - 3k cards left
     after discarding a card of rank r, 99 where the hand holds none. Returns the minimum."""
     tmp = stack_empty(N_RANKS, np.int64)
-    tmp[:] = cnt
+    for r in range(N_RANKS):   # a loop: an array assignment compiles its shape error's text
+        tmp[r] = cnt[r]
     best = 99
     for r in range(N_RANKS):
         if tmp[r] == 0:
@@ -664,7 +666,8 @@ def decompositions(cnt, k, hr, out):
     row = stack_empty(READING_W, np.int64)
     row[:] = -1
     rest = stack_empty(N_RANKS, np.int64)
-    rest[:] = cnt
+    for r in range(N_RANKS):   # a loop: an array assignment compiles its shape error's text
+        rest[r] = cnt[r]
     total = 0
     for r in range(N_RANKS):
         total += cnt[r]
