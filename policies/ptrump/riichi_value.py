@@ -164,10 +164,10 @@ def _per_round(per_win, ra):
 
 
 @nb.njit(cache=True)
-def riichi_gain(obs, riichi_card, cnt_after, hr, ra):
-    """Expected points per round riichi on discarding ``riichi_card`` adds over dama
-    (module docstring). ``cnt_after``: the concealed rank counts after that discard; the hand
-    is menzen, so every revealed set is a kan. No live wait: minus the deposit."""
+def _gain_or_enough(obs, riichi_card, cnt_after, hr, ra, need, bounded):
+    """:func:`riichi_gain`; with ``bounded``, +inf instead where the first live wait's tsumo
+    bound (:func:`riichi_pays`) already shows it is at least ``need``. One set-up of the hand
+    and its waits serves both."""
     hand, rev_kind, rev_cards = (stack_empty(8, np.int64), stack_empty(MAX_REVEALED, np.int64),
                                  stack_empty_2d(MAX_REVEALED, 4, np.int64))
     win, left = stack_empty(N_RANKS, np.int64), stack_empty(N_RANKS, np.int64)
@@ -175,9 +175,18 @@ def riichi_gain(obs, riichi_card, cnt_after, hr, ra):
                          left)
     if live == 0:
         return -1.0 * ra[RA_RIICHI_DEPOSIT]
-    tsumo_share = 1.0 / obs[OBS_N_SEATS]
-    bd = stack_empty_2d(2, N_SLOTS, np.int64)
+    bd = stack_empty_2d(2, N_SLOTS, np.int64)   # scratch: every scoring clears it first
     bd[:, :] = 0
+    riichi_is_enough = ra[RA_ITEM_ENABLED + SL_RIICHI] != 0 and (
+        ra[RA_SCORING_ADDITIVE_ARE_YAKU] != 0 or ra[RA_SCORING_YAKU_REQUIRED] == 0)
+    if bounded and riichi_is_enough:
+        for w in range(N_RANKS):
+            if left[w] > 0:
+                own, both = _added(obs, hand, rev_kind, rev_cards, win[w], True, hr, ra, bd)
+                if both and _per_round(own + fixed, ra) >= need:
+                    return np.inf
+                break
+    tsumo_share = 1.0 / obs[OBS_N_SEATS]
     added = 0.0
     for w in range(N_RANKS):
         if left[w] == 0:
@@ -189,30 +198,20 @@ def riichi_gain(obs, riichi_card, cnt_after, hr, ra):
 
 
 @nb.njit(cache=True)
+def riichi_gain(obs, riichi_card, cnt_after, hr, ra):
+    """Expected points per round riichi on discarding ``riichi_card`` adds over dama
+    (module docstring). ``cnt_after``: the concealed rank counts after that discard; the hand
+    is menzen, so every revealed set is a kan. No live wait: minus the deposit."""
+    return _gain_or_enough(obs, riichi_card, cnt_after, hr, ra, 0.0, False)
+
+
+@nb.njit(cache=True)
 def riichi_pays(obs, riichi_card, cnt_after, hr, ra, need):
     """``riichi_gain(...) >= need``, mostly without scoring every wait. Where riichi makes any
     complete hand a legal win (it is a yaku, or none is required) and a tsumo on the first live
     wait is legal either way, riichi adds at least that tsumo's difference (its own items) to
     every win, so a bound that passes settles it."""
-    hand, rev_kind, rev_cards = (stack_empty(8, np.int64), stack_empty(MAX_REVEALED, np.int64),
-                                 stack_empty_2d(MAX_REVEALED, 4, np.int64))
-    win, left = stack_empty(N_RANKS, np.int64), stack_empty(N_RANKS, np.int64)
-    live, fixed = _setup(obs, riichi_card, cnt_after, hr, ra, hand, rev_kind, rev_cards, win,
-                         left)
-    if live == 0:
-        return -1.0 * ra[RA_RIICHI_DEPOSIT] >= need
-    riichi_is_enough = ra[RA_ITEM_ENABLED + SL_RIICHI] != 0 and (
-        ra[RA_SCORING_ADDITIVE_ARE_YAKU] != 0 or ra[RA_SCORING_YAKU_REQUIRED] == 0)
-    if riichi_is_enough:
-        bd = stack_empty_2d(2, N_SLOTS, np.int64)
-        bd[:, :] = 0
-        for w in range(N_RANKS):
-            if left[w] > 0:
-                own, both = _added(obs, hand, rev_kind, rev_cards, win[w], True, hr, ra, bd)
-                if both and _per_round(own + fixed, ra) >= need:
-                    return True
-                break
-    return riichi_gain(obs, riichi_card, cnt_after, hr, ra) >= need
+    return _gain_or_enough(obs, riichi_card, cnt_after, hr, ra, need, True) >= need
 
 
 from simcore.nb.unliteral import compile_once  # noqa: E402
