@@ -587,9 +587,7 @@ def useful_mask(cnt, k, hr):
     """int64 rank mask: ranks whose draw lowers the 7 - 3k-card hand's :func:`shanten` (only ranks
     of which the hand does not hold every copy)."""
     base = shanten(cnt, k, hr)
-    tmp = stack_empty(N_RANKS, np.int64)
-    for r in range(N_RANKS):   # a loop: an array assignment compiles its shape error's text
-        tmp[r] = cnt[r]
+    tmp = cnt.copy()
     m = np.int64(0)
     for r in range(N_RANKS):
         if tmp[r] >= (2 if r == JOKER else 4):
@@ -605,9 +603,7 @@ def useful_mask(cnt, k, hr):
 def discard_shanten(cnt, k, hr, out):
     """For an 8 - 3k-card hand: ``out[r]`` (int64[14]) = :func:`shanten` of the 7 - 3k cards left
     after discarding a card of rank r, 99 where the hand holds none. Returns the minimum."""
-    tmp = stack_empty(N_RANKS, np.int64)
-    for r in range(N_RANKS):   # a loop: an array assignment compiles its shape error's text
-        tmp[r] = cnt[r]
+    tmp = cnt.copy()
     best = 99
     for r in range(N_RANKS):
         if tmp[r] == 0:
