@@ -58,15 +58,14 @@ def test_kai_mask_marks_every_row_in_the_hand_in_row_order(name, seed, size):
 
 @pytest.mark.parametrize("name", ["new_edition", "old_edition"])
 def test_every_row_is_found_in_a_hand_of_its_own_cards(name):
-    """Each row alone (its cards and nothing else, padded to four cards where it has three with
-    a card of no row's) is marked."""
+    """Each row in a hand of its own cards and one more (the deck's last kind the row lacks:
+    ``_mask_kai`` offers nothing below four cards) is marked."""
     et = _tables(name)
     for r in range(len(et.rows)):
         hand = sum(int(E._card_unit(int(k))) for k in et.rows[r])
         mask = np.zeros(E.N_ACTIONS, np.bool_)
         legal = np.zeros(E.N_ACTIONS, np.int64)
         st_ = np.zeros(E.N_ST, np.int64)
-        # _mask_kai offers nothing below four cards: add the last kind's copy where it fits
         pad = [k for k in et.deck if hand & int(E._card_unit(int(k))) == 0]
         hand += int(E._card_unit(int(pad[-1])))
         E._mask_kai(np.uint64(hand), 0, 0, mask, legal, st_, et.row_num, et.row_pic,

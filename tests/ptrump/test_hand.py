@@ -162,7 +162,7 @@ def test_shanten_of_codes_moved_a_card_at_a_time_is_shanten(n, k):
             w[r] -= 1
             assert H.shanten_of_codes(*less, k, HR) == H.shanten(w, k, HR), format_ranks(w)
             for q in range(len(v)):
-                if w[q] + 1 > (2 if q == len(v) - 1 else 4):
+                if w[q] + 1 > RANK_COPIES[q]:
                     continue
                 w[q] += 1
                 got = H.shanten_of_codes(*H.code_step(*less, q, 1), k, HR)
