@@ -32,6 +32,19 @@ def random_policy(obs, mask, params, rng, core, ra):
     The mask is read eight one-byte entries a load (each byte folded to its lowest bit, so any
     nonzero byte counts once, as ``if mask[a]`` reads it), and entry by entry only in the word
     that holds the pick."""
+    return _pick(mask, _count(mask), rng)
+
+
+@nb.njit(cache=True)
+def random_pick(mask, n, rng):
+    """``random_policy`` for a caller that knows ``n``, how many entries of ``mask`` are set (a
+    round loop that listed the legal actions as it set them): the same draw and the same
+    action, without reading the whole mask to count them; ``n`` <= 0: counted here."""
+    return _pick(mask, n if n > 0 else _count(mask), rng)
+
+
+@nb.njit(cache=True, inline="always")
+def _count(mask):
     size = mask.shape[0]
     whole = size - size % 8
     n = np.int64(0)  # not a literal 0: randint compiles for one signature
@@ -40,6 +53,14 @@ def random_policy(obs, mask, params, rng, core, ra):
     for a in range(whole, size):
         if mask[a]:
             n += 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def _pick(mask, n, rng):
+    """The entry of ``mask`` that one draw of ``rng`` picks among its ``n`` set entries."""
+    size = mask.shape[0]
+    whole = size - size % 8
     pick = randint(rng, n)
     for i in range(0, whole, 8):
         c = _legal_in_word(load_u64(mask, i))

@@ -18,7 +18,8 @@ import numba as nb
 import numpy as np
 
 from simcore.nb.borrow import writable
-from policies.random_policy import random_policy
+from policies.random_policy import random_pick
+from simcore.momojan.actions import OBS_N_LEGAL
 from simcore.family.policy import (  # noqa: F401  (SCRIPTED: the engine's)
     RESTRICTED, SCRIPTED, PolicySpec, Registry, search_spec)
 from simcore.nb.restrict import restricted_action, restricted_mask
@@ -80,7 +81,7 @@ def restricted_policy(obs, mask, params, rng, core, ra):
 def decide(policy_id, obs, mask, params, rng, core, ra):
     """The action of seat policy ``policy_id`` (an id of :data:`POLICIES`, or ``SCRIPTED``)."""
     if policy_id == P_RANDOM:
-        return random_policy(obs, mask, params, rng, core, ra)
+        return random_pick(mask, obs[OBS_N_LEGAL], rng)   # the round loop counted the legal actions
     if policy_id == P_BASELINE:
         return baseline_policy(obs, mask, params, rng, core, ra)
     if policy_id == P_GREEDY:

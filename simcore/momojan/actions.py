@@ -80,6 +80,7 @@ OBS_FIELDS = (
     "turn",             # turns played this round (both seats), from 1
     "tenpai_checked",   # see below
     "seen",             # uint64 hand mask, see below
+    "n_legal",          # how many actions the mask allows (random_pick reads it)
 )
 OBS_WORK = define_fields(globals(), "OBS", OBS_FIELDS)
 OBS_LEN = OBS_WORK + 2 * N_KIND

@@ -46,7 +46,7 @@ from .actions import (
     OBS_LAST_DISCARD, OBS_LEN, OBS_OPP_DISCARDS, OBS_OPP_HAND_SIZE, OBS_OPP_N_REVEALED,
     OBS_OPP_REVEALED, OBS_OPP_RIICHI, OBS_OPP_SCORE, OBS_OWN_DISCARDS, OBS_OWN_N_REVEALED,
     OBS_OWN_REVEALED, OBS_OWN_RIICHI, OBS_OWN_SCORE, OBS_PHASE, OBS_POT, OBS_SEAT, OBS_STOCK,
-    OBS_SEEN, OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
+    OBS_N_LEGAL, OBS_SEEN, OBS_TURN, OBS_TENPAI_CHECKED, PH_AFTER_DRAW, PH_AFTER_DRAW3, PH_AFTER_REVEAL, PH_START, RON, TSUMO,
 )
 from .cards import N_FRUITS, N_KINDS, N_NUMBER_KINDS, N_PICTURES, N_RANKS, PICTURE_SHIFT
 from .hand import (RANK1_BITS, ROW, can_ron_on, hand_size, is_complete, kind_bit,
@@ -488,6 +488,7 @@ def _set_obs(o, hands, rev_mask, n_rev, disc_set, disc_mask, riichi, st, seat, p
     o[OBS_TURN] = st[ST_TURNS]
     o[OBS_SEEN] = np.int64(hands[seat] + rev_mask[0] + rev_mask[1] + disc_mask[0] + disc_mask[1]
                            + _card_unit(st[ST_DORA]))
+    o[OBS_N_LEGAL] = st[ST_N_LEGAL]
 
 
 # Not inline="always": see _row_in_hand.

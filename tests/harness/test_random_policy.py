@@ -1,12 +1,13 @@
 """policies.random_policy (every family's `random` bot) reads its mask eight entries a load: it
 must pick what the plain entry-by-entry walk picks, from the same draw, for every mask length
-(whole words and a tail) and density, the empty mask included."""
+(whole words and a tail) and density, the empty mask included. ``random_pick``, given the count
+by a round loop that kept it, picks the same from the same draw."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policies.random_policy import random_policy
+from policies.random_policy import random_pick, random_policy
 from simcore.nb.rng import randint
 
 
@@ -30,6 +31,21 @@ def test_random_policy_picks_as_the_plain_walk(size, density, seed):
     got = random_policy(np.zeros(1, np.int64), mask, np.zeros(1), a_state, 0, 0)
     assert got == _plain_pick(mask, b_state)
     assert (a_state == b_state).all()        # one draw of the stream, as before
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 80), st.floats(0.0, 1.0), st.integers(0, 2 ** 63 - 1), st.booleans())
+def test_random_pick_given_the_count_picks_as_random_policy(size, density, seed, told):
+    """Told the count (MOMOJAN's round loop keeps it) or not (0: counted), the same action from
+    the same draw."""
+    gen = np.random.default_rng(seed)
+    mask = gen.random(size) < density
+    state = gen.integers(1, 2 ** 63, 4, dtype=np.int64).astype(np.uint64)
+    a_state, b_state = state.copy(), state.copy()
+    n = int(mask.sum()) if told else 0
+    assert random_pick(mask, n, a_state) == random_policy(np.zeros(1, np.int64), mask,
+                                                          np.zeros(1), b_state, 0, 0)
+    assert (a_state == b_state).all()
 
 
 def test_every_legal_action_of_a_long_mask_is_picked():
