@@ -126,11 +126,36 @@ def test_schema_fields_all_have_docs_and_tags():
 def test_bundled_dir_is_the_installed_package_data_and_the_repository_folder():
     """Bug: a non-editable install looked for scenarios beside the package and found none."""
     import importlib.resources
-    assert scenario.BUNDLED_DIR == Path(str(importlib.resources.files("simcore.scenarios")))
+    assert scenario.BUNDLED_DIR.resolve() == \
+        Path(str(importlib.resources.files("simcore.scenarios"))).resolve()
     assert "new_edition" in scenario.bundled_names()
     # an editable install reads the repository's own folder (one copy, no duplicate)
     repo_scenarios = Path(__file__).resolve().parents[2] / "scenarios"
     assert scenario.BUNDLED_DIR.resolve() == repo_scenarios
+
+
+def test_a_clone_on_the_path_reads_its_own_scenarios_not_the_installed_checkouts(tmp_path):
+    """Bug (a contributor's trial, 7 December): a second clone run with PYTHONPATH read the
+    scenarios of the checkout pip had installed, so the new family's scenario file was
+    "no such scenario" in its own clone. Whichever checkout ``simcore`` comes from, its
+    scenarios/ folder is the bundled one."""
+    import shutil
+    import subprocess
+    import sys
+    repo = Path(__file__).resolve().parents[2]
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    shutil.copytree(repo / "simcore", clone / "simcore",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pkl"))
+    (clone / "scenarios").mkdir()
+    out = subprocess.run(
+        [sys.executable, "-c", "from simcore.family.scenario.files import bundled_dir; "
+                               "print(bundled_dir())"],
+        cwd=tmp_path, env={**__import__("os").environ, "PYTHONPATH": str(clone)},
+        capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert Path(out.stdout.strip()) == clone / "scenarios"
 
 
 def test_a_directory_is_named_as_a_directory(tmp_path):

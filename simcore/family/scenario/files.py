@@ -120,14 +120,18 @@ def load_yaml_quietly(path: Path):
 
 
 def bundled_dir() -> Path:
-    """The bundled scenarios: the repository's top-level scenarios/ folder, installed as the
-    package simcore.scenarios (pyproject.toml maps it, so editable and wheel installs read one
-    copy); the checkout's folder when that mapping is not installed (the source tree on
-    ``sys.path``, as the build's kernel compile imports it: setup.py)."""
+    """The bundled scenarios: the scenarios/ folder of the checkout this ``simcore`` was imported
+    from, when it was imported from one (a ``pyproject.toml`` beside the package: an editable
+    install, or a clone on ``PYTHONPATH``, so a clone reads its own scenarios, never those of
+    another checkout the machine has installed); else the installed package data
+    simcore.scenarios (a wheel: pyproject.toml maps the folder into the package)."""
+    root = Path(__file__).resolve().parents[3]
+    if (root / "pyproject.toml").is_file() and (root / "scenarios").is_dir():
+        return root / "scenarios"
     try:
         return Path(str(importlib.resources.files("simcore.scenarios")))
     except ModuleNotFoundError:
-        return Path(__file__).resolve().parents[3] / "scenarios"
+        return root / "scenarios"
 
 
 INT64_MAX = 2 ** 63 - 1
@@ -296,8 +300,10 @@ def resolve_path(ref: str, relative_to: Path | None, bundled_dir: Path,
         return bundled.resolve()
     # every family's bundled names (they share the folder): the file may be of another family
     names = sorted(p.stem for p in bundled_dir.glob("*.yaml")) or bundled_names()
+    hint = did_you_mean(ref, names)
     raise error(f"{ref}: no such scenario file or bundled scenario"
-                + did_you_mean(ref, names, f" (bundled: {', '.join(names)})"))
+                + (f" in {bundled_dir}{hint}" if hint
+                   else f" (bundled in {bundled_dir}: {', '.join(names) or 'none'})"))
 
 
 def raw_chain(path: Path, read: Callable[[Path], dict],
