@@ -49,6 +49,10 @@ def pytest_addoption(parser):
                           "about 3 minutes from a fresh clone; second: the other families, the "
                           "statistical coverage studies, the wheel install, Ray and the browser; "
                           "all: both")
+    parser.addoption("--family", default=None, metavar="NAME",
+                     help="only the tests that play family NAME (its folder tests/NAME/, and "
+                          "every test whose parameters or plays mark name it, of either tier), "
+                          "compiling that family alone: a new family's own command")
 
 
 TESTS = Path(__file__).resolve().parent   # this folder: tests/<family>/ hold a family's own
@@ -80,13 +84,41 @@ def families_played(item) -> set:
     return found
 
 
+def families_named(item) -> set:
+    """Every family a collected test plays or checks (the default one included): its folder
+    (tests/<family>/), the words of its parameters, its ``plays`` mark (``--family``)."""
+    from simcore.family import registry
+    names = set(registry.names())
+    try:
+        top = item.path.resolve().relative_to(TESTS).parts[0]
+    except ValueError:
+        top = ""
+    found = {top} & names
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        text = callspec.id + " " + " ".join(str(v) for v in callspec.params.values()
+                                            if isinstance(v, (str, Path)))
+        words = re.split(r"[^a-z0-9]+", text.lower())
+        found |= {name for name in names if any(w.startswith(name) for w in words)}
+    for mark in item.iter_markers("plays"):
+        found |= set(mark.args) & names
+    return found
+
+
 def pytest_ignore_collect(collection_path, config):
     """The quick tier does not even import another family's test folder (tests/emoji/...):
     each xdist worker would spend seconds collecting tests it then deselects, beside the
-    compile."""
+    compile. ``--family NAME`` leaves out every other family's folder."""
+    if collection_path.parent.resolve() != TESTS:
+        return None
+    family = _family(config)
+    if family is not None:
+        from simcore.family import registry
+        return True if collection_path.name in registry.names() and \
+            collection_path.name != family else None
     if _tier(config) != "quick":
         return None
-    if collection_path.name in _other_families() and collection_path.parent.resolve() == TESTS:
+    if collection_path.name in _other_families():
         return True
     return None
 
@@ -107,9 +139,16 @@ def _tier(config) -> str:
     return config.getoption("--tier")
 
 
+def _family(config):
+    return config.getoption("--family")
+
+
 def _families_to_compile(config) -> list:
-    """The families whose kernels the chosen tier plays: MOMOJAN alone in the quick tier."""
+    """The families whose kernels the chosen tests play: MOMOJAN alone in the quick tier, the
+    one named by ``--family``."""
     from simcore.family import registry
+    if _family(config) is not None:
+        return [_family(config)]
     return [registry.DEFAULT] if _tier(config) == "quick" else registry.names()
 
 
@@ -146,7 +185,8 @@ _COMPILING = []
 def pytest_sessionstart(session):
     if hasattr(session.config, "workerinput") or session.config.option.collectonly:
         return
-    if _tier(session.config) == "quick":   # what the quick tier must not compile (see the end)
+    if _tier(session.config) == "quick" and _family(session.config) is None:
+        # what the quick tier must not compile (see the end)
         _COLD_AT_START.extend(precompile.cold_families(_other_families()))
     _compile_first(session.config)
 
@@ -162,7 +202,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if hasattr(config, "workerinput"):
         return
     tier = _tier(config)
-    if tier == "quick":
+    if _family(config) is not None:
+        terminalreporter.write_line(f"family {_family(config)}: the tests that play or check it, "
+                                    f"of both tiers.")
+    elif tier == "quick":
         terminalreporter.write_line(
             "tier quick: the harness and MOMOJAN. `python3 -m pytest -n auto --dist loadfile -rs "
             "--tier second` runs the rest: the other families, the statistical coverage studies, "
@@ -201,7 +244,13 @@ LONGEST_FIRST = ("harness/test_conformance.py", "harness/test_compare.py",
 
 
 def pytest_configure(config):
-    if _tier(config) == "quick":   # before the test modules read it
+    family = _family(config)
+    if family is not None:
+        from simcore.family import registry
+        if family not in registry.names():
+            raise pytest.UsageError(f"--family {family}: no such family (known: "
+                                    f"{', '.join(registry.names())})")
+    elif _tier(config) == "quick":   # before the test modules read it
         os.environ.setdefault("MOMOJAN_DIFF_HANDS", QUICK_DIFF_HANDS)
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False   # keep the order below
@@ -209,8 +258,10 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(session, config, items):
     tier = _tier(config)
-    if tier != "all":
-        runs = {id(item): tier_of(item) in (tier, "both") for item in items}
+    family = _family(config)
+    if family is not None or tier != "all":
+        runs = {id(item): family in families_named(item) if family is not None
+                else tier_of(item) in (tier, "both") for item in items}
         keep = [item for item in items if runs[id(item)]]
         dropped = [item for item in items if not runs[id(item)]]
         if dropped:
