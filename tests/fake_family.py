@@ -139,14 +139,7 @@ class FakeFamily(Family):
         import yaml
         return f"# {title}\n" + yaml.safe_dump(sc.to_dict(), sort_keys=False)
 
-    def waits_json(self, hand_text: str, sc) -> dict:
-        raise InputError("waits: the fake game has no hands")
-
-    def score_json(self, hand_text: str, sc, **opts) -> dict:
-        raise InputError("score: the fake game has no hands")
-
-    def score_text(self, hand_text: str, sc, **opts) -> str:
-        return str(self.score_json(hand_text, sc, **opts))
+    # no waits_json / score_json / score_text: a game without hands (the hand commands say so)
 
 
 FAMILY = FakeFamily()

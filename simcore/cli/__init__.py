@@ -293,21 +293,29 @@ def _open(path):
         raise InputError(f"--file: cannot read {path}: {exc.strerror}") from None
 
 
-def _hand_family(game, rules):
-    """(family, scenario) for the hand commands: ``--game`` names the family (its default
-    scenario unless ``--rules``), else the ``--rules`` scenario's family, else MOMOJAN."""
+def _hand_family(game, rules, command):
+    """(family, scenario) for the hand command ``command`` (``waits``, ``score``): ``--game``
+    names the family (its default scenario unless ``--rules``), else the ``--rules`` scenario's
+    family, else MOMOJAN; an error if the family has no hands to analyse."""
     from simcore.family import registry as families
+    from simcore.family.base import Family
 
     if game is None:
         if rules is None:
             game = families.DEFAULT
-        else:
-            return families.load(rules)
-    fam = families.get(game)
-    if rules is not None and families.family_name_of(rules) != fam.NAME:
-        raise InputError(f"--rules {rules}: {a_(families.family_name_of(rules))} scenario, "
-                         f"not {a_(fam.NAME)} one (--game {game})")
-    return fam, fam.SCENARIOS.load(rules or fam.DEFAULT_SCENARIO)
+        fam, sc = families.load(rules) if rules is not None else \
+            (families.get(game), None)
+    else:
+        fam = families.get(game)
+        if rules is not None and families.family_name_of(rules) != fam.NAME:
+            raise InputError(f"--rules {rules}: {a_(families.family_name_of(rules))} scenario, "
+                             f"not {a_(fam.NAME)} one (--game {game})")
+        sc = None
+    method = f"{command}_json"
+    if getattr(type(fam), method) is getattr(Family, method):
+        raise InputError(f"{command}: the {fam.NAME} family has no hands to analyse (its "
+                         f"family writes no {method})")
+    return fam, sc if sc is not None else fam.SCENARIOS.load(rules or fam.DEFAULT_SCENARIO)
 
 
 def _game_help() -> str:
@@ -332,7 +340,7 @@ def waits(hands, file, rules, game, as_json):
     Example: momojan-sim waits "kai:111z chi:789o 23o 44z 123l"
     """
     lines = _read_lines(hands, file)
-    fam, sc = _hand_family(game, rules)
+    fam, sc = _hand_family(game, rules, "waits")
     # Everything first: a bad line stops the run before anything is printed.
     reports = []
     for label, text in lines:
@@ -575,7 +583,7 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
     --dora-indicator 3l --rules new_edition_confirmed_only
     """
     hand = _hand_text("HAND", hand)
-    fam, sc = _hand_family(game, rules)
+    fam, sc = _hand_family(game, rules, "score")
     given = {"win": win, "by": by, "riichi": riichi, "ippatsu": ippatsu, "dora": dora,
              "last_card": last_card, "rinshan": rinshan}
     # Only the options given reach the family (one whose hand text carries the context gets

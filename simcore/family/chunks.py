@@ -129,6 +129,10 @@ class Simulator:
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(cls.ENGINE, name))
         cls.N_GF, cls.N_RF = len(cls.GAME_FIELDS), len(cls.ROUND_FIELDS)
+        if cls.ROUND_SCORE0 is not None and cls.ROUND_FIELDS and \
+                cls.ROUND_SCORE0 not in cls.ROUND_FIELDS:
+            raise TypeError(f"{cls.__module__}.{cls.__name__}.ROUND_SCORE0 = "
+                            f"{cls.ROUND_SCORE0!r}: not a column of its ROUND_FIELDS")
 
     # the kernels, as module.function: the bots' games loop, and the ``search`` bot's (the same
     # arguments and then a scratch from its module's ``new_scratch()``; compiled apart on its
@@ -192,19 +196,20 @@ class Simulator:
 
     # the kit's score trajectories: the round records' column of seat 0's score after the round
     # (the other seats' follow it) and the dotted rule key of every seat's starting score
+    # (None: every seat starts at 0)
     ROUND_SCORE0: str | None = None
     START_SCORE: str | None = None
 
     @classmethod
     def trajectories(cls, idx, batch, data: dict) -> list:
         """``[{"game": g, "scores": [[score per seat], ...]}]`` of the first games (reports
-        draw them), from ``ROUND_SCORE0`` and ``START_SCORE``; none when a family sets
-        neither."""
+        draw them), from ``ROUND_SCORE0`` and ``START_SCORE`` (0 without it); none when a
+        family sets no ``ROUND_SCORE0``."""
         if cls.ROUND_SCORE0 is None:
             return []
         from simcore.family.scenario.bounds import get
         c, n = cls.ROUND_FIELDS.index(cls.ROUND_SCORE0), len(data["players"])
-        start = [int(get(data, cls.START_SCORE))] * n
+        start = [int(get(data, cls.START_SCORE)) if cls.START_SCORE else 0] * n
         return [{"game": int(g), "scores": [start] + batch.rounds[
             batch.rounds[:, cls.ROUND_FIELDS.index("game")] == g, c:c + n].tolist()}
                 for g in idx[:TRAJECTORY_GAMES]]

@@ -432,3 +432,16 @@ def test_a_ray_address_where_something_else_listens_is_one_line_quickly(here):
     _one_error_line(r, "--address", "not a Ray head")
     assert time.monotonic() - t < 30 and not os.path.exists("rn")
     srv.close()
+
+
+@pytest.mark.parametrize("command", [["waits", "x"], ["score", "x"]])
+def test_a_hand_command_on_a_family_without_hands_says_so_in_one_line(monkeypatch, command):
+    """Found by a contributor adding a game without hands: `waits --game highcard 5` answered
+    "argument 1: highcard has no hands to analyse", its own error blamed on the hand."""
+    from simcore.family import registry
+    monkeypatch.setitem(registry.FAMILIES, "fake", "fake_family")
+    r = invoke(*command, "--game", "fake")
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        f"momojan-sim: error: {command[0]}: the fake family has no hands to analyse (its family "
+        f"writes no {command[0]}_json)"]

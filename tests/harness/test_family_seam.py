@@ -89,3 +89,25 @@ def test_every_family_is_in_the_readme_and_has_its_page(name):
     readme = (ROOT / "README.md").read_text()
     assert fam.NAME in readme, f"README.md does not name the {fam.NAME} family"
     assert (ROOT / "docs" / f"{fam.NAME}.md").is_file(), f"docs/{fam.NAME}.md is missing"
+
+
+def test_a_score_column_that_is_not_a_round_column_is_refused_where_the_class_is_written():
+    """Found by a contributor adding a game from the docs: a ``ROUND_SCORE0`` the round records
+    do not have crashed the first ``run`` after its games were played; now the class itself
+    says so."""
+    from simcore.family.chunks import Simulator
+    with pytest.raises(TypeError, match=r"Bad\.ROUND_SCORE0 = 'points0': not a column"):
+        type("Bad", (Simulator,), {"ROUND_FIELDS": ("game", "winner"), "ROUND_SCORE0": "points0"})
+
+
+def test_score_trajectories_start_at_zero_without_a_starting_score_key():
+    """A game whose seats start at 0 points has no rule key for it: ``START_SCORE`` None."""
+    import numpy as np
+    from simcore.family.chunks import Batch, Simulator
+    sim = type("Zero", (Simulator,), {"ROUND_FIELDS": ("game", "points0", "points1"),
+                                      "ROUND_SCORE0": "points0"})
+    rounds = np.array([[0, 1, 0], [0, 1, 1], [1, 0, 1]], np.int64)
+    got = sim.trajectories(np.array([0, 1]), Batch(np.zeros((2, 1), np.int64), rounds),
+                           {"players": [{}, {}]})
+    assert got == [{"game": 0, "scores": [[0, 0], [1, 0], [1, 1]]},
+                   {"game": 1, "scores": [[0, 0], [0, 1]]}]
