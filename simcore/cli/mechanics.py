@@ -15,12 +15,15 @@ from simcore.cli.common import cli_errors
 @click.option("--games", type=click.IntRange(2, 10_000_000), default=1000, show_default=True,
               help="Deals per kind of decision (each played in every seating).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=0),
+              help="Worker processes, 0 = one per core [scenario run.workers]; the numbers are "
+                   "the same whatever the count.")
 @click.option("--chart", metavar="FILE", help="Also draw the costs with their intervals "
               "(.png or .svg).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the JSON result on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @cli_errors
-def mechanics(scenario_ref, games, seed, chart, as_json, quiet):
+def mechanics(scenario_ref, games, seed, workers, chart, as_json, quiet):
     """Which decisions carry skill under SCENARIO: the family's best bot against itself with
     one seat restricted from one kind of decision at a time (never call, never riichi, always
     riichi, ...: what the family declares), in duplicate (every deal in every seating). Each
@@ -30,7 +33,7 @@ def mechanics(scenario_ref, games, seed, chart, as_json, quiet):
     """
     import os
 
-    from simcore.cli.common import Progress
+    from simcore.cli.common import Progress, notice
     from simcore.errors import InputError
     from simcore.family import registry as families
     from simcore.studies.mechanics import mechanics_chart, mechanics_study, mechanics_table
@@ -44,10 +47,11 @@ def mechanics(scenario_ref, games, seed, chart, as_json, quiet):
             raise InputError(f"--chart {chart!r}: cannot write in {folder}")
     if not fam.MECHANICS:
         raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision")
+    workers = fam.SCENARIOS.run_defaults(sc)[2] if workers is None else workers
     progress = Progress(quiet or as_json, label="games", family=None)
     progress.starting(fam)
-    res = mechanics_study(fam, sc, games, seed,
-                          progress=lambda done, total: progress(done * games, total * games))
+    res = mechanics_study(fam, sc, games, seed, progress=progress, workers=workers,
+                          notice=None if quiet or as_json else notice)
     progress.done()
     if chart:
         mechanics_chart(res, chart)

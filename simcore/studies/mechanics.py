@@ -15,9 +15,14 @@ decision) says so.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+
 import numpy as np
 
 IGNORABLE = 0.01   # a cost inside +-1 pp of wins: ignorable
+CHUNK_DEALS = 250  # deals a worker plays at a time (each seating of each restriction apart)
 
 
 def seat_win_shares(fam, sim, idx, seed, seat):
@@ -83,11 +88,46 @@ def deal_costs(fam, base_sc, mech, idx, seed, base=None, seated=None):
     return 1.0 / n - share, changed
 
 
-def mechanics_study(fam, sc, games: int, seed: int, progress=None) -> dict:
+@functools.lru_cache(maxsize=64)
+def _simulator(fam_name: str, data_json: str, name, mech: int, seat: int):
+    """The simulator a task plays (built once per process): every seat the best bot, seat
+    ``seat`` restricted by mechanic ``mech`` (-1: nobody)."""
+    from simcore.family import registry
+    fam = registry.get(fam_name)
+    base_sc = best_bot_scenario(fam, fam.SCENARIOS.from_dict(json.loads(data_json), name=name))
+    if mech < 0:
+        return fam, fam.SIMULATOR(base_sc)
+    return fam, _restricted_sim(fam, base_sc, seat, fam.MECHANICS[mech])
+
+
+def play_task(task):
+    """One worker's share of the study (a top-level function: it is sent to worker processes):
+    deals ``lo`` .. ``hi`` with mechanic ``mech`` restricting seat ``seat`` (-1, -1: the
+    unrestricted play). Returns the restricted seat's share of each game's wins (None for the
+    unrestricted play) and a digest of the records (did the restriction change any?)."""
+    fam_name, data_json, name, mech, seat, lo, hi, seed = task
+    fam, sim = _simulator(fam_name, data_json, name, mech, seat)
+    idx = np.arange(lo, hi, dtype=np.int64)
+    if mech < 0:
+        batch, share = sim.play(idx, seed), None
+    else:
+        share, batch = seat_win_shares(fam, sim, idx, seed, seat)
+    digest = hashlib.blake2b(np.ascontiguousarray(batch.games).tobytes()
+                             + np.ascontiguousarray(batch.rounds).tobytes(),
+                             digest_size=16).digest()
+    return share, digest
+
+
+def mechanics_study(fam, sc, games: int, seed: int, progress=None, workers: int = 1,
+                    notice=None) -> dict:
     """Play the restriction study of scenario ``sc`` (family ``fam``): ``games`` deals per
-    kind of decision, each in every seating. ``progress(done, total)`` is told after each
-    batch. Returns the JSON-ready result (:func:`mechanics_table` prints it)."""
+    kind of decision, each in every seating, on ``workers`` processes (0: one per core; the
+    same numbers whatever their count: each game depends on the seed and its index alone).
+    ``progress(done, total)`` is told the games played after each batch, ``notice(line)`` why
+    fewer workers run than asked. Returns the JSON-ready result (:func:`mechanics_table`
+    prints it)."""
     from simcore.errors import InputError
+    from simcore.runners.local import ChunkRunner, clamp_workers
     if games < 2:
         raise InputError(f"mechanics: {games} deals give no interval (at least 2)")
     if not fam.MECHANICS or not fam.BEST_BOT:
@@ -95,20 +135,35 @@ def mechanics_study(fam, sc, games: int, seed: int, progress=None) -> dict:
                          f"(Family.MECHANICS)")
     base_sc = best_bot_scenario(fam, sc)
     n = len(base_sc["players"])
-    idx = np.arange(games, dtype=np.int64)
-    total, done = len(fam.MECHANICS) * n + 1, 0
-    base = fam.SIMULATOR(base_sc).play(idx, seed)
-    done += 1
-    if progress:
-        progress(done, total)
+    data_json = json.dumps(sc.to_dict(), sort_keys=True)
+    chunks = [(lo, min(lo + CHUNK_DEALS, games)) for lo in range(0, games, CHUNK_DEALS)]
+    jobs = [(-1, -1)] + [(m, seat) for m in range(len(fam.MECHANICS)) for seat in range(n)]
+    tasks = [(fam.NAME, data_json, sc.name, m, seat, lo, hi, seed)
+             for m, seat in jobs for lo, hi in chunks]
+    total, done = games * len(jobs), 0
+    workers, note = clamp_workers(workers, len(tasks))
+    if note and notice:
+        notice(note)
+
+    def tick(task, _res):
+        nonlocal done
+        done += task[6] - task[5]
+        if progress:
+            progress(done, total)
+    with ChunkRunner(workers) as runner:
+        results = list(runner.map(play_task, tasks, tick))
+    k = len(chunks)
+    base_digests = [d for _, d in results[:k]]
     rows = []
-    for mech in fam.MECHANICS:
-        def seated(_seat):
-            nonlocal done
-            done += 1
-            if progress:
-                progress(done, total)
-        cost, changed = deal_costs(fam, base_sc, mech, idx, seed, base, seated)
+    for m, mech in enumerate(fam.MECHANICS):
+        share = np.zeros(games)
+        changed = False
+        for seat in range(n):
+            j = 1 + m * n + seat
+            part = results[j * k:(j + 1) * k]
+            share += np.concatenate([s for s, _ in part]) / n
+            changed = changed or any(d != b for (_, d), b in zip(part, base_digests))
+        cost = 1.0 / n - share
         share = 1.0 / n - cost
         mean = float(cost.mean())
         lo, hi = cost_interval(cost)

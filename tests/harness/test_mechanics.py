@@ -66,7 +66,20 @@ def test_the_mechanics_command_prints_json_and_a_chart(tmp_path):
     assert {"mechanic", "cost", "ci", "verdict"} <= set(out["mechanics"][0])
 
 
+def test_mechanics_gives_the_same_numbers_on_one_worker_or_two(monkeypatch):
+    """The study runs on worker processes (``--workers``), in chunks of deals: the result is the
+    same to the bit whatever the count and the chunking (each game depends on the seed and its
+    index alone)."""
+    from simcore.studies import mechanics as m
+    fam, sc = families.load("new_edition")
+    one = m.mechanics_study(fam, sc, 30, 5, workers=1)
+    monkeypatch.setattr(m, "CHUNK_DEALS", 7)   # five chunks a seating, the last one short
+    two = m.mechanics_study(fam, sc, 30, 5, workers=2)
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+
+
 @pytest.mark.parametrize("args,words", [
+    (["new_edition", "--workers", "-1"], "--workers"),
     (["new_edition", "--chart", "m.pdf"], "--chart"),
     (["new_edition", "--chart", "/nonexistent-dir/m.png"], "cannot write"),
     (["no_such_scenario"], "no_such_scenario"),
