@@ -138,10 +138,10 @@ def mechanics_study(fam, sc, games: int, seed: int, progress=None, workers: int 
     data_json = json.dumps(sc.to_dict(), sort_keys=True)
     chunks = [(lo, min(lo + CHUNK_DEALS, games)) for lo in range(0, games, CHUNK_DEALS)]
     jobs = [(-1, -1)] + [(m, seat) for m in range(len(fam.MECHANICS)) for seat in range(n)]
-    tasks = [(fam.NAME, data_json, sc.name, m, seat, lo, hi, seed)
-             for m, seat in jobs for lo, hi in chunks]
+    tasks = ((fam.NAME, data_json, sc.name, m, seat, lo, hi, seed)   # drawn as workers free up
+             for m, seat in jobs for lo, hi in chunks)
     total, done = games * len(jobs), 0
-    workers, note = clamp_workers(workers, len(tasks))
+    workers, note = clamp_workers(workers, len(jobs) * len(chunks))
     if note and notice:
         notice(note)
 
@@ -150,24 +150,30 @@ def mechanics_study(fam, sc, games: int, seed: int, progress=None, workers: int 
         done += task[6] - task[5]
         if progress:
             progress(done, total)
-    with ChunkRunner(workers) as runner:
-        results = list(runner.map(play_task, tasks, tick))
     k = len(chunks)
-    base_digests = [d for _, d in results[:k]]
+    base_digests, shares, changed = [], {}, {}
+    with ChunkRunner(workers) as runner:
+        # in task order: the unrestricted chunks, then each mechanic's seatings; each mechanic's
+        # per-deal shares are summed as they come (memory: one array of deals per mechanic)
+        for i, (share, digest) in enumerate(runner.map(play_task, tasks, tick)):
+            j, c = divmod(i, k)
+            if j == 0:
+                base_digests.append(digest)
+                continue
+            m, seat = jobs[j]
+            if m not in shares:
+                shares[m], changed[m] = np.zeros(games), False
+            lo, hi = chunks[c]
+            shares[m][lo:hi] += share / n
+            changed[m] = changed[m] or digest != base_digests[c]
     rows = []
     for m, mech in enumerate(fam.MECHANICS):
-        share = np.zeros(games)
-        changed = False
-        for seat in range(n):
-            j = 1 + m * n + seat
-            part = results[j * k:(j + 1) * k]
-            share += np.concatenate([s for s, _ in part]) / n
-            changed = changed or any(d != b for (_, d), b in zip(part, base_digests))
-        cost = 1.0 / n - share
+        cost = 1.0 / n - shares.pop(m)
         share = 1.0 / n - cost
+        changed_play = changed[m]
         mean = float(cost.mean())
         lo, hi = cost_interval(cost)
-        if not changed:
+        if not changed_play:
             verdict = ("changed nothing: the bot already plays so, or these rules never "
                        "offered the decision")
         elif lo > 0:
@@ -181,7 +187,7 @@ def mechanics_study(fam, sc, games: int, seed: int, progress=None, workers: int 
             verdict = "unclear at this sample: play more games"
         rows.append({"mechanic": mech.name, "restriction": mech.doc, "cost": mean,
                      "ci": [lo, hi], "restricted_share": float(share.mean()),
-                     "fair_share": 1.0 / n, "changed_play": changed, "verdict": verdict})
+                     "fair_share": 1.0 / n, "changed_play": changed_play, "verdict": verdict})
     rows.sort(key=lambda r: -r["cost"])
     return {"scenario": sc.name, "family": fam.NAME, "bot": fam.BEST_BOT, "seats": n,
             "games": games, "seed": seed, "unit": "share of game wins (pp: percentage points)",
