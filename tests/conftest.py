@@ -64,26 +64,6 @@ def _other_families() -> tuple:
     return tuple(name for name in registry.names() if name != registry.DEFAULT)
 
 
-def families_played(item) -> set:
-    """The non-default families a collected test plays, as far as its folder, parameters and
-    ``plays`` mark say."""
-    others = _other_families()
-    try:
-        top = item.path.resolve().relative_to(TESTS).parts[0]
-    except ValueError:
-        top = ""
-    found = {top} & set(others)
-    callspec = getattr(item, "callspec", None)
-    if callspec is not None:
-        text = callspec.id + " " + " ".join(str(v) for v in callspec.params.values()
-                                            if isinstance(v, (str, Path)))
-        words = re.split(r"[^a-z0-9]+", text.lower())
-        found |= {name for name in others if any(w.startswith(name) for w in words)}
-    for mark in item.iter_markers("plays"):
-        found |= set(mark.args) & set(others)
-    return found
-
-
 def families_named(item) -> set:
     """Every family a collected test plays or checks (the default one included): its folder
     (tests/<family>/), the words of its parameters, its ``plays`` mark (``--family``)."""
@@ -103,6 +83,12 @@ def families_named(item) -> set:
     for mark in item.iter_markers("plays"):
         found |= set(mark.args) & names
     return found
+
+
+def families_played(item) -> set:
+    """The non-default families a collected test plays, as far as its folder, parameters and
+    ``plays`` mark say."""
+    return families_named(item) & set(_other_families())
 
 
 def pytest_ignore_collect(collection_path, config):
