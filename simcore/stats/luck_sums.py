@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcore.stats.exact import exact_add, exact_array, exact_einsum, exact_sum
+
 UNITS = 4096        # controls are streamed as integers in units of 1 / UNITS
 
 
@@ -46,17 +48,14 @@ class LuckSums:
         for games ``idx`` (their parity is the fold)."""
         z = np.asarray(z, np.int64)
         lq = np.round(np.asarray(controls, float) * UNITS).astype(np.int64)
-        k, m, q = z.shape[1], z.shape[2], lq.shape[1]
-        sl, cll = np.zeros((2, q), np.int64), np.zeros((2, q, q), np.int64)
-        czl = np.zeros((2, k, m, q), np.int64)
         fold = np.asarray(idx) % 2
-        for f in (0, 1):
-            zf, lf = z[fold == f], lq[fold == f]
-            sl[f] = lf.sum(axis=0)
-            cll[f] = lf.T @ lf
-            czl[f] = np.einsum("nka,nl->kal", zf, lf)
-        z0 = z[fold == 0]
-        return cls(int(len(z0)), z0.sum(axis=0), np.einsum("nka,nkb->kab", z0, z0),
+        parts = [(z[fold == f], lq[fold == f]) for f in (0, 1)]
+        # exact: int64, or Python integers where a sum could leave it (moments.exact_sum)
+        sl = np.stack([exact_sum(lf) for _, lf in parts])
+        cll = np.stack([exact_einsum("nl,nr->lr", lf, lf) for _, lf in parts])
+        czl = np.stack([exact_einsum("nka,nl->kal", zf, lf) for zf, lf in parts])
+        z0 = parts[0][0]
+        return cls(int(len(z0)), exact_sum(z0), exact_einsum("nka,nkb->kab", z0, z0),
                    sl, cll, czl, tuple(names))
 
     def fits(self, other: "LuckSums") -> bool:
@@ -66,8 +65,9 @@ class LuckSums:
     def merge(self, other: "LuckSums") -> "LuckSums":
         if not self.fits(other):
             raise ValueError("luck sums of different controls")
-        return LuckSums(self.n0 + other.n0, self.s0 + other.s0, self.c0 + other.c0,
-                        self.sl + other.sl, self.cll + other.cll, self.czl + other.czl,
+        return LuckSums(self.n0 + other.n0, exact_add(self.s0, other.s0),
+                        exact_add(self.c0, other.c0), exact_add(self.sl, other.sl),
+                        exact_add(self.cll, other.cll), exact_add(self.czl, other.czl),
                         self.names)
 
     def to_json(self) -> dict:
@@ -77,7 +77,7 @@ class LuckSums:
 
     @classmethod
     def from_json(cls, d: dict) -> "LuckSums":
-        out = cls(int(d["n0"]), *(np.array(d[key], np.int64)
+        out = cls(int(d["n0"]), *(exact_array(d[key])
                                   for key in ("s0", "c0", "sl", "cll", "czl")),
                   tuple(d["names"]))
         k, m = out.s0.shape

@@ -10,8 +10,11 @@ method needs (ratios, their variances, paired differences and their covariances)
 integers (exact, and merged in any order to the same result), and memory does not grow with the
 number of games.
 
-Integer sums stay exact while every sum of products fits in int64: per-game values up to 10^4
-in absolute value allow 9 * 10^10 games.
+The sums are int64 while every sum of products fits (per-game values up to 10^4 in absolute
+value allow 9 * 10^10 games); where one could leave int64 (a scenario of large point values:
+a doubling factor of 10^7 makes a game's margin 10^8, its square 10^16, and a thousand games
+overflow) they are computed and kept in Python integers instead (numpy object arrays:
+:mod:`simcore.stats.exact`), still exact and merged in any order to the same result.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from simcore.stats.exact import exact_add, exact_array, exact_einsum, exact_sum
 
 # scipy.stats is imported where it is used: it costs 1-3 s at start-up, and every worker
 # process imports this module.
@@ -103,7 +108,7 @@ class MomentSums:
         """Sums of ``z`` (int64[n_games, k, m]): per-game components of k metrics (and the
         :class:`simcore.stats.luck.LuckSums` of the same games, if any)."""
         z = np.asarray(z, np.int64)
-        return cls(int(z.shape[0]), z.sum(axis=0), np.einsum("nka,nkb->kab", z, z),
+        return cls(int(z.shape[0]), exact_sum(z), exact_einsum("nka,nkb->kab", z, z),
                    differing_counts(z), luck)
 
     @classmethod
@@ -122,7 +127,8 @@ class MomentSums:
             luck = None     # sums of games that did not all stream the same controls: plain
         else:
             luck = self.luck.merge(other.luck)
-        return MomentSums(self.n + other.n, self.s + other.s, self.c + other.c, g, luck)
+        return MomentSums(self.n + other.n, exact_add(self.s, other.s),
+                          exact_add(self.c, other.c), g, luck)
 
     @property
     def variants(self) -> int:
@@ -139,7 +145,7 @@ class MomentSums:
 
     @classmethod
     def from_json(cls, d: dict) -> "MomentSums":
-        s = np.array(d["s"], np.int64)
+        s = exact_array(d["s"])
         g = np.array(d["g"], np.int64) if "g" in d else None
         if g is not None and g.shape != (s.shape[0], 3, s.shape[1] // 2, s.shape[1] // 2):
             raise ValueError("g does not fit s")
@@ -149,7 +155,7 @@ class MomentSums:
             luck = LuckSums.from_json(d["luck"])
             if luck.s0.shape != s.shape:
                 raise ValueError("the luck sums do not fit s")
-        return cls(int(d["n"]), s, np.array(d["c"], np.int64), g, luck)
+        return cls(int(d["n"]), s, exact_array(d["c"]), g, luck)
 
 
 def differing_counts(z: np.ndarray) -> np.ndarray:

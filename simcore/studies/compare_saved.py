@@ -75,7 +75,8 @@ def _independent_sums(sa: MomentSums, sb: MomentSums) -> MomentSums:
     game counts the delta method's n/(n-1) factor uses the smaller count (a relative difference
     below 1/n)."""
     k = sa.s.shape[0]
-    c = np.zeros((k, 4, 4), np.int64)
+    wide = sa.c.dtype == object or sb.c.dtype == object   # sums kept in Python integers
+    c = np.zeros((k, 4, 4), object if wide else np.int64)
     c[:, :2, :2], c[:, 2:, 2:] = sa.c, sb.c
     return MomentSums(min(sa.n, sb.n), np.concatenate([sa.s, sb.s], axis=1), c)
 
