@@ -28,6 +28,9 @@ def metric_cell(m: dict, metric) -> str:
     """One summary metric as ``value  [interval]  of N per`` (``-`` when it has no value)."""
     if m["value"] is None:
         return "-"
+    if m["ci"][0] is None:   # one game: a value, no interval
+        value = f"{100 * m['value']:7.2f}%" if metric.is_rate else f"{m['value']:8.3f}"
+        return f"{value + '  [no interval: 1 game]':<28} of {m['n']} {m['per']}"
     if metric.is_rate:
         text = f"{100 * m['value']:7.2f}%  [{100 * m['ci'][0]:6.2f}, {100 * m['ci'][1]:6.2f}]"
     else:

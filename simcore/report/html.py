@@ -195,7 +195,8 @@ def fig_shares(rows, cat, title, colour=ACCENT, names=None, points=None, log=Fal
     0.1% to 100% side by side. Shares that never happened are left out."""
     names, points = names or {}, points or {}
     plt = _plt()
-    rows = sorted([(n, m) for n, m in rows if m.get("value")], key=lambda r: r[1]["value"])
+    rows = sorted([(n, m) for n, m in rows if m.get("value") and m["ci"][0] is not None],
+                  key=lambda r: r[1]["value"])   # (no interval: a run of one game)
     if not rows:
         return None
     fig, ax = plt.subplots(figsize=(7.2, 0.32 * len(rows) + 1.0))
@@ -776,9 +777,10 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
                        f"<div class='bad'>fair {_fmt(m['reference'], c)} OUTSIDE the interval"
                        f"</div>")
         cards.append(f"<div class='card'><div class='k'>{html.escape(c.description)}</div>"
-                     f"<div class='v'>{_fmt(m['value'], c)}</div><div class='ci'>95% interval "
-                     f"{_fmt(m['ci'][0], c)} – {_fmt(m['ci'][1], c)} · of {m['n']:,} "
-                     f"{m['per']}</div>{verdict}</div>")
+                     f"<div class='v'>{_fmt(m['value'], c)}</div><div class='ci'>"
+                     + ("no interval (one game)" if m["ci"][0] is None else
+                        f"95% interval {_fmt(m['ci'][0], c)} – {_fmt(m['ci'][1], c)}")
+                     + f" · of {m['n']:,} {m['per']}</div>{verdict}</div>")
     doc.raw("<div class='cards'>" + "".join(cards) + "</div>")
     doc.fig("headline" + _sfx(variant), fig_intervals([(n, metrics[n]) for n in head], cat,
                                                       "Headline metrics: value and 95% "
@@ -799,7 +801,8 @@ def _render_run(doc, s, prov, fam, cat, variant=None):
         cmds = doc.replay_cell(fam, prov, variant, examples.get(n, []))
         luck = m.get("luck_narrowing")
         rows.append([n, c.description, _fmt(m["value"], c),
-                     f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]"
+                     ("none (one game)" if m["ci"][0] is None else
+                      f"[{_fmt(m['ci'][0], c)}, {_fmt(m['ci'][1], c)}]")
                      + (f" ({narrowing_text(luck)})" if luck else ""),
                      f"{m['n']:,} {m['per']}", fair, cmds])
     doc.table(["metric", "what", "value", "95% interval", "of", "fair value", "example games"],

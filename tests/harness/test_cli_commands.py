@@ -179,3 +179,17 @@ def test_show_diff_marks_what_differs_from_the_base():
                        (["new_edition", "--diff", "nosuch"], "show --diff: nosuch")]:
         r = CliRunner().invoke(main, ["show", *args])
         assert r.exit_code == 2 and what in r.output and len(r.output.splitlines()) == 1
+
+
+def test_a_run_of_one_game_prints_saves_shows_and_reports_its_values(tmp_path):
+    """A QA trial: `run new_edition --games 1` crashed formatting an interval it cannot have
+    (the delta method needs two games), after writing a directory `show` and `report` then
+    called damaged. One game's values print with "no interval", and the result reads back."""
+    out = tmp_path / "one"
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "1", "--workers", "1",
+                                  "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "[no interval: 1 game]" in r.output and "Traceback" not in r.output
+    shown = CliRunner().invoke(main, ["show", str(out)])
+    assert shown.exit_code == 0 and "[no interval: 1 game]" in shown.output
+    assert "no interval (one game)" in (out / "report.html").read_text()
