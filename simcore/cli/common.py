@@ -19,6 +19,7 @@ from simcore.errors import InputError, one_line
 from simcore.family.chunks import rounds_played
 from simcore.family.compiling import kernels_cached
 from simcore.runners import RAY_INSTALL, runner_factory, use_runner
+from simcore.runners.local import WorkerDied
 from simcore.stats.luck import switched
 
 TARGET_HELP = ("Play in batches until the 95% half-width of the headline metric ({what}) is at "
@@ -69,6 +70,12 @@ def cli_errors(fn):
         except InputError as exc:
             _discard_unplayed(before)
             fail(str(exc))
+        except WorkerDied as exc:   # the OOM killer, a kill -9 of one worker: not a bug here
+            Progress.clear_line()
+            _discard_unplayed(before)
+            click.echo(f"momojan-sim: error: {one_line(str(exc))}" + _resume_hint(before),
+                       err=True)
+            sys.exit(1)
         except KeyboardInterrupt as exc:
             from simcore.runners.signals import exit_status, what
             try:

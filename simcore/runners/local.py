@@ -65,6 +65,11 @@ class WorkerError(RuntimeError):
     """A worker raised an exception that could not be sent back as itself, or died."""
 
 
+class WorkerDied(WorkerError):
+    """A worker process ended while it held work (killed from outside, or by the kernel's
+    out-of-memory killer): the command says so in one line, and where its saved work is."""
+
+
 _PR_SET_PDEATHSIG = 1   # linux/prctl.h
 
 
@@ -191,6 +196,24 @@ class ChunkRunner:
             if mask is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
+    def _death(self, conn) -> str:
+        """How the worker at the other end of ``conn`` ended, as a clause (" (killed by
+        SIGKILL: ...)"), or "" if it cannot be told."""
+        try:
+            p = self._procs[self._conns.index(conn)]
+            p.join(timeout=2)
+            code = p.exitcode
+        except (ValueError, AssertionError):
+            return ""
+        if code is None or code >= 0:
+            return f" (exit status {code})" if code else ""
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = ": out of memory, or killed from outside" if -code == signal.SIGKILL else ""
+        return f" (killed by {name}{hint})"
+
     def start_job(self, worker: int, fn, arg=None) -> bool:
         """Have worker number ``worker`` run ``fn(arg)`` before any chunk (e.g. compile part of
         a cold start's kernels); the others take chunks meanwhile. Its result is dropped, an
@@ -289,7 +312,8 @@ class ChunkRunner:
                             self._drop(c)  # it died preparing: the others play its chunks
                             continue
                         what = f"chunk {busy[c]}" if c in busy else "its start-up job"
-                        raise WorkerError(f"a worker died while playing {what}") from None
+                        raise WorkerDied(f"a worker process died while playing {what}"
+                                         f"{self._death(c)}") from None
                     if c in self._jobs:  # a start_job job ended: the worker takes chunks now
                         self._jobs.discard(c)
                         idle.append(c)

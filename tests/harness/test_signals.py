@@ -284,6 +284,29 @@ def test_sigterm_and_sighup_stop_a_run_as_ctrl_c_does(sig, tmp_path):
         assert json.load(f)["games"] == games
 
 
+def test_a_worker_killed_alone_is_one_line_that_says_how_to_resume(tmp_path):
+    """A QA trial: `kill -9` of one worker (what the out-of-memory killer does) ended the run
+    with a 43-line traceback and no word of the chunks saved. Now: one line naming the chunk
+    and the signal, and the --resume command; exit 1; the other worker gone."""
+    d = str(tmp_path / "run")
+    p = _start(CLI + ["run", "new_edition", "--games", "400000", "--workers", "2",
+                      "--seed", "5", "--out", d, "--quiet", "--no-report"])
+    workers = []
+    try:
+        workers = _workers(p)
+        _wait_until("a chunk saved", lambda: _saved_chunks(d), p)
+        assert p.poll() is None, "the run ended before a worker could be killed"
+        workers[0].kill()
+        out, err = p.communicate(timeout=60)
+        _assert_gone(workers)
+    finally:
+        _cleanup(p, workers)
+    assert p.returncode == 1, err
+    assert err.splitlines() == [err.strip()], err        # one line
+    assert err.startswith("momojan-sim: error: a worker process died while playing chunk "), err
+    assert "killed by SIGKILL" in err and f"momojan-sim run --resume {d}" in err, err
+
+
 def _need_ray():
     import importlib.util
     if importlib.util.find_spec("ray") is not None:
