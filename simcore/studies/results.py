@@ -387,6 +387,9 @@ class ResultDir:
                                               else ()):
                 os.makedirs(os.path.join(path, sub), exist_ok=True)  # a deleted folder: replayed
                 _probe_write(path, os.path.join(path, sub), "--resume")
+            # the folder itself: provenance.json and summary.json are replaced in it at the end
+            # (its lock file, which already exists, opens even where nothing can be created)
+            _probe_write(path, path, "--resume")
         except OSError as exc:
             self.release()
             raise InputError(f"--resume {path}: cannot write in it ({exc.strerror})") from None

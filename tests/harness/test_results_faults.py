@@ -7,6 +7,7 @@ replay are one line and exit 2; replay lines survive a moved directory."""
 import errno
 import json
 import os
+import tempfile
 import shutil
 import subprocess
 import sys
@@ -244,6 +245,29 @@ def test_resuming_a_read_only_directory_is_one_line(tmp_path, stop_after_chunks,
     monkeypatch.setattr(os, "open", read_only)
     r = _invoke(["run", "--resume", part, "--quiet"])
     _one_line_exit_2(r, part, "Read-only file system")
+
+
+def test_resuming_where_only_the_folder_itself_is_read_only_is_refused_before_play(
+        tmp_path, stop_after_chunks, monkeypatch):
+    """A QA trial: with the result folder immutable (chattr +i) but its subfolders writable,
+    --resume played every remaining game and only then failed to write summary.json (here,
+    where nothing was saved before, it failed at the first provenance.json after a chunk).
+    A folder in which no file can be created is refused before play now (its lock file exists
+    already, so opening it proved nothing)."""
+    part = str(tmp_path / "part")
+    disarm = stop_after_chunks(0)
+    assert _invoke(["run", *RUN, "--games", "300", "--out", part]).exit_code == 130
+    disarm()
+    real_mkstemp = tempfile.mkstemp
+
+    def immutable_top(*a, dir=None, **k):
+        if dir is not None and os.path.abspath(dir) == os.path.abspath(part):
+            raise OSError(errno.EPERM, os.strerror(errno.EPERM), dir)
+        return real_mkstemp(*a, dir=dir, **k)
+    monkeypatch.setattr(tempfile, "mkstemp", immutable_top)
+    r = _invoke(["run", "--resume", part, "--quiet"])
+    # refused as it starts, not after playing a chunk whose provenance could not be written
+    _one_line_exit_2(r, f"--resume: cannot write in {part}: Operation not permitted")
 
 
 # ---------------------------------------------------------------------------------------------
