@@ -171,6 +171,14 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     if sink is not None:
         saved, saved_stop = sink.resume_point()
         if saved is not None:
+            # a batch ends between the first batch and the cap, never before the games saved
+            # (provenance.json's batch_stop is outside its hash: a hand edit lands here)
+            low = max(saved.n, stop)
+            if saved_stop is not None and not low <= saved_stop <= cap:
+                from simcore.errors import InputError
+                where = getattr(sink, "path", "")
+                raise InputError(f"--resume {where}: provenance.json: batch_stop is "
+                                 f"{saved_stop:,}, outside {low:,}..{cap:,} (damaged)")
             sums = saved
             stop = saved_stop or stop
         else:

@@ -270,6 +270,26 @@ def test_resuming_where_only_the_folder_itself_is_read_only_is_refused_before_pl
     _one_line_exit_2(r, f"--resume: cannot write in {part}: Operation not permitted")
 
 
+@pytest.mark.parametrize("stop", [100_000, 1, -5, 10 ** 30])
+def test_a_batch_stop_edited_out_of_its_range_is_refused_on_resume(tmp_path, stop_after_chunks,
+                                                                   stop):
+    """A QA trial: provenance.json's batch_stop (where the current batch ends) is not in the
+    run's hash; edited to 100,000 a 4,000-game run resumed to 100,000 games and called itself
+    complete, to 1 or -5 it stopped at the games saved and called itself complete, to 10^30 it
+    played without end. Outside the games saved .. the run's cap it is damaged: one line."""
+    part = str(tmp_path / "part")
+    disarm = stop_after_chunks(1)
+    assert _invoke(["run", *RUN, "--games", "4000", "--out", part]).exit_code == 130
+    disarm()
+    prov = _provenance(part)
+    prov["batch_stop"] = stop
+    with open(os.path.join(part, "provenance.json"), "w") as f:
+        json.dump(prov, f)
+    r = _invoke(["run", "--resume", part, "--quiet", "--no-report"])
+    _one_line_exit_2(r, part, "provenance.json: batch_stop is", "(damaged)")
+    assert _provenance(part)["status"] == "incomplete"
+
+
 # ---------------------------------------------------------------------------------------------
 # item 3: readers never delete; a resume removes only provably stale leftovers
 # ---------------------------------------------------------------------------------------------
