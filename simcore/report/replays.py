@@ -9,7 +9,6 @@ needs ``--variant`` (a name or an index).
 
 from __future__ import annotations
 
-import json
 import os
 
 from simcore.errors import InputError, cut
@@ -38,7 +37,8 @@ def open_target(ref: str, variant: str | None = None):
     """(family, scenario, seed or None, result dir or None) for ``replay REF``: a scenario or a
     result directory (its saved variant ``variant`` and its seed)."""
     from simcore.family import registry as families
-    from simcore.studies.results import is_result_dir, read_provenance, reading
+    from simcore.studies.results import (is_result_dir, read_provenance, reading,
+                                         verified_variants)
     if not is_result_dir(ref):
         if variant is not None:
             raise InputError(f"--variant {variant}: only for a result directory ({ref} is a "
@@ -56,7 +56,7 @@ def open_target(ref: str, variant: str | None = None):
                          f"its scenario with --players and a seed instead")
     with reading(ref, "replay"):
         family = families.of_result(prov)
-        payloads = json.load(open(os.path.join(ref, "variants.json"), encoding="utf-8"))
+        payloads = verified_variants(ref, prov, "replay")
         names = [p.get("name") or f"variant {i}" for i, p in enumerate(payloads)]
         i = _variant_index(names, variant, where)
         sc = family.SCENARIOS.from_payload(payloads[i])

@@ -876,7 +876,31 @@ def read_provenance(path: str, what: str = "result") -> dict:
     if not prov["variants"] or not all(isinstance(v, dict) and isinstance(v.get("name"), str)
                                        for v in prov["variants"]):
         raise InputError(f"{what} {path}: provenance.json: variants is damaged")
+    if not 0 <= prov["seed"] < 2 ** 63:    # every command's --seed range
+        raise InputError(f"{what} {path}: provenance.json: seed is {shown(prov['seed'])} "
+                         f"(damaged)")
     return prov
+
+
+def verified_variants(path: str, prov: dict, what: str) -> list:
+    """variants.json of a result directory, proved to be the one its games were played with
+    (its sha256 and the run's hash in provenance.json, where the result has them: format 2 on),
+    or one line: a replay must not show a game the result never played."""
+    vp = os.path.join(path, "variants.json")
+    if not os.path.isfile(vp):
+        raise InputError(f"{what} {path}: variants.json is missing")
+    if isinstance(prov.get("variants_sha256"), str):
+        if prov.get("run_sha256") != run_sha256(prov):
+            raise InputError(f"{what} {path}: provenance.json was edited (its seed, games, "
+                             f"options or rules no longer match the hash it was written with)")
+        if file_sha256(vp) != prov["variants_sha256"]:
+            raise InputError(f"{what} {path}: variants.json is not the one this result was "
+                             f"played with (its sha256 differs from provenance.json's)")
+    payloads = _read_json(vp, what)
+    if not isinstance(payloads, list) or not payloads or \
+            not all(isinstance(d, dict) for d in payloads):
+        raise InputError(f"{what} {vp}: not a list of scenarios")
+    return payloads
 
 
 # What every reader of provenance.json relies on, with its type.

@@ -494,3 +494,36 @@ def test_a_resumed_sweep_or_solve_keeps_no_luck_correction(tmp_path, stop_after_
     a, b = _summary(whole), _summary(part)
     key = "variants" if cmd == "sweep" else "design"
     assert a[key] == b[key] and "luck_narrowing" not in b and "luck_correction" not in b
+
+
+def _replay_fixture(tmp_path):
+    d = str(tmp_path / "played")
+    assert _invoke(["run", *RUN, "--games", "300", "--out", d]).exit_code == 0
+    return d
+
+
+def test_replay_of_a_result_whose_rules_were_edited_is_refused(tmp_path):
+    """A QA trial: variants.json's starting points edited 40 -> 10, `replay DIR --game 0`
+    showed a game the result never played (report refused the same folder by its hash)."""
+    d = _replay_fixture(tmp_path)
+    vp = os.path.join(d, "variants.json")
+    with open(vp) as f:
+        text = f.read()
+    with open(vp, "w") as f:
+        f.write(text.replace('"starting_points": 40', '"starting_points": 10'))
+    r = _invoke(["replay", d, "--game", "0"])
+    _one_line_exit_2(r, d, "variants.json is not the one this result was played with")
+
+
+@pytest.mark.parametrize("seed", [-5, 2 ** 70])
+def test_a_result_whose_seed_is_out_of_range_is_damaged_for_every_reader(tmp_path, seed):
+    """A QA trial: seed -5 or 2**70 in provenance.json gave `replay` an OverflowError
+    traceback."""
+    d = _replay_fixture(tmp_path)
+    prov = _provenance(d)
+    prov["seed"] = seed
+    with open(os.path.join(d, "provenance.json"), "w") as f:
+        json.dump(prov, f)
+    for args in (["replay", d, "--game", "0"], ["show", d]):
+        r = _invoke(args)
+        _one_line_exit_2(r, d, "provenance.json: seed is", "(damaged)")
