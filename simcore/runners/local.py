@@ -342,4 +342,9 @@ class ChunkRunner:
             self._mapping = False
             if clean:
                 for c in list(busy):
-                    c.recv()
+                    try:
+                        c.recv()
+                    except (EOFError, OSError):
+                        # its worker is gone (a signal to the whole process group stops the
+                        # workers too, and the generator is closed after): nothing to collect
+                        self._drop(c)

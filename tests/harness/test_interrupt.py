@@ -114,6 +114,25 @@ def test_runner_delivers_in_order_and_reraises_worker_errors():
             list(r.map(_boom, range(6)))
 
 
+def _sleep_for(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def test_closing_the_map_after_its_workers_died_says_nothing():
+    """A QA trial: `timeout -s TERM` (the signal to the whole process group) sometimes printed
+    "Exception ignored in: <generator object ChunkRunner.map ...> EOFError" before the one
+    stop line: the workers died of the same signal while the command was between two results,
+    and closing the map collected the chunks still out from pipes whose other end was gone."""
+    with ChunkRunner(2) as r:
+        gen = r.map(_sleep_for, [0, 60, 60, 60])
+        assert next(gen) == 0                # the map waits at its yield, chunks still out
+        time.sleep(0.5)
+        for p in list(r._procs):
+            p.kill()
+        gen.close()                          # raised EOFError before
+
+
 def _pid_after(seconds):
     time.sleep(seconds)
     return os.getpid()
