@@ -445,3 +445,23 @@ def test_a_hand_command_on_a_family_without_hands_says_so_in_one_line(monkeypatc
     assert r.output.strip().splitlines() == [
         f"momojan-sim: error: {command[0]}: the fake family has no hands to analyse (its family "
         f"writes no {command[0]}_json)"]
+
+
+@pytest.mark.parametrize("text", ["a/b\\nc", "a\\rb", "a\\u2028b", "a\\x00b"])
+def test_a_name_of_several_lines_is_refused(tmp_path, text):
+    """A QA trial: `name: "a/b\\nc"` validated, and the scenario.yaml a run saved (its header
+    comment carries the name) then failed to load: `c: unknown key`."""
+    f = tmp_path / "s.yaml"
+    f.write_text(f'extends: new_edition\nname: "{text}"\n')
+    r = invoke("validate", f)
+    assert r.exit_code == 2 and "name: one line of text" in r.output, r.output
+
+
+def test_a_name_with_a_tab_loads_and_its_saved_scenario_loads_back(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text('extends: new_edition\nname: "tab\\there"\n')
+    d = tmp_path / "out"
+    r = invoke("run", f, "--games", "20", "--workers", "1", "--quiet", "--no-report",
+               "--out", d)
+    assert r.exit_code == 0, r.output
+    assert invoke("validate", d / "scenario.yaml").exit_code == 0

@@ -119,6 +119,11 @@ def load_yaml_quietly(path: Path):
         return None
 
 
+def _control(ch: str) -> bool:
+    """A line break or another control character (a tab is plain text)."""
+    return (ord(ch) < 32 and ch != "\t") or ord(ch) == 127 or ch in "\x85\u2028\u2029"
+
+
 def bundled_dir() -> Path:
     """The bundled scenarios: the scenarios/ folder of the checkout this ``simcore`` was imported
     from, when it was imported from one (a ``pyproject.toml`` beside the package: an editable
@@ -483,6 +488,12 @@ class Checker:
         if f.kind == "str":
             if v is not None and not isinstance(v, str):
                 self.fail(path, f"expected a string, got {_kind(v)}")
+            if v is not None and any(_control(ch) for ch in v):
+                # a name or description is one line: saved scenario files carry it in a
+                # comment, which a line break would end (the file would not load back)
+                bad = next(ch for ch in v if _control(ch))
+                self.fail(path, f"one line of text, without line breaks or control "
+                                f"characters (found {bad!r})")
             return v
         raise AssertionError(f.kind)
 
