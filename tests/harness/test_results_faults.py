@@ -527,3 +527,27 @@ def test_a_result_whose_seed_is_out_of_range_is_damaged_for_every_reader(tmp_pat
     for args in (["replay", d, "--game", "0"], ["show", d]):
         r = _invoke(args)
         _one_line_exit_2(r, d, "provenance.json: seed is", "(damaged)")
+
+
+def test_a_parquet_part_no_chunk_wrote_is_refused_by_the_readers(tmp_path):
+    """A QA trial: a games/ and rounds/ part copied under a new number in a --records run made
+    `compare DIR_A DIR_B` fall back to an unpaired comparison ("the per-round records were not
+    saved", a false reason: 11 verdicts of different became 8) and results.load read 6,000
+    game rows of a 4,000-game run."""
+    import shutil
+    from simcore.errors import InputError
+    from simcore.studies import results as res
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    for d, sc in ((a, "new_edition"), (b, "no_ron_bonus")):
+        r = _invoke(["run", sc, "--seed", "3", "--workers", "1", "--quiet", "--no-report",
+                     "--games", "4000", "--records", "--out", d])
+        assert r.exit_code == 0, r.output
+    assert len(res.load(a).games["game"]) == 4000
+    for sub in ("games", "rounds"):
+        src = sorted(os.listdir(os.path.join(a, sub)))[0]
+        shutil.copy(os.path.join(a, sub, src),
+                    os.path.join(a, sub, "part-000000000000005.parquet"))
+    r = _invoke(["compare", a, b, "--quiet"])
+    _one_line_exit_2(r, a, "part-000000000000005.parquet is a Parquet part no chunk")
+    with pytest.raises(InputError, match="no chunk of this result wrote"):
+        res.load(a)
