@@ -747,8 +747,11 @@ def _taken_hint(path: str) -> str:
         return f" (a finished {kind} result: give another --out)"
     if kind in RESUMABLE:
         return f"; finish it with momojan-sim {kind} --resume {path}"
-    return (f" (an unfinished {kind} result: another {kind} may be writing it now; {kind} has "
-            f"no --resume: give another --out)")
+    if _lock_held(path):
+        return (f" (an unfinished {kind} result that another {kind} is writing now; {kind} "
+                f"has no --resume: give another --out)")
+    return (f" (an unfinished {kind} result whose command stopped before its end; {kind} has "
+            f"no --resume: give another --out, or remove the folder)")
 
 
 def check_out_dir(path: str) -> None:

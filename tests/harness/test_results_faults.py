@@ -551,3 +551,27 @@ def test_a_parquet_part_no_chunk_wrote_is_refused_by_the_readers(tmp_path):
     _one_line_exit_2(r, a, "part-000000000000005.parquet is a Parquet part no chunk")
     with pytest.raises(InputError, match="no chunk of this result wrote"):
         res.load(a)
+
+
+def test_an_unfinished_tune_folder_says_whether_a_live_tune_writes_it(tmp_path):
+    """A QA trial: after `kill -9` of a tune, a new tune with the same --out was told "another
+    tune may be writing it now", though nobody held the folder's lock."""
+    import subprocess
+    import sys
+    from simcore.studies import results as res
+    d = tmp_path / "tu"
+    d.mkdir()
+    (d / "provenance.json").write_text(json.dumps({"kind": "tune", "status": "incomplete"}))
+    (d / res.LOCK_FILE).write_text("")
+    assert "whose command stopped before its end" in res._taken_hint(str(d))
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys, time; "
+         "fd = os.open(sys.argv[1], os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX); "
+         "print('held', flush=True); time.sleep(60)",
+         str(d / res.LOCK_FILE)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert "that another tune is writing now" in res._taken_hint(str(d))
+    finally:
+        holder.kill()
+        holder.wait()
