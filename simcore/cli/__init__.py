@@ -477,6 +477,10 @@ def _show_result(path):
             return (head + f"\nunfinished: no summary yet (a {prov['kind']} still running, "
                            f"or one stopped before it could save; {prov['kind']} has no "
                            f"--resume)")
+        if prov["status"] == "complete":
+            return (head + f"\nits summary.json is missing (deleted or lost): write it again "
+                           f"from the saved {words}, playing nothing, with momojan-sim "
+                           f"{prov['kind']} --resume {path}")
         return (head + f"\nincomplete: {played:,} of {prov['games']:,} {words} saved, no "
                        f"summary yet (finish it with momojan-sim {prov['kind']} --resume "
                        f"{path})")

@@ -358,9 +358,12 @@ class ResultDir:
         if prov["kind"] != kind:
             raise InputError(f"--resume {path}: a {prov['kind']} result (resume it with "
                              f"momojan-sim {prov['kind']} --resume {path})")
-        if prov["status"] == "complete":
+        if prov["status"] == "complete" and \
+                os.path.isfile(os.path.join(path, "summary.json")):
             raise InputError(f"--resume {path}: this result is already complete "
                              f"(momojan-sim show {path})")
+        # complete without its summary.json (deleted, or lost with a disk): the resume plays
+        # nothing and writes the summary again from the saved chunks
         if prov.get("format_version", 1) < 2 or not isinstance(prov.get("variants_sha256"), str):
             raise InputError(f"--resume {path}: written by an older momojan-sim, without the "
                              f"file hashes that prove its chunks are its own; play it again")

@@ -575,3 +575,26 @@ def test_an_unfinished_tune_folder_says_whether_a_live_tune_writes_it(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_complete_result_without_its_summary_gets_it_back_from_its_chunks(tmp_path):
+    """A QA trial: with summary.json deleted from a finished run, `show` said "complete" and
+    then "incomplete ... finish it with run --resume", and --resume refused it as complete:
+    every chunk was there, and nothing could rebuild the summary. Now show says so and
+    --resume writes it again, playing nothing, to the same numbers."""
+    d = str(tmp_path / "done")
+    assert _invoke(["run", *RUN, "--games", "3000", "--out", d]).exit_code == 0
+    with open(os.path.join(d, "summary.json")) as f:
+        before = json.load(f)
+    os.remove(os.path.join(d, "summary.json"))
+    shown = _invoke(["show", d])
+    assert shown.exit_code == 0 and "summary.json is missing" in shown.output
+    assert f"momojan-sim run --resume {d}" in shown.output
+    chunks = sorted(os.listdir(os.path.join(d, "chunks")))
+    r = _invoke(["run", "--resume", d, "--quiet", "--no-report"])
+    assert r.exit_code == 0, r.output
+    assert sorted(os.listdir(os.path.join(d, "chunks"))) == chunks     # nothing played
+    with open(os.path.join(d, "summary.json")) as f:
+        assert json.load(f)["metrics"] == before["metrics"]
+    again = _invoke(["run", "--resume", d, "--quiet"])
+    _one_line_exit_2(again, d, "already complete")
