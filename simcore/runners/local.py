@@ -225,9 +225,19 @@ class ChunkRunner:
             raise RuntimeError("start_job while a map is active")
         c = self._conns[worker % len(self._conns)]
         if c not in self._jobs:
-            c.send((-1, fn, arg))
+            self._send(c, (-1, fn, arg), "its start-up job")
             self._jobs.add(c)
         return True
+
+    def _send(self, conn, msg, what: str) -> None:
+        """Hand a worker a message; a worker found dead is :class:`WorkerDied` (a broken pipe
+        reaching the command would be taken for its own closed output: click exits 1 in
+        silence)."""
+        try:
+            conn.send(msg)
+        except OSError:
+            raise WorkerDied(f"a worker process died before it was given {what}"
+                             f"{self._death(conn)}") from None
 
     def _drop(self, conn):
         """Forget a worker whose process died during a start_job job."""
@@ -296,7 +306,7 @@ class ChunkRunner:
                         exhausted = True
                         break
                     c = idle.pop()
-                    c.send((next_send, fn, t))
+                    self._send(c, (next_send, fn, t), f"chunk {next_send}")
                     busy[c] = next_send
                     sent[next_send] = t
                     next_send += 1

@@ -133,6 +133,19 @@ def test_closing_the_map_after_its_workers_died_says_nothing():
         gen.close()                          # raised EOFError before
 
 
+def test_a_worker_that_died_idle_is_named_when_it_is_given_work():
+    """Found beside a CPU load: a worker killed while idle was found dead when the runner sent
+    it its next chunk, and the broken pipe, reaching the command, was taken by click for the
+    command's own closed output: exit 1 with nothing said."""
+    from simcore.runners.local import WorkerDied
+    with pytest.raises(WorkerDied, match=r"died before it was given chunk \d+ \(killed by "
+                                         r"SIGKILL"):
+        with ChunkRunner(2) as r:
+            r._procs[0].kill()
+            r._procs[0].join()
+            list(r.map(_sleep_for, [0.2] * 6))
+
+
 def _pid_after(seconds):
     time.sleep(seconds)
     return os.getpid()
