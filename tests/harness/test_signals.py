@@ -240,6 +240,24 @@ def test_sigkill_of_a_command_leaves_no_worker_and_no_open_pipe(command, tmp_pat
         assert json.load(f)["status"] == "incomplete"
 
 
+def _stop_a_run_midway(d, games, stop):
+    """A 2-worker run into ``d`` stopped by ``stop(p, workers)`` once a chunk is saved:
+    (the process, its stdout, its stderr), every worker gone."""
+    p = _start(CLI + ["run", "new_edition", "--games", str(games), "--workers", "2",
+                      "--seed", "5", "--out", d, "--quiet", "--no-report"])
+    workers = []
+    try:
+        workers = _workers(p)
+        _wait_until("a chunk saved", lambda: _saved_chunks(d), p)
+        assert p.poll() is None, "the run ended before it could be stopped"
+        stop(p, workers)
+        out, err = p.communicate(timeout=60)
+        _assert_gone(workers)
+    finally:
+        _cleanup(p, workers)
+    return p, out, err
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, pytest.param(signal.SIGHUP,
                                                                marks=pytest.mark.second_tier)],
                          ids=["SIGTERM", "SIGHUP"])
@@ -249,18 +267,7 @@ def test_sigterm_and_sighup_stop_a_run_as_ctrl_c_does(sig, tmp_path):
     128 + the signal; the run then resumes to its end."""
     d = str(tmp_path / "run")
     games = 10000
-    p = _start(CLI + ["run", "new_edition", "--games", str(games), "--workers", "2",
-                      "--seed", "5", "--out", d, "--quiet", "--no-report"])
-    workers = []
-    try:
-        workers = _workers(p)
-        _wait_until("a chunk saved", lambda: _saved_chunks(d), p)
-        assert p.poll() is None, "the run ended before it could be stopped"
-        os.kill(p.pid, sig)
-        out, err = p.communicate(timeout=60)
-        _assert_gone(workers)
-    finally:
-        _cleanup(p, workers)
+    p, out, err = _stop_a_run_midway(d, games, lambda p, workers: os.kill(p.pid, sig))
     assert p.returncode == 128 + sig
     name = signal.Signals(sig).name
     assert err.splitlines() == [err.strip()], err        # one line
@@ -289,18 +296,7 @@ def test_a_worker_killed_alone_is_one_line_that_says_how_to_resume(tmp_path):
     with a 43-line traceback and no word of the chunks saved. Now: one line naming the chunk
     and the signal, and the --resume command; exit 1; the other worker gone."""
     d = str(tmp_path / "run")
-    p = _start(CLI + ["run", "new_edition", "--games", "400000", "--workers", "2",
-                      "--seed", "5", "--out", d, "--quiet", "--no-report"])
-    workers = []
-    try:
-        workers = _workers(p)
-        _wait_until("a chunk saved", lambda: _saved_chunks(d), p)
-        assert p.poll() is None, "the run ended before a worker could be killed"
-        workers[0].kill()
-        out, err = p.communicate(timeout=60)
-        _assert_gone(workers)
-    finally:
-        _cleanup(p, workers)
+    p, _, err = _stop_a_run_midway(d, 400000, lambda p, workers: workers[0].kill())
     assert p.returncode == 1, err
     assert err.splitlines() == [err.strip()], err        # one line
     # busy (playing a chunk) or idle (waiting for the next): either is said
