@@ -157,8 +157,10 @@ def test_beginner_refuses_a_contradiction_beside_it(tmp_path):
      "s.yaml: tenpai.needs_yaku: a win needs no yaku"),
     ("extends: ptrump_2p\nstock: {replacement_reserve: 9}\n",
      "s.yaml: stock.replacement_reserve: expected an integer 0..8, got 9"),
+    # (the folder it read, then the hint: "... bundled scenario in DIR (did you mean ...?)")
     ("extends: ptrump_2q\n", "s.yaml: extends: ptrump_2q: no such scenario file or bundled "
-     "scenario (did you mean 'ptrump_2p'?)"),
+     "scenario in "),
+    ("extends: ptrump_2q\n", "scenarios (did you mean 'ptrump_2p'?)"),
 ])
 def test_bad_files_give_one_line_naming_file_and_key(tmp_path, text, expected):
     assert expected in _error(tmp_path, text)
