@@ -18,8 +18,9 @@ The contract between an engine and its bots (every family):
   stays fixed;
 - the id :data:`SCRIPTED` (tests only, never a registered name) is a seat that plays the actions
   listed in its params row: ``params[0]`` is a cursor that the policy advances, ``params[1:]``
-  the actions; an entry of -1, or the end of the row, lets the family's ``baseline`` decide that
-  one, and an entry of :data:`ASK` stops the game there: the kernel raises
+  the actions; an entry of -1, or the end of the row, lets a bot the family's ``decide`` names
+  decide that one (MOMOJAN's ``baseline``, Sparrow's ``greedy``), and an entry of :data:`ASK`
+  stops the game there: the kernel raises
   :class:`HumanToPlay`, leaving that decision's view and legal actions in the state
   (``simcore.play``: a human seat replays its decisions so far, then is asked).
 """
