@@ -37,8 +37,8 @@ def open_target(ref: str, variant: str | None = None):
     """(family, scenario, seed or None, result dir or None) for ``replay REF``: a scenario or a
     result directory (its saved variant ``variant`` and its seed)."""
     from simcore.family import registry as families
-    from simcore.studies.results import (is_result_dir, read_provenance, reading,
-                                         verified_variants)
+    from simcore.studies.results import (check_run_hash, checked_variants, is_result_dir,
+                                         read_provenance, reading)
     if not is_result_dir(ref):
         if variant is not None:
             raise InputError(f"--variant {variant}: only for a result directory ({ref} is a "
@@ -56,7 +56,9 @@ def open_target(ref: str, variant: str | None = None):
                          f"its scenario with --players and a seed instead")
     with reading(ref, "replay"):
         family = families.of_result(prov)
-        payloads = verified_variants(ref, prov, "replay")
+        if isinstance(prov.get("variants_sha256"), str):   # format 2 on: its hashes
+            check_run_hash(ref, prov, "replay")
+        payloads = checked_variants(ref, prov, "replay")
         names = [p.get("name") or f"variant {i}" for i, p in enumerate(payloads)]
         i = _variant_index(names, variant, where)
         sc = family.SCENARIOS.from_payload(payloads[i])

@@ -371,9 +371,7 @@ class ResultDir:
             raise InputError(f"--resume {path}: written by an older momojan-sim (format "
                              f"{prov['format_version']}: {_OLDER[prov['format_version']]}); "
                              f"play it again")
-        if prov.get("run_sha256") != run_sha256(prov):
-            raise InputError(f"--resume {path}: provenance.json was edited (its seed, games, "
-                             f"options or rules no longer match the hash it was written with)")
+        check_run_hash(path, prov, "--resume")
         stop = prov.get("batch_stop")
         if stop is not None and (isinstance(stop, bool) or not isinstance(stop, int)):
             raise InputError(f"--resume {path}: provenance.json: batch_stop is {shown(stop)} "
@@ -402,19 +400,7 @@ class ResultDir:
         return self
 
     def _checked_variants(self, what_cmd: str = "--resume") -> list:
-        vp = os.path.join(self.path, "variants.json")
-        if not os.path.isfile(vp):
-            raise InputError(f"{what_cmd} {self.path}: variants.json is missing")
-        if file_sha256(vp) != self.prov["variants_sha256"]:
-            raise InputError(f"{what_cmd} {self.path}: variants.json is not the one this result "
-                             f"was played with (its sha256 differs from provenance.json's); a "
-                             f"result must not mix rule sets")
-        payloads = _read_json(vp, what_cmd)
-        if not isinstance(payloads, list) or len(payloads) != len(self.prov["variants"]) \
-                or not all(isinstance(d, dict) for d in payloads):
-            raise InputError(f"{what_cmd} {vp}: not the list of {len(self.prov['variants'])} "
-                             f"scenarios provenance.json names")
-        return payloads
+        return checked_variants(self.path, self.prov, what_cmd)
 
     def _checked_chunks(self, what_cmd: str = "--resume") -> list:
         """(start, stop, sums, extras) of the saved chunks that run on from game 0, each checked;
@@ -888,24 +874,30 @@ def read_provenance(path: str, what: str = "result") -> dict:
     return prov
 
 
-def verified_variants(path: str, prov: dict, what: str) -> list:
+def check_run_hash(path: str, prov: dict, what: str) -> None:
+    """Refuse (one line) a provenance.json whose seed, games, options or rules were edited after
+    it was written (their hash, ``run_sha256``, no longer matches)."""
+    if prov.get("run_sha256") != run_sha256(prov):
+        raise InputError(f"{what} {path}: provenance.json was edited (its seed, games, "
+                         f"options or rules no longer match the hash it was written with)")
+
+
+def checked_variants(path: str, prov: dict, what: str) -> list:
     """variants.json of a result directory, proved to be the one its games were played with
-    (its sha256 and the run's hash in provenance.json, where the result has them: format 2 on),
-    or one line: a replay must not show a game the result never played."""
+    where the result holds its sha256 (format 2 on), or one line: a resume must not mix rule
+    sets, and a replay must not show a game the result never played."""
     vp = os.path.join(path, "variants.json")
     if not os.path.isfile(vp):
         raise InputError(f"{what} {path}: variants.json is missing")
-    if isinstance(prov.get("variants_sha256"), str):
-        if prov.get("run_sha256") != run_sha256(prov):
-            raise InputError(f"{what} {path}: provenance.json was edited (its seed, games, "
-                             f"options or rules no longer match the hash it was written with)")
-        if file_sha256(vp) != prov["variants_sha256"]:
-            raise InputError(f"{what} {path}: variants.json is not the one this result was "
-                             f"played with (its sha256 differs from provenance.json's)")
+    if isinstance(prov.get("variants_sha256"), str) and file_sha256(vp) != prov["variants_sha256"]:
+        raise InputError(f"{what} {path}: variants.json is not the one this result was played "
+                         f"with (its sha256 differs from provenance.json's); a result must not "
+                         f"mix rule sets")
     payloads = _read_json(vp, what)
-    if not isinstance(payloads, list) or not payloads or \
-            not all(isinstance(d, dict) for d in payloads):
-        raise InputError(f"{what} {vp}: not a list of scenarios")
+    if not isinstance(payloads, list) or len(payloads) != len(prov["variants"]) \
+            or not all(isinstance(d, dict) for d in payloads):
+        raise InputError(f"{what} {vp}: not the list of {len(prov['variants'])} scenarios "
+                         f"provenance.json names")
     return payloads
 
 
