@@ -25,7 +25,7 @@ def main() -> int:
     from scipy import stats
 
     from simcore.family import registry as families
-    from simcore.studies.mechanics import best_bot_scenario, cost_interval, deal_costs
+    from simcore.studies.mechanics import cost_interval, restriction_costs
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default="new_edition")
     ap.add_argument("--mechanics", default="never_riichi,always_riichi")
@@ -34,13 +34,13 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=25)
     args = ap.parse_args()
     fam, sc = families.load(args.scenario)
-    base = best_bot_scenario(fam, sc)
-    by = {m.name: m for m in fam.MECHANICS}
+    by = {m.name: i for i, m in enumerate(fam.MECHANICS)}
     for name in args.mechanics.split(","):
         t0 = time.perf_counter()
-        truth_x, _ = deal_costs(fam, base, by[name], np.arange(args.truth), 1001)
+        m = by[name]
+        truth_x = restriction_costs(fam, sc, args.truth, 1001, [m])[m][0]
         truth = float(truth_x.mean())
-        x, _ = deal_costs(fam, base, by[name], np.arange(args.reps * args.deals), 7)
+        x = restriction_costs(fam, sc, args.reps * args.deals, 7, [m])[m][0]
         held = sum(lo <= truth <= hi for lo, hi in
                    (cost_interval(b) for b in x.reshape(args.reps, args.deals)))
         ci = stats.binomtest(held, args.reps).proportion_ci(0.95, method="exact")

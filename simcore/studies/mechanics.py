@@ -69,25 +69,6 @@ def best_bot_scenario(fam, sc):
     return fam.SCENARIOS.from_dict(data, name=sc.name)
 
 
-def deal_costs(fam, base_sc, mech, idx, seed, base=None, seated=None):
-    """Per deal of ``idx`` (seed ``seed``), the cost of restriction ``mech``: the fair share 1/n
-    less the restricted seats' mean share of the game wins over the n seatings (``base_sc``:
-    :func:`best_bot_scenario`); and whether it changed any record of ``base`` (the unrestricted
-    batch, played here when None). ``seated(seat)`` is told after each seating."""
-    n = len(base_sc["players"])
-    base = base if base is not None else fam.SIMULATOR(base_sc).play(idx, seed)
-    share = np.zeros(len(idx))
-    changed = False
-    for seat in range(n):
-        s, batch = seat_win_shares(fam, _restricted_sim(fam, base_sc, seat, mech), idx, seed, seat)
-        share += s / n
-        changed = changed or not (np.array_equal(batch.games, base.games)
-                                  and np.array_equal(batch.rounds, base.rounds))
-        if seated:
-            seated(seat)
-    return 1.0 / n - share, changed
-
-
 @functools.lru_cache(maxsize=64)
 def _simulator(fam_name: str, data_json: str, name, mech: int, seat: int):
     """The simulator a task plays (built once per process): every seat the best bot, seat
@@ -118,26 +99,22 @@ def play_task(task):
     return share, digest
 
 
-def mechanics_study(fam, sc, games: int, seed: int, progress=None, workers: int = 1,
-                    notice=None) -> dict:
-    """Play the restriction study of scenario ``sc`` (family ``fam``): ``games`` deals per
-    kind of decision, each in every seating, on ``workers`` processes (0: one per core; the
-    same numbers whatever their count: each game depends on the seed and its index alone).
-    ``progress(done, total)`` is told the games played after each batch, ``notice(line)`` why
-    fewer workers run than asked. Returns the JSON-ready result (:func:`mechanics_table`
-    prints it)."""
-    from simcore.errors import InputError
+def restriction_costs(fam, sc, games: int, seed: int, mechs=None, workers: int = 1,
+                      progress=None, notice=None) -> dict:
+    """Per mechanic index of ``mechs`` (default every one of ``fam.MECHANICS``): the per-deal
+    cost of the restriction over deals ``0 .. games - 1`` of ``seed`` (the fair share 1/n less
+    the restricted seats' mean share of the game wins over the n seatings; float[games]) and
+    whether it changed any record of the unrestricted play; ``{m: (cost, changed)}``. Played
+    in tasks of :data:`CHUNK_DEALS` deals on ``workers`` processes (0: one per core; the same
+    numbers whatever their count: each game depends on the seed and its index alone).
+    ``progress(done, total)`` is told the games played after each task, ``notice(line)`` why
+    fewer workers run than asked."""
     from simcore.runners.local import ChunkRunner, clamp_workers
-    if games < 2:
-        raise InputError(f"mechanics: {games} deals give no interval (at least 2)")
-    if not fam.MECHANICS or not fam.BEST_BOT:
-        raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision "
-                         f"(Family.MECHANICS)")
-    base_sc = best_bot_scenario(fam, sc)
-    n = len(base_sc["players"])
+    mechs = list(range(len(fam.MECHANICS))) if mechs is None else list(mechs)
+    n = len(sc["players"])
     data_json = json.dumps(sc.to_dict(), sort_keys=True)
     chunks = [(lo, min(lo + CHUNK_DEALS, games)) for lo in range(0, games, CHUNK_DEALS)]
-    jobs = [(-1, -1)] + [(m, seat) for m in range(len(fam.MECHANICS)) for seat in range(n)]
+    jobs = [(-1, -1)] + [(m, seat) for m in mechs for seat in range(n)]
     tasks = ((fam.NAME, data_json, sc.name, m, seat, lo, hi, seed)   # drawn as workers free up
              for m, seat in jobs for lo, hi in chunks)
     total, done = games * len(jobs), 0
@@ -166,11 +143,28 @@ def mechanics_study(fam, sc, games: int, seed: int, progress=None, workers: int 
             lo, hi = chunks[c]
             shares[m][lo:hi] += share / n
             changed[m] = changed[m] or digest != base_digests[c]
+    return {m: (1.0 / n - shares[m], changed[m]) for m in mechs}
+
+
+def mechanics_study(fam, sc, games: int, seed: int, progress=None, workers: int = 1,
+                    notice=None) -> dict:
+    """Play the restriction study of scenario ``sc`` (family ``fam``): ``games`` deals per
+    kind of decision, each in every seating (:func:`restriction_costs`, on ``workers``
+    processes; ``progress`` and ``notice`` as there). Returns the JSON-ready result
+    (:func:`mechanics_table` prints it)."""
+    from simcore.errors import InputError
+    if games < 2:
+        raise InputError(f"mechanics: {games} deals give no interval (at least 2)")
+    if not fam.MECHANICS or not fam.BEST_BOT:
+        raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision "
+                         f"(Family.MECHANICS)")
+    n = len(sc["players"])
+    costs = restriction_costs(fam, sc, games, seed, workers=workers, progress=progress,
+                              notice=notice)
     rows = []
     for m, mech in enumerate(fam.MECHANICS):
-        cost = 1.0 / n - shares.pop(m)
+        cost, changed_play = costs.pop(m)
         share = 1.0 / n - cost
-        changed_play = changed[m]
         mean = float(cost.mean())
         lo, hi = cost_interval(cost)
         if not changed_play:

@@ -111,11 +111,10 @@ def test_the_cost_interval_covers_a_large_run_truth():
     riichi, the truth on 6,000 deals of one seed, 150 studies of 20 deals on another; the
     share of intervals that hold it is at least 0.89 (0.95 less two binomial standard
     errors and the truth's own error); pinned, it is 0.953."""
-    from simcore.studies.mechanics import best_bot_scenario, cost_interval, deal_costs
+    from simcore.studies.mechanics import cost_interval, restriction_costs
     fam, sc = families.load("new_edition")
-    base = best_bot_scenario(fam, sc)
-    mech = {m.name: m for m in fam.MECHANICS}["never_riichi"]
-    truth = deal_costs(fam, base, mech, np.arange(6000), 1001)[0].mean()
-    x = deal_costs(fam, base, mech, np.arange(150 * 20), 7)[0].reshape(150, 20)
+    m = [mech.name for mech in fam.MECHANICS].index("never_riichi")
+    truth = restriction_costs(fam, sc, 6000, 1001, [m])[m][0].mean()
+    x = restriction_costs(fam, sc, 150 * 20, 7, [m])[m][0].reshape(150, 20)
     held = np.mean([lo <= truth <= hi for lo, hi in map(cost_interval, x)])
     assert held >= 0.89, held
