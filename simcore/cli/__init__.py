@@ -300,22 +300,18 @@ def _hand_family(game, rules, command):
     from simcore.family import registry as families
     from simcore.family.base import Family
 
-    if game is None:
-        if rules is None:
-            game = families.DEFAULT
-        fam, sc = families.load(rules) if rules is not None else \
-            (families.get(game), None)
+    if game is None and rules is not None:
+        fam = families.family_of(rules)
     else:
-        fam = families.get(game)
+        fam = families.get(game or families.DEFAULT)
         if rules is not None and families.family_name_of(rules) != fam.NAME:
             raise InputError(f"--rules {rules}: {a_(families.family_name_of(rules))} scenario, "
                              f"not {a_(fam.NAME)} one (--game {game})")
-        sc = None
     method = f"{command}_json"
     if getattr(type(fam), method) is getattr(Family, method):
         raise InputError(f"{command}: the {fam.NAME} family has no hands to analyse (its "
                          f"family writes no {method})")
-    return fam, sc if sc is not None else fam.SCENARIOS.load(rules or fam.DEFAULT_SCENARIO)
+    return fam, fam.SCENARIOS.load(rules or fam.DEFAULT_SCENARIO)
 
 
 def _game_help() -> str:

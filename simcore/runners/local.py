@@ -240,7 +240,8 @@ class ChunkRunner:
                              f"{self._death(conn)}") from None
 
     def _drop(self, conn):
-        """Forget a worker whose process died during a start_job job."""
+        """Forget a worker whose process died (in a start_job job, or with chunks still out
+        when a map is closed)."""
         k = self._conns.index(conn)
         proc = self._procs.pop(k)
         self._conns.pop(k)
