@@ -7,10 +7,10 @@ replay are one line and exit 2; replay lines survive a moved directory."""
 import errno
 import json
 import os
-import tempfile
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 from click.testing import CliRunner
