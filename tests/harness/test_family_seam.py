@@ -113,22 +113,30 @@ def test_score_trajectories_start_at_zero_without_a_starting_score_key():
                    {"game": 1, "scores": [[0, 0], [0, 1]]}]
 
 
+_COLLECT = ["-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "--collect-only", "-q"]
+
+
+@pytest.mark.second_tier  # collects every test module of both tiers: 15-35 s
 def test_the_family_option_selects_one_familys_tests_of_both_tiers():
     """``pytest --family NAME`` (a family's author's command, docs/families.md step 11): its own
     folder, second tier included, and the harness's checks that name it; no other family's
-    folder; an unknown name is a usage error. (Collection only: nothing compiles.)"""
+    folder. (Collection only: nothing compiles.)"""
     import subprocess
     import sys
-    run = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=",
-           "--collect-only", "-q"]
-    out = subprocess.run(run + ["--family", "sparrow"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=600).stdout
+    out = subprocess.run([sys.executable, *_COLLECT, "--family", "sparrow"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600).stdout
     ids = [line for line in out.splitlines() if "::" in line]
     assert any(i.startswith("tests/sparrow/") for i in ids)
     assert "tests/harness/test_conformance.py::test_every_registered_family_conforms[sparrow]" \
         in ids
     assert not any(i.startswith(("tests/emoji/", "tests/momojan/", "tests/ptrump/"))
                    for i in ids)
-    bad = subprocess.run(run + ["--family", "nosuch"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=600)
+
+
+def test_an_unknown_family_option_is_a_usage_error():
+    """``pytest --family nosuch`` stops before collecting, naming the families it knows."""
+    import subprocess
+    import sys
+    bad = subprocess.run([sys.executable, *_COLLECT, "--family", "nosuch"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
     assert bad.returncode != 0 and "--family nosuch: no such family" in bad.stderr
