@@ -94,15 +94,19 @@ def _fit_before(label, right, renderer, gap_px=20.0):
     label.set_text(text[:lo].rstrip() + "…")
 
 
+RATE_SPAN_MAX = 106.0   # percentage points: -3% to 103% (the strips' clamp keeps 0..100 inside)
+
+
 def _strip_spans(rows, cat):
     """Each strip's width, so that widths compare: every rate strip spans the same number of
     percentage points, every other strip the same share of its value; the widest interval
-    fills 40% of its strip."""
+    fills 40% of its strip, and a rate strip spans at most the whole 0-100% with a margin
+    (``RATE_SPAN_MAX``: the intervals of a run of a game or two are nearly that wide)."""
     def hw(m):
         return (m["ci"][1] - m["ci"][0]) / 2
     rates = [hw(m) * 100 for n, m in rows if cat[n].is_rate]
     rel = [hw(m) / abs(m["value"]) for n, m in rows if not cat[n].is_rate and m["value"]]
-    rate_span = max(rates, default=0) * 5 or 1.0
+    rate_span = min(max(rates, default=0) * 5, RATE_SPAN_MAX) or 1.0
     rel_span = max(rel, default=0) * 5 or 0.1
     out = {}
     for n, m in rows:

@@ -229,3 +229,16 @@ def test_pages_render_in_headless_chromium(drawn, tmp_path):
         px = mpimg.imread(str(out))
         flat = (px[..., :3] * 255).astype(int).reshape(-1, 3)
         assert len({tuple(c) for c in flat[::97]}) > 20, name   # not a blank page
+
+
+def test_a_rate_strip_never_spans_more_than_the_whole_range():
+    """A run of a game or two has rate intervals nearly 0..100% wide: five half-widths would
+    make a strip of about 250 pp, most of it outside any rate. It spans 0..100% with a margin."""
+    from types import SimpleNamespace
+    cat = {"wide": SimpleNamespace(is_rate=True), "narrow": SimpleNamespace(is_rate=True)}
+    rows = [("wide", {"value": 0.5, "ci": [0.01, 0.99]}),
+            ("narrow", {"value": 0.5, "ci": [0.49, 0.51]})]
+    spans, rate_span = report_html._strip_spans(rows, cat)
+    assert rate_span == report_html.RATE_SPAN_MAX == spans["wide"] == spans["narrow"]
+    precise = [("narrow", {"value": 0.5, "ci": [0.49, 0.51]})]
+    assert report_html._strip_spans(precise, cat)[1] == pytest.approx(5.0)
