@@ -868,7 +868,7 @@ def read_provenance(path: str, what: str = "result") -> dict:
     if not prov["variants"] or not all(isinstance(v, dict) and isinstance(v.get("name"), str)
                                        for v in prov["variants"]):
         raise InputError(f"{what} {path}: provenance.json: variants is damaged")
-    if not 0 <= prov["seed"] < 2 ** 63:    # every command's --seed range
+    if not 0 <= prov["seed"] < 2 ** 64:    # run.seed's range: the engine takes a uint64
         raise InputError(f"{what} {path}: provenance.json: seed is {shown(prov['seed'])} "
                          f"(damaged)")
     return prov

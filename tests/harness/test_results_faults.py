@@ -529,6 +529,19 @@ def test_a_result_whose_seed_is_out_of_range_is_damaged_for_every_reader(tmp_pat
         _one_line_exit_2(r, d, "provenance.json: seed is", "(damaged)")
 
 
+def test_a_run_with_a_seed_past_int64_is_read_back(tmp_path):
+    """run.seed and --seed take 0..2**64-1 (the engine's uint64): a result played with a seed
+    of 2**63 or more is no damage (the readers once refused it, and the run's own report)."""
+    d = str(tmp_path / "big")
+    seed = 2 ** 64 - 1
+    r = _invoke(["run", *RUN, "--games", "20", "--seed", str(seed), "--out", d])
+    assert r.exit_code == 0 and "could not be drawn" not in r.output, r.output
+    assert _provenance(d)["seed"] == seed
+    for args in (["show", d], ["replay", d, "--game", "0"], ["report", d]):
+        r = _invoke(args)
+        assert r.exit_code == 0, (args, r.output)
+
+
 def test_a_parquet_part_no_chunk_wrote_is_refused_by_the_readers(tmp_path):
     """A QA trial: a games/ and rounds/ part copied under a new number in a --records run made
     `compare DIR_A DIR_B` fall back to an unpaired comparison ("the per-round records were not
