@@ -465,3 +465,18 @@ def test_a_name_with_a_tab_loads_and_its_saved_scenario_loads_back(tmp_path):
                "--out", d)
     assert r.exit_code == 0, r.output
     assert invoke("validate", d / "scenario.yaml").exit_code == 0
+
+
+def test_a_description_over_several_lines_reads_as_one_line(tmp_path):
+    """A designer's ``description: >`` (or ``|``) block carries line breaks: it is read as one
+    line (its white space runs one space each), shown by ``show`` and saved by a run whose
+    scenario.yaml loads back."""
+    f = tmp_path / "s.yaml"
+    f.write_text("extends: new_edition\ndescription: |\n  The new edition,\n  a higher ante.\n")
+    r = invoke("show", f)
+    assert r.exit_code == 0 and "The new edition, a higher ante." in r.output, r.output
+    d = tmp_path / "out"
+    r = invoke("run", f, "--games", "20", "--workers", "1", "--quiet", "--no-report",
+               "--out", d)
+    assert r.exit_code == 0, r.output
+    assert invoke("validate", d / "scenario.yaml").exit_code == 0

@@ -488,9 +488,13 @@ class Checker:
         if f.kind == "str":
             if v is not None and not isinstance(v, str):
                 self.fail(path, f"expected a string, got {_kind(v)}")
+            if v is not None and path.rstrip(".").endswith("description"):
+                # a description may be written over several lines (a YAML block, ``>`` or
+                # ``|``): it is shown on one, its runs of white space one space each
+                v = " ".join(v.split())
             if v is not None and any(_control(ch) for ch in v):
-                # a name or description is one line: saved scenario files carry it in a
-                # comment, which a line break would end (the file would not load back)
+                # a name is one line: saved scenario files carry it in a comment, which a
+                # line break would end (the file would not load back)
                 bad = next(ch for ch in v if _control(ch))
                 self.fail(path, f"one line of text, without line breaks or control "
                                 f"characters (found {bad!r})")
