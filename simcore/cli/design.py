@@ -13,6 +13,7 @@ import click
 from simcore.cli.common import (backend_options, cli_errors, luck_option, NO_REPORT_HELP, notice,
                                 Progress, saved_line)
 from simcore.cli.output import render_report
+from simcore.cli.types import FiniteFloat
 from simcore.errors import InputError
 
 STATE_FILE = "design.json"
@@ -24,7 +25,7 @@ STATE_FILE = "design.json"
               "targets to meet and the rules that may change (see docs/design.md).")
 @click.option("--budget-games", type=click.IntRange(min=1000), help="Games in all, every stage "
               f"and rule set counted [{600_000:,}]: the same budget repeats exactly.")
-@click.option("--budget-minutes", type=click.FloatRange(min=0.1), help="Wall time instead: the "
+@click.option("--budget-minutes", type=FiniteFloat(min=0.1), help="Wall time instead: the "
               "search stops at half of it and the later stages are sized from the speed seen "
               "(the games then depend on this machine).")
 @click.option("--search-games", type=click.IntRange(min=100), help="Games per rule set in the "
@@ -62,6 +63,7 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
     from simcore.family import registry as families
     from simcore.studies import design as D
     from simcore.studies.design_spec import parse_spec
+    from simcore.family.scenario.files import read_small_text
 
     started = time.perf_counter()
     if resume:
@@ -92,14 +94,7 @@ def design(scenario_ref, targets_path, budget_games, budget_minutes, search_game
         fam, sc = families.load(scenario_ref)
         from simcore.family.players import with_players
         sc = with_players(fam, sc, players)
-        try:
-            with open(targets_path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as exc:
-            raise InputError(f"--targets {targets_path}: cannot read it "
-                             f"({exc.strerror or exc})") from None
-        except UnicodeDecodeError:
-            raise InputError(f"--targets {targets_path}: not a UTF-8 text file") from None
+        text = read_small_text(targets_path, "--targets", InputError)
         spec = parse_spec(text, fam, sc, os.path.basename(targets_path))
         g, s, w = fam.SCENARIOS.run_defaults(sc)
         seed = s if seed is None else seed

@@ -177,12 +177,25 @@ def test_bad_design_options_are_one_line(fake, tmp_path):
     r = CliRunner().invoke(main, ["design", str(fake)])
     assert r.exit_code == 2 and "Missing option '--targets'" in r.output
     r = CliRunner().invoke(main, ["design", str(fake), "--targets", str(tmp_path / "no.yaml")])
-    assert r.exit_code == 2 and "cannot read it" in r.output
+    assert r.exit_code == 2 and "no.yaml: no such file" in r.output
+    # a QA trial: /dev/zero was read until the kernel's OOM killer ended it (23 GB)
+    for path, says in (("/dev/zero", "not a regular file"), (str(tmp_path), "is a directory")):
+        r = CliRunner().invoke(main, ["design", str(fake), "--targets", path, "--no-save"])
+        assert r.exit_code == 2 and says in r.output and len(r.output.splitlines()) == 1, \
+            r.output
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * (2 << 20))
+    r = CliRunner().invoke(main, ["design", str(fake), "--targets", str(big), "--no-save"])
+    assert r.exit_code == 2 and "more than 1,048,576 bytes" in r.output
     tf = tmp_path / "t.yaml"
     tf.write_text("targets: {seat0_win_share: {at_most: 0.6}}\nrules: {edge: {range: [0, 1]}}\n")
     r = CliRunner().invoke(main, ["design", str(fake), "--targets", str(tf), "--budget-games",
                                   "5000", "--budget-minutes", "1"])
     assert r.exit_code == 2 and "give one budget" in r.output
+    for v in ("inf", "nan"):   # a QA trial: inf crashed, nan stopped the search at once
+        r = CliRunner().invoke(main, ["design", str(fake), "--targets", str(tf),
+                                      "--budget-minutes", v, "--no-save"])
+        assert r.exit_code == 2 and "not a finite number" in r.output, r.output
     assert fake_family is not None
 
 

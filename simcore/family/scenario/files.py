@@ -264,6 +264,35 @@ def known_hint(word: Any, choices: Iterable[str], what: str = "keys", listed_by:
 KEYS_LISTED_BY = "'momojan-sim show' of a bundled scenario prints them"
 
 
+def read_small_text(path: str, label: str, error: type[Exception],
+                    limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a small UTF-8 file a user names (``label``: the option, ``--targets``); a
+    directory, a device or FIFO (``/dev/zero`` never ends), a file over ``limit`` bytes, one
+    that cannot be read or is not UTF-8 raise ``error`` with one line naming it."""
+    kind = path_kind(Path(path))
+    if kind is None:
+        raise error(f"{label} {path}: no such file")
+    if kind == "dir":
+        raise error(f"{label} {path}: is a directory, not a file")
+    if kind == "other":
+        raise error(f"{label} {path}: not a regular file")
+    if kind != "file":
+        raise error(f"{label} {path}: cannot read it ({kind})")
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{label} {path}: cannot read it ({exc.strerror or exc})") from None
+    if len(raw) > limit:
+        raise error(f"{label} {path}: more than {limit:,} bytes; a text file of a few "
+                    f"pages is expected")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{label} {path}: not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at "
+                    f"offset {exc.start})") from None
+
+
 def path_kind(path: Path) -> str | None:
     """``"file"``, ``"dir"``, ``"other"`` (a device, a FIFO) or None (nothing there) for
     ``path``; or why it cannot be looked at (a name too long, a NUL byte, no permission): a bad
