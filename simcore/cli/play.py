@@ -5,6 +5,7 @@ and the game saved after every decision (Ctrl-C or ``q`` keeps it: ``--resume FI
 
 from __future__ import annotations
 
+import os
 import time
 
 import click
@@ -34,7 +35,7 @@ def _rules_in_play(fam, sc) -> list:
 @click.option("--seed", type=click.IntRange(min=0, max=2 ** 64 - 1),
               help="The deal's seed [the scenario's run.seed]: game --game of this seed is the "
               "game run plays.")
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--game", type=click.IntRange(min=0, max=2 ** 63 - 1), default=0, show_default=True,
               help="Which game of the seed.")
 @click.option("--save", "save_path", metavar="DIR", help="The result directory the game is "
               "kept in, after every decision [results/play-<scenario>-<UTC time>]; a name "
@@ -57,7 +58,7 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
 
     Example: momojan-sim play new_edition --seat 0 --seed 7
     """
-    from simcore.studies.play import PlaySession
+    from simcore.studies.play import PlaySession, refuse_foreign_save
     if resume:
         if scenario_ref:
             raise InputError("--resume: the saved game names its scenario; give no SCENARIO")
@@ -80,6 +81,8 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
     if web:
         from .play_web import bind
         bound = bind(port)
+    if not resume or os.path.abspath(save_path) != os.path.abspath(resume):
+        refuse_foreign_save(save_path)
     try:
         session.save(save_path)
     except OSError as e:
@@ -96,7 +99,9 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
             return
         click.echo(HELP)
         _loop(session, save_path)
-    except (KeyboardInterrupt, EOFError):
+    except (KeyboardInterrupt, EOFError, click.exceptions.Abort):
+        # click's prompt turns Ctrl-C, a stop signal (simcore.runners.signals remembers which)
+        # and the end of input into Abort: each keeps the game and says how to go on, as q does
         session.save(save_path)
         exc = KeyboardInterrupt()
         exc.kept = f"the game so far is in {save_path}: momojan-sim play --resume {save_path}"

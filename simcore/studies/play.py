@@ -240,11 +240,28 @@ class PlaySession:
             fam = registry.get(rec["family"])
             sc = fam.SCENARIOS.from_dict(rec["scenario"], name=rec["scenario"].get("name"))
             s = cls(fam, sc, int(rec["seat"]), int(rec["seed"]), int(rec.get("game", 0)))
-            s.decisions = [int(a) for a in rec["decisions"]]
-            s.forced = [bool(f) for f in rec.get("forced", [False] * len(s.decisions))]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            decisions = [int(a) for a in rec["decisions"]]
+            forced = [bool(f) for f in rec.get("forced", [False] * len(decisions))]
+            if len(forced) != len(decisions) or not 0 <= s.seed < 2 ** 64 \
+                    or not 0 <= s.game < 2 ** 63:
+                raise ValueError("its seed, game or decisions are damaged")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError) as e:
             raise InputError(f"{path}: not a saved game ({e})") from None
+        s._take_checked(decisions, path)
+        s.forced = forced
         return s
+
+    def _take_checked(self, decisions, path) -> None:
+        """Take a saved game's decisions one by one, each checked legal where it was taken (an
+        edited file would otherwise hand the engine an action its rules do not allow)."""
+        for i, a in enumerate(decisions):
+            turn = self.step()
+            if not isinstance(turn, Turn) or a not in [b for b, _ in turn.actions]:
+                where = "after the game ended" if not isinstance(turn, Turn) else \
+                    f"not a legal action there"
+                raise InputError(f"{path}: not a saved game (decision {i + 1}, action {a}: "
+                                 f"{where})")
+            self.decisions.append(a)
 
     @classmethod
     def is_saved_game(cls, path) -> bool:
@@ -254,6 +271,27 @@ class PlaySession:
             return p.is_file() and json.loads(p.read_text()).get("kind") == "play"
         except (OSError, ValueError, AttributeError):
             return False
+
+
+def refuse_foreign_save(path) -> None:
+    """``--save PATH`` of a new game (or a saved game copied on): PATH must be new, or an empty
+    directory. A result directory of another command, another saved game or any other file is
+    never written into (a run's folder with a ``play.json`` beside it no longer replays)."""
+    from pathlib import Path
+    p = Path(path)
+    try:
+        if not p.exists():
+            return
+        if PlaySession.is_saved_game(p):
+            raise InputError(f"--save {path}: holds a saved game, which a new one would "
+                             f"overwrite (go on with it: momojan-sim play --resume {path})")
+        if p.suffix == ".json" or not p.is_dir():
+            raise InputError(f"--save {path}: exists and is not a game play saved")
+        if any(p.iterdir()):
+            raise InputError(f"--save {path}: exists and is not empty (a result directory "
+                             f"of another command?); give a new directory")
+    except OSError as e:
+        raise InputError(f"--save {path}: cannot look at it ({e.strerror or e})") from None
 
 
 def game_over_lines(fam, fin: Finished, seat: int) -> list:

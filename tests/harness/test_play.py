@@ -345,3 +345,62 @@ def test_played_intervals_cover_the_true_difference_at_their_stated_rate():
         lo, hi = mean_interval(d, -1.0)
         covered += lo is not None and lo <= -0.1 <= hi
     assert 0.93 <= covered / 3000 <= 0.97, covered / 3000
+
+
+def test_save_never_writes_into_another_result_or_saved_game(tmp_path):
+    """A QA trial: ``play --save RUN_DIR`` added a play.json to a finished run, whose replay
+    then said the game was not finished. --save takes a new path or an empty directory; a
+    saved game is gone on with by --resume, never overwritten by a new one."""
+    run = tmp_path / "run"
+    r = CliRunner().invoke(main, ["run", "new_edition", "--games", "20", "--workers", "1",
+                                  "--quiet", "--no-report", "--out", str(run)])
+    assert r.exit_code == 0, r.output
+    before = sorted(p.name for p in run.iterdir())
+    r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(run)], input="1\nq\n")
+    assert r.exit_code == 2 and "exists and is not empty" in r.output, r.output
+    assert sorted(p.name for p in run.iterdir()) == before
+    game = tmp_path / "game"
+    r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(game)], input="1\nq\n")
+    assert r.exit_code == 130, r.output
+    saved = (game / "play.json").read_text()
+    r = CliRunner().invoke(main, ["play", "new_edition", "--seed", "9", "--save", str(game)],
+                           input="q\n")
+    assert r.exit_code == 2 and f"play --resume {game}" in r.output, r.output
+    assert (game / "play.json").read_text() == saved
+    other = tmp_path / "other.json"
+    other.write_text("{}")
+    r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(other)], input="q\n")
+    assert r.exit_code == 2 and "not a game play saved" in r.output
+    (tmp_path / "empty").mkdir()
+    r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(tmp_path / "empty")],
+                           input="q\n")
+    assert r.exit_code == 130 and (tmp_path / "empty" / "play.json").exists()
+
+
+def test_the_end_of_input_keeps_the_game_as_q_does(tmp_path):
+    """A QA trial: end of input (and Ctrl-C, SIGTERM: click's prompt turns each into Abort)
+    printed click's 'Aborted!' with exit 1 and no resume line."""
+    d = tmp_path / "g"
+    r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(d)], input="1\n")
+    assert r.exit_code == 130 and f"play --resume {d}" in r.output, r.output
+    assert "Aborted" not in r.output and PlaySession.is_saved_game(d)
+
+
+def test_an_edited_saved_game_is_refused_in_one_line(tmp_path):
+    """A QA trial: decisions edited to [999, -5] reached the engine, whose assertion ended
+    --resume with a traceback."""
+    s = PlaySession.open("new_edition", seat=0, seed=5)
+    t = s.step()
+    s.play(t.actions[0][0], t)
+    s.save(tmp_path / "g")
+    rec = json.loads((tmp_path / "g" / "play.json").read_text())
+    for decisions, says in (([999], "decision 1, action 999: not a legal action there"),
+                            ([1, 2], "its seed, game or decisions are damaged")):
+        rec.update(decisions=decisions, forced=[False])
+        (tmp_path / "g" / "play.json").write_text(json.dumps(rec))
+        for args in (["play", "--resume", str(tmp_path / "g")], ["replay", str(tmp_path / "g")]):
+            r = CliRunner().invoke(main, args)
+            assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output, \
+                r.output
+    r = CliRunner().invoke(main, ["play", "new_edition", "--game", str(2 ** 70)])
+    assert r.exit_code == 2 and "--game" in r.output
