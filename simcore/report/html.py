@@ -428,7 +428,7 @@ def fig_sweep(variants, name, metric, grid, base_values=None, fair=None):
 
 def _render_solve_choice(doc, s, metric):
     """A solve over a choice rule: the ranking, its chart and its table."""
-    from simcore.studies.solve_choice import _fd
+    from simcore.studies.solve_choice import _fd, vs_shown
     from simcore.studies.solve_design import fmt_value
     doc.p(f"Solve {s['param']} for {s['metric']} = {fmt_value(metric, s['target'])} "
           f"({s['target_source']}) in {s['scenario']}: a choice rule, each of its "
@@ -445,8 +445,7 @@ def _render_solve_choice(doc, s, metric):
                      _fd(r["distance"], metric),
                      "target inside" if r["target_inside"] else "",
                      "(the scenario's own)" if r["value"] == s["scenario_value"] else
-                     f"{_fd(vs['diff'], metric, True)} [{_fd(vs['ci'][0], metric, True)}, "
-                     f"{_fd(vs['ci'][1], metric, True)}]" if vs else "-"])
+                     vs_shown(vs, metric)])
     doc.table(["rank", s["param"], s["metric"], "95% interval", "distance", "target",
                "vs the scenario's (paired)"], rows)
     doc.p(f"Method: {s['method']}.", "muted")

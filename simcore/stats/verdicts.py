@@ -148,6 +148,17 @@ def compare_rows(catalogue, sums, pairs, metrics=None, margins=None, alpha=0.05,
     return rows
 
 
+def difference_row(metric, sums, j: int, a: int, b: int, alpha: float = 0.05,
+                   n_seats=None) -> dict:
+    """:func:`compare_rows`' row of one metric, b against a on the same games, alone (no Holm
+    adjustment, so no verdict beyond the row's own): its ``diff``, its interval ``ci`` by the
+    method compare uses ([None, None] with ``verdict`` "too few differing games" or "identical"
+    below :data:`FLOOR` differing games) and ``differing``."""
+    row = _row(metric, metric.name, sums, j, a, b, True, alpha, None, n_seats)
+    del row["testable"]
+    return row
+
+
 def _row(m, name, sums, j, a, b, paired, alpha, margin_given, n_seats) -> dict:
     ra, rb = ratio(sums, j, a), ratio(sums, j, b)
     margin, relative = margin_given or (m.margin, m.margin_relative)

@@ -7,9 +7,12 @@ the game as the unit); its distance to the target |m_v - t| with the interval th
 of m_v's interval under x -> |x - t| (a monotone map on each side of t, so it holds |mu_v - t|
 whenever m_v's interval holds mu_v); whether the interval holds the target; and the paired
 difference from the scenario's own value (:func:`simcore.stats.moments.difference`, the same
-deals). The closest value is "clearly closest" when every other value is surely farther: where
-both lie on one side of the target, by the 95% interval of their paired difference (the same
-deals make it far tighter than either value's own); across the target, by their distance
+deals), with the interval ``compare`` gives it (:func:`simcore.stats.verdicts.difference_row`:
+Tango's score interval for a share of games, else the delta method with Student's t, and no
+interval below ten differing games). The closest value is "clearly closest" when every other
+value is surely farther: where both lie on one side of the target, by that interval of their
+paired difference (the same deals make it far tighter than either value's own); across the
+target, or where the games differ too seldom for a paired interval, by their distance
 intervals.
 
 What this implementation simplifies: the ranking's claim is per value (each interval at 95%),
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 
 from simcore.errors import InputError
 from simcore.family.scenario.files import nested
-from simcore.stats.moments import Z95, difference
+from simcore.stats.verdicts import difference_row
 from simcore.stats.summary import metric_summary
 from simcore.studies.notes import play_note
 
@@ -113,14 +116,30 @@ def _farther(sums, j, t, b, best, v, row) -> bool:
     lo_v, hi_v = row["ci"]
     lo_b, hi_b = best["ci"]
     if None not in (lo_v, hi_v, lo_b, hi_b) and (hi_v < t or lo_v > t):
-        d = difference(sums, j, b, v, True)
-        if d.se is not None and d.diff is not None:
-            d_lo, d_hi = d.diff - Z95 * d.se, d.diff + Z95 * d.se
+        d_lo, d_hi = _paired(sums, j, b, v, row)["ci"]
+        if d_lo is not None:
             if hi_v < t:
                 return -d_hi - 2 * max(0.0, hi_b - t) > 0
             return d_lo - 2 * max(0.0, t - lo_b) > 0
     lo, hi = row["distance_ci"][0], best["distance_ci"][1]
     return lo is not None and hi is not None and hi < lo
+
+
+def _paired(sums, j: int, a: int, b: int, row) -> dict:
+    """The paired difference of value b from value a (compare's row), kept on ``row`` by a."""
+    key = ("_paired", a)
+    if key not in row:
+        row[key] = difference_row(row["_metric"], sums, j, a, b)
+    return row[key]
+
+
+def _vs(d: dict) -> dict:
+    """The JSON of a paired difference: its value and interval, or why there is none."""
+    out = {"diff": d["diff"], "ci": d["ci"], "method": d["method"]}
+    if d["ci"][0] is None:
+        k = (d.get("differing") or {}).get("games")
+        out["no_interval"] = d["verdict"] + (f" ({k} differ)" if k is not None else "")
+    return out
 
 
 def ranking(cs: ChoiceSetup, sums) -> dict:
@@ -130,7 +149,8 @@ def ranking(cs: ChoiceSetup, sums) -> dict:
     rows = []
     for v, value in enumerate(cs.values):
         s = metric_summary(cs.metric, sums, j, v)
-        row = {"value": value, "metric": s["value"], "ci": s["ci"], "n": s["n"]}
+        row = {"value": value, "metric": s["value"], "ci": s["ci"], "n": s["n"],
+               "_metric": cs.metric}
         if s["value"] is None:
             row.update(distance=None, distance_ci=[None, None], target_inside=None)
         else:
@@ -138,10 +158,9 @@ def ranking(cs: ChoiceSetup, sums) -> dict:
                        target_inside=(s["ci"][0] is not None
                                       and s["ci"][0] <= t <= s["ci"][1]))
         if own is not None and v != own and s["value"] is not None:
-            d = difference(sums, j, own, v, True)
-            if d.se is not None and d.diff is not None:
-                row["vs_scenario"] = {"diff": d.diff, "ci": [d.diff - Z95 * d.se,
-                                                             d.diff + Z95 * d.se]}
+            d = _paired(sums, j, own, v, row)
+            if d["diff"] is not None:
+                row["vs_scenario"] = _vs(d)
         rows.append(row)
     ranked = sorted((r for r in rows if r["distance"] is not None), key=lambda r: r["distance"])
     for i, r in enumerate(ranked):
@@ -150,6 +169,9 @@ def ranking(cs: ChoiceSetup, sums) -> dict:
     clearly = bool(best and len(ranked) > 1 and all(
         _farther(sums, j, t, cs.values.index(best["value"]), best, cs.values.index(r["value"]),
                  r) for r in ranked[1:]))
+    for r in rows:   # the working entries are not the result's
+        for k in [k for k in r if not isinstance(k, str) or k.startswith("_")]:
+            del r[k]
     data = {"rule_kind": "choice", "scenario": cs.name, "param": cs.key,
             "scenario_value": cs.own, "metric": cs.metric.name, "target": t,
             "target_source": cs.target_source, "games": sums.n, "choices": rows,
@@ -202,9 +224,8 @@ def choice_text(data: dict, metric) -> str:
         ci = f"[{fmt_value(metric, r['ci'][0])}, {fmt_value(metric, r['ci'][1])}]"
         dci = f"[{_fd(r['distance_ci'][0], metric)}, {_fd(r['distance_ci'][1], metric)}]"
         vs = r.get("vs_scenario")
-        vs_text = "(the scenario's own)" if r["value"] == data["scenario_value"] else (
-            f"{_fd(vs['diff'], metric, True)} [{_fd(vs['ci'][0], metric, True)}, "
-            f"{_fd(vs['ci'][1], metric, True)}]" if vs else "-")
+        vs_text = "(the scenario's own)" if r["value"] == data["scenario_value"] else \
+            vs_shown(vs, metric)
         mark = " target inside" if r["target_inside"] else ""
         lines.append(f"  {r['rank']:>4}  {str(r['value']):>22}  "
                      f"{fmt_value(metric, r['metric']):>22}  {ci:<22}"
@@ -218,6 +239,17 @@ def choice_text(data: dict, metric) -> str:
     lines.append(f"  games: {data['games'] * len(data['choices']):,} in all; method: "
                  f"{data['method']}")
     return "\n".join(lines)
+
+
+def vs_shown(vs, metric) -> str:
+    """A paired difference from the scenario's own value as text: the difference and its
+    interval, or why there is no interval."""
+    if not vs:
+        return "-"
+    if vs["ci"][0] is None:
+        return f"{_fd(vs['diff'], metric, True)} (no interval: {vs.get('no_interval', '')})"
+    return (f"{_fd(vs['diff'], metric, True)} [{_fd(vs['ci'][0], metric, True)}, "
+            f"{_fd(vs['ci'][1], metric, True)}]")
 
 
 def _fd(x, metric, sign=False) -> str:

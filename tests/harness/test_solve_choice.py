@@ -62,6 +62,19 @@ def test_solve_of_a_choice_rule_ranks_every_value_on_the_same_deals(tmp_path):
     assert rows["second_dealer"]["metric"] <= rows["draw"]["metric"] <= \
         rows["first_dealer"]["metric"]
     assert "vs_scenario" not in rows["first_dealer"]
+    # a QA trial: the paired intervals were diff +- 1.96 se even on 4 differing games (and a
+    # zero-width one on none), which compare refuses to give; now compare's own
+    tb = tmp_path / "tb_draw.yaml"
+    tb.write_text("extends: new_edition\ngame: {tie_break: draw}\n")
+    r = CliRunner().invoke(main, ["compare", "new_edition", str(tb), "--games", "300",
+                                  "--workers", "1", "--no-save", "--quiet", "--json",
+                                  "--metrics", "first_dealer_win_rate"])
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.stdout)["metrics"]["first_dealer_win_rate"]
+    assert rows["draw"]["vs_scenario"]["ci"] == row["ci"]
+    assert rows["draw"]["vs_scenario"]["diff"] == row["diff"]
+    if row["ci"][0] is None:
+        assert rows["draw"]["vs_scenario"]["no_interval"].startswith(row["verdict"])
     s = json.loads((out / "summary.json").read_text())
     assert s["rule_kind"] == "choice" and s["best"] == d["best"]
     assert (out / "report.html").exists() and (out / "figures" / "solve.png").exists()
