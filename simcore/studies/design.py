@@ -149,7 +149,7 @@ class DesignState:
     games: int = 0
     batches: int = 0
     narrow_today: dict = field(default_factory=dict)
-    told: list = field(default_factory=list)     # every (params, value) told to Optuna
+    told: list = field(default_factory=list)     # every (params, value, number) told to Optuna
     seconds: float = 0.0                         # of play, every session together
 
     def to_json(self) -> dict:
@@ -342,8 +342,14 @@ class Designer:
         dists = self._distributions()
         study = optuna.create_study(direction="minimize")
         seen = {repr(sorted(t.params.items())): t for t in self.state.trials}
-        for params, value in self.state.told:   # a resumed design: every answer Optuna was
-            # given, in order (repeats and prunes too), so it asks what it would have asked
+        # A resumed design: every answer Optuna was given (repeats and prunes too), in the
+        # order of its trials' numbers, which is not the order of the answers (a repeat asked
+        # in a batch is answered before the batch's rule sets asked ahead of it are played)
+        # and matters to TPE (its weights ramp over the trials by age): so it asks what it
+        # would have asked.
+        told = sorted(enumerate(self.state.told),
+                      key=lambda e: (e[1][2] if len(e[1]) > 2 else e[0], e[0]))
+        for _, (params, value, *_number) in told:
             study.add_trial(optuna.trial.create_trial(
                 params=params, distributions=dists, value=value,
                 state=optuna.trial.TrialState.COMPLETE if value is not None
@@ -354,7 +360,7 @@ class Designer:
                 study.tell(trial, state=optuna.trial.TrialState.PRUNED)
             else:
                 study.tell(trial, value)
-            self.state.told.append([dict(trial.params), value])
+            self.state.told.append([dict(trial.params), value, trial.number])
         own = {r.key: self.sc.get(r.key) for r in self.spec.rules}
         while len(self.state.trials) < self.plan.trials and not self._out_of_time():
             study.sampler = self._sampler(self.state.batches)
