@@ -57,7 +57,10 @@ def tournament(scenario_ref, entrants, games, seed, workers, as_json, quiet, out
                              "bundled name; or --resume DIR)")
         if not entrants:
             raise InputError("tournament: Missing option '--policies' (e.g. greedy,value)")
-        names = [e.strip() for e in entrants.split(",") if e.strip()]
+        names = [e.strip() for e in entrants.split(",")]
+        if not all(names):
+            raise InputError(f"--policies {entrants}: an empty entry (entrants are separated "
+                             f"by single commas)")
         fam, sc = families.load(scenario_ref)
         workers = fam.SCENARIOS.run_defaults(sc)[2] if workers is None else workers
         chunk = None

@@ -50,6 +50,9 @@ def test_tournament_table_and_bad_input():
     assert r.exit_code == 2 and "did you mean 'greedy'" in r.output
     r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "baseline"])
     assert r.exit_code == 2
+    for policies in ("value,,greedy", "value,greedy,"):   # a QA trial: dropped in silence
+        r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", policies])
+        assert r.exit_code == 2 and "an empty entry" in r.output, r.output
 
 
 def test_tournament_keeps_a_result_directory(tmp_path):
