@@ -74,6 +74,9 @@ def check_context(h, where: str = "hand") -> dict:
     red = h.red_suits
     out = {}
     for key in ("dora", "ura"):
+        if key in h.values and not h.values[key].strip():
+            raise InputError(f"{where}: no tiles in '{key}:' (give the indicators, or leave "
+                             f"the word out)")
         tiles = parse_tile_list(h.values.get(key, ""), f"{key}:")
         if len(tiles) > MAX_INDICATORS:
             raise InputError(f"{where}: {key}: {len(tiles)} indicators (at most "

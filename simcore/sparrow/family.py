@@ -83,6 +83,8 @@ class Sparrow(Family):
         if opts:
             raise InputError(f"score: sparrow has no {', '.join('--' + k for k in opts)}")
         dealer = "dealer" in hand_text.split()
+        if hand_text.split().count("dealer") > 1:
+            raise InputError("score: the word dealer given twice")
         text = " ".join(w for w in hand_text.split() if w != "dealer")
         tiles, c = self._hand(text, sc, win)
         if len(tiles) != 6:

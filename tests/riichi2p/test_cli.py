@@ -160,6 +160,7 @@ def test_riichi_minimums_the_game_can_reach_are_accepted(tmp_path):
     ("567m 2334455699s +4s tsumo dora:9s ura:9s9s", "9s more than 4 times"),
     ("567m 2334455699s +4s tsumo dora:1z1z2z2z3z3z", "6 indicators"),
     ("567m 2334455699s +4s tsumo honba:1 honba:2", "honba: given twice"),
+    ("567m 2334455699s +4s tsumo dora:", "no tiles in 'dora:'"),   # as P-style refuses it
 ])
 def test_bad_riichi2p_hand_tokens_are_one_line_and_exit_2(hand, words):
     # the bug: emoji and kan: tokens were ignored by waits and misreported by score, honba past

@@ -54,3 +54,5 @@ def test_waits_and_score():
     assert r.exit_code == 2 and "sparrow has no --riichi" in r.output
     r = CliRunner().invoke(main, ["waits", "--game", "sparrow", "1x 2s"])
     assert r.exit_code == 2 and "'1x'" in r.output
+    r = CliRunner().invoke(main, ["score", "--game", "sparrow", "GGG 234s dealer dealer"])
+    assert r.exit_code == 2 and "dealer given twice" in r.output   # as emoji and riichi2p
