@@ -734,11 +734,14 @@ def _taken_hint(path: str) -> str:
         return " (a result directory)"
     if status == "complete":
         return f" (a finished {kind} result: give another --out)"
-    if kind in RESUMABLE:
-        return f"; finish it with momojan-sim {kind} --resume {path}"
     if _lock_held(path):
+        if kind in RESUMABLE:   # a QA trial: the hint said to resume what is being written
+            return (f" (an unfinished {kind} result that another {kind} is writing now: give "
+                    f"another --out, or wait for it)")
         return (f" (an unfinished {kind} result that another {kind} is writing now; {kind} "
                 f"has no --resume: give another --out)")
+    if kind in RESUMABLE:
+        return f"; finish it with momojan-sim {kind} --resume {path}"
     return (f" (an unfinished {kind} result whose command stopped before its end; {kind} has "
             f"no --resume: give another --out, or remove the folder)")
 

@@ -566,7 +566,10 @@ def test_a_parquet_part_no_chunk_wrote_is_refused_by_the_readers(tmp_path):
         res.load(a)
 
 
-def test_an_unfinished_tune_folder_says_whether_a_live_tune_writes_it(tmp_path):
+@pytest.mark.parametrize("kind, stopped", [("tune", "whose command stopped before its end"),
+                                           ("sweep", "finish it with momojan-sim sweep "
+                                                     "--resume")])
+def test_an_unfinished_folder_says_whether_a_live_command_writes_it(tmp_path, kind, stopped):
     """A QA trial: after `kill -9` of a tune, a new tune with the same --out was told "another
     tune may be writing it now", though nobody held the folder's lock."""
     import subprocess
@@ -574,9 +577,9 @@ def test_an_unfinished_tune_folder_says_whether_a_live_tune_writes_it(tmp_path):
     from simcore.studies import results as res
     d = tmp_path / "tu"
     d.mkdir()
-    (d / "provenance.json").write_text(json.dumps({"kind": "tune", "status": "incomplete"}))
+    (d / "provenance.json").write_text(json.dumps({"kind": kind, "status": "incomplete"}))
     (d / res.LOCK_FILE).write_text("")
-    assert "whose command stopped before its end" in res._taken_hint(str(d))
+    assert stopped in res._taken_hint(str(d))
     holder = subprocess.Popen(
         [sys.executable, "-c", "import fcntl, os, sys, time; "
          "fd = os.open(sys.argv[1], os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX); "
@@ -584,7 +587,9 @@ def test_an_unfinished_tune_folder_says_whether_a_live_tune_writes_it(tmp_path):
          str(d / res.LOCK_FILE)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        assert "that another tune is writing now" in res._taken_hint(str(d))
+        # a QA trial: a sweep being written was "finish it with sweep --resume DIR"
+        hint = res._taken_hint(str(d))
+        assert f"that another {kind} is writing now" in hint and "finish it" not in hint
     finally:
         holder.kill()
         holder.wait()
