@@ -147,14 +147,17 @@ def plan_text(p: dict) -> str:
             f"to conclude `equivalent` within ±{size(p['equivalence'])} with power "
             f"{p['power']} (true difference 0)")
     per = " per variant" if len(p["variants"]) == 2 else ""
-    def shown(x):
-        return f"{100 * x:.2f}{'pp' if p.get('is_rate') else ''}" if p.get("is_rate") \
-            else f"{x:.4f}"
+    def shown(x, width=False):
+        """A rate's level in %, a width (a difference) in pp, as everywhere else."""
+        if p.get("is_rate"):
+            return f"{100 * x:.2f}{' pp' if width else '%'}"
+        return f"{x:.4f}"
     lines = [f"plan for {kind} of {what}, metric {p['metric']}:",
              f"  pilot: {p['pilot_games']} games, "
-             + ", ".join(f"{k} {shown(v)}" for k, v in p["pilot"].items() if v is not None)
-             + (f", 95% half-width {shown(p['pilot_half_width'])}" if p["pilot_half_width"]
-                else "")]
+             + ", ".join(f"{k} {shown(v, k == 'diff')}" for k, v in p["pilot"].items()
+                         if v is not None)
+             + (f", 95% half-width {shown(p['pilot_half_width'], True)}"
+                if p["pilot_half_width"] else "")]
     if not p["pilot_half_width"]:
         lines.append(f"  the pilot's games never varied (or never differed) on {p['metric']}: "
                      f"no standard error to size from; the figures below are the pilot's own "

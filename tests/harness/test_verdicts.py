@@ -326,6 +326,15 @@ def test_plan_refuses_a_rate_difference_outside_0_1_and_reads_pp():
     from simcore.momojan.family import FAMILY
     from simcore.studies.plan import parse_size
     assert parse_size("0.5pp", by_name(FAMILY.CATALOGUE)["draw_rate"], "--detect") == 0.005
+    # a rate's levels in %, its differences and widths in pp, as every other command prints
+    # them (a QA trial: "a 44.50pp, b 44.50pp")
+    from simcore.studies.plan import plan_text
+    text = plan_text({"variants": ["a", "b"], "metric": "draw_rate", "is_rate": True,
+                      "detect": 0.01, "power": 0.8, "alpha": 0.05, "pilot_games": 100,
+                      "pilot": {"a": 0.445, "b": 0.4475, "diff": 0.0025},
+                      "pilot_half_width": 0.011, "games_needed": 900,
+                      "games_per_second": 5000.0, "workers": 1, "seconds_needed": 1.0})
+    assert "a 44.50%, b 44.75%, diff 0.25 pp, 95% half-width 1.10 pp" in text, text
 
 
 def test_a_metric_with_no_denominator_in_one_variant_is_not_defined_there():
