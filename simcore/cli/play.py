@@ -5,7 +5,6 @@ and the game saved after every decision (Ctrl-C or ``q`` keeps it: ``--resume FI
 
 from __future__ import annotations
 
-import os
 import time
 
 import click
@@ -81,7 +80,7 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
     if web:
         from .play_web import bind
         bound = bind(port)
-    if not resume or os.path.abspath(save_path) != os.path.abspath(resume):
+    if not resume or not PlaySession.same_game(save_path, resume):
         refuse_foreign_save(save_path)
     try:
         session.save(save_path)

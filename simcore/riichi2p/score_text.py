@@ -75,8 +75,8 @@ def check_context(h, where: str = "hand") -> dict:
     out = {}
     for key in ("dora", "ura"):
         if key in h.values and not h.values[key].strip():
-            raise InputError(f"{where}: no tiles in '{key}:' (give the indicators, or leave "
-                             f"the word out)")
+            raise InputError(f"{where}: no tiles in '{key}:' (the indicators right after the "
+                             f"colon, {key}:9s; or leave the word out)")
         tiles = parse_tile_list(h.values.get(key, ""), f"{key}:")
         if len(tiles) > MAX_INDICATORS:
             raise InputError(f"{where}: {key}: {len(tiles)} indicators (at most "

@@ -80,9 +80,9 @@ class PlaySession:
         params[self.seat, :len(row)] = row
         return params
 
-    def step(self):
-        """Replay the game with the decisions so far: the next :class:`Turn`, or the
-        :class:`Finished` game."""
+    def _replay(self):
+        """Replay the game with the decisions so far: ``(state, rounds, None)`` stopped at the
+        human's next decision, or ``(state, None, Finished)``."""
         sim = self.sim
         sim.params = self._params()
         rs = sim.new_state(True)
@@ -94,16 +94,29 @@ class PlaySession:
             n = sim.kernel(np.array([self.game], np.int64), np.uint64(self.seed), rs, False,
                            rounds, games)
         except HumanToPlay:
-            events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
-            obs = rs.obs[self.seat] if rs.obs.ndim == 2 else rs.obs
-            mask = rs.mask[self.seat] if rs.mask.ndim == 2 else rs.mask
-            lines, actions = importlib.import_module(self.fam.SEAT_VIEW).seat_view(
-                sim, self.seat, obs.copy(), mask.copy(), events)
-            return Turn(lines, actions, events, obs.copy(), mask.copy(), rounds)
+            return rs, rounds, None
         if n < 0:
             raise InputError(f"game {self.game} has more rounds than a replay holds")
         events = rs.ev[:int(rs.st[sim.ST_N_EV])].copy()
-        return Finished(events, games.copy(), rounds[:n].copy())
+        return rs, None, Finished(events, games.copy(), rounds[:n].copy())
+
+    def _seat_rows(self, rs):
+        """The human seat's observation and mask rows of a stopped replay's state."""
+        obs = rs.obs[self.seat] if rs.obs.ndim == 2 else rs.obs
+        mask = rs.mask[self.seat] if rs.mask.ndim == 2 else rs.mask
+        return obs, mask
+
+    def step(self):
+        """Replay the game with the decisions so far: the next :class:`Turn`, or the
+        :class:`Finished` game."""
+        rs, rounds, finished = self._replay()
+        if finished is not None:
+            return finished
+        events = rs.ev[:int(rs.st[self.sim.ST_N_EV])].copy()
+        obs, mask = self._seat_rows(rs)
+        lines, actions = importlib.import_module(self.fam.SEAT_VIEW).seat_view(
+            self.sim, self.seat, obs.copy(), mask.copy(), events)
+        return Turn(lines, actions, events, obs.copy(), mask.copy(), rounds)
 
     def play(self, action: int, turn: Turn | None = None) -> None:
         """Take ``action`` (one of the turn's legal actions: checked)."""
@@ -255,13 +268,21 @@ class PlaySession:
         """Take a saved game's decisions one by one, each checked legal where it was taken (an
         edited file would otherwise hand the engine an action its rules do not allow)."""
         for i, a in enumerate(decisions):
-            turn = self.step()
-            if not isinstance(turn, Turn) or a not in [b for b, _ in turn.actions]:
-                where = "after the game ended" if not isinstance(turn, Turn) else \
-                    f"not a legal action there"
+            rs, _, finished = self._replay()   # the engine's mask: no table drawn
+            mask = None if finished is not None else self._seat_rows(rs)[1]
+            if mask is None or not 0 <= a < mask.shape[0] or not mask[a]:
+                where = "after the game ended" if mask is None else "not a legal action there"
                 raise InputError(f"{path}: not a saved game (decision {i + 1}, action {a}: "
                                  f"{where})")
             self.decisions.append(a)
+
+    @classmethod
+    def same_game(cls, a, b) -> bool:
+        """Whether two paths name the same saved game (a directory and its play.json, a link)."""
+        try:
+            return cls.record_file(a).resolve() == cls.record_file(b).resolve()
+        except (OSError, RuntimeError):
+            return False
 
     @classmethod
     def is_saved_game(cls, path) -> bool:
@@ -280,6 +301,16 @@ def refuse_foreign_save(path) -> None:
     from pathlib import Path
     p = Path(path)
     try:
+        if p.suffix == ".json" and not p.exists():
+            # the file alone: never into another command's result, and play.json only where
+            # a directory save would go (a run's folder with it no longer replays)
+            folder = p.parent if str(p.parent) else Path(".")
+            if (folder / "provenance.json").exists():
+                raise InputError(f"--save {path}: {folder} is another command's result; "
+                                 f"give a path outside it")
+            if p.name == PlaySession.RECORD:
+                refuse_foreign_save(folder)
+            return
         if not p.exists():
             return
         if PlaySession.is_saved_game(p):

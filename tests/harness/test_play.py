@@ -375,15 +375,51 @@ def test_save_never_writes_into_another_result_or_saved_game(tmp_path):
     r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(tmp_path / "empty")],
                            input="q\n")
     assert r.exit_code == 130 and (tmp_path / "empty" / "play.json").exists()
+    # a review: the file form of --save reached into the run's folder the same way
+    for name in ("play.json", "mine.json"):
+        r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(run / name)],
+                               input="q\n")
+        assert r.exit_code == 2 and "another command's result" in r.output, r.output
+    assert sorted(p.name for p in run.iterdir()) == before
+    r = CliRunner().invoke(main, ["play", "new_edition", "--seed", "9", "--save",
+                                  str(game / "play.json")], input="q\n")
+    assert r.exit_code == 2 and "holds a saved game" in r.output, r.output
+    # going on with a game names it either way: its folder or its play.json
+    for resume, save in ((game, game / "play.json"), (game / "play.json", game)):
+        r = CliRunner().invoke(main, ["play", "--resume", str(resume), "--save", str(save)],
+                               input="q\n")
+        assert r.exit_code == 130, r.output
 
 
 def test_the_end_of_input_keeps_the_game_as_q_does(tmp_path):
-    """A QA trial: end of input (and Ctrl-C, SIGTERM: click's prompt turns each into Abort)
-    printed click's 'Aborted!' with exit 1 and no resume line."""
+    """A QA trial: end of input printed click's 'Aborted!' with exit 1 and no resume line
+    (click's prompt turns Ctrl-C and SIGTERM into the same Abort: the pty test below stops a
+    game by Ctrl-C)."""
     d = tmp_path / "g"
     r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(d)], input="1\n")
     assert r.exit_code == 130 and f"play --resume {d}" in r.output, r.output
     assert "Aborted" not in r.output and PlaySession.is_saved_game(d)
+
+
+@pytest.mark.parametrize("sig, status, says", [("SIGINT", 130, "interrupted"),
+                                               ("SIGTERM", 143, "stopped by SIGTERM")])
+def test_a_signal_at_the_prompt_keeps_the_game_and_says_how_to_go_on(tmp_path, sig, status,
+                                                                      says):
+    """A QA trial: Ctrl-C and SIGTERM at the prompt printed 'Aborted!' with exit 1."""
+    import signal as _signal
+    pexpect = pytest.importorskip("pexpect")
+    save = tmp_path / "game"
+    child = _spawn(pexpect, sys.executable, ["-m", "simcore.cli", "play", "new_edition",
+                                             "--seed", "9", "--save", str(save)])
+    child.expect(r"your move \[1-\d+")
+    child.sendline("1")
+    child.expect(r"your move \[1-\d+")
+    child.kill(getattr(_signal, sig))
+    child.expect(f"{says} \\(the game so far is in {save}: momojan-sim play --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == status
+    assert json.loads((save / "play.json").read_text())["decisions"]
 
 
 def test_an_edited_saved_game_is_refused_in_one_line(tmp_path):

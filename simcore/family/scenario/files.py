@@ -267,16 +267,15 @@ KEYS_LISTED_BY = "'momojan-sim show' of a bundled scenario prints them"
 def read_small_text(path: str, label: str, error: type[Exception],
                     limit: int = MAX_FILE_BYTES) -> str:
     """The text of a small UTF-8 file a user names (``label``: the option, ``--targets``); a
-    directory, a device or FIFO (``/dev/zero`` never ends), a file over ``limit`` bytes, one
-    that cannot be read or is not UTF-8 raise ``error`` with one line naming it."""
+    directory, more than ``limit`` bytes (``/dev/zero`` never ends: at most ``limit`` + 1 are
+    read), a file that cannot be read or is not UTF-8 raise ``error`` with one line naming it.
+    A pipe is read as a file (``--targets <(...)``)."""
     kind = path_kind(Path(path))
     if kind is None:
         raise error(f"{label} {path}: no such file")
     if kind == "dir":
         raise error(f"{label} {path}: is a directory, not a file")
-    if kind == "other":
-        raise error(f"{label} {path}: not a regular file")
-    if kind != "file":
+    if kind not in ("file", "other"):
         raise error(f"{label} {path}: cannot read it ({kind})")
     try:
         with open(path, "rb") as f:
