@@ -1355,12 +1355,15 @@ def _tenpai(rs, seat, ra, tables):
         return False
     if not ra[RA_EXHAUSTIVE_DRAW_TENPAI_REQUIRES_YAKU]:
         return True
+    # a possible yaku: by tsumo or by ron (kibidango needs the ron), not those of the moment
+    # (the last card, a kan's replacement)
     for k in range(N_KINDS):
         if w & kind_bit(k):
-            status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(k), k,
-                                     _win_flags(rs, seat, False, False, False), ra, tables)
-            if status == VALID:
-                return True
+            for ron in (False, True):
+                status, _, _, _ = _score(rs, seat, rs.hands[seat] + _card_unit(k), k,
+                                         _win_flags(rs, seat, ron, False, False), ra, tables)
+                if status == VALID:
+                    return True
     return False
 
 
