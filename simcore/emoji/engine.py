@@ -79,7 +79,7 @@ N_GF = define_fields(globals(), "GF", GAME_FIELDS)
 
 # ---- events (replay) --------------------------------------------------------------------------
 EV_TYPES = ("round_start",   # seat dealer; a dora kind, b indicator kind
-            "deal",          # seat; a.. the 7 kinds via hand mask words (a: kinds 0-14 x4 bits)
+            "deal",          # seat; a kind: one event per dealt tile, seats 0-3 in order
             "draw",          # seat; a kind
             "discard",       # seat; a kind, b riichi
             "tsumo", "ron",  # seat; a win tile, b value, c from (ron) / -1, d yaku mask
