@@ -20,7 +20,8 @@ Rules arrive as ``ra`` (int64: the ``RA_*`` slot of every option of the schema,
 
 What this implementation simplifies:
 - Red fives: a hand keeps its red five as long as it holds another five of the suit (it
-  discards and calls with the plain ones first), which is what a player wanting the han does.
+  discards and calls with the plain ones first), which is what a player wanting the han does;
+  a hand in riichi discards the tile it drew, a red five too (§7).
 - ``tenpai_declaration: choose`` is refused by the scenario loader (not built yet; see
   docs/riichi2p.md).
 """
@@ -521,6 +522,18 @@ def _remove_tile(s, p, k, ra) -> int:
 
 
 @nb.njit(cache=True)
+def _remove_drawn(s, p, drawn, ra) -> int:
+    """Take the tile just drawn (physical id ``drawn``) out of the concealed hand, the red five
+    if it was the red one; returns its id as :func:`_remove_tile` names it (kind and red)."""
+    k = drawn // 4
+    s.hand[p, k] -= 1
+    if _is_red(drawn, ra):
+        s.red_conc[p] &= ~_suit_bit(k)
+        return 4 * k
+    return 4 * k + 1
+
+
+@nb.njit(cache=True)
 def _add_tile(s, p, tile, ra):
     k = tile // 4
     s.hand[p, k] += 1
@@ -868,11 +881,15 @@ def hand_from(s, sr, ra, ts, th, pol_ids, params, rngs, debug, rec, reach, reach
             k = a - A_DISCARD
             after_call = -1
             drawn = -1
-        # the discard
-        tsumogiri = drawn >= 0 and drawn // 4 == k and s.hand[p, k] == 1
-        tile = _remove_tile(s, p, k, ra)
-        if tsumogiri:
-            tile = drawn
+        # the discard. A hand in riichi discards the tile it drew (§7, §4.6.5), a red five
+        # too; otherwise a five leaves plain first (the module doc). Either way the event names
+        # the kind and whether it is red, not the copy (§17.8).
+        if s.riichi[p] > 0 and drawn >= 0 and drawn // 4 == k:
+            tsumogiri = True
+            tile = _remove_drawn(s, p, drawn, ra)
+        else:
+            tsumogiri = drawn >= 0 and drawn // 4 == k and s.hand[p, k] == 1
+            tile = _remove_tile(s, p, k, ra)
         j = s.n_disc[p]
         s.disc[p, j] = tile
         s.disc_flags[p, j] = (1 if riichi_now else 0) | (4 if tsumogiri else 0)
