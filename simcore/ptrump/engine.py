@@ -901,14 +901,16 @@ def _riichi_kind(rs, s, ra, scores):
 
 
 @nb.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _mask_discards(rs, s, ra, hr, scores, kuikae_rank):
+def _mask_discards(rs, s, ra, hr, scores, kuikae_rank, after_pon):
     """Discard actions (and riichi discards that leave a live tenpai); ``kuikae_rank`` >= 0 is a
-    rank that may not be discarded (after a pon without kuikae). In riichi: the drawn card."""
+    rank that may not be discarded (after a pon without kuikae). In riichi: the drawn card.
+    ``after_pon``: the discard right after a pon, never a riichi (spec §4, decision point 2:
+    discard only; it matters with ``riichi.requires_menzen: false``)."""
     st, mask, legal = rs.st, rs.mask, rs.legal
     if rs.riichi[s]:
         _allow(mask, legal, st, A_DISCARD + st[ST_DRAWN])
         return
-    rk = _riichi_kind(rs, s, ra, scores)
+    rk = 0 if after_pon else _riichi_kind(rs, s, ra, scores)
     if rk and ra[R.RA_TENPAI_NEEDS_LIVE_WAIT] and shanten(rs.cnt[s], rs.n_sets[s], hr) > 0:
         rk = 0  # no discard leaves a live wait (shanten counts the copies outside the hand)
     tmp = rs.tmp_cnt
@@ -1424,11 +1426,11 @@ def round_from(rs, ra, hr, n, scores, pol_ids, params, rngs, debug, rec, values,
                     _mask_kans(rs, seat, ra, hr)
                     if _nuki_ok(rs, seat, ra):
                         _allow(rs.mask, rs.legal, st, A_NUKI)
-                    _mask_discards(rs, seat, ra, hr, scores, np.int64(-1))
+                    _mask_discards(rs, seat, ra, hr, scores, np.int64(-1), False)
             else:  # after a pon
                 if ra[R.RA_CALLS_KAN_AFTER_PON]:
                     _mask_kans(rs, seat, ra, hr)
-                _mask_discards(rs, seat, ra, hr, scores, kuikae_rank)
+                _mask_discards(rs, seat, ra, hr, scores, kuikae_rank, True)
             if resume:
                 a = forced
                 resume = False
