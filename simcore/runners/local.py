@@ -318,7 +318,8 @@ class ChunkRunner:
                 for c in wait(list(busy) + list(self._jobs)):
                     try:
                         kind, i, payload = c.recv()
-                    except EOFError:
+                    except (EOFError, OSError):   # a dead worker's pipe: EOF, or a reset
+                        # (ConnectionResetError) when it died with bytes unread (CI, loaded)
                         if c in self._jobs and len(self._conns) > 1:
                             self._drop(c)  # it died preparing: the others play its chunks
                             continue
