@@ -5,7 +5,6 @@ variants flipping each [I] option of spec §13.2 and §16 (each asserting that i
 exercised the option), and tampered records the model must refuse."""
 from __future__ import annotations
 
-import types
 from collections import Counter
 
 import numpy as np
@@ -18,6 +17,7 @@ try:
     from tests.emoji.replay_model import check_game
 except ImportError:          # tests/emoji is no package: pytest puts the folder on sys.path
     from replay_model import check_game
+from tests.replay_checks import variant, replay_all, copied_batch, refused
 
 pytestmark = pytest.mark.plays("emoji")
 
@@ -30,14 +30,7 @@ BUNDLED = ["emoji", "emoji_confirmed_only", "emoji_fit_monotone", "emoji_nakayos
 
 
 def _variant(edits: dict, base: str = "emoji", name: str = "replay_variant"):
-    d = FAMILY.SCENARIOS.load(base).to_dict()
-    for key, value in edits.items():
-        node = d
-        *path, last = key.split(".")
-        for part in path:
-            node = node[part]
-        node[last] = value
-    return FAMILY.SCENARIOS.from_dict(d, name=name)
+    return variant(FAMILY, base, edits, name)
 
 
 def _seats(policy, **params):
@@ -51,15 +44,7 @@ RANDOM = _seats("random")
 
 
 def _replay_all(sc, games, seed=SEED) -> Counter:
-    sim = FAMILY.SIMULATOR(sc)
-    total = Counter()
-    for game in range(games):
-        events, batch = sim.replay_events(seed, game)
-        try:
-            total += check_game(sc, events, batch)
-        except AssertionError as e:
-            raise AssertionError(f"seed {seed}, game {game}: {e}") from None
-    return total
+    return sum(replay_all(FAMILY.SIMULATOR(sc), sc, check_game, games, seed), Counter())
 
 
 @pytest.mark.parametrize("seats", ["bots", "random"])
@@ -218,13 +203,11 @@ def _find_game(sc, want, games=60):
 
 
 def _batch(batch):
-    return types.SimpleNamespace(rounds=np.array(batch.rounds, copy=True),
-                                 games=np.array(batch.games, copy=True))
+    return copied_batch(batch)
 
 
 def _refused(sc, events, batch, match):
-    with pytest.raises(AssertionError, match=match):
-        check_game(sc, events, batch)
+    refused(check_game, sc, events, batch, match)
 
 
 def _rows(events, name):

@@ -4,7 +4,6 @@ scenarios (2 and 3 seats) with their bots and with `random` seats, variants flip
 options, and tampered records the model must refuse."""
 from __future__ import annotations
 
-import types
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from simcore.ptrump.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.ptrump.family import FAMILY
 from tests.ptrump.replay_model import check_game
+from tests.replay_checks import variant, replay_all, copied_batch, refused
 
 SEED = 1
 GAMES = 20
@@ -21,14 +21,7 @@ BUNDLED = ["ptrump_2p", "ptrump_3p", "ptrump_beginner", "ptrump_confirmed_only",
 
 
 def _variant(edits: dict, base: str = "ptrump_2p", name: str = "replay_variant"):
-    d = FAMILY.SCENARIOS.load(base).to_dict()
-    for key, value in edits.items():
-        node = d
-        *path, last = key.split(".")
-        for part in path:
-            node = node[part]
-        node[last] = value
-    return FAMILY.SCENARIOS.from_dict(d, name=name)
+    return variant(FAMILY, base, edits, name)
 
 
 def _seats(n, policy="greedy"):
@@ -44,13 +37,7 @@ def _random(n, **edits):
 
 
 def _replay_all(sc, games=GAMES, seed=SEED, **kw):
-    sim = FAMILY.SIMULATOR(sc)
-    for game in range(games):
-        events, batch = sim.replay_events(seed, game)
-        try:
-            check_game(sc, events, batch, **kw)
-        except AssertionError as e:
-            raise AssertionError(f"seed {seed}, game {game}: {e}") from None
+    replay_all(FAMILY.SIMULATOR(sc), sc, check_game, games, seed, **kw)
 
 
 @pytest.mark.parametrize("scenario", BUNDLED)
@@ -164,13 +151,11 @@ def test_riichi_without_menzen_replays_by_the_rules():
 # --- the model refuses tampered records ---------------------------------------------------------
 
 def _batch(batch):
-    return types.SimpleNamespace(rounds=np.array(batch.rounds, copy=True),
-                                 games=np.array(batch.games, copy=True))
+    return copied_batch(batch)
 
 
 def _refused(sc, events, batch, match):
-    with pytest.raises(AssertionError, match=match):
-        check_game(sc, events, batch)
+    refused(check_game, sc, events, batch, match)
 
 
 def _game_with(sc, want, games=60):

@@ -5,7 +5,6 @@ some [R] options, with the scenario's bots and with random seats; tampered recor
 must refuse; and the two engine deviations it found, fixed in the engine."""
 from __future__ import annotations
 
-import types
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from simcore.riichi2p.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.riichi2p.family import FAMILY
 from tests.riichi2p.replay_model import ENGINE_DEVIATIONS, check_game
+from tests.replay_checks import replay_all, copied_batch, refused
 
 SEED = 3
 GAMES = 16
@@ -30,13 +30,7 @@ def _variant(edits: dict, base: str = "riichi2p", name: str = "replay_variant"):
 
 
 def _replay_all(sc, games=GAMES, seed=SEED, tolerate=ENGINE_DEVIATIONS):
-    sim = FAMILY.SIMULATOR(sc)
-    for game in range(games):
-        events, batch = sim.replay_events(seed, game)
-        try:
-            check_game(sc, events, batch, tolerate=tolerate)
-        except AssertionError as e:
-            raise AssertionError(f"seed {seed}, game {game}: {e}") from None
+    replay_all(FAMILY.SIMULATOR(sc), sc, check_game, games, seed, tolerate=tolerate)
 
 
 BUNDLED = ["riichi2p", "riichi2p_full_wall", "riichi2p_online", "riichi2p_local_yaku",
@@ -119,13 +113,11 @@ def test_riichi_discards_the_drawn_tile_even_a_red_five():
 # --- the model refuses tampered records -------------------------------------------------------
 
 def _batch(batch):
-    return types.SimpleNamespace(rounds=np.array(batch.rounds, copy=True),
-                                 games=np.array(batch.games, copy=True))
+    return copied_batch(batch)
 
 
 def _refused(sc, events, batch, match):
-    with pytest.raises(AssertionError, match=match):
-        check_game(sc, events, batch, tolerate=ENGINE_DEVIATIONS)
+    refused(check_game, sc, events, batch, match, tolerate=ENGINE_DEVIATIONS)
 
 
 def _game_with(sc, want):

@@ -3,7 +3,6 @@
 scenarios and variants touching every rule option, and tampered records the model must refuse."""
 from __future__ import annotations
 
-import types
 
 import numpy as np
 import pytest
@@ -11,20 +10,14 @@ import pytest
 from simcore.sparrow.engine import EV_TYPES, ROUND_FIELDS, GAME_FIELDS
 from simcore.sparrow.family import FAMILY
 from tests.sparrow.replay_model import check_game
+from tests.replay_checks import variant, replay_all, copied_batch, refused
 
 SEED = 3
 GAMES = 30
 
 
 def _variant(edits: dict, base: str = "sparrow", name: str = "replay_variant"):
-    d = FAMILY.SCENARIOS.load(base).to_dict()
-    for key, value in edits.items():
-        node = d
-        *path, last = key.split(".")
-        for part in path:
-            node = node[part]
-        node[last] = value
-    return FAMILY.SCENARIOS.from_dict(d, name=name)
+    return variant(FAMILY, base, edits, name)
 
 
 def _seats(n, policy="greedy", **params):
@@ -35,13 +28,7 @@ def _seats(n, policy="greedy", **params):
 
 
 def _replay_all(sc, games=GAMES, seed=SEED):
-    sim = FAMILY.SIMULATOR(sc)
-    for game in range(games):
-        events, batch = sim.replay_events(seed, game)
-        try:
-            check_game(sc, events, batch)
-        except AssertionError as e:
-            raise AssertionError(f"seed {seed}, game {game}: {e}") from None
+    replay_all(FAMILY.SIMULATOR(sc), sc, check_game, games, seed)
 
 
 @pytest.mark.parametrize("scenario", ["sparrow", "sparrow_2p", "sparrow_5p", "sparrow_min4"])
@@ -121,13 +108,11 @@ def _game_with_a_ron_and_a_tsumo():
 
 
 def _batch(batch):
-    return types.SimpleNamespace(rounds=np.array(batch.rounds, copy=True),
-                                 games=np.array(batch.games, copy=True))
+    return copied_batch(batch)
 
 
 def _refused(sc, events, batch, match):
-    with pytest.raises(AssertionError, match=match):
-        check_game(sc, events, batch)
+    refused(check_game, sc, events, batch, match)
 
 
 def test_tampered_events_and_records_are_refused():
