@@ -21,6 +21,7 @@ not simultaneous over all values; a rule with many choices widens nothing for it
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from simcore.errors import InputError
@@ -106,31 +107,23 @@ def _distance_ci(ci, t):
     return sorted([abs(lo - t), abs(hi - t)])
 
 
-def _farther(sums, j, t, b, best, v, row) -> bool:
+def _farther(paired, t, b, best, v, row) -> bool:
     """Whether value ``v`` is surely farther from the target t than the best value ``b``.
     With c = mu_v - t surely below 0 (v's interval below t) and a = mu_b - t, the gain
     D = |c| - |a| is -delta for a <= 0 and -delta - 2a above, delta = mu_v - mu_b the paired
     difference (the same deals: far tighter than either value's own interval): D's lower bound
     is -delta_hi - 2 max(0, a_hi); the mirror above t. A ``v`` whose interval holds t: by the
-    two distance intervals."""
+    two distance intervals. ``paired(a, b)``: compare's row of b against a."""
     lo_v, hi_v = row["ci"]
     lo_b, hi_b = best["ci"]
     if None not in (lo_v, hi_v, lo_b, hi_b) and (hi_v < t or lo_v > t):
-        d_lo, d_hi = _paired(sums, j, b, v, row)["ci"]
+        d_lo, d_hi = paired(b, v)["ci"]
         if d_lo is not None:
             if hi_v < t:
                 return -d_hi - 2 * max(0.0, hi_b - t) > 0
             return d_lo - 2 * max(0.0, t - lo_b) > 0
     lo, hi = row["distance_ci"][0], best["distance_ci"][1]
     return lo is not None and hi is not None and hi < lo
-
-
-def _paired(sums, j: int, a: int, b: int, row) -> dict:
-    """The paired difference of value b from value a (compare's row), kept on ``row`` by a."""
-    key = ("_paired", a)
-    if key not in row:
-        row[key] = difference_row(row["_metric"], sums, j, a, b)
-    return row[key]
 
 
 def _vs(d: dict) -> dict:
@@ -146,11 +139,15 @@ def ranking(cs: ChoiceSetup, sums) -> dict:
     """The solve's JSON from the played sums (variant v: the value ``cs.values[v]``)."""
     j, t = cs.metric_index, cs.target
     own = cs.values.index(cs.own) if cs.own in cs.values else None
+
+    @functools.cache
+    def paired(a: int, b: int) -> dict:
+        """The paired difference of value b from value a: compare's row."""
+        return difference_row(cs.metric, sums, j, a, b)
     rows = []
     for v, value in enumerate(cs.values):
         s = metric_summary(cs.metric, sums, j, v)
-        row = {"value": value, "metric": s["value"], "ci": s["ci"], "n": s["n"],
-               "_metric": cs.metric}
+        row = {"value": value, "metric": s["value"], "ci": s["ci"], "n": s["n"]}
         if s["value"] is None:
             row.update(distance=None, distance_ci=[None, None], target_inside=None)
         else:
@@ -158,7 +155,7 @@ def ranking(cs: ChoiceSetup, sums) -> dict:
                        target_inside=(s["ci"][0] is not None
                                       and s["ci"][0] <= t <= s["ci"][1]))
         if own is not None and v != own and s["value"] is not None:
-            d = _paired(sums, j, own, v, row)
+            d = paired(own, v)
             if d["diff"] is not None:
                 row["vs_scenario"] = _vs(d)
         rows.append(row)
@@ -167,11 +164,8 @@ def ranking(cs: ChoiceSetup, sums) -> dict:
         r["rank"] = i + 1
     best = ranked[0] if ranked else None
     clearly = bool(best and len(ranked) > 1 and all(
-        _farther(sums, j, t, cs.values.index(best["value"]), best, cs.values.index(r["value"]),
+        _farther(paired, t, cs.values.index(best["value"]), best, cs.values.index(r["value"]),
                  r) for r in ranked[1:]))
-    for r in rows:   # the working entries are not the result's
-        for k in [k for k in r if not isinstance(k, str) or k.startswith("_")]:
-            del r[k]
     data = {"rule_kind": "choice", "scenario": cs.name, "param": cs.key,
             "scenario_value": cs.own, "metric": cs.metric.name, "target": t,
             "target_source": cs.target_source, "games": sums.n, "choices": rows,
