@@ -14,11 +14,10 @@ from simcore.cli.common import (backend_options, cli_errors, luck_option, NO_REP
                                 Progress, saved_line)
 from simcore.cli.output import render_report
 from simcore.cli.types import FiniteFloat
-
-MAX_BUDGET_MINUTES = 525_600   # a year of wall time: past it a budget is a typo, not a plan
 from simcore.errors import InputError
 
 STATE_FILE = "design.json"
+MAX_BUDGET_MINUTES = 525_600   # a year of wall time: past it a budget is a typo, not a plan
 
 
 @click.command()
@@ -27,9 +26,9 @@ STATE_FILE = "design.json"
               "targets to meet and the rules that may change (see docs/design.md).")
 @click.option("--budget-games", type=click.IntRange(min=1000), help="Games in all, every stage "
               f"and rule set counted [{600_000:,}]: the same budget repeats exactly.")
-@click.option("--budget-minutes", type=FiniteFloat(min=0.1, max=MAX_BUDGET_MINUTES), help="Wall time instead: the "
-              "search stops at half of it and the later stages are sized from the speed seen "
-              "(the games then depend on this machine).")
+@click.option("--budget-minutes", type=FiniteFloat(min=0.1, max=MAX_BUDGET_MINUTES),
+              help="Wall time instead: the search stops at half of it and the later stages "
+              "are sized from the speed seen (the games then depend on this machine).")
 @click.option("--search-games", type=click.IntRange(min=100), help="Games per rule set in the "
               "search [2,000].")
 @click.option("--players", metavar="SEATS", help="Seats instead of the scenario's players "

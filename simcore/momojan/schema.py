@@ -161,7 +161,8 @@ SCHEMA = {
         "kai_set_points": _int(2, "draw settlement points per Kai set (closed kan too)", min=0),
         "call_set_points": _int(1, "draw settlement points per Pon/Chi set (open kan too)", min=0),
         "rounding": _enum("ceil", DRAW_ROUNDING, "how half an odd difference is rounded"),
-        "tenpai_requires_yaku": _bool(False, "tenpai at a draw needs a possible yaku (by tsumo or by ron)", "I"),
+        "tenpai_requires_yaku": _bool(False, "tenpai at a draw needs a possible yaku (by tsumo "
+                                      "or by ron)", "I"),
     },
     "game": {
         "dealerships_each": _int(2, "dealerships each player holds before the game ends", min=1),
