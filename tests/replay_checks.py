@@ -46,3 +46,24 @@ def refused(check, sc, events, batch, match: str, **kw) -> None:
     """``check`` refuses the (tampered) game with a message matching ``match``."""
     with pytest.raises(AssertionError, match=match):
         check(sc, events, batch, **kw)
+
+
+def game_with(sim, sc, check, seed: int, want, games: int = 60, **kw):
+    """``(events, batch)`` of the first of games 0..games-1 of ``seed`` whose event log
+    ``want(events)`` accepts, checked by ``check`` first (a tampering test starts from a game
+    the model passes)."""
+    for game in range(games):
+        events, batch = sim.replay_events(seed, game)
+        if want(events):
+            check(sc, events, batch, **kw)
+            return events, batch
+    raise AssertionError(f"no such game in {games}")
+
+
+def describe_event(e, names) -> str:
+    """An event row of a log as a replay model's message shows it (``names``: the family's
+    ``EV_TYPES``); None: the log has ended."""
+    if e is None:
+        return "nothing (the events end)"
+    t = names[e[0]] if 0 <= e[0] < len(names) else f"type {e[0]}"
+    return f"{t}{tuple(e[1:])}"

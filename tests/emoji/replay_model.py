@@ -79,6 +79,7 @@ import numpy as np
 
 from simcore.emoji import reference as ref
 from simcore.emoji.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS, END_REASON_NAMES
+from tests.replay_checks import describe_event
 
 N_SEATS = 4
 N_KINDS = 30
@@ -279,10 +280,7 @@ class Replay:
 
     @staticmethod
     def describe(e):
-        if e is None:
-            return "nothing (the events end)"
-        t = EV_TYPES[e[0]] if 0 <= e[0] < len(EV_TYPES) else f"type {e[0]}"
-        return f"{t}{tuple(e[1:])}"
+        return describe_event(e, EV_TYPES)
 
     # ---- chips -------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ try:
     from tests.emoji.replay_model import check_game
 except ImportError:          # tests/emoji is no package: pytest puts the folder on sys.path
     from replay_model import check_game
-from tests.replay_checks import variant, replay_all, copied_batch, refused
+from tests.replay_checks import variant, replay_all, copied_batch, refused, game_with
 
 pytestmark = pytest.mark.plays("emoji")
 
@@ -193,13 +193,8 @@ EV = {name: i for i, name in enumerate(EV_TYPES)}
 
 def _find_game(sc, want, games=60):
     """The first game (seed SEED) whose events hold every event type in ``want``."""
-    sim = FAMILY.SIMULATOR(sc)
-    for game in range(games):
-        events, batch = sim.replay_events(SEED, game)
-        if all((events[:, 0] == EV[w]).any() for w in want):
-            check_game(sc, events, batch)
-            return events, batch
-    raise AssertionError(f"no game with {want} in {games}")
+    return game_with(FAMILY.SIMULATOR(sc), sc, check_game, SEED,
+                     lambda events: all((events[:, 0] == EV[w]).any() for w in want), games)
 
 
 def _batch(batch):

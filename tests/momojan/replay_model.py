@@ -89,6 +89,7 @@ from simcore.momojan.cards import (
 )
 from simcore.momojan.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.momojan.schema import PICTURES, SET_BONUS_NAMES, YAKU
+from tests.replay_checks import describe_event
 
 (EV_ROUND_START, EV_DEAL, EV_DRAW, EV_DRAW_THREE, EV_KAI, EV_PON, EV_CHI, EV_KAN, EV_DISCARD,
  EV_TSUMO, EV_RON, EV_EXHAUSTIVE, EV_ROUND_END, EV_REPLACEMENT, EV_GAME_END) = (
@@ -538,10 +539,7 @@ class Replay:
         return self.events[self.pos] if self.pos < len(self.events) else None
 
     def describe(self, e):
-        if e is None:
-            return "nothing (the events end)"
-        t = EV_TYPES[e[0]] if 0 <= e[0] < len(EV_TYPES) else f"type {e[0]}"
-        return f"{t}{tuple(e[1:])}"
+        return describe_event(e, EV_TYPES)
 
     def take(self, types, what=""):
         e = self.peek()

@@ -14,7 +14,7 @@ from simcore.momojan.cards import kinds_from_mask
 from simcore.momojan.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.momojan.family import FAMILY
 from tests.momojan.replay_model import check_game
-from tests.replay_checks import replay_all, copied_batch, refused
+from tests.replay_checks import replay_all, copied_batch, refused, game_with
 
 SEED = 5
 GAMES = 24
@@ -172,13 +172,7 @@ def _refused(sc, events, batch, match):
 
 
 def _find_game(sc, want, games=60):
-    sim = _sim(sc)
-    for game in range(games):
-        events, batch = sim.replay_events(SEED, game)
-        if want(events):
-            check_game(sc, events, batch)
-            return events, batch
-    raise AssertionError("no such game")
+    return game_with(_sim(sc), sc, check_game, SEED, want, games)
 
 
 def _has(events, *names):

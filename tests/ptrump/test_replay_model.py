@@ -11,7 +11,7 @@ import pytest
 from simcore.ptrump.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.ptrump.family import FAMILY
 from tests.ptrump.replay_model import check_game
-from tests.replay_checks import variant, replay_all, copied_batch, refused
+from tests.replay_checks import variant, replay_all, copied_batch, refused, game_with
 
 SEED = 1
 GAMES = 20
@@ -159,13 +159,7 @@ def _refused(sc, events, batch, match):
 
 
 def _game_with(sc, want, games=60):
-    sim = FAMILY.SIMULATOR(sc)
-    for game in range(games):
-        events, batch = sim.replay_events(SEED, game)
-        if want(events):
-            check_game(sc, events, batch)
-            return events, batch
-    raise AssertionError("no such game")
+    return game_with(FAMILY.SIMULATOR(sc), sc, check_game, SEED, want, games)
 
 
 def _has_ron_and_tsumo(events):

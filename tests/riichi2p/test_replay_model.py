@@ -11,8 +11,8 @@ import pytest
 
 from simcore.riichi2p.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.riichi2p.family import FAMILY
-from tests.riichi2p.replay_model import ENGINE_DEVIATIONS, check_game
-from tests.replay_checks import replay_all, copied_batch, refused
+from tests.riichi2p.replay_model import check_game
+from tests.replay_checks import replay_all, copied_batch, refused, game_with
 
 SEED = 3
 GAMES = 16
@@ -29,8 +29,8 @@ def _variant(edits: dict, base: str = "riichi2p", name: str = "replay_variant"):
     return FAMILY.SCENARIOS.from_dict(d, name=name)
 
 
-def _replay_all(sc, games=GAMES, seed=SEED, tolerate=ENGINE_DEVIATIONS):
-    replay_all(FAMILY.SIMULATOR(sc), sc, check_game, games, seed, tolerate=tolerate)
+def _replay_all(sc, games=GAMES, seed=SEED):
+    replay_all(FAMILY.SIMULATOR(sc), sc, check_game, games, seed)
 
 
 BUNDLED = ["riichi2p", "riichi2p_full_wall", "riichi2p_online", "riichi2p_local_yaku",
@@ -98,7 +98,7 @@ def test_variants_replay_by_the_rules(variant):
 def test_discard_ids_name_kind_and_red_only():
     """A tsumogiri discard logged the drawn physical tile id (seed 3, game 0, event 41: 54,
     copy 2 of 5p), not kind*4(+1) (§17.8)."""
-    _replay_all(FAMILY.SCENARIOS.load("riichi2p"), games=3, tolerate=())
+    _replay_all(FAMILY.SCENARIOS.load("riichi2p"), games=3)
 
 
 def test_riichi_discards_the_drawn_tile_even_a_red_five():
@@ -117,17 +117,11 @@ def _batch(batch):
 
 
 def _refused(sc, events, batch, match):
-    refused(check_game, sc, events, batch, match, tolerate=ENGINE_DEVIATIONS)
+    refused(check_game, sc, events, batch, match)
 
 
 def _game_with(sc, want):
-    sim = FAMILY.SIMULATOR(sc)
-    for game in range(60):
-        events, batch = sim.replay_events(SEED, game)
-        if want(events):
-            check_game(sc, events, batch, tolerate=ENGINE_DEVIATIONS)
-            return events, batch
-    raise AssertionError("no such game in 60")
+    return game_with(FAMILY.SIMULATOR(sc), sc, check_game, SEED, want)
 
 
 def test_tampered_events_and_records_are_refused():
@@ -145,7 +139,7 @@ def test_tampered_events_and_records_are_refused():
     e[first_discard, 2] = ((k + 1) % 34) * 4 + 1       # a tile not (necessarily) held
     e[first_discard, 4] = 0
     with pytest.raises(AssertionError):
-        check_game(sc, e, batch, tolerate=ENGINE_DEVIATIONS)
+        check_game(sc, e, batch)
 
     e = events.copy()
     first_draw = int(np.flatnonzero(e[:, 0] == EV["draw"])[0])
@@ -185,9 +179,9 @@ def test_a_discard_under_a_stricter_kuikae_is_refused():
     forbid = _variant({"kuikae": "forbid", "players": RANDOM})
     for game in range(10):
         events, batch = sim.replay_events(SEED, game)
-        check_game(sc, events, batch, tolerate=ENGINE_DEVIATIONS)
+        check_game(sc, events, batch)
         try:
-            check_game(forbid, events, batch, tolerate=ENGINE_DEVIATIONS)
+            check_game(forbid, events, batch)
         except AssertionError as e:
             if "kuikae" in str(e) or "no legal discard" in str(e):
                 return

@@ -61,6 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.sparrow.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
+from tests.replay_checks import describe_event
 from tests.sparrow import reference as ref
 
 N_TILES = 44
@@ -193,10 +194,7 @@ class Replay:
 
     @staticmethod
     def describe(e):
-        if e is None:
-            return "nothing (the events end)"
-        t = EV_TYPES[e[0]] if 0 <= e[0] < len(EV_TYPES) else f"type {e[0]}"
-        return f"{t}{tuple(e[1:])}"
+        return describe_event(e, EV_TYPES)
 
     # ---- hands --------------------------------------------------------------------------
 
