@@ -161,8 +161,9 @@ def summary_table(fam, summary: dict) -> str:
         lines += breakdown_text(summary["breakdown"], cat[fam.HEADLINE], words)
     if summary.get("yaku_table"):
         lines += point_table_text(summary["yaku_table"])
-    lines += ["", f"Intervals: Wilson for shares of {words}; for {round_words} and wins the delta "
-                  f"method with the {word} as the unit ({round_words} of a {word} are not "
+    lines += ["", f"Intervals: Wilson for shares of {words}; for shares of {round_words} and wins, "
+                  f"Wilson on the count the {word}-level variance is worth; for means, the delta "
+                  f"method; the {word} is the unit ({round_words} of a {word} are not "
                   f"independent)."]
     if any(m.get("luck_narrowing") for m in summary["metrics"].values()):
         lines.append(f"luck-corrected: the luck of the draws, measured in the engine, is "

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from simcore.stats.moments import Z95, wilson, wilson_bounds
+from simcore.stats.moments import Z95, rate_bounds, wilson
 
 N_FIELDS = 6   # n, Sx, Sy, Sxx, Sxy, Syy
 TOO_FEW = 10   # games a domain needs before it gets an interval
@@ -45,8 +45,9 @@ def ratio_sums(x, y, codes, n_codes: int) -> np.ndarray:
 
 def estimate(row, is_rate: bool = True, z: float = Z95, nonnegative: bool = False) -> dict:
     """``{"value", "ci", "n"}`` of R = Sx / Sy from one ``[n, Sx, Sy, Sxx, Sxy, Syy]`` row;
-    no interval under :data:`TOO_FEW` games. A rate with no spread (all or none) gets
-    Wilson's interval over the domain's games, so no printed interval has zero width."""
+    no interval under :data:`TOO_FEW` games. A rate gets Wilson's interval on its effective
+    count (:func:`simcore.stats.moments.rate_bounds`; with no spread, all or none, on the
+    domain's units), so no printed interval has zero width."""
     n, sx, sy, sxx, sxy, syy = (int(v) for v in row)
     if n == 0 or sy == 0:
         return {"value": None, "ci": [None, None], "n": n}
@@ -57,13 +58,11 @@ def estimate(row, is_rate: bool = True, z: float = Z95, nonnegative: bool = Fals
     q = sxx * sy * sy - 2 * sx * sxy * sy + sx * sx * syy
     var = q * n / ((n - 1) * sy ** 4)
     half = z * math.sqrt(max(var, 0.0))
-    if is_rate and half == 0:
-        lo, hi = wilson_bounds(r * n, n, z)
+    if is_rate:   # Wilson's on the effective count (no spread: on the domain's units)
+        lo, hi = rate_bounds(r, math.sqrt(max(var, 0.0)), sy, z)
     else:
         lo, hi = r - half, r + half
-    if is_rate:
-        lo, hi = max(lo, 0.0), min(hi, 1.0)
-    elif nonnegative:
+    if nonnegative and not is_rate:
         lo = max(lo, 0.0)
     return {"value": round(r, 6), "ci": [round(lo, 6), round(hi, 6)], "n": n}
 

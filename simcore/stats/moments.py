@@ -35,12 +35,46 @@ def wilson(successes: int, n: int, z: float = Z95) -> dict:
     """Rate with its Wilson score interval: ``{"value", "ci": [lo, hi], "n"}``.
 
     Wilson's interval stays inside [0, 1] and behaves at rates near 0 or 1, where the normal
-    approximation does not (Wilson 1927; Brown, Cai & DasGupta 2001).
+    approximation does not (Wilson 1927; Brown, Cai & DasGupta 2001), with those authors' Poisson
+    ends for 1-3 successes or failures (:func:`wilson_bounds_modified`).
     """
     if n == 0:
         return {"value": None, "ci": [None, None], "n": 0}
-    lo, hi = wilson_bounds(successes, n, z)
+    lo, hi = wilson_bounds_modified(successes, n, z)
     return {"value": round(successes / n, 6), "ci": [round(lo, 6), round(hi, 6)], "n": n}
+
+
+def wilson_bounds_modified(successes: float, n: float, z: float = Z95) -> tuple:
+    """Wilson's bounds, the lower one for 1 to x* successes (x* = 2 up to 50 trials, else 3)
+    taken down to the one-sided Poisson bound chi2_{2x}(alpha) / 2n, and the upper one likewise
+    for as few failures: Brown, Cai & DasGupta's (2001, sec. 4.1.1) modified Wilson interval.
+    Wilson's own lower bound is too high there: at 0.5 expected successes in 750 trials it
+    covered 91% of the time, the modified one 98% (``tests/harness/test_stats.py``)."""
+    lo, hi = wilson_bounds(successes, n, z)
+    x_star = 2 if n <= 50 else 3
+    if 0 < successes <= x_star or 0 < n - successes <= x_star:
+        from scipy.stats import chi2, norm
+        alpha = 2 * norm.sf(z)
+        if 0 < successes <= x_star:
+            lo = min(lo, float(chi2.ppf(alpha, 2 * successes)) / (2 * n))
+        if 0 < n - successes <= x_star:
+            hi = max(hi, 1 - float(chi2.ppf(alpha, 2 * (n - successes))) / (2 * n))
+    return lo, hi
+
+
+def rate_bounds(value: float, se: float | None, units: float, z: float = Z95) -> tuple:
+    """The 95% bounds of a rate of rounds or wins (``units`` of them, clustered in games, the
+    delta method's standard error ``se`` with the game as the unit): the modified Wilson
+    interval on the effective count, the count of independent trials that would give that
+    variance, p (1 - p) / se^2, at most ``units`` (Korn & Graubard 1998, for proportions from
+    clustered samples). Where events are many it is the delta method's interval; where they are
+    few (a rare yaku's 1-4 wins) the normal interval clipped at 0 covered the truth 83-88% of
+    the time (300 runs of 300 games of new_edition) and this one near 95%. No spread (none or
+    all): Wilson's on the units."""
+    n_eff = units
+    if se and 0 < value < 1:
+        n_eff = min(units, value * (1 - value) / se ** 2)
+    return wilson_bounds_modified(value * n_eff, n_eff, z)
 
 
 def wilson_bounds(successes: float, n: float, z: float = Z95) -> tuple:

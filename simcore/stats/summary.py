@@ -1,14 +1,15 @@
 """One variant's metrics with their 95% intervals, from streamed sums (no game in here).
 
-Wilson's interval for a game-level rate (a binomial count of games), the delta method otherwise
-(rounds and wins are clustered in games), the luck-corrected numerators where a family has them
-(:mod:`simcore.stats.luck`); and a study's stop rule in words.
+Wilson's interval for a game-level rate (a binomial count of games); for a rate of rounds or
+wins (clustered in games) Wilson's on the effective count the delta method's variance gives
+(:func:`clustered_wilson`); the delta method otherwise, and on the luck-corrected numerators
+where a family has them (:mod:`simcore.stats.luck`); and a study's stop rule in words.
 """
 
 from __future__ import annotations
 
 from simcore.stats.luck import is_corrected, narrowing_of, plain
-from simcore.stats.moments import ratio, ratio_ci, wilson
+from simcore.stats.moments import Ratio, rate_bounds, ratio, ratio_ci, wilson
 
 
 def _r(x, nd=6):
@@ -17,11 +18,14 @@ def _r(x, nd=6):
 
 def metric_summary(metric, sums, j: int, v: int = 0, n_seats: int | None = None) -> dict:
     """Value and 95% interval of one metric: Wilson for a game-level rate (a binomial count of
-    games), the delta method otherwise (rounds and wins are clustered in games)."""
+    games), Wilson on the effective count for a rate of rounds or wins (clustered in games), the
+    delta method otherwise."""
     r = ratio(sums, j, v)
     lucky = is_corrected(sums, j)
     if metric.kind == "game_rate" and not lucky:
         out = wilson(*_wilson_counts(sums, j, v))
+    elif metric.is_rate and r.den and not lucky:
+        out = clustered_wilson(r)
     elif metric.is_rate and r.den and r.num in (0, r.den):
         # none (or all) of the rounds or wins: the delta method's interval would have zero
         # width; Wilson's on the counted rounds or wins does not
@@ -41,6 +45,13 @@ def metric_summary(metric, sums, j: int, v: int = 0, n_seats: int | None = None)
         out["reference"] = round(fair, 6)
         out["contains_reference"] = out["ci"][0] <= fair <= out["ci"][1]
     return out
+
+
+def clustered_wilson(r: Ratio) -> dict:
+    """A rate of rounds or wins ``r`` with its interval (:func:`simcore.stats.moments.rate_bounds`:
+    Wilson's on the effective count)."""
+    lo, hi = rate_bounds(r.value, r.se, r.den)
+    return {"value": _r(r.value), "ci": [_r(lo), _r(hi)], "n": r.den}
 
 
 def _wilson_counts(sums, j: int, v: int = 0):
