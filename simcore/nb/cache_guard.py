@@ -31,11 +31,14 @@ def _dirs(package: str) -> list:
 
 
 def sources_digest(package: str) -> str:
-    """sha1 of the ``.py`` files a family's kernels can reach (names and contents)."""
+    """sha1 of the ``.py`` files a family's kernels can reach (their paths below the project's
+    root, and their contents: a checkout moved or copied whole, mtimes kept, keeps its cache)."""
     h = hashlib.sha1()
-    for d in _dirs(package):
+    dirs = _dirs(package)
+    root = os.path.dirname(os.path.dirname(dirs[0]))   # simcore/<family>'s project
+    for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, "*.py"))):
-            h.update(path.encode() + b"\0")
+            h.update(os.path.relpath(path, root).encode() + b"\0")
             with open(path, "rb") as f:
                 h.update(f.read())
     return h.hexdigest()

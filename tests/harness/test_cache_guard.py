@@ -39,6 +39,24 @@ def test_a_changed_source_drops_the_cached_machine_code(tmp_path, monkeypatch):
     assert (game / "engine.py").exists() and (game / "__pycache__" / cache_guard.MARKER).exists()
 
 
+def test_a_checkout_moved_whole_keeps_its_cache(tmp_path, monkeypatch):
+    """A newcomer's trial: the digest held each source's absolute path, so a checkout copied
+    or moved whole (cp -a, mtimes kept: numba's own cache stays valid) had every family's
+    machine code dropped at its first play, and precompile --check blamed the machine."""
+    game, bots = _tree(tmp_path / "a")
+    moved = tmp_path / "b"
+    shutil.copytree(tmp_path / "a", moved)
+    digests = []
+    for root in (tmp_path / "a", moved):
+        g, b = root / "pkg" / "simcore" / "fakefam", root / "pkg" / "policies" / "fakefam"
+        monkeypatch.setattr(cache_guard, "_dirs", lambda package, g=g, b=b: [
+            str(g), str(b), str(b.parent)])
+        digests.append(cache_guard.sources_digest("simcore.fakefam"))
+    assert digests[0] == digests[1]
+    (moved / "pkg" / "policies" / "shared.py").write_text("z = 2\n")
+    assert cache_guard.sources_digest("simcore.fakefam") != digests[0]
+
+
 def test_the_guard_never_fails_a_run(tmp_path, monkeypatch):
     monkeypatch.setattr(cache_guard, "_dirs", lambda package: 1 / 0)
     cache_guard._checked.discard("simcore.broken")
