@@ -381,15 +381,16 @@ def check_distinct_policies(fam, same: set, games: int, n_scenarios: int) -> Non
 def check_fits(fam, batch, what: str) -> None:
     """Every record column fits the dtype it is stored as: one line naming the family, the
     column, the dtype and the value that does not fit."""
-    for table, rows, fields, types, default in (
-            ("per-game", batch.games, fam.SIMULATOR.GAME_FIELDS, fam.GAME_DTYPES,
-             fam.GAME_DTYPE_DEFAULT),
-            ("per-round", batch.rounds, fam.SIMULATOR.ROUND_FIELDS, fam.ROUND_DTYPES,
-             ROUND_DTYPE_DEFAULT)):
+    from simcore.family.tables import round_dtype
+    for table, rows, fields, dtype_of in (
+            ("per-game", batch.games, fam.SIMULATOR.GAME_FIELDS,
+             lambda name: fam.GAME_DTYPES.get(name, fam.GAME_DTYPE_DEFAULT)),
+            ("per-round", batch.rounds, fam.SIMULATOR.ROUND_FIELDS,
+             lambda name: round_dtype(fam, name))):
         if not len(rows):
             continue
         for j, name in enumerate(fields):
-            dtype = types.get(name, default)
+            dtype = dtype_of(name)
             info = np.iinfo(dtype)
             col = rows[:, j]
             lo, hi = int(col.min()), int(col.max())

@@ -196,9 +196,27 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             "tier quick: the harness and MOMOJAN. `python3 -m pytest -n auto --dist loadfile -rs "
             "--tier second` runs the rest: the other families, the statistical coverage studies, "
             "the wheel install, Ray and the browser.")
+        for name in _families_asked(config):
+            terminalreporter.write_line(
+                f"tests/{name}: another family's tests, left out of the quick tier: "
+                f"`python3 -m pytest -rs --family {name}` runs them (docs/families.md, step 11).")
     elif tier == "second":
         terminalreporter.write_line("tier second: the other families, the statistical coverage "
                                     "studies, the wheel install, Ray and the browser.")
+
+
+def _families_asked(config) -> list:
+    """The non-default families whose test folders the command line names (``tests/sparrow``,
+    ``tests/sparrow/test_engine.py``): the quick tier runs none of their tests."""
+    out = []
+    for arg in config.args:
+        try:
+            rel = Path(arg.split("::")[0]).resolve().relative_to(TESTS)
+        except ValueError:
+            continue
+        if rel.parts and rel.parts[0] in _other_families() and rel.parts[0] not in out:
+            out.append(rel.parts[0])
+    return out
 
 
 def pytest_sessionfinish(session, exitstatus):

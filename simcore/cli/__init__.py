@@ -24,6 +24,7 @@ from simcore.cli.mechanics import register as _register_mechanics
 from simcore.cli.tune import register as _register_tune
 from simcore.cli.types import FiniteFloat
 from simcore.errors import InputError, a_, one_line
+from simcore.family import registry as _registry
 from simcore.family.players import with_players
 from simcore.family.summary import summarize, summary_table
 from simcore.family.tables import waits_table
@@ -210,9 +211,12 @@ def input_errors_exit_2(fn):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="momojan-sim", prog_name="momojan-sim")
 def main():
-    """Simulation-based balance testing for small mahjong-like card games: MOMOJAN (桃雀),
-    P-style trump mahjong, emoji mahjong and two-player riichi. Start with 'momojan-sim run
-    new_edition'; the README shows how to read what it prints."""
+    """Simulation-based balance testing for small mahjong-like card games: MOMOJAN (桃雀) and
+    the other game families ({families}; 'momojan-sim scenarios' lists their scenarios). Start
+    with 'momojan-sim run new_edition'; the README shows how to read what it prints."""
+
+
+main.help = main.help.replace("{families}", ", ".join(_registry.names()))   # the one list
 
 
 def _read_lines(hands, file):
@@ -577,7 +581,7 @@ def list_scenarios():
 def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game, as_json):
     """Score a win: HAND holds the revealed groups and the concealed cards without the winning card
     (given with --win and the other options); in a game family whose hand text carries the win
-    and its context, HAND alone (README, "Game families").
+    and its context, HAND alone (docs/commands.md, "momojan-sim score").
 
     Example: momojan-sim score "kai:111z kai:456o chi:789o 23o 44z" --win 1o --by ron --riichi
     --dora-indicator 3l --rules new_edition_confirmed_only
@@ -628,7 +632,8 @@ def score(hand, win, by, riichi, ippatsu, dora, last_card, rinshan, rules, game,
 @luck_option
 def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_save, no_report,
         debug, target_ci, target_metric, max_games, quiet, players):
-    """Play games of SCENARIO between its two seats, summarise them and keep the result.
+    """Play games of SCENARIO between its seats (its players: list), summarise them and keep
+    the result.
 
     The result directory (results/<name>-<UTC time>/, or --out DIR) holds the resolved scenario,
     provenance.json, summary.json, the per-game table (Parquet), the report (report.html,

@@ -12,9 +12,9 @@ services are its loader's (``SCENARIOS``, :class:`simcore.family.scenario.Scenar
 What a family must write: ``SCENARIOS`` (its loader), ``SIMULATOR`` (its
 :class:`simcore.family.chunks.Simulator`), ``METRICS`` with ``game_quantities``, ``POLICIES``
 (its bots, a :class:`simcore.family.policy.Registry` in ``policies/<name>/``),
-``metrics_off``, ``build_replay`` (or ``replay``), ``waits_json``,
-``score_json`` and ``score_text``. The other hooks (``scenario_yaml`` among them) have a default
-a family overrides where its game has the thing (docs/families.md).
+``metrics_off`` and ``build_replay`` (or ``replay``). The other hooks (``scenario_yaml``;
+``waits_json``, ``score_json``, ``score_text``: hands on the command line) have a default a
+family overrides where its game has the thing (docs/families.md).
 
 What this implementation simplifies: seat metrics are generated for ``SEATS[1]`` seats (the most
 a scenario of the family may have); a scenario with fewer seats shows only its own.

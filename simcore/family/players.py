@@ -35,6 +35,9 @@ def parse_players(text: str, n_seats: int = 2, option: str = "--players", *,
     for entry in entries:
         name, *pairs = [p.strip() for p in entry.split(":")]
         if name not in known:
+            if name == "search":   # the bot every family may declare (docs/bots.md)
+                raise InputError(f"{option}: this game family has no search bot (its bots: "
+                                 f"{', '.join(known)})")
             hint = difflib.get_close_matches(name, known, n=1)
             raise InputError(f"{option}: unknown policy {name!r}"
                              + (f" (did you mean {hint[0]!r}?)" if hint else

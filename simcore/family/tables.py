@@ -33,6 +33,13 @@ def typed(values, dtype: str, column: str):
 
 
 ROUND_DTYPE_DEFAULT = "int8"   # a round column no family names (GAME_DTYPE_DEFAULT is declared)
+ROUND_HEAD_DTYPES = {"game": "int64"}   # the kit's own round columns (simcore.nb.games.ROUND_HEAD)
+
+
+def round_dtype(fam, name: str) -> str:
+    """How per-round column ``name`` is stored: the family's ``ROUND_DTYPES``, else the kit's
+    for its own columns (``game``, a game index, int64), else int8."""
+    return fam.ROUND_DTYPES.get(name) or ROUND_HEAD_DTYPES.get(name, ROUND_DTYPE_DEFAULT)
 
 
 def game_table(fam, batch, first_game: int) -> dict:
@@ -48,8 +55,8 @@ def game_table(fam, batch, first_game: int) -> dict:
 
 def round_table(fam, batch) -> dict:
     """The per-round table of a chunk's records (``--records``): the simulator's
-    ``ROUND_FIELDS`` as the family's ``ROUND_DTYPES`` say, else int8."""
-    return {name: typed(batch.rounds[:, i], fam.ROUND_DTYPES.get(name, ROUND_DTYPE_DEFAULT), name)
+    ``ROUND_FIELDS`` as :func:`round_dtype` says."""
+    return {name: typed(batch.rounds[:, i], round_dtype(fam, name), name)
             for i, name in enumerate(fam.SIMULATOR.ROUND_FIELDS)}
 
 

@@ -270,3 +270,27 @@ def test_the_python_sweep_is_the_commands():
     cli = json.loads(r.stdout)
     assert table["variants"] == cli["variants"] and table["grid"] == cli["grid"]
     assert len(table["variants"]) == 3   # the base and its two variants
+
+
+def test_the_kit_s_game_column_is_int64_without_being_named():
+    """A newcomer's trial: a family that did not name ``game`` in ROUND_DTYPES stored it as
+    int8, and ``run --records`` ended in a traceback after 127 games (the conformance check
+    plays 24)."""
+    from types import SimpleNamespace
+    from simcore.family.tables import round_table
+    fam = SimpleNamespace(ROUND_DTYPES={}, SIMULATOR=SimpleNamespace(ROUND_FIELDS=("game", "x")))
+    batch = SimpleNamespace(rounds=np.array([[0, 1], [300, 2], [5_000_000_000, 3]], np.int64))
+    cols = round_table(fam, batch)
+    assert cols["game"].dtype == np.int64 and cols["x"].dtype == np.int8
+    assert cols["game"].tolist() == [0, 300, 5_000_000_000]
+
+
+def test_a_family_without_a_search_bot_says_so():
+    """A newcomer's trial: --players search on a family with none said 'unknown policy'."""
+    from simcore.errors import InputError
+    from simcore.family.players import parse_players
+    with pytest.raises(InputError, match="this game family has no search bot "
+                                         r"\(its bots: random, greedy\)"):
+        parse_players("search", names=["random", "greedy"])
+    with pytest.raises(InputError, match="unknown policy 'greedyy'.*did you mean 'greedy'"):
+        parse_players("greedyy", names=["random", "greedy"])

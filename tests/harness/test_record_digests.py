@@ -46,7 +46,7 @@ def missing_pins(pinned: dict) -> str:
         out.append(f"family {fam}: {len(keys)} scenario/policy pairs have no pinned digest "
                    f"({', '.join(keys[:3])}{', ...' if len(keys) > 3 else ''}); pin them, and "
                    f"only them, with `python -m tests.record_digests --family {fam}` "
-                   f"(docs/families.md, 'Pinning a new family's records')")
+                   f"(docs/families.md, 'Pinning your family's record digests')")
     if extra:
         out.append(f"pinned but no longer bundled: {', '.join(extra[:3])}"
                    f"{', ...' if len(extra) > 3 else ''} (re-pin their family with "
