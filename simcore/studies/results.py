@@ -468,6 +468,7 @@ class ResultDir:
         the batch they belong to."""
         sums = None
         checked = self._verified if self._verified is not None else self._checked_chunks()
+        self.saved_chunk_sums = [(stop, s) for start, stop, s, extras in checked]
         for start, stop, s, extras in checked:
             sums = s if sums is None else sums.merge(s)
             self.extras.add(extras)

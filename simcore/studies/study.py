@@ -103,6 +103,24 @@ def next_stop(n: int, hw: float, half_width: float, step: int, cap: int) -> int:
     return min(cap, -(-stop // step) * step)
 
 
+def _replayed_stop(chunks, first: int, cap: int, step: int, target: float, half_width) -> int:
+    """The stop of the batch a ``--target-ci`` study's saved chunks (``[(stop, sums), ...]`` in
+    order, from game 0) belong to, replayed as the study chose its batches: the first ends at
+    ``first``, and each following one where :func:`next_stop` put it from the games before it
+    (``half_width(sums)`` gives the half-width the study watched). A resume takes this, not
+    provenance.json's record of it, which a hand edit could change (a QA trial: 60,000 written
+    over 14,000 gave a resumed run other numbers than an uninterrupted one)."""
+    stop, merged = first, None
+    for end, sums in chunks:
+        merged = sums if merged is None else merged.merge(sums)
+        if end == stop:
+            hw = half_width(merged)[0]
+            if hw <= target or end >= cap:
+                return stop     # the study ended here (its last batch was saved whole)
+            stop = next_stop(end, hw, target, step, cap)
+    return stop
+
+
 def _cold_share(family, requested: int) -> bool:
     """Whether a helper process should compile part of a cold start's kernels: the numba cache
     is cold, the family has a plan, the user did not ask for one worker and there is a second
@@ -168,17 +186,34 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
     chunk_fn = chunk_fn or functools.partial(chunk_stats, family)
     records = bool(sink and sink.records)
     round_records = bool(sink and sink.round_records)
+    def half_width(merged):
+        """(the target's half-width on ``merged``, the view it was measured on)."""
+        seen = view(merged)
+        return (target.measure(seen) if target.measure is not None
+                else headline_half_width(family.CATALOGUE, seen, target.metric, paired)), seen
+
     if sink is not None:
         saved, saved_stop = sink.resume_point()
         if saved is not None:
             # a batch ends between the first batch and the cap, never before the games saved
             # (provenance.json's batch_stop is outside its hash: a hand edit lands here)
             low = max(saved.n, stop)
+            where = getattr(sink, "path", "")
             if saved_stop is not None and not low <= saved_stop <= cap:
                 from simcore.errors import InputError
-                where = getattr(sink, "path", "")
                 raise InputError(f"--resume {where}: provenance.json: batch_stop is "
                                  f"{saved_stop:,}, outside {low:,}..{cap:,} (damaged)")
+            chunks = getattr(sink, "saved_chunk_sums", None)
+            if target is not None and chunks is not None:
+                # the batches are a function of the games: replay them from the saved chunks
+                implied = _replayed_stop(chunks, stop, cap, chunk_games, target.half_width,
+                                         half_width)
+                if saved_stop is not None and saved_stop != implied:
+                    from simcore.errors import InputError
+                    raise InputError(f"--resume {where}: provenance.json: batch_stop is "
+                                     f"{saved_stop:,}, but its saved games end their batch at "
+                                     f"{implied:,} (damaged)")
+                saved_stop = implied
             sums = saved
             stop = saved_stop or stop
         else:
@@ -222,9 +257,7 @@ def run_study(family, scenarios, seed: int, games: int, workers: int = 0, *, pai
                 sums = sums.merge(res.sums)
             if target is None:
                 break
-            seen = view(sums)    # the loop ends on these sums: the result reuses this view
-            hw = (target.measure(seen) if target.measure is not None
-                  else headline_half_width(family.CATALOGUE, seen, target.metric, paired))
+            hw, seen = half_width(sums)   # the loop ends on these sums: the result reuses seen
             # a half-width of 0 is no interval (the metric never varied): not a target reached,
             # and more games of the same would not give one
             reached = {"metric": target.what or target.metric, "target": target.half_width,

@@ -290,6 +290,36 @@ def test_a_batch_stop_edited_out_of_its_range_is_refused_on_resume(tmp_path, sto
     assert _provenance(part)["status"] == "incomplete"
 
 
+def test_a_batch_stop_edited_within_its_range_is_refused_and_the_true_one_replayed(
+        tmp_path, stop_after_chunks):
+    """A QA trial: a --target-ci run's batch_stop edited to another value in its range (60,000
+    over 14,000) resumed without a word and ended 'after 60000 games', numbers an uninterrupted
+    run never gives. The batches are a function of the games played: a resume replays them from
+    the saved chunks, and a provenance that disagrees is damaged."""
+    args = [*RUN, "--players", "random", "--games", "400", "--target-ci", "0.03",
+            "--max-games", "6000"]
+    whole, part = str(tmp_path / "whole"), str(tmp_path / "part")
+    assert _invoke(["run", *args, "--out", whole]).exit_code == 0
+    for edit, ok in ((6000, False), (None, True)):
+        shutil.rmtree(part, ignore_errors=True)
+        disarm = stop_after_chunks(2)          # inside the second batch
+        assert _invoke(["run", *args, "--out", part]).exit_code == 130
+        disarm()
+        prov = _provenance(part)
+        assert prov["batch_stop"] > 2400
+        if edit is not None:
+            prov["batch_stop"] = edit
+            with open(os.path.join(part, "provenance.json"), "w") as f:
+                json.dump(prov, f)
+        r = _invoke(["run", "--resume", part, "--quiet", "--no-report"])
+        if not ok:
+            _one_line_exit_2(r, part, "batch_stop is 6,000, but its saved games end their "
+                                      "batch at", "(damaged)")
+            continue
+        assert r.exit_code == 0, r.output
+        assert _numbers(_summary(part)) == _numbers(_summary(whole))
+
+
 # ---------------------------------------------------------------------------------------------
 # item 3: readers never delete; a resume removes only provably stale leftovers
 # ---------------------------------------------------------------------------------------------
