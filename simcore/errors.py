@@ -54,3 +54,10 @@ def one_line(message) -> str:
     text = " ".join(str(message).split())
     text = re.sub(r"\S{301,}", lambda m: f"{m[0][:60]}...({len(m[0]):,} characters)", text)
     return text if len(text) <= 1000 else text[:960] + f"... ({len(text):,} characters)"
+
+
+def shell_word(path) -> str:
+    """``path`` as a shell reads it back when a suggested command is pasted (a QA trial: a
+    folder named ``ü dir`` made every printed ``--resume`` line fail)."""
+    import shlex
+    return shlex.quote(str(path))

@@ -14,7 +14,7 @@ import click
 
 from simcore.cli.common import (backend_options, cli_errors, luck_option, NO_REPORT_HELP,
                                 replay_hint, saved_line)
-from simcore.cli.output import check_writable, render_report, write_out
+from simcore.cli.output import check_writable, drop_placeholders, render_report, write_file, write_out
 from simcore.cli.design import register as _register_design
 from simcore.cli.play import register as _register_play
 from simcore.cli.solve import register as _register_solve
@@ -23,7 +23,7 @@ from simcore.cli.tournament import register as _register_tournament
 from simcore.cli.mechanics import register as _register_mechanics
 from simcore.cli.tune import register as _register_tune
 from simcore.cli.types import FiniteFloat
-from simcore.errors import InputError, a_, one_line
+from simcore.errors import InputError, a_, one_line, shell_word
 from simcore.family import registry as _registry
 from simcore.family.players import with_players
 from simcore.family.summary import summarize, summary_table
@@ -204,6 +204,8 @@ def input_errors_exit_2(fn):
             return fn(*args, **kwargs)
         except InputError as exc:
             _fail(str(exc))
+        finally:
+            drop_placeholders()   # an --html it held and did not write
 
     return wrapper
 
@@ -688,15 +690,15 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     found = result.extras.to_json(family, family.CATALOGUE) if result.extras else {}
     data.update({k: found[k] for k in ("breakdown", "yaku_table", "examples") if k in found})
     summary = finish_study(st, data, result)
+    text = json.dumps(summary)
+    # Print first: if --out fails after all, or a signal stops the report's drawing, the
+    # finished run is still on the screen. With --json the result directory is a key of the
+    # printed JSON (not of summary.json) instead of a line on stderr.
+    click.echo(json.dumps({**summary, "result_dir": sink.path} if sink else summary)
+               if as_json else summary_table(family, summary))
     if sink is not None:
         if not no_report and not st.unsaved:
             render_report(sink.path, notice)
-    text = json.dumps(summary)
-    # Print first: if --out fails after all, the finished run is still on the screen. With
-    # --json the result directory is a key of the printed JSON (not of summary.json) instead of
-    # a line on stderr.
-    click.echo(json.dumps({**summary, "result_dir": sink.path} if sink else summary)
-               if as_json else summary_table(family, summary))
     if st.unsaved:   # the numbers are on the screen: say where they could not be saved
         raise InputError(st.unsaved)
     if sink is not None and not quiet and not as_json:
@@ -757,10 +759,9 @@ def replay(target, seed, game, round_no, variant, players, html_file):
     text = replay_text(r)
     click.echo(text)
     if html_file:
-        from simcore.studies.results import atomic_write
         try:
-            atomic_write(html_file, replay_html(r, _replay_line(target, seed, game, round_no,
-                                                                variant)))
+            write_file(html_file, replay_html(r, _replay_line(target, seed, game, round_no,
+                                                              variant)), "--html")
         except OSError as exc:
             raise InputError(f"--html: {html_file} could not be written: {exc.strerror}") \
                 from None
@@ -776,7 +777,7 @@ def _played_game(target):
 
 
 def _replay_line(target, seed, game, round_no, variant) -> str:
-    return (f"momojan-sim replay {target} --seed {seed} --game {game}"
+    return (f"momojan-sim replay {shell_word(target)} --seed {seed} --game {game}"
             + (f" --round {round_no}" if round_no else "") + (f" --variant {variant}" if variant
                                                               else ""))
 

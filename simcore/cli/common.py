@@ -14,7 +14,7 @@ import time
 
 import click
 
-from simcore.errors import InputError, one_line
+from simcore.errors import InputError, one_line, shell_word
 
 from simcore.family.chunks import rounds_played
 from simcore.family.compiling import kernels_cached
@@ -34,7 +34,7 @@ def saved_line(path, reported: bool) -> str:
     """The line saying where a result was saved, and where its report is."""
     if reported:
         return f"saved {path}/ (report: {os.path.join(path, 'report.html')})"
-    return f"saved {path}/ (no report: `momojan-sim report {path}` draws it)"
+    return f"saved {path}/ (no report: `momojan-sim report {shell_word(path)}` draws it)"
 
 
 def replay_hint(path, variants: list) -> str:
@@ -45,9 +45,7 @@ def replay_hint(path, variants: list) -> str:
             f" (the report links games that show each metric)")
 
 
-def _shell_word(path) -> str:
-    import shlex
-    return shlex.quote(str(path))
+_shell_word = shell_word
 
 
 def fail(message: str) -> None:
@@ -88,6 +86,8 @@ def cli_errors(fn):
             sys.exit(exit_status(exc))
         finally:  # an error after progress.starting(): its slow-start line must not come later
             Progress.cancel_timers()
+            from simcore.cli.output import drop_placeholders
+            drop_placeholders()   # an --out FILE.json it held and did not write
             _release_active(before)
             res = sys.modules.get("simcore.studies.results")
             if res is not None:
@@ -121,17 +121,22 @@ def _release_active(before=None) -> None:
 
 def _resume_hint(before=None) -> str:
     """Where the saved chunks of an interrupted result directory are, and how to finish it
-    (a command without --resume, tune, leaves nothing: its unfinished directory is removed)."""
+    (a command without --resume, tune, leaves nothing: its unfinished directory is removed);
+    where a finished one is, when the command was stopped after saving it."""
     res = sys.modules.get("simcore.studies.results")
     rd = _active(before)
-    if rd is None or rd.prov.get("status") == "complete" or rd.family is None:
+    if rd is None or rd.family is None:
         return ""
+    if rd.prov.get("status") == "complete":   # stopped while its report was drawn (a QA trial)
+        where = shell_word(rd.path)
+        return (f" (the result is saved in {rd.path}: momojan-sim show {where} prints it, "
+                f"momojan-sim report {where} draws its report)")
     if rd.prov.get("kind") not in getattr(res, "RESUMABLE", ()):
         if rd.discard_if_unplayed():
             res.ACTIVE = None
         return ""
     return (f" ({rd.games_done:,} {rd.family.GAME_WORDS[1]} saved in {rd.path}; finish with "
-            f"momojan-sim {rd.prov['kind']} --resume {rd.path})")
+            f"momojan-sim {rd.prov['kind']} --resume {shell_word(rd.path)})")
 
 
 class Progress:

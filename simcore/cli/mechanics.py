@@ -8,6 +8,7 @@ import json
 import click
 
 from simcore.cli.common import cli_errors
+from simcore.cli.output import check_writable, write_file
 
 
 @click.command()
@@ -39,14 +40,12 @@ def mechanics(scenario_ref, games, seed, workers, chart, as_json, quiet):
     from simcore.studies.mechanics import mechanics_chart, mechanics_study, mechanics_table
 
     fam, sc = families.load(scenario_ref)
+    if not fam.MECHANICS:
+        raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision")
     if chart is not None:
         if os.path.splitext(chart)[1].lower() not in (".png", ".svg"):
             raise InputError(f"--chart {chart!r}: expected a .png or .svg file")
-        folder = os.path.dirname(os.path.abspath(chart))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            raise InputError(f"--chart {chart!r}: cannot write in {folder}")
-    if not fam.MECHANICS:
-        raise InputError(f"mechanics: the {fam.NAME} family declares no kinds of decision")
+        check_writable(chart, "--chart")   # held before play: never overwritten
     workers = fam.SCENARIOS.run_defaults(sc)[2] if workers is None else workers
     progress = Progress(quiet or as_json, label="games", family=None)
     progress.starting(fam)
@@ -54,14 +53,18 @@ def mechanics(scenario_ref, games, seed, workers, chart, as_json, quiet):
                           notice=None if quiet or as_json else notice)
     progress.done()
     if chart:
-        mechanics_chart(res, chart)
         res["chart"] = chart
-    if as_json:
-        click.echo(json.dumps(res, indent=1))
-        return
-    click.echo(mechanics_table(res))
+    # the numbers first: a chart that cannot be written (a full disk) never loses them
+    click.echo(json.dumps(res, indent=1) if as_json else mechanics_table(res))
     if chart:
-        click.echo(f"\nchart: {chart}")
+        try:
+            write_file(chart, mechanics_chart(res, os.path.splitext(chart)[1][1:].lower()),
+                       "--chart")
+        except OSError as exc:
+            raise InputError(f"--chart: {chart} could not be written ({exc.strerror}); the "
+                             f"table above is the result") from None
+        if not as_json:
+            click.echo(f"\nchart: {chart}")
 
 
 def register(group):

@@ -10,7 +10,7 @@ import time
 import click
 
 from simcore.cli.common import cli_errors
-from simcore.errors import InputError
+from simcore.errors import InputError, shell_word
 
 HELP = ("keys: a number takes that action · h shows what each bot would do · u undoes your "
         "last decision · ? shows the rules this scenario changes · q saves and stops")
@@ -103,7 +103,8 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
         # and the end of input into Abort: each keeps the game and says how to go on, as q does
         session.save(save_path)
         exc = KeyboardInterrupt()
-        exc.kept = f"the game so far is in {save_path}: momojan-sim play --resume {save_path}"
+        exc.kept = (f"the game so far is in {save_path}: momojan-sim play --resume "
+                    f"{shell_word(save_path)}")
         raise exc from None
 
 

@@ -15,7 +15,7 @@ import io
 import json
 import os
 
-from simcore.errors import InputError
+from simcore.errors import InputError, shell_word
 from simcore.family.summary import metric_groups
 from simcore.stats.luck import narrowing_text
 from simcore.studies.results import atomic_write, read_provenance
@@ -1059,7 +1059,7 @@ def render(path: str, verify: bool = True) -> tuple[str, str]:
         from simcore.studies.results import RESUMABLE
         kind = prov.get("kind", "run")
         raise InputError(f"report {path}: the {kind} is incomplete (no summary.json); "
-                         + (f"finish it with momojan-sim {kind} --resume {path}"
+                         + (f"finish it with momojan-sim {kind} --resume {shell_word(path)}"
                             if kind in RESUMABLE else f"{kind} has no --resume"))
     with open(sp, encoding="utf-8") as f:
         s = json.load(f)

@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from simcore.errors import InputError, a_
+from simcore.errors import InputError, a_, shell_word
 from simcore.family.tables import luck_from_tables, values_from_tables
 from simcore.stats.moments import MomentSums
 from simcore.studies.results import _parts, load, read_provenance, saved_sums, verify_files
@@ -27,7 +27,7 @@ def _check(path):
                          f"results (or two scenarios)")
     if prov["status"] != "complete":
         raise InputError(f"compare {path}: incomplete (finish it with momojan-sim run "
-                         f"--resume {path})")
+                         f"--resume {shell_word(path)})")
     verify_files(path, prov, "compare")
     return prov
 

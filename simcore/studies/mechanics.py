@@ -202,8 +202,10 @@ def mechanics_table(res: dict) -> str:
     return "\n".join(out)
 
 
-def mechanics_chart(res: dict, path: str) -> str:
-    """A horizontal bar chart of the costs with their intervals, to ``path`` (PNG or SVG)."""
+def mechanics_chart(res: dict, fmt: str = "png") -> bytes:
+    """A horizontal bar chart of the costs with their intervals: the file's bytes, ``fmt``
+    ``png`` or ``svg`` (the caller writes them where it may)."""
+    import io
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -223,6 +225,7 @@ def mechanics_chart(res: dict, path: str) -> str:
     ax.set_title(f"{res['scenario']}: which decisions carry skill ({res['bot']}, "
                  f"{res['games']} deals)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    out = io.BytesIO()
+    fig.savefig(out, format=fmt, dpi=120)
     plt.close(fig)
-    return path
+    return out.getvalue()

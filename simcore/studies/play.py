@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore.errors import InputError
+from simcore.errors import InputError, shell_word
 from simcore.family.policy import ASK, SCRIPTED, HumanToPlay
 
 
@@ -315,7 +315,7 @@ def refuse_foreign_save(path) -> None:
             return
         if PlaySession.is_saved_game(p):
             raise InputError(f"--save {path}: holds a saved game, which a new one would "
-                             f"overwrite (go on with it: momojan-sim play --resume {path})")
+                             f"overwrite (go on with it: momojan-sim play --resume {shell_word(path)})")
         if p.suffix == ".json" or not p.is_dir():
             raise InputError(f"--save {path}: exists and is not a game play saved")
         if any(p.iterdir()):

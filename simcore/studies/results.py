@@ -45,7 +45,7 @@ import time
 
 import numpy as np
 
-from simcore.errors import InputError, cut, shown
+from simcore.errors import InputError, cut, shell_word, shown
 from simcore.family.chunks import rounds_played
 from simcore.family.players import seated
 from simcore.family.tables import game_table, round_table
@@ -74,7 +74,9 @@ _FILE_MODE = 0o666 & ~_UMASK   # what open() would give (mkstemp makes 0600)
 def atomic_write(path: str, data) -> None:
     """Write ``data`` (str or bytes) to ``path`` through a temporary file and a rename."""
     d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=os.path.basename(path))
+    # the name's end, for a reader of the folder: a name near the file system's limit still
+    # leaves room for the prefix and the random part
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=os.path.basename(path)[-64:])
     try:
         os.fchmod(fd, _FILE_MODE)
         with os.fdopen(fd, "wb") as f:
@@ -268,7 +270,7 @@ class ResultDir:
             words = getattr(self.family, "GAME_WORDS", ("game", "games"))[1]
             if self.games_done and kind in RESUMABLE:
                 kept = (f"the {self.games_done:,} {words} before it are saved there: "
-                        f"momojan-sim {kind} --resume {self.path} finishes it once it can be "
+                        f"momojan-sim {kind} --resume {shell_word(self.path)} finishes it once it can be "
                         f"written")
             elif self.games_done and kind != "tune":   # a tune saves nothing before the end
                 kept = f"the {self.games_done:,} {words} before it are saved there"
@@ -357,11 +359,11 @@ class ResultDir:
         prov = read_provenance(path, "--resume")
         if prov["kind"] != kind:
             raise InputError(f"--resume {path}: a {prov['kind']} result (resume it with "
-                             f"momojan-sim {prov['kind']} --resume {path})")
+                             f"momojan-sim {prov['kind']} --resume {shell_word(path)})")
         if prov["status"] == "complete" and \
                 os.path.isfile(os.path.join(path, "summary.json")):
             raise InputError(f"--resume {path}: this result is already complete "
-                             f"(momojan-sim show {path})")
+                             f"(momojan-sim show {shell_word(path)})")
         # complete without its summary.json (deleted, or lost with a disk): the resume plays
         # nothing and writes the summary again from the saved chunks
         if prov.get("format_version", 1) < 2 or not isinstance(prov.get("variants_sha256"), str):

@@ -100,18 +100,22 @@ def test_out_in_an_unwritable_directory_is_refused_before_the_run(monkeypatch):
     _no_run(monkeypatch)
     # /proc refuses new files even for root (a chmod 555 directory does not stop root)
     _one_error_line(CliRunner().invoke(main, ["run", "new_edition", "--out", "/proc/summary.json"]),
-                    "--out: cannot write in /proc")
+                    "--out: cannot write /proc/summary.json")
 
 
 def test_out_in_a_read_only_directory_is_refused_before_the_run(monkeypatch, tmp_path):
     _no_run(monkeypatch)
 
-    def read_only(*args, **kwargs):
-        raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    real_open = os.open
+
+    def read_only(path, flags, *args, **kwargs):   # what a read-only folder does
+        if str(path).startswith(str(tmp_path)) and flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args, **kwargs)
+    monkeypatch.setattr(os, "open", read_only)
     line = _one_error_line(
         CliRunner().invoke(main, ["run", "new_edition", "--out", str(tmp_path / "s.json")]),
-        f"--out: cannot write in {tmp_path}: Permission denied")
+        f"--out: cannot write {tmp_path / 's.json'}: Permission denied")
     assert not list(tmp_path.iterdir())  # nothing written
 
 
@@ -155,7 +159,7 @@ def test_out_that_fails_after_the_run_still_prints_the_summary(monkeypatch, tmp_
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert json.loads(r.stdout)["games"] == 4   # the summary, on stdout
     error_line = r.stderr.strip().splitlines()[-1]  # after any progress lines
-    assert error_line.startswith("momojan-sim: error: --out: the run finished (summary above) but")
+    assert error_line.startswith("momojan-sim: error: --out: finished (the summary above) but")
     assert r.output.rstrip().endswith(error_line)   # printed after the summary
     assert not out.exists()
 

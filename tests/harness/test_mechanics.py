@@ -81,15 +81,38 @@ def test_mechanics_gives_the_same_numbers_on_one_worker_or_two(monkeypatch):
 @pytest.mark.parametrize("args,words", [
     (["new_edition", "--workers", "-1"], "--workers"),
     (["new_edition", "--chart", "m.pdf"], "--chart"),
-    (["new_edition", "--chart", "/nonexistent-dir/m.png"], "cannot write"),
+    (["new_edition", "--chart", "/nonexistent-dir/m.png"], "does not exist"),
+    (["new_edition", "--chart", "isdir.png"], "is a directory"),     # a QA trial: a traceback
+    (["new_edition", "--chart", "old.png"], "exists (nothing is overwritten"),   # after play
     (["no_such_scenario"], "no_such_scenario"),
     (["new_edition", "--games", "1"], "--games"),
 ])
 def test_mechanics_bad_input_is_one_line_and_exit_2(args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "isdir.png").mkdir()
+    (tmp_path / "old.png").write_text("keep")
     r = CliRunner().invoke(main, ["mechanics", *args])
     assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
-    assert list(tmp_path.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["isdir.png", "old.png"]
+    assert (tmp_path / "old.png").read_text() == "keep" and not any((tmp_path / "isdir.png").iterdir())
+
+
+def test_a_chart_that_cannot_be_written_keeps_the_table(tmp_path, monkeypatch):
+    """A QA trial: a full disk under --chart ended the whole study in a traceback, no table,
+    and a 0-byte file. The table comes first; the chart's failure is one line after it."""
+    import errno
+    from simcore.cli import output
+
+    def full(path, data, option="--out"):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(output, "write_file", full)
+    monkeypatch.setattr("simcore.cli.mechanics.write_file", full)
+    chart = tmp_path / "m.png"
+    r = CliRunner().invoke(main, ["mechanics", "new_edition", "--games", "4",
+                                  "--quiet", "--chart", str(chart)])
+    assert r.exit_code == 2 and "95% interval" in r.stdout, r.output
+    assert "--chart:" in r.stderr and "No space left on device" in r.stderr
+    assert "the table above is the result" in r.stderr and not chart.exists()
 
 
 @pytest.mark.second_tier

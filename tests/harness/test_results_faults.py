@@ -646,3 +646,62 @@ def test_a_complete_result_without_its_summary_gets_it_back_from_its_chunks(tmp_
         assert json.load(f)["metrics"] == before["metrics"]
     again = _invoke(["run", "--resume", d, "--quiet"])
     _one_line_exit_2(again, d, "already complete")
+
+
+def test_an_out_file_is_held_from_the_start_and_never_overwritten(tmp_path):
+    """A QA trial: two runs given one --out FILE.json both ended well and the file held one of
+    them; a file put at the name while a run played was overwritten; a name too long for the
+    folder was found only after play. The name is now made, empty, before play; a second
+    command is refused at its start; a stopped command removes it again."""
+    from simcore.cli import output
+    out = tmp_path / "same.json"
+    out.write_text("")                         # another command holds it (its empty file)
+    r = _invoke(["run", *RUN, "--games", "200", "--out", str(out)])
+    _one_line_exit_2(r, "--out", "exists (nothing is overwritten")
+    out.unlink()
+    # a holder whose name was replaced meanwhile: its result does not go over the other file
+    output.check_writable(str(out))
+    out.unlink()
+    out.write_text("precious")
+    with pytest.raises(OSError, match="another process wrote that name"):
+        output.write_file(str(out), "{}")
+    assert out.read_text() == "precious"
+    output.check_writable(str(tmp_path / "x.json"))
+    (tmp_path / "x.json").write_text("precious")
+    output.drop_placeholders()
+    assert (tmp_path / "x.json").read_text() == "precious"   # not the empty file it made
+    long = tmp_path / ("b" * 300 + ".json")
+    r = _invoke(["compare", "new_edition", "no_ron_bonus", "--games", "200", "--workers", "1",
+                 "--quiet", "--out", str(long)])
+    _one_line_exit_2(r, "--out: cannot write", "File name too long")
+    stopped = tmp_path / "stopped.json"
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("simcore.studies.study.run_study", interrupted)
+        r = _invoke(["run", *RUN, "--games", "200", "--out", str(stopped)])
+    assert r.exit_code == 130 and not stopped.exists()
+    r = _invoke(["run", *RUN, "--games", "200", "--out", str(stopped)])
+    assert r.exit_code == 0 and json.loads(stopped.read_text())["games"] == 200
+
+
+def test_a_signal_after_the_result_is_saved_says_where_it_is(tmp_path, monkeypatch):
+    """A QA trial: SIGTERM while the report was drawn gave 'stopped by SIGTERM' and nothing
+    else: the table had not been printed and --resume said 'already complete'. run prints
+    first now, and a command stopped after saving says where the result is."""
+    from simcore.cli import output
+    d = tmp_path / "ü dir" / "r"
+    d.parent.mkdir()
+
+    def stopped(path, notice):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("simcore.cli.render_report", stopped)
+    r = _invoke(["run", *[a for a in RUN if a != "--no-report"], "--games", "200", "--out",
+                 str(d)])
+    assert r.exit_code == 130 and "first_dealer_win_rate" in r.stdout, r.stderr
+    import shlex
+    q = shlex.quote(str(d))
+    assert f"the result is saved in {d}: momojan-sim show {q} prints it, momojan-sim report {q} " \
+           f"draws its report" in r.stderr
+    assert output._PLACEHOLDERS == {}
