@@ -145,8 +145,13 @@ class _Group(click.Group):
         super().add_command(cmd, name)
 
     def make_context(self, *args, **kwargs):
-        with _one_line_errors():
-            return super().make_context(*args, **kwargs)
+        try:
+            with _one_line_errors():
+                return super().make_context(*args, **kwargs)
+        except OSError as exc:   # --help or --version > /dev/full (a QA trial: a traceback)
+            if not _stdout_failed(exc):
+                raise
+            _fail(f"cannot write the output to stdout: {exc.strerror or exc}")
 
     def invoke(self, ctx):
         # SIGTERM and SIGHUP stop a command as Ctrl-C does (simcore.runners.signals); a command

@@ -920,10 +920,26 @@ def reading(path: str, what: str):
         yield
     except InputError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OSError) as exc:
+    except OSError as exc:
+        if _writing(exc):   # a read-only folder or a full disk is no damage (a QA trial)
+            if exc.filename is None:
+                raise       # stdout (show > /dev/full): the CLI's own line says so
+            raise InputError(f"{what} {path}: cannot write {exc.filename}: "
+                             f"{exc.strerror}") from None
         detail = cut(str(exc).splitlines()[0] if str(exc) else "", 100)
         raise InputError(f"{what} {path}: damaged result directory ({type(exc).__name__}"
                          f"{': ' + detail if detail else ''})") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        detail = cut(str(exc).splitlines()[0] if str(exc) else "", 100)
+        raise InputError(f"{what} {path}: damaged result directory ({type(exc).__name__}"
+                         f"{': ' + detail if detail else ''})") from None
+
+
+def _writing(exc: OSError) -> bool:
+    """Whether ``exc`` is what writing raises where nothing can be written (a read-only file
+    system, no space or quota left, a file over the size limit)."""
+    import errno
+    return exc.errno in (errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 def verify_files(path: str, prov: dict, what: str) -> None:

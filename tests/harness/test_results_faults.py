@@ -705,3 +705,37 @@ def test_a_signal_after_the_result_is_saved_says_where_it_is(tmp_path, monkeypat
     assert f"the result is saved in {d}: momojan-sim show {q} prints it, momojan-sim report {q} " \
            f"draws its report" in r.stderr
     assert output._PLACEHOLDERS == {}
+
+
+def test_a_result_that_cannot_be_written_to_is_not_called_damaged(tmp_path, monkeypatch):
+    """A QA trial: report into a read-only or full folder, and show > /dev/full, said
+    'damaged result directory (OSError: ...)'. The folder is fine: it cannot be written."""
+    import errno
+    d = str(tmp_path / "r")
+    assert _invoke(["run", *RUN, "--games", "50", "--out", d]).exit_code == 0
+    from simcore.report import html
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), os.path.join(d, "figures"))
+    monkeypatch.setattr(html, "render", full)
+    r = _invoke(["report", d])
+    line = _one_line_exit_2(r, f"report {d}: cannot write {d}/figures: No space left on device")
+    assert "damaged" not in line
+    out = subprocess.run([sys.executable, "-m", "simcore.cli", "show", d],
+                         stdout=open(os.devnull if not os.path.exists("/dev/full") else
+                                     "/dev/full", "w"), stderr=subprocess.PIPE, text=True)
+    assert out.returncode == 2 and "damaged" not in out.stderr
+    assert "cannot write the output to stdout" in out.stderr
+
+
+def test_help_to_a_full_device_is_one_line():
+    """A QA trial: --help and --version > /dev/full gave a 37-line traceback."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    for args in (["--help"], ["--version"], ["run", "--help"]):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([sys.executable, "-m", "simcore.cli", *args], stdout=full,
+                               stderr=subprocess.PIPE, text=True)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert r.stderr.strip() == ("momojan-sim: error: cannot write the output to stdout: "
+                                    "No space left on device")
