@@ -241,7 +241,10 @@ def comparison_json(result, rows, alpha, rules_differ=None, off_in_both=(),
     variant that would settle it (``games_to_settle``)."""
     a, b = result.names[0], result.names[1]
     tested = sum(r["p"] is not None for r in rows)
-    out = {"a": a, "b": b, "games": result.games, "seed": result.seed, "paired": result.paired,
+    out = {"a": a, "b": b, "games": result.games, "seed": result.seed,
+           **({"games_b": result.games_b, "seed_b": result.seed_b}
+              if hasattr(result, "games_b") else {}),
+           "paired": result.paired,
            "alpha": alpha, "units": UNITS_NOTE,
            "metrics": {r["metric"]: {**{k: r[k] for k in ROW_FIELDS}, **_settle(r, result.games,
                                                                               alpha, tested)}
@@ -409,7 +412,12 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
     tested = [r for r in rows if r["p"] is not None or r["p_equivalence"] is not None]
     counts = {v: sum(r["verdict"] == v for r in rows) for v in COUNTED}
     g = catalogue[0].game_word if catalogue else "games"
-    head = (f"compare {a} (a) with {b} (b): {result.games} {g} each, seed {result.seed}, "
+    runs = (f"{result.games} {g} each, seed {result.seed}"
+            if (getattr(result, "games_b", result.games), getattr(result, "seed_b", result.seed))
+            == (result.games, result.seed) else
+            f"a {result.games} {g}, seed {result.seed}; b {result.games_b} {g}, seed "
+            f"{result.seed_b}")
+    head = (f"compare {a} (a) with {b} (b): {runs}, "
             f"{'paired (same deals where the decks agree)' if result.paired else 'independent'}"
             f"; {len(tested)} metrics tested, Holm-adjusted at alpha = {alpha}")
     lines = [head] + ([seats_line(seats)] if seats else []) + rules_differ_lines(rules_differ)

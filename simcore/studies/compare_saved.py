@@ -82,13 +82,14 @@ def _independent_sums(sa: MomentSums, sb: MomentSums) -> MomentSums:
 
 
 class _Result:
-    def __init__(self, names, seed, sums, paired, reached=None):
-        self.names, self.seed, self.sums, self.paired = names, seed, sums, paired
-        self.reached = reached or {}
+    """Two saved runs compared: ``games`` and ``seed`` are run a's, ``games_b`` and ``seed_b``
+    run b's (independent runs may differ in both: a QA trial found the header giving a's
+    count and seed for both)."""
 
-    @property
-    def games(self):
-        return self.sums.n
+    def __init__(self, names, runs, sums, paired, reached=None):
+        (self.games, self.seed), (self.games_b, self.seed_b) = runs
+        self.names, self.sums, self.paired = names, sums, paired
+        self.reached = reached or {}
 
 
 def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
@@ -128,7 +129,8 @@ def compare_saved(fam, dir_a, dir_b, alpha, metrics_spec, margins):
     from simcore.stats.luck import corrected, enabled
     if enabled():
         sums = corrected(sums, how.startswith("paired"))
-    res = _Result([na, nb], pa["seed"], sums, how.startswith("paired"))
+    res = _Result([na, nb], [(p["games_played"], p["seed"]) for p in (pa, pb)], sums,
+                  how.startswith("paired"))
     sc_a, sc_b = _scenario(fam, dir_a), _scenario(fam, dir_b)
     if sc_a is not None and sc_b is not None:
         from simcore.family.scenario.diff import rules_differ

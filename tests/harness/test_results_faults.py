@@ -739,3 +739,19 @@ def test_help_to_a_full_device_is_one_line():
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
         assert r.stderr.strip() == ("momojan-sim: error: cannot write the output to stdout: "
                                     "No space left on device")
+
+
+def test_two_saved_runs_of_other_counts_and_seeds_say_each_one_s(tmp_path):
+    """A QA trial: compare DIR DIR of a 2,000-game run (seed 7) and an 8,000-game one (seed 9)
+    said '2000 games each, seed 7' (and JSON games 2000, b computed from all 8,000)."""
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    base = [x for x in RUN if x not in ("--seed", "3")]
+    assert _invoke(["run", *base, "--games", "200", "--seed", "7", "--out", a]).exit_code == 0
+    assert _invoke(["run", *base, "--games", "400", "--seed", "9", "--out", b]).exit_code == 0
+    r = _invoke(["compare", a, b])
+    assert r.exit_code == 0, r.output
+    assert "a 200 games, seed 7; b 400 games, seed 9, independent" in r.stdout
+    data = json.loads(_invoke(["compare", a, b, "--json"]).stdout)
+    assert (data["games"], data["seed"], data["games_b"], data["seed_b"]) == (200, 7, 400, 9)
+    r = _invoke(["compare", b, b])
+    assert "400 games each, seed 9" in r.stdout
