@@ -38,6 +38,7 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -805,8 +806,13 @@ def check_default_root() -> None:
             from None
 
 
+MIN_FREE = 4 << 20   # bytes a result needs at the least: its first chunks, summary and report
+
+
 def _probe_write(path: str, directory: str, what: str | None = None) -> None:
-    """Refuse ``path`` (one line naming it) unless a file can be created in ``directory``."""
+    """Refuse ``path`` (one line naming it) unless a file can be created in ``directory`` and
+    its file system has :data:`MIN_FREE` bytes free (a QA trial: on a nearly full disk the
+    first chunk was played, could not be saved, and was thrown away)."""
     try:
         fd, probe = tempfile.mkstemp(dir=directory, prefix=".tmp-probe-")
         os.close(fd)
@@ -814,6 +820,14 @@ def _probe_write(path: str, directory: str, what: str | None = None) -> None:
     except OSError as exc:
         raise InputError(f"{what or _where(path)}: cannot write in {directory}: "
                          f"{exc.strerror}") from None
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError:
+        return      # no figure to go by: the writes will say
+    if free < MIN_FREE:
+        raise InputError(f"{what or _where(path)}: {free // 1024:,} KiB free in {directory}, "
+                         f"under the {MIN_FREE >> 20} MiB a result needs (its chunks, summary "
+                         f"and report): free some space or save elsewhere")
 
 
 def _make_dir(path: str) -> None:

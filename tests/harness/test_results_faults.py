@@ -755,3 +755,23 @@ def test_two_saved_runs_of_other_counts_and_seeds_say_each_one_s(tmp_path):
     assert (data["games"], data["seed"], data["games_b"], data["seed_b"]) == (200, 7, 400, 9)
     r = _invoke(["compare", b, b])
     assert "400 games each, seed 9" in r.stdout
+
+
+def test_a_nearly_full_disk_is_refused_before_play(tmp_path, monkeypatch):
+    """A QA trial: with 56 KiB free the first chunk was played, could not be saved, and was
+    thrown away. Under 4 MiB free the command is refused before it plays."""
+    import shutil as _shutil
+    real = _shutil.disk_usage
+
+    def nearly_full(path):
+        u = real(path)
+        return type(u)(u.total, u.total - 56 * 1024, 56 * 1024)
+    monkeypatch.setattr(results.shutil, "disk_usage", nearly_full)
+
+    def refuse(*a, **k):
+        raise AssertionError("played")
+    monkeypatch.setattr("simcore.studies.study.run_study", refuse)
+    d = tmp_path / "r"
+    r = _invoke(["run", *RUN, "--games", "200", "--out", str(d)])
+    _one_line_exit_2(r, "56 KiB free in", "under the 4 MiB a result needs")
+    assert not d.exists()
