@@ -19,6 +19,9 @@ from simcore.family.chunks import rounds_played
 from simcore.studies.notes import play_note
 
 
+MAX_TARGET = 1e15   # larger than any metric of any family (points and margins included)
+
+
 def parse_target(text: str | None, metric, n_seats: int) -> tuple[float, str]:
     """``(target, where it came from)``: ``--target`` as a number (a rate also as ``50%``),
     or the metric's fair value for ``n_seats`` seats."""
@@ -41,6 +44,9 @@ def parse_target(text: str | None, metric, n_seats: int) -> tuple[float, str]:
         value /= 100
     if value != value or value in (float("inf"), float("-inf")):
         raise InputError(f"--target {text}: not a finite number")
+    if abs(value) > MAX_TARGET:   # a QA trial: 1e300 played a whole design in overflow warnings
+        raise InputError(f"--target {text}: beyond any value a metric takes (at most "
+                         f"{MAX_TARGET:.0e} either side)")
     if metric.is_rate and not 0 <= value <= 1:
         raise InputError(f"--target {text}: {metric.name} is a rate (0 to 1, or 0% to 100%)")
     return value, "given"

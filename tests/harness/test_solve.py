@@ -200,3 +200,15 @@ def test_solve_on_an_integer_rule_names_compatible_whole_values(fake):
     assert "whole values compatible" in data["verdict"] or "no whole value" in data["verdict"] \
         or "does not detectably" in data["verdict"]
     assert math.isfinite(data["games_total"])
+
+
+def test_an_absurd_target_is_refused_before_play():
+    """A QA trial: --target 1e300 played the whole design in numpy overflow warnings and
+    printed a 300-digit target."""
+    from click.testing import CliRunner
+    from simcore.cli import main
+    r = CliRunner().invoke(main, ["solve", "new_edition", "--param", "scoring.ron_bonus",
+                                  "--metric", "mean_winning_points", "--target", "1e300",
+                                  "--no-save", "--games", "200", "--pilot-games", "100"])
+    assert r.exit_code == 2 and "beyond any value a metric takes" in r.stderr, r.output
+    assert "Warning" not in r.output
