@@ -41,6 +41,13 @@ def main(argv=None) -> int:
     from simcore.family import registry as families
     from .errors import InputError
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "-h" in argv or "--help" in argv:
+        print(f"usage: python -m simcore.precompile [--check] [--all | FAMILY ...]\n\n"
+              f"Compile a game family's kernels into numba's cache ahead of their first use "
+              f"(default: {families.DEFAULT}; --all: {', '.join(families.names())}).\n"
+              f"--check compiles nothing: exit 0 when every family named is cached, 1 naming "
+              f"those that are not.")
+        return 0
     check = "--check" in argv
     argv = [a for a in argv if a != "--check"]
     if "--all" in argv and argv != ["--all"]:

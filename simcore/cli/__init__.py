@@ -289,7 +289,8 @@ def _file_lines(file):
                 raise InputError(f"--file: {name} line {n}: longer than a hand can be (at most "
                                  f"{MAX_HAND_CHARS} characters)")
             try:
-                text = raw.decode("utf-8")
+                # an editor's byte-order mark before the first hand is not part of it
+                text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
             except UnicodeDecodeError as exc:
                 raise InputError(f"--file: {name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} "
                                  f"at offset {total - len(raw) + exc.start}), line {n}") from None
@@ -662,10 +663,10 @@ def run(scenario_ref, games, seed, workers, as_json, out, resume, records, no_sa
     summary_file = out if out and out.lower().endswith(".json") else None
     if resume:
         if scenario_ref or out or no_save or records or games or seed is not None \
-                or target_ci or max_games or target_metric or players:
+                or target_ci or max_games or target_metric or players or debug:
             raise InputError("--resume DIR takes the scenario and settings from DIR: give no "
-                             "SCENARIO, --out, --games, --seed, --records, --players or "
-                             "--target-* with it")
+                             "SCENARIO, --out, --games, --seed, --records, --players, --debug "
+                             "or --target-* with it")
         st = resume_study("run", resume, workers)
         o = st.options
         debug = o.get("debug", False)

@@ -171,3 +171,18 @@ def test_out_writes_the_summary(tmp_path):
     assert r.exit_code == 0, r.output
     assert json.loads(out.read_text())["games"] == 4
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]  # the writability probe is gone
+
+
+def test_small_things_a_qa_trial_found(tmp_path, capsys):
+    """A byte-order mark before the first hand of --file (an editor's) is not part of the
+    hand; run --resume refuses --debug as it refuses --records (it was ignored without a
+    word); python -m simcore.precompile --help answers."""
+    f = tmp_path / "hands.txt"
+    f.write_bytes("\ufeffkai:111z chi:789o 23o 44z\n".encode("utf-8"))
+    r = CliRunner().invoke(main, ["waits", "--file", str(f)])
+    assert r.exit_code == 0 and "1m 4m 1o 4o" in r.output, r.output
+    r = CliRunner().invoke(main, ["run", "--resume", str(tmp_path), "--debug"])
+    assert r.exit_code == 2 and "--debug" in r.stderr
+    from simcore import precompile
+    assert precompile.main(["--help"]) == 0
+    assert "usage: python -m simcore.precompile" in capsys.readouterr().out
