@@ -158,6 +158,9 @@ class _Group(click.Group):
         # that does not catch it itself (cli_errors does, with what it saved) still ends with
         # one line and 128 + the signal, not click's "Aborted!" and exit 1.
         from simcore.runners.signals import exit_status, stop_on_signals, what
+        if sys.stdout is None:   # `>&-`: the answer would vanish without a word (a QA trial)
+            _fail("stdout is closed: nowhere to print the answer (give it a file: > out.txt, "
+                  "or > /dev/null to drop it)")
         with stop_on_signals():
             try:
                 with _one_line_errors():

@@ -1058,6 +1058,10 @@ def render(path: str, verify: bool = True) -> tuple[str, str]:
     if not os.path.isfile(sp):
         from simcore.studies.results import RESUMABLE
         kind = prov.get("kind", "run")
+        if prov.get("status") == "complete":   # a QA trial: called incomplete
+            raise InputError(f"report {path}: its summary.json is missing; " + (
+                f"momojan-sim {kind} --resume {shell_word(path)} writes it again from the "
+                f"saved chunks" if kind in RESUMABLE else f"a {kind} has no --resume"))
         raise InputError(f"report {path}: the {kind} is incomplete (no summary.json); "
                          + (f"finish it with momojan-sim {kind} --resume {shell_word(path)}"
                             if kind in RESUMABLE else f"{kind} has no --resume"))

@@ -775,3 +775,24 @@ def test_a_nearly_full_disk_is_refused_before_play(tmp_path, monkeypatch):
     r = _invoke(["run", *RUN, "--games", "200", "--out", str(d)])
     _one_line_exit_2(r, "56 KiB free in", "under the 4 MiB a result needs")
     assert not d.exists()
+
+
+def test_a_complete_result_without_its_summary_says_so(tmp_path):
+    """A QA trial: report on a complete result whose summary.json was deleted said 'the run
+    is incomplete'; --resume writes the summary again."""
+    d = str(tmp_path / "r")
+    assert _invoke(["run", *RUN, "--games", "50", "--out", d]).exit_code == 0
+    os.remove(os.path.join(d, "summary.json"))
+    r = _invoke(["report", d])
+    _one_line_exit_2(r, "its summary.json is missing", f"run --resume {d} writes it again")
+    assert _invoke(["run", "--resume", d, "--quiet", "--no-report"]).exit_code == 0
+    assert _invoke(["report", d]).exit_code == 0
+
+
+def test_a_closed_stdout_is_one_line():
+    """A QA trial: `run ... >&-` exited 0 with nothing printed: the answer vanished."""
+    r = subprocess.run([sys.executable, "-m", "simcore.cli", "run", "new_edition", "--games",
+                        "20", "--no-save", "--quiet"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True,
+                       preexec_fn=lambda: os.close(1))
+    assert r.returncode == 2 and "stdout is closed" in r.stderr, r.stderr
