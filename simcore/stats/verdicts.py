@@ -31,6 +31,7 @@ import math
 
 from simcore.stats.luck import is_corrected, plain
 from simcore.stats.moments import combination_se, difference, holm, log_ratio, ratio
+from simcore.stats.summary import metric_summary
 from simcore.stats.proportions import (discordant_upper, mcnemar_exact_p, newcombe_equivalence_p, newcombe_interval, paired_equivalence_p, paired_p, paired_score_interval)
 
 FLOOR = 10     # differing games (each of numerator and complement) before a delta-method verdict
@@ -129,8 +130,12 @@ def compare_rows(catalogue, sums, pairs, metrics=None, margins=None, alpha=0.05,
     for a, b in pairs:
         for name in names:
             j = index[name]
-            rows.append(_row(catalogue[j], name, sums, j, a, b, paired, alpha,
-                             margins.get(name), n_seats))
+            row = _row(catalogue[j], name, sums, j, a, b, paired, alpha, margins.get(name),
+                       n_seats)
+            # each variant's own value carries its interval too (run's: stats.summary)
+            row["a_ci"], row["b_ci"] = (metric_summary(catalogue[j], sums, j, v)["ci"]
+                                        for v in (a, b))
+            rows.append(row)
     p_adj = holm([r["p"] if r["testable"] else None for r in rows])
     e_adj = holm([r["p_equivalence"] for r in rows])
     for r, pa, ea in zip(rows, p_adj, e_adj):

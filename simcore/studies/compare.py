@@ -133,7 +133,8 @@ def _hint(key, names):
     return f" (did you mean {close[0]!r}?)" if close else " (see `momojan-sim metrics`)"
 
 
-ROW_FIELDS = ("a", "b", "diff", "ci", "p", "p_adj", "margin", "margin_relative", "verdict",
+ROW_FIELDS = ("a", "a_ci", "b", "b_ci", "diff", "ci", "p", "p_adj", "margin", "margin_relative",
+              "verdict",
               "negligible", "p_equivalence", "p_equivalence_adj", "se", "se_independent",
               "narrowing", "correlation", "per", "unit", "method", "differing",
               "differing_bound", "relative", "fair", "luck_narrowing")
@@ -269,6 +270,16 @@ def _fmt_value(x, metric) -> str:
     return f"{100 * x:.2f}%" if metric.is_rate else f"{x:.3f}"
 
 
+def _fmt_with_ci(row, side: str, metric) -> str:
+    """Variant ``side``'s value (``"a"``, ``"b"``) with its own 95% interval where the row
+    has one: ``15.43% [13.93, 17.08]``."""
+    lo, hi = row.get(f"{side}_ci") or (None, None)
+    if lo is None:
+        return _fmt_value(row[side], metric)
+    f = (lambda x: f"{100 * x:.2f}") if metric.is_rate else (lambda x: f"{x:.3f}")
+    return f"{_fmt_value(row[side], metric)} [{f(lo)}, {f(hi)}]"
+
+
 def _fmt_diff(x, metric, sign=True) -> str:
     """A difference as a number in the metric's difference unit (pp for rates), no unit."""
     if x is None:
@@ -345,7 +356,7 @@ def sentence(row, metric, b_name, games=None) -> str:
     small = (f" (real but inside the {_fmt_margin(row, metric)} margin: negligible)"
              if row.get("negligible") else "")
     return (f"{b_name} {verb} {metric.name} ({what}){size} "
-            f"({_fmt_value(row['a'], metric)} -> {_fmt_value(row['b'], metric)}{rel_text}), "
+            f"({_fmt_with_ci(row, 'a', metric)} -> {_fmt_with_ci(row, 'b', metric)}{rel_text}), "
             f"95% interval of the change {ci}, {_p_eq(row['p'])}, "
             f"adjusted {_p_eq(row['p_adj'])}: {row['verdict']}{small}.")
 
@@ -363,7 +374,7 @@ def fair_sentence(row, metric, b_name) -> str | None:
            "further from fair": f"{b_name} is further from fair"}.get(
         f["verdict"], "no detectable change in the distance from fair")
     return (f"{metric.name} (fair {_fmt_value(f['value'], metric)}): {how}: "
-            f"{_fmt_value(row['a'], metric)} -> {_fmt_value(row['b'], metric)}, distance "
+            f"{_fmt_with_ci(row, 'a', metric)} -> {_fmt_with_ci(row, 'b', metric)}, distance "
             f"{change}.")
 
 
@@ -475,7 +486,8 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
     if own:
         lines += [""] + own
     lines += ["", _table(rows, metrics), "",
-              "a, b: the metric under each variant; diff = b - a, in pp (percentage points) for "
+              "a, b: the metric under each variant (each with its own 95% interval in the "
+              "sentences above and in --json); diff = b - a, in pp (percentage points) for "
               "rates, else in the metric's unit; 95% interval of diff using the pairing; rel: "
               "b / a - 1 for rare rates; p, p_adj: the test of no difference and its Holm "
               "adjustment; margin: the equivalence margin (% = relative to a; `equivalent` needs the "

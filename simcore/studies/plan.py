@@ -45,6 +45,9 @@ def parse_size(text, metric, option: str) -> float:
         raise InputError(f"{option} {str(text)[:40]}: must be a positive number")
     if value < 1e-6:
         raise InputError(f"{option} {str(text)[:40]}: below 1e-6 (no run could resolve it)")
+    if value > 1e15:   # a QA trial: 1e300 planned "0 games"
+        raise InputError(f"{option} {str(text)[:40]}: beyond any difference a metric shows "
+                         f"(at most 1e15)")
     if metric.is_rate and value >= 1:
         raise InputError(f"{option} {str(text)[:40]}: {metric.name} is a rate: a difference "
                          f"lies in (0, 1) (0.01 = 1 percentage point, or write 1pp)")

@@ -226,6 +226,8 @@ def test_integers_of_many_digits_in_yaml(here, value):
     (["run", "new_edition", "--target-ci", "inf"], "--target-ci"),
     (["plan", "new_edition", "--detect", "nan"], "--detect"),
     (["plan", "new_edition", "--detect", "-inf"], "--detect"),
+    (["plan", "new_edition", "--metric", "mean_final_margin", "--detect", "1e300"],
+     "--detect"),    # a QA trial: it planned "0 games"
     (["sweep", "new_edition", "--set", "ante.base=1,2", "--alpha", "nan"], "--alpha"),
 ])
 def test_nan_and_inf_options_are_one_line(here, args, option):

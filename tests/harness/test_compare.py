@@ -320,6 +320,15 @@ def test_compare_opens_with_the_rules_that_differ_and_leaves_out_what_is_off():
     assert data["metrics"]["yaku_kerai_share"]["margin_relative"] is True
     fair = data["metrics"]["first_dealer_win_rate"]["fair"]
     assert fair["value"] == 0.5 and fair["ci"][0] <= fair["distance_change"] <= fair["ci"][1]
+    # each variant's value with its own interval (a QA trial: a and b had none)
+    for name, row in data["metrics"].items():
+        for side in "ab":
+            lo, hi = row[f"{side}_ci"]
+            assert row[side] is None or lo is None or lo <= row[side] <= hi, (name, side)
+    m = data["metrics"]["mean_winning_points"]
+    line = next(x for x in lines if "mean_winning_points" in x and "->" in x)
+    assert (f"{m['a']:.3f} [{m['a_ci'][0]:.3f}, {m['a_ci'][1]:.3f}] -> {m['b']:.3f} "
+            f"[{m['b_ci'][0]:.3f}, {m['b_ci'][1]:.3f}]") in line, line
 
 
 def test_compare_says_what_each_variant_is_for_itself_and_what_would_settle_it():
