@@ -56,7 +56,7 @@ def check_writable(path, option: str = "--out"):
     if not _PLACEHOLDERS:
         import atexit
         atexit.register(drop_placeholders)
-    _PLACEHOLDERS[os.path.abspath(path)] = (st.st_dev, st.st_ino)
+    _PLACEHOLDERS[os.path.abspath(path)] = (st.st_dev, st.st_ino, os.getpid())
 
 
 def _ours(path) -> bool:
@@ -66,13 +66,16 @@ def _ours(path) -> bool:
         st = os.stat(path)
     except OSError:
         return False
-    return ident == (st.st_dev, st.st_ino) and st.st_size == 0
+    return ident is not None and ident[:2] == (st.st_dev, st.st_ino) and st.st_size == 0
 
 
 def drop_placeholders() -> None:
     """Remove the --out files this command held and never wrote (it failed or was stopped
-    first), where they are still the empty files it made."""
+    first), where they are still the empty files it made. A worker process forked from it
+    inherits the list and its exit handler: only the process that made a file removes it."""
     for path in list(_PLACEHOLDERS):
+        if _PLACEHOLDERS[path][2] != os.getpid():
+            continue
         if _ours(path):
             try:
                 os.unlink(path)

@@ -796,3 +796,20 @@ def test_a_closed_stdout_is_one_line():
                        stderr=subprocess.PIPE, text=True,
                        preexec_fn=lambda: os.close(1))
     assert r.returncode == 2 and "stdout is closed" in r.stderr, r.stderr
+
+
+def test_a_forked_worker_never_removes_the_commands_out_file(tmp_path):
+    """Worker processes forked from a command inherit its held --out files and the exit
+    handler that removes them: only the process that made one may remove it, or a worker
+    ending first would take the file from under the command."""
+    from simcore.cli import output
+    out = tmp_path / "held.json"
+    output.check_writable(str(out))
+    pid = os.fork()
+    if pid == 0:   # the worker
+        output.drop_placeholders()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert out.exists()
+    output.write_file(str(out), "{}\n")
+    assert out.read_text() == "{}\n" and output._PLACEHOLDERS == {}
