@@ -48,6 +48,17 @@ def refused(check, sc, events, batch, match: str, **kw) -> None:
         check(sc, events, batch, **kw)
 
 
+def refused_records(check, sc, events, batch, changes, **kw) -> None:
+    """Each change ``(table, fields, name, change)`` alone, on a copy of the records: ``table``
+    ``"rounds"`` or ``"games"`` (whose columns are ``fields``), its first row's ``name`` column
+    replaced by ``change(value)``; ``check`` refuses it, naming the record and the column."""
+    for table, fields, name, change in changes:
+        b = copied_batch(batch)
+        rows, j = getattr(b, table), fields.index(name)
+        rows[0, j] = change(rows[0, j])
+        refused(check, sc, events, b, f"{table[:-1]} record {name}", **kw)
+
+
 def game_with(sim, sc, check, seed: int, want, games: int = 60, **kw):
     """``(events, batch)`` of the first of games 0..games-1 of ``seed`` whose event log
     ``want(events)`` accepts, checked by ``check`` first (a tampering test starts from a game

@@ -14,7 +14,7 @@ from simcore.momojan.cards import kinds_from_mask
 from simcore.momojan.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.momojan.family import FAMILY
 from tests.momojan.replay_model import check_game
-from tests.replay_checks import replay_all, copied_batch, refused, game_with
+from tests.replay_checks import replay_all, copied_batch, refused, refused_records, game_with
 
 SEED = 5
 GAMES = 24
@@ -237,15 +237,10 @@ def test_tampered_events_and_records_are_refused():
     e[-1, 2] = (e[-1, 2] + 1) % 6                         # the end reason
     _refused(sc, e, batch, "game_end reason")
 
-    b = _batch(batch)
-    b.rounds[0, ROUND_FIELDS.index("score0")] += 1
-    _refused(sc, events, b, "round record score0")
-    b = _batch(batch)
-    b.rounds[0, ROUND_FIELDS.index("turns")] += 1
-    _refused(sc, events, b, "round record turns")
-    b = _batch(batch)
-    b.games[0, GAME_FIELDS.index("winner")] = 1 - b.games[0, GAME_FIELDS.index("winner")]
-    _refused(sc, events, b, "game record winner")
+    refused_records(check_game, sc, events, batch, [
+        ("rounds", ROUND_FIELDS, "score0", lambda v: v + 1),
+        ("rounds", ROUND_FIELDS, "turns", lambda v: v + 1),
+        ("games", GAME_FIELDS, "winner", lambda v: 1 - v)])
 
 
 def test_a_ron_under_furiten_is_refused():

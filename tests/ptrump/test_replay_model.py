@@ -11,7 +11,7 @@ import pytest
 from simcore.ptrump.engine import EV_TYPES, GAME_FIELDS, ROUND_FIELDS
 from simcore.ptrump.family import FAMILY
 from tests.ptrump.replay_model import check_game
-from tests.replay_checks import variant, replay_all, copied_batch, refused, game_with
+from tests.replay_checks import variant, replay_all, copied_batch, refused, refused_records, game_with
 
 SEED = 1
 GAMES = 20
@@ -207,17 +207,10 @@ def test_tampered_events_and_records_are_refused():
     e[-1, 3] = 1 - e[-1, 3]                            # the end reason
     _refused(sc, e, batch, "game_end")
 
-    b = _batch(batch)
-    b.rounds[0, ROUND_FIELDS.index("score0")] += 1
-    _refused(sc, events, b, "round record score0")
-
-    b = _batch(batch)
-    b.rounds[0, ROUND_FIELDS.index("pons1")] += 1
-    _refused(sc, events, b, "round record pons1")
-
-    b = _batch(batch)
-    b.games[0, GAME_FIELDS.index("winners")] ^= 3
-    _refused(sc, events, b, "game record winners")
+    refused_records(check_game, sc, events, batch, [
+        ("rounds", ROUND_FIELDS, "score0", lambda v: v + 1),
+        ("rounds", ROUND_FIELDS, "pons1", lambda v: v + 1),
+        ("games", GAME_FIELDS, "winners", lambda v: v ^ 3)])
 
 
 def test_a_riichi_discard_must_be_the_drawn_card_and_tenpai():

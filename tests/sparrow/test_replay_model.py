@@ -10,7 +10,7 @@ import pytest
 from simcore.sparrow.engine import EV_TYPES, ROUND_FIELDS, GAME_FIELDS
 from simcore.sparrow.family import FAMILY
 from tests.sparrow.replay_model import check_game
-from tests.replay_checks import variant, replay_all, copied_batch, refused
+from tests.replay_checks import variant, replay_all, copied_batch, refused, refused_records
 
 SEED = 3
 GAMES = 30
@@ -157,17 +157,10 @@ def test_tampered_events_and_records_are_refused():
     e[-1, 3] = (e[-1, 3] + 1) % 3                     # the end reason
     _refused(sc, e, batch, "game_end reason")
 
-    b = _batch(batch)
-    b.rounds[0, ROUND_FIELDS.index("points0")] += 1   # a round's points
-    _refused(sc, events, b, "round record points0")
-
-    b = _batch(batch)
-    b.rounds[0, ROUND_FIELDS.index("turns")] += 1
-    _refused(sc, events, b, "round record turns")
-
-    b = _batch(batch)
-    b.games[0, GAME_FIELDS.index("winners")] ^= 1
-    _refused(sc, events, b, "game record winners")
+    refused_records(check_game, sc, events, batch, [
+        ("rounds", ROUND_FIELDS, "points0", lambda v: v + 1),   # a round's points
+        ("rounds", ROUND_FIELDS, "turns", lambda v: v + 1),
+        ("games", GAME_FIELDS, "winners", lambda v: v ^ 1)])
 
 
 def test_a_wrong_reach_column_is_refused():
