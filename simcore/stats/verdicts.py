@@ -95,14 +95,14 @@ def differing_games(sums, metric, j: int, a: int, b: int):
 
 
 def _t(alpha: float, df):
-    from scipy.stats import norm, t
-    return float(norm.ppf(1 - alpha / 2)) if df is None else float(t.ppf(1 - alpha / 2, df))
+    from scipy.special import ndtri, stdtrit   # scipy.stats' norm.ppf, t.ppf, bit for bit
+    return float(ndtri(1 - alpha / 2)) if df is None else float(stdtrit(df, 1 - alpha / 2))
 
 
 def _sf(x: float, df) -> float:
-    from scipy.stats import t
+    from scipy.special import stdtr            # scipy.stats' t.sf, bit for bit
     from simcore.stats.moments import _norm_sf
-    return _norm_sf(x) if df is None else float(t.sf(x, df))
+    return _norm_sf(x) if df is None else float(stdtr(df, -x))
 
 
 def _blank(metric, name, a, b, ra, rb, margin, relative) -> dict:

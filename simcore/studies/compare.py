@@ -155,15 +155,14 @@ def settle(row, games: int, alpha: float, tested: int) -> tuple:
     ``equivalent`` (the two one-sided tests, bound by the nearer margin: n (z_{1-a} +
     z_power)^2 se^2 / (margin - |diff|)^2; Chow, Shao & Wang 2008, sec. 3.2). ``(None, None)``
     when the row is not inconclusive or has no standard error."""
-    from scipy.stats import norm
-    from simcore.stats.moments import games_for_power
+    from simcore.stats.moments import _norm_ppf, games_for_power
     if row["verdict"] != "inconclusive" or not row.get("se") or row.get("diff") is None:
         return None, None
     a = alpha / max(1, tested)
     options = []
     margin = _margin_abs(row)
     if margin and abs(row["diff"]) < margin:
-        z = norm.ppf(1 - a) + norm.ppf(SETTLE_POWER)
+        z = _norm_ppf(1 - a) + _norm_ppf(SETTLE_POWER)
         options.append((int(math.ceil(games * (z * row["se"] / (margin - abs(row["diff"])))
                                       ** 2)), "equivalent"))
     if row["diff"] != 0:
