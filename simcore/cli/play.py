@@ -5,6 +5,7 @@ and the game saved after every decision (Ctrl-C or ``q`` keeps it: ``--resume FI
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
@@ -98,13 +99,20 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
             return
         click.echo(HELP)
         _loop(session, save_path)
-    except (KeyboardInterrupt, EOFError, click.exceptions.Abort):
+    except (KeyboardInterrupt, EOFError, click.exceptions.Abort) as stop:
         # click's prompt turns Ctrl-C, a stop signal (simcore.runners.signals remembers which)
-        # and the end of input into Abort: each keeps the game and says how to go on, as q does
+        # and the end of input into Abort (the first two it saw as KeyboardInterrupt, the last
+        # as EOFError, kept as the Abort's context): each keeps the game and says how to go on,
+        # as q does; the end of input is no interrupt (exit 1, as a shell's `read` gives)
         session.save(save_path)
+        click.echo("")   # the prompt's line is open: the stop's line starts a line of its own
+        kept = (f"the game so far is in {save_path}: momojan-sim play --resume "
+                f"{shell_word(save_path)}")
+        if isinstance(stop, EOFError) or isinstance(stop.__context__, EOFError):
+            click.echo(f"momojan-sim: the input ended before the game did ({kept})", err=True)
+            sys.exit(1)
         exc = KeyboardInterrupt()
-        exc.kept = (f"the game so far is in {save_path}: momojan-sim play --resume "
-                    f"{shell_word(save_path)}")
+        exc.kept = kept
         raise exc from None
 
 

@@ -394,11 +394,15 @@ def test_save_never_writes_into_another_result_or_saved_game(tmp_path):
 def test_the_end_of_input_keeps_the_game_as_q_does(tmp_path):
     """A QA trial: end of input printed click's 'Aborted!' with exit 1 and no resume line
     (click's prompt turns Ctrl-C and SIGTERM into the same Abort: the pty test below stops a
-    game by Ctrl-C)."""
+    game by Ctrl-C); a later one: it said "interrupted", exit 130, as if Ctrl-C had stopped it."""
     d = tmp_path / "g"
     r = CliRunner().invoke(main, ["play", "new_edition", "--save", str(d)], input="1\n")
-    assert r.exit_code == 130 and f"play --resume {d}" in r.output, r.output
-    assert "Aborted" not in r.output and PlaySession.is_saved_game(d)
+    assert r.exit_code == 1, r.output
+    assert r.stdout.endswith("q]: \n"), r.output   # the prompt's line ended first
+    assert r.stderr.strip() == (f"momojan-sim: the input ended before the game did (the game so far is in "
+                    f"{d}: momojan-sim play --resume {d})"), r.output
+    assert "Aborted" not in r.output and "interrupted" not in r.output
+    assert PlaySession.is_saved_game(d)
 
 
 @pytest.mark.parametrize("sig, status, says", [("SIGINT", 130, "interrupted"),
