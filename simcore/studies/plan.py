@@ -226,17 +226,17 @@ def plan_text(p: dict) -> str:
         lines.append(f"  the pilot's games never varied (or never differed) on {p['metric']}: "
                      f"no standard error to size from; the figures below are the pilot's own "
                      f"size, not a plan (a longer --pilot-games, or another --metric)")
-    def games(key):
+    def games(key, each=""):
         ci = p.get(key + "_ci")
-        return f"{p[key]:,} games" + ("" if not ci else f" [{ci[0]:,}, {ci[1]:,}]")
+        return f"{p[key]:,} games{each}" + ("" if not ci else f" [{ci[0]:,}, {ci[1]:,}]")
     if "games_needed_holm" in p:
         lines += [f"  {goal}:",
                   f"    as compare tests it (Holm over the {p['metrics_tested']} metrics the "
                   f"pilot's compare tests, more at more games: alpha {p['alpha']} / "
                   f"{p['metrics_tested']} = {p['alpha_holm']:.4g}): "
-                  f"{games('games_needed_holm')}{per}",
+                  f"{games('games_needed_holm', per)}",
                   f"    this metric alone (compare --metrics {p['metric']}, alpha "
-                  f"{p['alpha']}): {games('games_needed_one_metric')}{per}"]
+                  f"{p['alpha']}): {games('games_needed_one_metric', per)}"]
     else:
         lines.append(f"  {goal} at alpha = {p['alpha']}: {games('games_needed')}")
     secs = p.get("seconds_needed_ci")
@@ -245,8 +245,8 @@ def plan_text(p: dict) -> str:
                  + (f" [{_duration(secs[0])}, {_duration(secs[1])}]" if secs else "")
                  + (" (the Holm figure)" if "games_needed_holm" in p else ""))
     if "games_needed_independent" in p and p["pilot_half_width"]:
-        lines.append(f"  (independent runs would need {games('games_needed_independent')} "
-                     f"each: the pairing saves "
+        lines.append(f"  (independent runs would need {games('games_needed_independent', ' each')}"
+                     f": the pairing saves "
                      f"{p['games_needed_independent'] / max(p['games_needed'], 1):.1f}x)")
     if p.get("variance_share_ci"):
         lo, hi = p["variance_share_ci"]
