@@ -12,11 +12,6 @@ For equivalence (``--equivalence M``): games until the two one-sided tests concl
 ``equivalent`` within +-M with the given power when the true difference is 0 (Chow, Shao &
 Wang, Sample Size Calculations in Clinical Research, 2008, sec. 3.2):
 n = n_pilot (z_{1-alpha} + z_{1-(1-power)/2})^2 se^2 / M^2.
-
-Games needed are proportional to the per-game variance the pilot estimates, and that estimate
-has its own error: each figure carries a 95% interval from the spread of the variance over the
-pilot's chunks (at least 8 of them; batch means, a t interval on their mean), the same share of
-the figure at either end.
 """
 
 from __future__ import annotations
@@ -28,42 +23,6 @@ from simcore.stats.moments import Z95, difference, games_for_equivalence, games_
 from simcore.studies.study import run_study
 
 PILOT_CHUNK = 1000
-PILOT_MIN_CHUNKS = 8   # the pilot's chunks whose variances give its figures' interval
-
-
-def pilot_chunk(pilot_games: int) -> int:
-    """Games per chunk of the pilot: 1,000, fewer for a pilot under 8,000 games, so that it
-    has at least 8 chunks (the sums, and so the pilot's figures, do not depend on it)."""
-    return max(1, min(PILOT_CHUNK, pilot_games // PILOT_MIN_CHUNKS))
-
-
-def per_game_variance(sums, j: int, variants: int) -> tuple | None:
-    """``(games, variance)``: the per-game variance of metric ``j`` (its difference, for two
-    variants) in ``sums``, n se^2 (what the games needed are proportional to), times
-    n / (n - 1) (the delta method's own is the biased one, 1/n low: 2% at a chunk of 50 games);
-    None where it is undefined."""
-    est = ratio(sums, j) if variants == 1 else difference(sums, j, 0, 1)
-    if est.se is None or sums.n < 2:
-        return None
-    return sums.n, sums.n * est.se ** 2 * sums.n / (sums.n - 1)
-
-
-def variance_share_bounds(chunk_variances, pilot_variance: float) -> tuple | None:
-    """The 95% interval of the per-game variance, as shares of ``pilot_variance`` (the whole
-    pilot's estimate), from the variances of the pilot's chunks (``(games, variance)`` pairs:
-    batch means, Student's t on their games-weighted mean, K - 1 degrees of freedom; about
-    +-3% for 8 chunks of 1,000 games of a 0/1 metric). None with fewer than 3 chunks or no
-    variance. ``tests/harness/test_plan.py`` checks its coverage."""
-    vs = [v for v in chunk_variances if v is not None]
-    k = len(vs)
-    if k < 3 or not pilot_variance or pilot_variance <= 0:
-        return None
-    games = sum(n for n, _ in vs)
-    mean = sum(n * v for n, v in vs) / games
-    from scipy.special import stdtrit
-    sd = math.sqrt(sum((v - mean) ** 2 for _, v in vs) / (k - 1))
-    half = float(stdtrit(k - 1, 0.975)) * sd / math.sqrt(k)
-    return max(0.0, mean - half) / pilot_variance, (mean + half) / pilot_variance
 
 
 def parse_size(text, metric, option: str) -> float:
@@ -110,13 +69,10 @@ def plan_games(family, scenarios, metric: str, detect: float | None, power: floa
     """Run the pilot and return the plan as plain data (see :func:`plan_text`)."""
     j = [m.name for m in family.CATALOGUE].index(metric)
     times = []
-    chunk_variances = []
 
     def tick(done, planned, res=None):
         import time
         times.append((time.perf_counter(), done))
-        if res is not None and getattr(res, "sums", None) is not None:
-            chunk_variances.append(per_game_variance(res.sums, j, len(scenarios)))
         if progress:
             progress(done, planned)
 
@@ -127,7 +83,7 @@ def plan_games(family, scenarios, metric: str, detect: float | None, power: floa
     from simcore.runners.local import ChunkRunner
     run_study(family, scenarios, seed, 50, workers, runner=ChunkRunner)
     res = run_study(family, scenarios, seed, pilot_games, workers, progress=tick, notice=notice,
-                    chunk_games=pilot_chunk(pilot_games))
+                    chunk_games=PILOT_CHUNK)
     # Speed from the first finished chunk to the last (worker start-up excluded), where that
     # window is most of the pilot: with as many chunks as workers they finish together, and a
     # window of a few milliseconds gave millions of games/s.
@@ -171,24 +127,7 @@ def plan_games(family, scenarios, metric: str, detect: float | None, power: floa
             out["games_needed_independent"] = need(se_independent, alpha / m)
     out["games_needed"] = n_needed
     out["seconds_needed"] = round(n_needed / rate, 1)
-    # the chunks' variances are of the plain sums: their interval is taken as shares of the
-    # plain pilot's, and those shares applied to the figures (luck-corrected, where they are)
-    raw = getattr(res.sums, "raw", None)
-    plain = per_game_variance(raw if raw is not None else res.sums, j, len(scenarios))
-    share = variance_share_bounds(chunk_variances, plain[1]) if se and plain else None
-    out["pilot_chunks"] = len(chunk_variances)
-    out["variance_share_ci"] = None if share is None else [round(share[0], 4), round(share[1], 4)]
-    for key in ("games_needed", "games_needed_one_metric", "games_needed_holm",
-                "games_needed_independent", "seconds_needed"):
-        if key in out:
-            out[key + "_ci"] = (None if share is None else
-                                [_scaled(out[key], share[0], key), _scaled(out[key], share[1], key)])
     return out
-
-
-def _scaled(x, share, key):
-    """A figure proportional to the variance, at ``share`` of the pilot's variance."""
-    return round(x * share, 1) if key.startswith("seconds") else int(math.ceil(x * share))
 
 
 def _duration(s: float) -> str:
@@ -226,35 +165,21 @@ def plan_text(p: dict) -> str:
         lines.append(f"  the pilot's games never varied (or never differed) on {p['metric']}: "
                      f"no standard error to size from; the figures below are the pilot's own "
                      f"size, not a plan (a longer --pilot-games, or another --metric)")
-    def games(key, each=""):
-        ci = p.get(key + "_ci")
-        return f"{p[key]:,} games{each}" + ("" if not ci else f" [{ci[0]:,}, {ci[1]:,}]")
     if "games_needed_holm" in p:
         lines += [f"  {goal}:",
                   f"    as compare tests it (Holm over the {p['metrics_tested']} metrics the "
                   f"pilot's compare tests, more at more games: alpha {p['alpha']} / "
                   f"{p['metrics_tested']} = {p['alpha_holm']:.4g}): "
-                  f"{games('games_needed_holm', per)}",
+                  f"{p['games_needed_holm']:,} games{per}",
                   f"    this metric alone (compare --metrics {p['metric']}, alpha "
-                  f"{p['alpha']}): {games('games_needed_one_metric', per)}"]
+                  f"{p['alpha']}): {p['games_needed_one_metric']:,} games{per}"]
     else:
-        lines.append(f"  {goal} at alpha = {p['alpha']}: {games('games_needed')}")
-    secs = p.get("seconds_needed_ci")
+        lines.append(f"  {goal} at alpha = {p['alpha']}: {p['games_needed']:,} games")
     lines.append(f"  at the measured {p['games_per_second']:,.0f} games/s on {p['workers']} "
                  f"worker(s): about {_duration(p['seconds_needed'])}"
-                 + (f" [{_duration(secs[0])}, {_duration(secs[1])}]" if secs else "")
                  + (" (the Holm figure)" if "games_needed_holm" in p else ""))
     if "games_needed_independent" in p and p["pilot_half_width"]:
-        lines.append(f"  (independent runs would need {games('games_needed_independent', ' each')}"
-                     f": the pairing saves "
+        lines.append(f"  (independent runs would need {p['games_needed_independent']:,} games "
+                     f"each: the pairing saves "
                      f"{p['games_needed_independent'] / max(p['games_needed'], 1):.1f}x)")
-    if p.get("variance_share_ci"):
-        lo, hi = p["variance_share_ci"]
-        lines.append(f"  [95% intervals]: the games needed are proportional to the variance "
-                     f"the pilot estimates, known from the spread of its {p['pilot_chunks']} "
-                     f"chunks to {100 * (lo - 1):+.1f}% / {100 * (hi - 1):+.1f}%; the time "
-                     f"assumes the pilot's speed")
-    elif p["pilot_half_width"]:
-        lines.append(f"  (no interval on these figures: the pilot had {p.get('pilot_chunks', 0)} "
-                     f"chunks with a spread, 3 are needed)")
     return "\n".join(lines)
