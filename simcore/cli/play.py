@@ -105,10 +105,16 @@ def play(scenario_ref, seat, seed, game, save_path, resume, web, port):
         # as EOFError, kept as the Abort's context): each keeps the game and says how to go on,
         # as q does; the end of input is no interrupt (exit 1, as a shell's `read` gives)
         session.save(save_path)
-        click.echo("")   # the prompt's line is open: the stop's line starts a line of its own
+        from simcore.runners.signals import received
+        if isinstance(stop, click.exceptions.Abort):
+            try:   # the prompt's line is open: the stop's line starts a line of its own
+                click.echo("")
+            except OSError:   # the terminal is gone (SIGHUP): its line is cli_errors' to try
+                pass
         kept = (f"the game so far is in {save_path}: momojan-sim play --resume "
                 f"{shell_word(save_path)}")
-        if isinstance(stop, EOFError) or isinstance(stop.__context__, EOFError):
+        ended = isinstance(stop, EOFError) or isinstance(stop.__context__, EOFError)
+        if ended and received() is None:   # a stop signal met at the end of input is the signal
             click.echo(f"momojan-sim: the input ended before the game did ({kept})", err=True)
             sys.exit(1)
         exc = KeyboardInterrupt()

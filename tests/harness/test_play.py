@@ -444,3 +444,33 @@ def test_an_edited_saved_game_is_refused_in_one_line(tmp_path):
                 r.output
     r = CliRunner().invoke(main, ["play", "new_edition", "--game", str(2 ** 70)])
     assert r.exit_code == 2 and "--game" in r.output
+
+
+def test_a_terminal_closed_at_the_prompt_keeps_the_game_and_exits_129(tmp_path):
+    """A review: the line break written before the stop's line met the closed terminal (EIO)
+    and the command ended 'cannot write the output', exit 2, instead of as SIGHUP stops it."""
+    import pty
+    import select
+    save, err = tmp_path / "game", tmp_path / "stderr"
+    pid, fd = pty.fork()
+    if pid == 0:   # the child: stdout on the terminal, stderr to a file to read afterwards
+        try:
+            os.dup2(os.open(str(err), os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
+            os.execvp(sys.executable, [sys.executable, "-m", "simcore.cli", "play",
+                                       "new_edition", "--seed", "9", "--save", str(save)])
+        finally:
+            os._exit(127)
+    seen, waited = b"", 0.0
+    try:   # the prompt: click writes it to stdout, the line editor (readline) to stderr
+        while b"your move [" not in seen + (err.read_bytes() if err.exists() else b""):
+            assert waited < 300, "no prompt in 300 s"
+            if select.select([fd], [], [], 0.2)[0]:
+                seen += os.read(fd, 65536)
+            waited += 0.2
+    finally:
+        os.close(fd)   # the terminal hangs up: SIGHUP to the command
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    text = err.read_text()
+    assert status == 129, (status, text)
+    assert f"stopped by SIGHUP (the game so far is in {save}" in text, text
+    assert "cannot write" not in text and PlaySession.is_saved_game(save)
