@@ -41,11 +41,8 @@ def replay_hint(path, variants: list) -> str:
     """How to replay one of a saved result's games from anywhere (its scenario, seats, seed)."""
     which = f" --variant {variants[-1]}" if len(variants) > 1 else ""
     # the directory as given (not an absolute path into this checkout: issue 46)
-    return (f"replay any of its games: momojan-sim replay {_shell_word(path)} --game N{which}"
+    return (f"replay any of its games: momojan-sim replay {shell_word(path)} --game N{which}"
             f" (the report links games that show each metric)")
-
-
-_shell_word = shell_word
 
 
 def fail(message: str) -> None:

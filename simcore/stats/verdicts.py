@@ -95,8 +95,9 @@ def differing_games(sums, metric, j: int, a: int, b: int):
 
 
 def _t(alpha: float, df):
-    from scipy.special import ndtri, stdtrit   # scipy.stats' norm.ppf, t.ppf, bit for bit
-    return float(ndtri(1 - alpha / 2)) if df is None else float(stdtrit(df, 1 - alpha / 2))
+    from scipy.special import stdtrit            # scipy.stats' t.ppf, bit for bit
+    from simcore.stats.moments import _norm_ppf
+    return _norm_ppf(1 - alpha / 2) if df is None else float(stdtrit(df, 1 - alpha / 2))
 
 
 def _sf(x: float, df) -> float:

@@ -934,16 +934,13 @@ def reading(path: str, what: str):
         yield
     except InputError:
         raise
-    except OSError as exc:
-        if _writing(exc):   # a read-only folder or a full disk is no damage (a QA trial)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OSError) as exc:
+        if isinstance(exc, OSError) and _writing(exc):
+            # a read-only folder or a full disk is no damage (a QA trial)
             if exc.filename is None:
                 raise       # stdout (show > /dev/full): the CLI's own line says so
             raise InputError(f"{what} {path}: cannot write {exc.filename}: "
                              f"{exc.strerror}") from None
-        detail = cut(str(exc).splitlines()[0] if str(exc) else "", 100)
-        raise InputError(f"{what} {path}: damaged result directory ({type(exc).__name__}"
-                         f"{': ' + detail if detail else ''})") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         detail = cut(str(exc).splitlines()[0] if str(exc) else "", 100)
         raise InputError(f"{what} {path}: damaged result directory ({type(exc).__name__}"
                          f"{': ' + detail if detail else ''})") from None
