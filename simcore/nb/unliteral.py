@@ -15,11 +15,13 @@ import sys
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-from simcore.nb import aliases, cache_lock
+from simcore.nb import aliases, cache_load, cache_lock
 
-# every compiled module imports this one: numba's alias analysis and its cache's saves mended first
+# every compiled module imports this one: numba's alias analysis, its cache's saves and loads
+# mended first
 aliases.install()
 cache_lock.install()
+cache_load.install()
 
 
 def _plain(args, kws):
