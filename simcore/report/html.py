@@ -18,6 +18,7 @@ import os
 from simcore.errors import InputError, shell_word
 from simcore.family.summary import metric_groups
 from simcore.stats.luck import narrowing_text
+from simcore.studies.compare import value_with_ci
 from simcore.studies.results import atomic_write, read_provenance
 
 INK = "#1f2430"
@@ -1223,12 +1224,14 @@ def _render_compare(doc, s, prov, fam, cat):
         c = cat[r["metric"]]
         ci = "-" if r["ci"][0] is None else f"[{_fmt_diff(r['ci'][0], c)}, " \
                                             f"{_fmt_diff(r['ci'][1], c)}]"
-        table.append([r["metric"], _fmt(r["a"], c), _fmt(r["b"], c), _fmt_diff(r["diff"], c),
+        table.append([r["metric"], value_with_ci(r, "a", c), value_with_ci(r, "b", c),
+                      _fmt_diff(r["diff"], c),
                       ci, "-" if r["p_adj"] is None else f"{r['p_adj']:.4f}",
                       f"<span class='pill' style='background:"
                       f"{VERDICT_COLOURS.get(r['verdict'], MUTED)}'>{r['verdict']}</span>"])
     doc.h(3, "Every metric")
-    doc.table(["metric", "a", "b", "b - a", "95% interval", "p (Holm)", "verdict"], table,
+    doc.table(["metric", "a [95%]", "b [95%]", "b - a", "95% interval", "p (Holm)", "verdict"],
+              table,
               raw_cols=(6,))
     if never:
         doc.p("Never happened under either variant (left out): " + ", ".join(never) + ".",

@@ -269,14 +269,21 @@ def _fmt_value(x, metric) -> str:
     return f"{100 * x:.2f}%" if metric.is_rate else f"{x:.3f}"
 
 
-def _fmt_with_ci(row, side: str, metric) -> str:
+def value_with_ci(row, side: str, metric) -> str:
     """Variant ``side``'s value (``"a"``, ``"b"``) with its own 95% interval where the row
-    has one: ``15.43% [13.93, 17.08]``."""
-    lo, hi = row.get(f"{side}_ci") or (None, None)
+    has one: ``15.43% [13.93, 17.08]`` (the sentences, the report's table)."""
+    ci = _bare_ci(row.get(f"{side}_ci"), metric)
+    value = _fmt_value(row[side], metric)
+    return value if ci == "-" else f"{value} {ci}"
+
+
+def _bare_ci(ci, metric) -> str:
+    """A variant's own 95% interval in the metric's numbers, no unit: ``[13.93, 17.08]``."""
+    lo, hi = ci or (None, None)
     if lo is None:
-        return _fmt_value(row[side], metric)
+        return "-"
     f = (lambda x: f"{100 * x:.2f}") if metric.is_rate else (lambda x: f"{x:.3f}")
-    return f"{_fmt_value(row[side], metric)} [{f(lo)}, {f(hi)}]"
+    return f"[{f(lo)}, {f(hi)}]"
 
 
 def _fmt_diff(x, metric, sign=True) -> str:
@@ -355,7 +362,7 @@ def sentence(row, metric, b_name, games=None) -> str:
     small = (f" (real but inside the {_fmt_margin(row, metric)} margin: negligible)"
              if row.get("negligible") else "")
     return (f"{b_name} {verb} {metric.name} ({what}){size} "
-            f"({_fmt_with_ci(row, 'a', metric)} -> {_fmt_with_ci(row, 'b', metric)}{rel_text}), "
+            f"({value_with_ci(row, 'a', metric)} -> {value_with_ci(row, 'b', metric)}{rel_text}), "
             f"95% interval of the change {ci}, {_p_eq(row['p'])}, "
             f"adjusted {_p_eq(row['p_adj'])}: {row['verdict']}{small}.")
 
@@ -373,7 +380,7 @@ def fair_sentence(row, metric, b_name) -> str | None:
            "further from fair": f"{b_name} is further from fair"}.get(
         f["verdict"], "no detectable change in the distance from fair")
     return (f"{metric.name} (fair {_fmt_value(f['value'], metric)}): {how}: "
-            f"{_fmt_with_ci(row, 'a', metric)} -> {_fmt_with_ci(row, 'b', metric)}, distance "
+            f"{value_with_ci(row, 'a', metric)} -> {value_with_ci(row, 'b', metric)}, distance "
             f"{change}.")
 
 
@@ -485,8 +492,8 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
     if own:
         lines += [""] + own
     lines += ["", _table(rows, metrics), "",
-              "a, b: the metric under each variant (each with its own 95% interval in the "
-              "sentences above and in --json); diff = b - a, in pp (percentage points) for "
+              "a, b: the metric under each variant, each beside its own 95% interval (a 95%, "
+              "b 95%: the variant alone, in the metric's numbers); diff = b - a, in pp (percentage points) for "
               "rates, else in the metric's unit; 95% interval of diff using the pairing; rel: "
               "b / a - 1 for rare rates; p, p_adj: the test of no difference and its Holm "
               "adjustment; margin: the equivalence margin (% = relative to a; `equivalent` needs the "
@@ -507,7 +514,8 @@ def _few_count(r) -> str:
 # wider cell widens its column, so a large value (a margin of 1000.000 points beside a p_adj
 # of 0.119) never runs into its neighbour: a right-aligned cell keeps a space before it, a
 # left-aligned one a space after it.
-_COLUMNS = (("metric", "<", 30, 0), ("a", ">", 10, 0), ("b", ">", 10, 0), ("diff", ">", 9, 0),
+_COLUMNS = (("metric", "<", 30, 0), ("a", ">", 10, 0), ("a 95%", "<", 16, 1),
+            ("b", ">", 10, 0), ("b 95%", "<", 16, 1), ("diff", ">", 9, 0),
             ("95% interval", "<", 19, 2), ("rel", ">", 6, 0), ("p", ">", 9, 0),
             ("p_adj", ">", 9, 0), ("margin", ">", 8, 0), ("verdict", "<", 13, 2),
             ("narrow", ">", 7, 0), ("corr", ">", 6, 0), ("differ", ">", 7, 0))
@@ -537,8 +545,8 @@ def _row_cells(r, m) -> list:
               else _fmt_diff(r["margin"], m, False))
     verdict = "too few" if r["verdict"] == "too few differing games" else r["verdict"]
     k = (r.get("differing") or {}).get("games")
-    return [r["metric"], _fmt_value(r["a"], m), _fmt_value(r["b"], m),
-            _fmt_diff(r["diff"], m), ci, rel, _fmt_p(r["p"]), _fmt_p(r["p_adj"]), margin,
+    return [r["metric"], _fmt_value(r["a"], m), _bare_ci(r.get("a_ci"), m),
+            _fmt_value(r["b"], m), _bare_ci(r.get("b_ci"), m), _fmt_diff(r["diff"], m), ci, rel, _fmt_p(r["p"]), _fmt_p(r["p_adj"]), margin,
             verdict, narrow, corr, "-" if k is None else str(k)]
 
 

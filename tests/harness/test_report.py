@@ -118,6 +118,18 @@ def test_compare_and_sweep_reports(tmp_path):
     assert "What changes from a to b" in (d / "report.md").read_text() or "forest" in html
     assert (d / "figures" / "forest.png").is_file()
     assert "Games that show the differences" in html and "--variant 1" in html
+    # every metric's a and b beside their own intervals, in the report and in the text
+    row = json.loads(r.stdout)["metrics"]["mean_winning_points"]
+    own = "{:.3f} [{:.3f}, {:.3f}]"
+    every = (d / "report.md").read_text().split("### Every metric")[1]
+    line = next(x for x in every.splitlines() if x.startswith("| mean_winning_points |"))
+    assert own.format(row["a"], *row["a_ci"]) in line and own.format(row["b"], *row["b_ci"]) in line
+    text = CliRunner().invoke(main, ["compare", "new_edition", "no_ron_bonus", "--games", "400",
+                                     "--workers", "1", "--no-save", "--quiet"]).stdout
+    line = next(x for x in text.splitlines() if x.startswith("mean_winning_points "))
+    assert line.split()[1:7] == [f"{row['a']:.3f}", f"[{row['a_ci'][0]:.3f},",
+                                 f"{row['a_ci'][1]:.3f}]", f"{row['b']:.3f}",
+                                 f"[{row['b_ci'][0]:.3f},", f"{row['b_ci'][1]:.3f}]"]
     d = tmp_path / "swp"
     plain = tmp_path / "plain_seats.yaml"  # seats that read no point values: the note is said
     plain.write_text("extends: new_edition\nname: plain_seats\nplayers:\n"
