@@ -18,7 +18,7 @@ import os
 from simcore.errors import InputError, shell_word
 from simcore.family.summary import metric_groups
 from simcore.stats.luck import narrowing_text
-from simcore.studies.compare import value_with_ci
+from simcore.studies.compare import fmt_p, value_with_ci
 from simcore.studies.results import atomic_write, read_provenance
 
 INK = "#1f2430"
@@ -618,11 +618,14 @@ def _fmt(x, metric) -> str:
     return f"{100 * x:.2f}%" if metric.is_rate else f"{x:.3f}"
 
 
-def _fmt_diff(x, metric) -> str:
-    """A difference with its unit: percentage points (pp) for rates, else the metric's."""
+def _fmt_diff(x, metric, unit: bool = True) -> str:
+    """A difference with its unit (``unit``): percentage points (pp) for rates, else the
+    metric's."""
     if x is None:
         return "-"
-    return f"{100 * x:+.2f} pp" if metric.is_rate else f"{x:+.3f} {metric.unit}"
+    text = f"{100 * x:+.2f}" if metric.is_rate else f"{x:+.3f}"
+    return (f"{text} pp" if metric.is_rate else f"{text} {metric.unit}") if unit else text
+
 
 
 def _short(name: str) -> str:
@@ -664,13 +667,14 @@ class _Doc:
                          f"src='data:image/png;base64,{b64}'></figure>")
         self.md += [f"![{alt}](figures/{name}.png)", ""]
 
-    def table(self, head, rows, raw_cols=()):
+    def table(self, head, rows, raw_cols=(), nowrap_cols=()):
         self.html.append("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>"
                                                           for h in head) + "</tr></thead><tbody>")
         for r in rows:
             cells = []
             for i, c in enumerate(r):
-                cells.append(f"<td>{c if i in raw_cols else html.escape(str(c))}</td>")
+                cells.append(f"<td{' class=nw' if i in nowrap_cols else ''}>"
+                             f"{c if i in raw_cols else html.escape(str(c))}</td>")
             self.html.append("<tr>" + "".join(cells) + "</tr>")
         self.html.append("</tbody></table>")
         self.md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -754,7 +758,7 @@ figure img{max-width:100%;display:block;margin:0 auto}
 table{border-collapse:collapse;width:100%;background:white;font-size:13px;border-radius:10px;
  overflow:hidden;box-shadow:0 1px 3px rgba(0,0,0,.08);margin:10px 0}
 th{background:#f1f5f9;text-align:left;font-weight:600;padding:7px 10px}
-td{padding:6px 10px;border-top:1px solid #eef0f3;vertical-align:top}
+td{padding:6px 10px;border-top:1px solid #eef0f3;vertical-align:top} td.nw{white-space:nowrap}
 code{background:#f1f5f9;padding:1px 5px;border-radius:4px;font-size:12px}
 .muted{color:#6b7280;font-size:13px} .grid2{display:grid;grid-template-columns:1fr 1fr;gap:10px}
 .pill{display:inline-block;padding:1px 8px;border-radius:9px;color:white;font-size:12px}
@@ -1222,17 +1226,16 @@ def _render_compare(doc, s, prov, fam, cat):
         if r["metric"] in never:
             continue
         c = cat[r["metric"]]
-        ci = "-" if r["ci"][0] is None else f"[{_fmt_diff(r['ci'][0], c)}, " \
-                                            f"{_fmt_diff(r['ci'][1], c)}]"
+        # the interval in the difference's numbers, its unit once, in the b - a column
+        ci = "-" if r["ci"][0] is None else f"[{_fmt_diff(r['ci'][0], c, False)}, " \
+                                            f"{_fmt_diff(r['ci'][1], c, False)}]"
         table.append([r["metric"], value_with_ci(r, "a", c), value_with_ci(r, "b", c),
-                      _fmt_diff(r["diff"], c),
-                      ci, "-" if r["p_adj"] is None else f"{r['p_adj']:.4f}",
+                      _fmt_diff(r["diff"], c), ci, fmt_p(r["p_adj"]),
                       f"<span class='pill' style='background:"
                       f"{VERDICT_COLOURS.get(r['verdict'], MUTED)}'>{r['verdict']}</span>"])
     doc.h(3, "Every metric")
     doc.table(["metric", "a [95%]", "b [95%]", "b - a", "95% interval", "p (Holm)", "verdict"],
-              table,
-              raw_cols=(6,))
+              table, raw_cols=(6,), nowrap_cols=(1, 2, 4, 5))
     if never:
         doc.p("Never happened under either variant (left out): " + ", ".join(never) + ".",
               "muted")

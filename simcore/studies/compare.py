@@ -312,7 +312,8 @@ def _fmt_rel(x) -> str:
     return f"{100 * x:+.1f}%" if abs(x) < 0.095 else f"{100 * x:+.0f}%"
 
 
-def _fmt_p(p) -> str:
+def fmt_p(p) -> str:
+    """A p-value as the text and the report show it (``< 0.0001`` below that)."""
     if p is None:
         return "-"
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
@@ -385,7 +386,7 @@ def fair_sentence(row, metric, b_name) -> str | None:
 
 
 def _p_eq(p) -> str:
-    return "p < 0.0001" if p is not None and p < 1e-4 else f"p = {_fmt_p(p)}"
+    return "p < 0.0001" if p is not None and p < 1e-4 else f"p = {fmt_p(p)}"
 
 
 def rules_differ_lines(rules_differ, limit: int = 12) -> list:
@@ -546,7 +547,8 @@ def _row_cells(r, m) -> list:
     verdict = "too few" if r["verdict"] == "too few differing games" else r["verdict"]
     k = (r.get("differing") or {}).get("games")
     return [r["metric"], _fmt_value(r["a"], m), _bare_ci(r.get("a_ci"), m),
-            _fmt_value(r["b"], m), _bare_ci(r.get("b_ci"), m), _fmt_diff(r["diff"], m), ci, rel, _fmt_p(r["p"]), _fmt_p(r["p_adj"]), margin,
+            _fmt_value(r["b"], m), _bare_ci(r.get("b_ci"), m), _fmt_diff(r["diff"], m), ci, rel,
+            fmt_p(r["p"]), fmt_p(r["p_adj"]), margin,
             verdict, narrow, corr, "-" if k is None else str(k)]
 
 
@@ -608,7 +610,7 @@ def sweep_text(result, catalogue, labels, rows, names, alpha) -> str:
             dci = "-" if lo is None else f"[{_fmt_diff(lo, m)}, {_fmt_diff(hi, m)}]"
             lines.append(f"  {labels[v][0]:<{width}}{_fmt_value(s['value'], m):>10}  "
                          f"{_ci_text(s['ci'], m):<21}{_fmt_diff(r['diff'], m):>9}  {dci:<19}"
-                         f"{_fmt_p(r['p_adj']):>9}  {r['verdict']}")
+                         f"{fmt_p(r['p_adj']):>9}  {r['verdict']}")
     return "\n".join(lines)
 
 
