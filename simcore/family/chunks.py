@@ -14,6 +14,8 @@ the rows (the kernel reports it instead of allocating), so a rare long chunk cos
 from __future__ import annotations
 
 import functools
+import os
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -72,6 +74,10 @@ class ChunkResult:
     # per variant], "trajectories": [...] (chunk 0 only)}
     extras: dict | None = None
     values: np.ndarray | None = None   # int64[games, k, 2V] when ``task.values``
+    # where and how long it played (the process and its seconds of wall clock): the result's
+    # steady rounds/s (simcore.studies.results), never saved with the chunk
+    worker: int | None = None
+    seconds: float | None = None
 
 EXAMPLES_PER_METRIC = 3   # example games kept per metric and chunk
 TRAJECTORY_GAMES = 6      # score trajectories of the first games (chunk 0)
@@ -334,6 +340,7 @@ def play_chunk(task: ChunkTask, simulator_for: Callable, n_metrics: int,
     ten times the moments on disk for eleven variants). Records come back only when
     ``task.records`` is set.
     """
+    t0 = time.perf_counter()
     idx = np.arange(task.start, task.stop, dtype=np.int64)
     z = np.empty((len(idx), n_metrics, 2 * len(task.variants)), np.int64)
     controls = []
@@ -353,7 +360,7 @@ def play_chunk(task: ChunkTask, simulator_for: Callable, n_metrics: int,
         luck = LuckSums.from_values(idx, z, np.concatenate(controls, axis=1), luck_names)
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z, luck),
                        tuple(batches) if task.records else None, extras,
-                       z if task.values else None)
+                       z if task.values else None, os.getpid(), time.perf_counter() - t0)
 
 
 def bincount(values, bins: int) -> list:

@@ -166,7 +166,8 @@ def test_header_rounds_per_second_counts_every_variant(drawn):
     one = [json.loads((dirs[n] / "summary.json").read_text())["rounds"]
            for n in ("run_old", "run_new")]
     assert prov["rounds_played"] == sum(one)
-    # the steady rate: from the first chunk on (start-up excluded), both variants' rounds
+    # the steady rate: each worker's chunks after its first (start-up excluded), both
+    # variants' rounds; none when no worker played a second chunk
     assert prov["rounds_per_s"] is None or prov["rounds_per_s"] > 0
 
 
