@@ -262,6 +262,10 @@ def fig_hist(dists: list, names: list, title: str, xlabel: str, marks=()):
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=10))
     if tail:
         ticks = [t for t in ax.get_xticks() if 0 <= t <= last]
+        step = ticks[1] - ticks[0] if len(ticks) > 1 else 1
+        # room for the "N+" label: a tick closer to it than most of a step is left out (48
+        # beside 64+ two bars away read "4864+")
+        ticks = [t for t in ticks if tail_x - t >= 0.75 * step]
         ax.set_xticks(ticks + [tail_x], [f"{t:g}" for t in ticks]
                       + [f"{d['last_bin_is_at_least']}+"])
     for x, label in marks:

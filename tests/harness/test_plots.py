@@ -119,6 +119,28 @@ def test_points_histogram_marks_doubling_and_its_last_bin():
     assert not any(t.get_text().endswith("+") for t in ax.get_xticklabels())
 
 
+def test_the_last_bins_label_keeps_clear_of_the_ticks_before_it():
+    """A report's points per win (new_edition, 4,000 games): wins up to 48 points and a few of
+    64 or more; the tick 48 sat two bars from "64+" and the two read "4864+"."""
+    spy = FigureSpy(report_html)
+    report_html._png = spy
+    try:
+        counts = [0] * 65
+        for x, c in ((1, 40), (2, 130), (3, 190), (4, 170), (5, 140), (6, 95), (14, 60),
+                     (16, 40), (18, 20), (20, 8), (48, 1), (64, 2)):
+            counts[x] = c
+        d = {"counts": counts, "per": "wins", "what": "points", "last_bin_is_at_least": 64}
+        report_html.fig_hist([d], ["x"], "Points, far tail", "points")
+    finally:
+        report_html._png = spy.orig
+    assert not spy.figures["Points, far tail"], spy.figures["Points, far tail"]
+    ax = spy.axes["Points, far tail"][0]
+    labels = [(t.get_position()[0], t.get_text()) for t in ax.get_xticklabels()]
+    assert labels[-1][1] == "64+"
+    step = labels[1][0] - labels[0][0]
+    assert labels[-1][0] - labels[-2][0] >= 0.75 * step
+
+
 def test_counts_have_integer_ticks(drawn):
     _, spy = drawn
     for title in ("Rounds per game", "Points paid per win", "Score trajectories"):
