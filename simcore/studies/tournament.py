@@ -241,14 +241,17 @@ def seating_chunk_stats(task):
     idx = [names.index(k) for k in keep]
     n_games, n_var = task.stop - task.start, len(task.variants)
     z = np.zeros((n_games, len(keep) + 1, 2 * n_var), np.int64)
+    seconds = 0.0   # of play, every seating's: the result's steady rounds/s
     for v, (data, seed) in enumerate(zip(task.variants, task.seeds)):
         res = chunk_stats(fam, ChunkTask((data["scenario"],), (seed,), task.start, task.stop,
                                         task.debug, values=True))
+        seconds += res.seconds
         z[:, :len(keep), 2 * v:2 * v + 2] = res.values[:, idx, :]
         for e, _, col, sign, const in _deal_parts(keep, data["seating"]):
             z[:, -1, 2 * e] += sign * z[:, col, 2 * v] + const
             z[:, -1, 2 * e + 1] += SHARE
-    return ChunkResult(task.start, task.stop, MomentSums.from_values(z))
+    return ChunkResult(task.start, task.stop, MomentSums.from_values(z), worker=res.worker,
+                       seconds=seconds)
 
 
 def _deal_parts(keep, seating):

@@ -69,6 +69,19 @@ def test_tournament_keeps_a_result_directory(tmp_path):
     assert _json.loads((out / "summary.json").read_text())["kind"] == "tournament"
 
 
+def test_a_tournament_records_its_steady_rate(tmp_path):
+    """Its chunks time their seatings' play as a run's do (simcore.studies.results.Pace): two
+    chunks of 1,000 games in this process, the second one timed."""
+    import json as _json
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, ["tournament", "new_edition", "--policies", "random,baseline",
+                                  "--games", "1500", "--workers", "1", "--out", str(out),
+                                  "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert len(list((out / "chunks").iterdir())) >= 2
+    assert _json.loads((out / "provenance.json").read_text())["rounds_per_s"] > 0
+
+
 def test_tournament_and_plan_take_the_backend_options():
     """issue 11: --backend/--address on tournament and plan (a bad combination is one line)."""
     for cmd in (["tournament", "new_edition", "--policies", "random,baseline"],
