@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import socket
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -74,11 +75,13 @@ class ChunkResult:
     # per variant], "trajectories": [...] (chunk 0 only)}
     extras: dict | None = None
     values: np.ndarray | None = None   # int64[games, k, 2V] when ``task.values``
-    # where and how long it played (the process and its seconds of wall clock): the result's
-    # steady rounds/s (simcore.studies.results), never saved with the chunk
-    worker: int | None = None
+    # where and how long it played ((host, process id): a Ray cluster's nodes may reuse a
+    # process id; and its seconds of wall clock): the result's steady rounds/s
+    # (simcore.studies.results), never saved with the chunk
+    worker: tuple | None = None
     seconds: float | None = None
 
+_HOST = socket.gethostname()
 EXAMPLES_PER_METRIC = 3   # example games kept per metric and chunk
 TRAJECTORY_GAMES = 6      # score trajectories of the first games (chunk 0)
 MAX_SIMULATORS = 64       # simulators one process keeps built
@@ -360,7 +363,8 @@ def play_chunk(task: ChunkTask, simulator_for: Callable, n_metrics: int,
         luck = LuckSums.from_values(idx, z, np.concatenate(controls, axis=1), luck_names)
     return ChunkResult(task.start, task.stop, MomentSums.from_values(z, luck),
                        tuple(batches) if task.records else None, extras,
-                       z if task.values else None, os.getpid(), time.perf_counter() - t0)
+                       z if task.values else None, (_HOST, os.getpid()),
+                       time.perf_counter() - t0)
 
 
 def bincount(values, bins: int) -> list:
