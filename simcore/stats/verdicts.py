@@ -128,14 +128,19 @@ def compare_rows(catalogue, sums, pairs, metrics=None, margins=None, alpha=0.05,
     index = {m.name: j for j, m in enumerate(catalogue)}
     margins = margins or {}
     rows = []
+    own = {}   # (metric, variant) -> its own interval: a sweep's base is in every pair
+
+    def own_ci(j, v):
+        if (j, v) not in own:
+            own[j, v] = metric_summary(catalogue[j], sums, j, v)["ci"]
+        return list(own[j, v])   # a row of its own (nothing shares it)
     for a, b in pairs:
         for name in names:
             j = index[name]
             row = _row(catalogue[j], name, sums, j, a, b, paired, alpha, margins.get(name),
                        n_seats)
             # each variant's own value carries its interval too (run's: stats.summary)
-            row["a_ci"], row["b_ci"] = (metric_summary(catalogue[j], sums, j, v)["ci"]
-                                        for v in (a, b))
+            row["a_ci"], row["b_ci"] = own_ci(j, a), own_ci(j, b)
             rows.append(row)
     p_adj = holm([r["p"] if r["testable"] else None for r in rows])
     e_adj = holm([r["p_equivalence"] for r in rows])
