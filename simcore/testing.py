@@ -381,10 +381,10 @@ def check_distinct_policies(fam, same: set, games: int, n_scenarios: int) -> Non
 def check_fits(fam, batch, what: str) -> None:
     """Every record column fits the dtype it is stored as: one line naming the family, the
     column, the dtype and the value that does not fit."""
-    from simcore.family.tables import round_dtype
+    from simcore.family.tables import game_dtype, round_dtype
     for table, rows, fields, dtype_of in (
             ("per-game", batch.games, fam.SIMULATOR.GAME_FIELDS,
-             lambda name: fam.GAME_DTYPES.get(name, fam.GAME_DTYPE_DEFAULT)),
+             lambda name: game_dtype(fam, name)),
             ("per-round", batch.rounds, fam.SIMULATOR.ROUND_FIELDS,
              lambda name: round_dtype(fam, name))):
         if not len(rows):

@@ -42,14 +42,19 @@ def round_dtype(fam, name: str) -> str:
     return fam.ROUND_DTYPES.get(name) or ROUND_HEAD_DTYPES.get(name, ROUND_DTYPE_DEFAULT)
 
 
+def game_dtype(fam, name: str) -> str:
+    """How per-game column ``name`` is stored: the family's ``GAME_DTYPES``, else its
+    ``GAME_DTYPE_DEFAULT``."""
+    return fam.GAME_DTYPES.get(name, fam.GAME_DTYPE_DEFAULT)
+
+
 def game_table(fam, batch, first_game: int) -> dict:
     """The per-game table of a chunk's records: ``game`` (int64) then each of the simulator's
-    ``GAME_FIELDS`` as the family's ``GAME_DTYPES`` say, else ``GAME_DTYPE_DEFAULT``."""
+    ``GAME_FIELDS`` as :func:`game_dtype` says."""
     import numpy as np
     cols = {"game": np.arange(first_game, first_game + len(batch.games), dtype=np.int64)}
     for i, name in enumerate(fam.SIMULATOR.GAME_FIELDS):
-        cols[name] = typed(batch.games[:, i], fam.GAME_DTYPES.get(name, fam.GAME_DTYPE_DEFAULT),
-                           name)
+        cols[name] = typed(batch.games[:, i], game_dtype(fam, name), name)
     return cols
 
 
