@@ -81,7 +81,8 @@ class ChunkResult:
     worker: tuple | None = None
     seconds: float | None = None
 
-_HOST = socket.gethostname()
+
+_HOST = socket.gethostname()   # a chunk's worker is (_HOST, its process id)
 EXAMPLES_PER_METRIC = 3   # example games kept per metric and chunk
 TRAJECTORY_GAMES = 6      # score trajectories of the first games (chunk 0)
 MAX_SIMULATORS = 64       # simulators one process keeps built

@@ -631,7 +631,6 @@ def _fmt_diff(x, metric, unit: bool = True) -> str:
     return (f"{text} pp" if metric.is_rate else f"{text} {metric.unit}") if unit else text
 
 
-
 def _short(name: str) -> str:
     for pre, suf in (("yaku_", "_share"), ("end_", "_rate"), ("", "_share")):
         if name.startswith(pre) and name.endswith(suf):

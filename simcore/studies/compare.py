@@ -494,8 +494,8 @@ def comparison_text(result, rows, catalogue, alpha, rules_differ=None, off_in_bo
         lines += [""] + own
     lines += ["", _table(rows, metrics), "",
               "a, b: the metric under each variant, each beside its own 95% interval (a 95%, "
-              "b 95%: the variant alone, in the metric's numbers); diff = b - a, in pp (percentage points) for "
-              "rates, else in the metric's unit; 95% interval of diff using the pairing; rel: "
+              "b 95%: the variant alone, in the metric's numbers); diff = b - a, in pp "
+              "(percentage points) for rates, else in the metric's unit; 95% interval of diff using the pairing; rel: "
               "b / a - 1 for rare rates; p, p_adj: the test of no difference and its Holm "
               "adjustment; margin: the equivalence margin (% = relative to a; `equivalent` needs the "
               "Holm-adjusted p of the two one-sided tests, p_equivalence_adj in --json); narrow: how many "

@@ -10,7 +10,8 @@ from numba.core import caching
 from simcore.nb import cache_load
 
 RUN = ("from simcore.cli import main\n"
-       "try: main(['run', 'new_edition', '--games', '3', '--no-save', '--quiet', '--workers', '1'])\n"
+       "try: main(['run', 'new_edition', '--games', '3', '--no-save', '--quiet', "
+       "'--workers', '1'])\n"
        "except SystemExit as e: assert e.code in (0, None), e.code\n")
 
 
